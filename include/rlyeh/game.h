@@ -1,0 +1,123 @@
+/* game: the small boundary every game engine implements.
+ *
+ * A game is a state machine that stops at one of two kinds of node:
+ *   - a chance node: a die is rolled (or a tile drawn); the caller supplies a
+ *     value in [0, sides) from the game's own random stream;
+ *   - a choice node: one seat picks one of the legal options the engine lists.
+ * Applying a value moves the state on and appends events that say what
+ * happened. Engines never read a clock or a random source, so a game is fully
+ * determined by its setup and the sequence of values applied to it: that
+ * sequence is its log, and replaying the log rebuilds the state. */
+#ifndef RLYEH_GAME_H
+#define RLYEH_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rlyeh/rng.h"
+
+#define GAME_MAX_SEATS   12
+#define GAME_MAX_OPTIONS 16
+/* Events one applied value can produce, at most, in any game. */
+#define GAME_MAX_EVENTS 48
+
+enum game_err {
+	GAME_OK = 0,
+	GAME_EARG = -1,     /* a setup or argument out of range */
+	GAME_EPHASE = -2,   /* the game is not waiting for this kind of input */
+	GAME_EILLEGAL = -3, /* the value is not one of the legal options */
+	GAME_EOVER = -4,    /* the game has already ended */
+};
+
+/* Returns a static English description of a game_err value. */
+const char *game_strerror(int err);
+
+enum game_node {
+	GAME_NODE_CHANCE,
+	GAME_NODE_CHOICE,
+	GAME_NODE_OVER,
+};
+
+/* What the game waits for next. */
+struct game_step {
+	enum game_node node;
+	int seat;                      /* who rolls (chance) or decides (choice); -1 when over */
+	int kind;                      /* game-specific name of the decision or roll */
+	int count;                     /* chance: die sides; choice: number of legal options */
+	int options[GAME_MAX_OPTIONS]; /* choice: the legal values */
+};
+
+/* One thing that happened. Field meanings are game-specific and documented
+ * with each game's event kinds. */
+struct game_event {
+	int16_t kind;
+	int16_t seat;
+	int16_t target;
+	int16_t value;
+};
+
+/* Events appended by one apply; `n` never exceeds GAME_MAX_EVENTS. */
+struct game_events {
+	int n;
+	struct game_event ev[GAME_MAX_EVENTS];
+};
+
+/* Outcome of a finished game. */
+struct game_result {
+	int over;   /* 0 while playing */
+	int winner; /* winning seat, or -1 when nobody won (Cthulhu) */
+	int player; /* owning player of the winning seat, or -1 */
+	int turns;  /* complete turns played */
+};
+
+/* Generic setup; each game documents which fields it reads. */
+struct game_setup {
+	int players;    /* human-level players */
+	int per_player; /* cultists per player in team variants; 0 otherwise */
+	int first;      /* seat that moves first */
+};
+
+/* A policy picks a value at a choice node. `rng` is the game's own stream
+ * (policies that do not randomise ignore it). Returns one of step->options. */
+typedef int (*game_policy_fn)(const void *state, const struct game_step *step, struct rng *rng);
+
+struct game_policy {
+	const char *name;
+	game_policy_fn choose;
+};
+
+/* The operations of one game. `state` points to `state_size` bytes the
+ * caller owns; states are plain values and may be copied with memcpy. */
+struct game_ops {
+	const char *name;
+	size_t state_size;
+	int seats_max;
+	/* Initialises `state` for a new game; returns GAME_OK or GAME_EARG
+	 * (state undefined on error). */
+	int (*init)(void *state, const struct game_setup *setup);
+	/* Describes the next node. */
+	void (*step)(const void *state, struct game_step *out);
+	/* Applies `value` at the current node; on error the state is unchanged
+	 * and nothing is appended. `ev` may be NULL. */
+	int (*apply)(void *state, int value, struct game_events *ev);
+	void (*result)(const void *state, struct game_result *out);
+	int (*seats)(const void *state);
+	const struct game_policy *policies; /* terminated by a NULL name */
+};
+
+/* Finds a registered game by name; NULL when unknown. */
+const struct game_ops *game_find(const char *name);
+
+/* Finds a policy of `ops` by name; NULL when unknown. */
+const struct game_policy *game_policy_find(const struct game_ops *ops, const char *name);
+
+/* Plays `state` to the end: chance values from `rng`, choices from
+ * `policy[seat]`. Returns the number of values applied. */
+long game_play(const struct game_ops *ops, void *state, const struct game_policy *const *policy,
+               struct rng *rng);
+
+/* Appends an event; the engine guarantees capacity (asserted). No-op when
+ * `ev` is NULL. */
+void game_emit(struct game_events *ev, int kind, int seat, int target, int value);
+
+#endif

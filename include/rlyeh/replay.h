@@ -1,0 +1,29 @@
+/* replay: plays a stored or hand-written Cthulhu Dice script through the
+ * engine and reports the state after every turn.
+ *
+ * Script (JSON): {"variant":"classic","players":3,"first":0,"turns":[
+ *   {"victim":1,"curse":"tentacle","response":"eye","response_eye":"cthulhu"}, ...]}
+ * Faces: yellow-sign, tentacle, elder-sign, cthulhu, eye; an "eye" curse or
+ * response carries "curse_eye" / "response_eye". Rival Cults:
+ * "variant":"rival-cults","cultists":2|3 (seat i belongs to player i % 2). */
+#ifndef RLYEH_REPLAY_H
+#define RLYEH_REPLAY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Largest script accepted, in bytes. */
+#define REPLAY_MAX_BYTES (16u << 20)
+
+/* Replays `text` (len bytes, need not be NUL-terminated), writing one JSON
+ * line per turn to `out`. Returns 0 when every turn applied; otherwise -1
+ * with a message naming the turn and the reason in err (always
+ * NUL-terminated). Lines for the turns before the refused one are written,
+ * nothing for the refused one or after it. */
+int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen);
+
+/* `rlyeh replay [FILE|-]`: returns the process exit status (0 ok, 1 script
+ * refused, 2 usage or unreadable input). */
+int replay_main(int argc, char **argv);
+
+#endif

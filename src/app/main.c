@@ -1,0 +1,49 @@
+/* rlyeh: one executable, one subcommand per job. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rlyeh/replay.h"
+#include "rlyeh/sim.h"
+
+static const char usage[] =
+    "Usage: rlyeh COMMAND [OPTIONS]\n"
+    "A self-hosted chat bot that runs Cthulhu Dice and other games in group chats.\n"
+    "\n"
+    "Commands:\n"
+    "  sim       play computer-only games and print win rates as JSON\n"
+    "  replay    replay a game script and print the state after every turn\n"
+    "\n"
+    "  rlyeh COMMAND --help   help for one command\n"
+    "  rlyeh --version        the version\n";
+
+struct command {
+	const char *name;
+	int (*main)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{ "sim", sim_main },
+	{ "replay", replay_main },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("rlyeh %s\n", RLYEH_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].main(argc - 1, argv + 1);
+	fprintf(stderr, "rlyeh: unknown command '%s'\nTry 'rlyeh --help'.\n", argv[1]);
+	return 2;
+}
