@@ -250,6 +250,13 @@ int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen
 		size_t at = end && end >= text ? (size_t)(end - text) : 0;
 		return fail(err, errlen, "malformed JSON near byte %zu", at);
 	}
+	while ((size_t)(end - text) < len && strchr(" \t\r\n", *end) && *end)
+		end++;
+	if ((size_t)(end - text) < len) {
+		fail(err, errlen, "malformed JSON: trailing characters at byte %zu",
+		     (size_t)(end - text));
+		goto out;
+	}
 	if (!cJSON_IsObject(root)) {
 		fail(err, errlen, "the script must be a JSON object");
 		goto out;

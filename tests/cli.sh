@@ -1,0 +1,78 @@
+#!/bin/sh
+# The rlyeh command line: help, version, exit statuses, sim JSON and replay
+# from a file and from standard input. Usage: cli.sh RLYEH GOLDEN_DIR
+set -u
+rlyeh=$1
+golden=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+passes=0
+
+check() { # check NAME WANT_STATUS COMMAND...
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "FAIL $name: exit $got, want $want"; cat "$tmp/err"
+		failures=$((failures + 1))
+		return 1
+	fi
+	passes=$((passes + 1))
+	return 0
+}
+
+expect_out() { # expect_out NAME PATTERN: the last command's stdout matches
+	if ! grep -q -- "$2" "$tmp/out"; then
+		echo "FAIL $1: stdout lacks $2"; cat "$tmp/out"
+		failures=$((failures + 1))
+	fi
+}
+
+expect_err() {
+	if ! grep -q -- "$2" "$tmp/err"; then
+		echo "FAIL $1: stderr lacks $2"; cat "$tmp/err"
+		failures=$((failures + 1))
+	fi
+}
+
+check version 0 "$rlyeh" --version && expect_out version '^rlyeh [0-9]'
+check help 0 "$rlyeh" --help && expect_out help 'sim'
+check no-command 2 "$rlyeh"
+check unknown-command 2 "$rlyeh" fly
+check sim-help 0 "$rlyeh" sim --help && expect_out sim-help '--players'
+check replay-help 0 "$rlyeh" replay --help && expect_out replay-help 'response_eye'
+
+check sim 0 "$rlyeh" sim --players 4 --games 2000 --seed 9 --policy heuristic,random,random,random
+expect_out sim '"players":4,'
+expect_out sim '"games":2000,'
+expect_out sim '"seats":\[[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*\]'
+expect_out sim '"cthulhu":'
+expect_out sim '"mean_turns":'
+expect_out sim '"games_per_s":'
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert abs(sum(d["seats"])+d["cthulhu"]-1) < 1e-5' "$tmp/out" \
+	|| { echo "FAIL sim: not JSON or rates do not sum to 1"; failures=$((failures + 1)); }
+check sim-rival 0 "$rlyeh" sim --variant rival-cults --cultists 3 --games 1000 --policy heuristic,random
+expect_out sim-rival '"player_wins":'
+check sim-bad-players 2 "$rlyeh" sim --players 1 && expect_err sim-bad-players 'expected 2 to 12'
+check sim-bad-games 2 "$rlyeh" sim --games 0
+check sim-bad-seed 2 "$rlyeh" sim --seed -1
+check sim-bad-policy 2 "$rlyeh" sim --policy clever && expect_err sim-bad-policy "unknown policy 'clever'"
+check sim-policy-count 2 "$rlyeh" sim --players 3 --policy random,random
+check sim-rival-players 2 "$rlyeh" sim --variant rival-cults --players 3
+check sim-cultists-classic 2 "$rlyeh" sim --cultists 2
+check sim-bad-variant 2 "$rlyeh" sim --variant solo
+check sim-extra-arg 2 "$rlyeh" sim extra
+
+check replay-file 0 "$rlyeh" replay "$golden/replay/classic-3.json"
+cmp -s "$tmp/out" "$golden/replay/classic-3.out" || { echo "FAIL replay-file: output differs"; failures=$((failures + 1)); }
+check replay-stdin 0 sh -c "\"$rlyeh\" replay - < \"$golden/replay/rival-2.json\""
+cmp -s "$tmp/out" "$golden/replay/rival-2.out" || { echo "FAIL replay-stdin: output differs"; failures=$((failures + 1)); }
+printf '{"players":3,"turns":[{"victim":0,"curse":"tentacle","response":"tentacle"}]}' >"$tmp/bad.json"
+check replay-refused 1 "$rlyeh" replay "$tmp/bad.json" && expect_err replay-refused 'turn 1: the Caster'
+check replay-missing-file 2 "$rlyeh" replay "$tmp/none.json"
+check replay-two-files 2 "$rlyeh" replay a b
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]

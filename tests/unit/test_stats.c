@@ -1,0 +1,127 @@
+/* Statistics of simulated games against exactly computed values
+ * (shared/rules/cthulhu-dice.md, "Baseline policy random"). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rlyeh/cdice.h"
+#include "rlyeh/sim.h"
+
+/* Exact values for 3 cultists under `random`, seat 0 casting first. */
+static const double exact_seats[3] = { 0.3566, 0.2934, 0.2487 };
+static const double exact_cthulhu = 0.1013;
+static const double exact_turns = 5.50;
+
+static struct sim_config config(int players, const char *const *policy, long long games,
+                                int threads)
+{
+	struct sim_config cfg = {
+		.game = &cdice_ops, .games = games, .seed = 20101, .threads = threads
+	};
+
+	cfg.setup.players = players;
+	for (int s = 0; s < players; s++)
+		cfg.policy[s] = game_policy_find(&cdice_ops, policy[s]);
+	return cfg;
+}
+
+/* |rate - exact| must stay within 4 standard errors plus the rounding of
+ * the published value (5e-5). With 2M games that is about 0.0014: R6 or
+ * R7 played wrongly moves these rates by several times as much. */
+static void check_rate(const char *what, long long hits, long long n, double exact)
+{
+	double rate = (double)hits / (double)n;
+	double se = sqrt(exact * (1 - exact) / (double)n);
+
+	if (fabs(rate - exact) > 4 * se + 5e-5)
+		fail_msg("%s: %.5f, exact %.4f, bound %.5f", what, rate, exact, 4 * se + 5e-5);
+}
+
+static void test_random_matches_exact_values(void **unused)
+{
+	static const char *const random3[3] = { "random", "random", "random" };
+	struct sim_config cfg = config(3, random3, 2000000, 2);
+	struct sim_report r;
+
+	(void)unused;
+	assert_int_equal(sim_run(&cfg, &r), 0);
+	assert_int_equal(r.games, 2000000);
+	check_rate("seat 0", r.wins[0], r.games, exact_seats[0]);
+	check_rate("seat 1", r.wins[1], r.games, exact_seats[1]);
+	check_rate("seat 2", r.wins[2], r.games, exact_seats[2]);
+	check_rate("cthulhu", r.nobody, r.games, exact_cthulhu);
+	/* Game length: the published value has two decimals. */
+	assert_true(fabs((double)r.turns / (double)r.games - exact_turns) < 0.01);
+}
+
+static void test_counts_do_not_depend_on_threads(void **unused)
+{
+	static const char *const mixed[4] = { "heuristic", "random", "random", "heuristic" };
+	struct sim_config one = config(4, mixed, 50000, 1), three = config(4, mixed, 50000, 3);
+	struct sim_report a, b;
+
+	(void)unused;
+	assert_int_equal(sim_run(&one, &a), 0);
+	assert_int_equal(sim_run(&three, &b), 0);
+	assert_int_equal(a.games, b.games);
+	assert_int_equal(a.nobody, b.nobody);
+	assert_int_equal(a.turns, b.turns);
+	assert_memory_equal(a.wins, b.wins, sizeof(a.wins));
+}
+
+/* The heuristic player, in each seat against two random players, wins
+ * clearly more often than a random player in that seat. */
+static void test_heuristic_beats_random(void **unused)
+{
+	(void)unused;
+	for (int seat = 0; seat < 3; seat++) {
+		const char *policy[3] = { "random", "random", "random" };
+		struct sim_config cfg;
+		struct sim_report r;
+		double rate;
+
+		policy[seat] = "heuristic";
+		cfg = config(3, policy, 200000, 2);
+		assert_int_equal(sim_run(&cfg, &r), 0);
+		rate = (double)r.wins[seat] / (double)r.games;
+		if (rate < exact_seats[seat] + 0.05)
+			fail_msg("heuristic in seat %d wins %.4f, random %.4f", seat, rate,
+			         exact_seats[seat]);
+	}
+}
+
+static void test_rival_cults_players_share_the_wins(void **unused)
+{
+	struct sim_config cfg = { .game = &cdice_ops, .games = 100000, .seed = 5, .threads = 1 };
+	struct sim_report r;
+	long long seat_sum = 0;
+
+	(void)unused;
+	cfg.setup = (struct game_setup){ .players = 2, .per_player = 3 };
+	for (int s = 0; s < 6; s++)
+		cfg.policy[s] = game_policy_find(&cdice_ops, s % 2 ? "random" : "heuristic");
+	assert_int_equal(sim_run(&cfg, &r), 0);
+	assert_int_equal(r.seats, 6);
+	for (int s = 0; s < 6; s++)
+		seat_sum += r.wins[s];
+	assert_int_equal(seat_sum + r.nobody, r.games);
+	assert_int_equal(r.player_wins[0], r.wins[0] + r.wins[2] + r.wins[4]);
+	assert_int_equal(r.player_wins[1], r.wins[1] + r.wins[3] + r.wins[5]);
+	assert_true(r.player_wins[0] > 2 * r.player_wins[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_random_matches_exact_values),
+		cmocka_unit_test(test_counts_do_not_depend_on_threads),
+		cmocka_unit_test(test_heuristic_beats_random),
+		cmocka_unit_test(test_rival_cults_players_share_the_wins),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
