@@ -44,16 +44,17 @@ enum cdice_phase {
 
 /* Event kinds (struct game_event fields in brackets). */
 enum cdice_event_kind {
-	CDICE_EV_TURN,    /* a turn starts [seat = Caster, value = turn number from 1] */
-	CDICE_EV_VICTIM,  /* [seat = Caster, target = Victim] */
-	CDICE_EV_ROLL,    /* [seat = roller, target = whom it is against, value = face] */
-	CDICE_EV_EYE,     /* an Eye resolved as [seat = roller, value = chosen face] */
-	CDICE_EV_MOVE,    /* one token moves [seat = from, target = to; -1 is the pool] */
-	CDICE_EV_NOTHING, /* the roll changed nothing [seat = roller, target, value = face] */
-	CDICE_EV_MAD,     /* [seat] went mad */
-	CDICE_EV_SANE,    /* [seat] is sane again */
-	CDICE_EV_END,     /* the game ended [seat = winner or -1 for Cthulhu,
-	                     target = winning player (Rival Cults) or -1, value = turns] */
+	CDICE_EV_TURN,     /* a turn starts [seat = Caster, value = turn number from 1] */
+	CDICE_EV_VICTIM,   /* [seat = Caster, target = Victim] */
+	CDICE_EV_ROLL,     /* the curse [seat = Caster, target = Victim, value = face] */
+	CDICE_EV_RESPONSE, /* the response [seat = Victim, target = Caster, value = face] */
+	CDICE_EV_EYE,      /* an Eye resolved as [seat = roller, value = chosen face] */
+	CDICE_EV_MOVE,     /* one token moves [seat = from, target = to; -1 is the pool] */
+	CDICE_EV_NOTHING,  /* the roll changed nothing [seat = roller, target, value = face] */
+	CDICE_EV_MAD,      /* [seat] went mad */
+	CDICE_EV_SANE,     /* [seat] is sane again */
+	CDICE_EV_END,      /* the game ended [seat = winner or -1 for Cthulhu,
+	                      target = winning player (Rival Cults) or -1, value = turns] */
 };
 
 #define CDICE_POOL         (-1)

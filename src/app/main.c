@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rlyeh/console.h"
+#include "rlyeh/export.h"
 #include "rlyeh/replay.h"
 #include "rlyeh/sim.h"
 
@@ -22,8 +24,10 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "console", console_main },
 	{ "sim", sim_main },
 	{ "replay", replay_main },
+	{ "export", export_main },
 };
 
 int main(int argc, char **argv)

@@ -220,7 +220,8 @@ int cdice_roll(struct cdice *g, enum cdice_face face, struct game_events *ev)
 		return GAME_EILLEGAL;
 	roller = g->phase == CDICE_CURSE ? g->caster : g->victim;
 	target = g->phase == CDICE_CURSE ? g->victim : g->caster;
-	game_emit(ev, CDICE_EV_ROLL, roller, target, face);
+	game_emit(ev, g->phase == CDICE_CURSE ? CDICE_EV_ROLL : CDICE_EV_RESPONSE, roller, target,
+	          face);
 	if (face == CDICE_EYE) {
 		g->phase = g->phase == CDICE_CURSE ? CDICE_CURSE_EYE : CDICE_RESPONSE_EYE;
 		return GAME_OK;

@@ -238,7 +238,7 @@ static void test_faces(void **unused)
 			assert_int_equal(cdice_eye(&g, (enum cdice_face)c->eye, &ev), GAME_OK);
 		}
 		assert_sanity(&g, c->after, c->pool_after, c->what);
-		if (ev.ev[k].kind != CDICE_EV_ROLL ||
+		if (ev.ev[k].kind != (c->roller ? CDICE_EV_RESPONSE : CDICE_EV_ROLL) ||
 		    ev.ev[k].seat != (c->roller ? VICTIM : CASTER) ||
 		    ev.ev[k].target != (c->roller ? CASTER : VICTIM) || ev.ev[k].value != c->face)
 			fail_msg("%s: first event is not the roll", c->what);

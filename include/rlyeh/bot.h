@@ -1,0 +1,68 @@
+/* bot: the platform-neutral bot. It keeps the tables of every channel
+ * (lobby -> playing -> finished), decides who may do what, plays the computer
+ * seats, times out idle players, stores every move before announcing it, and
+ * answers in the neutral message model.
+ *
+ * The bot never reads the clock or a random source: the current time comes
+ * with each call, and the dice of game g come from stream g of cfg.seed. */
+#ifndef RLYEH_BOT_H
+#define RLYEH_BOT_H
+
+#include <stdint.h>
+
+#include "rlyeh/cmd.h"
+#include "rlyeh/msg.h"
+#include "rlyeh/store.h"
+
+struct bot;
+
+struct bot_config {
+	uint64_t seed;           /* dice seed source */
+	int64_t turn_timeout_ms; /* an awaited human move times out after this (0: never) */
+	int strikes;             /* timeouts in a row that put a seat on autopilot (3) */
+	int min_games;           /* games needed to be ranked on the leaderboard (3) */
+	const char *lang;        /* default language of new tables ("en") */
+};
+
+/* Sets the defaults: timeout 120 s, 3 strikes, 3 games, English. */
+void bot_config_default(struct bot_config *cfg);
+
+/* One command from one user in one channel. Strings are borrowed for the call. */
+struct bot_req {
+	const char *server; /* a guild id, or "local" */
+	const char *channel;
+	const char *user;   /* stable platform id */
+	const char *name;   /* display name */
+	const char *locale; /* the user's locale ("nl", "en-US"…) or NULL */
+	int moderator;      /* the user may manage this channel */
+	struct cmd cmd;
+};
+
+/* Creates a bot on an open store (borrowed, must outlive the bot) and
+ * resumes every unfinished game in it exactly where its log ends. Returns
+ * NULL when memory is short or a stored game cannot be rebuilt (err says
+ * which). */
+struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, size_t errlen);
+
+/* Frees the bot; NULL is a no-op. The store stays open. */
+void bot_free(struct bot *b);
+
+/* Handles one command at time `now` (ms since the epoch) and appends the
+ * replies to out. A refused command changes nothing and answers privately;
+ * an accepted one is committed to the store before its replies are made. */
+void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct msg_list *out);
+
+/* Plays every awaited move whose deadline is at or before `now` for its idle
+ * player, and appends what the tables are told. */
+void bot_tick(struct bot *b, int64_t now, struct msg_list *out);
+
+/* The earliest pending deadline, or 0 when none. */
+int64_t bot_next_deadline(const struct bot *b);
+
+/* 1 when the channel has a game in the lobby or playing. */
+int bot_has_game(struct bot *b, const char *server, const char *channel);
+
+/* Number of games in the lobby or playing. */
+int bot_open_games(const struct bot *b);
+
+#endif

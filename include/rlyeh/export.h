@@ -1,0 +1,21 @@
+/* export: writes a stored game as a `rlyeh replay` script. */
+#ifndef RLYEH_EXPORT_H
+#define RLYEH_EXPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rlyeh/store.h"
+
+/* Writes game `id` of st as a replay script (one JSON object and a newline)
+ * to f. Only complete turns are written; a game still in the lobby has no
+ * turns. Returns 0, or -1 with the reason in err (nothing written). */
+int export_game(struct store *st, int64_t id, FILE *f, char *err, size_t errlen);
+
+/* `rlyeh export GAME [--db PATH]`: returns the process exit status. */
+int export_main(int argc, char **argv);
+
+/* The database path used when --db is not given (see rlyeh console --help). */
+void export_default_db(char *buf, size_t cap);
+
+#endif

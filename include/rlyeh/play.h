@@ -1,0 +1,66 @@
+/* play: what the bot needs from a game beyond its engine — table options,
+ * who controls which seat, how players' commands become engine values, and
+ * how events and the table are told. One implementation per game
+ * (cdplay.c for Cthulhu Dice), listed in play_games[]. */
+#ifndef RLYEH_PLAY_H
+#define RLYEH_PLAY_H
+
+#include <stddef.h>
+
+#include "rlyeh/cmd.h"
+#include "rlyeh/game.h"
+#include "rlyeh/msg.h"
+#include "rlyeh/store.h"
+#include "rlyeh/text.h"
+
+#define PLAY_STATE_MAX 512
+#define PLAY_ROLL      (-1000) /* action value: roll the awaited die */
+
+/* A table as a game's bot code sees it. */
+struct play_ctx {
+	const struct store_game *row;
+	const struct store_member *m;
+	int nm;
+	int lang; /* enum i18n_lang of the text being made */
+};
+
+struct play_game {
+	const struct game_ops *ops;
+	/* Reads one /open option word into row (variant, team size…).
+	 * Returns 0 when it is this game's, -1 when not. */
+	int (*option)(const char *word, struct store_game *row);
+	/* Fewest and most members a table may start with. */
+	void (*members)(const struct store_game *row, int *min, int *max);
+	/* The engine setup for a table of nm members. */
+	void (*setup)(const struct store_game *row, int nm, struct game_setup *out);
+	/* Index of the member who controls `seat`. */
+	int (*member_of)(const void *state, int seat);
+	/* Name of a seat for messages. */
+	void (*seat_name)(const void *state, const struct play_ctx *c, int seat, char *buf,
+	                  size_t cap);
+	/* Maps an action command of member `who` to an engine value or
+	 * PLAY_ROLL. Returns 0, or -1 with the refusal written to err. */
+	int (*action)(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
+	              int *value, struct text *err);
+	/* 1 when this chance node is rolled as part of the decision before it
+	 * (no command awaited), 0 when its roller must act. */
+	int (*auto_roll)(const void *state, const struct game_step *step);
+	/* Tells events ev[0..n-1], which led to `state`, line by line. */
+	void (*narrate)(const void *state, const struct game_event *ev, int n,
+	                const struct play_ctx *c, struct text *out);
+	/* Fills the table message: state, whose move, and the choices as
+	 * buttons for the move `moves` of game `id`. */
+	void (*render)(const void *state, const struct play_ctx *c, struct msg *m);
+	/* The rules text id (enum i18n_id). */
+	int rules;
+};
+
+/* The games the bot offers; the first is the default of /open. */
+extern const struct play_game *const play_games[];
+
+/* Finds a game by its engine name; NULL when unknown. */
+const struct play_game *play_find(const char *name);
+
+extern const struct play_game cdplay;
+
+#endif

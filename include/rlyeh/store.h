@@ -1,0 +1,164 @@
+/* store: games, their members and event logs, players and finished-game
+ * records, in SQLite.
+ *
+ * The schema lives in migrations/NNNN_name.sql, compiled into the binary and
+ * applied in order at open, each in its own transaction, the version kept in
+ * PRAGMA user_version. The database runs in WAL mode with foreign keys on;
+ * every statement is prepared. All times are milliseconds since the Unix epoch,
+ * passed in by the caller (the store never reads the clock).
+ *
+ * Every function returns 0 on success and -1 on failure; store_errmsg() then
+ * says why. A failed write inside store_begin()/store_commit() leaves the
+ * transaction to be rolled back by the caller (store_rollback). */
+#ifndef RLYEH_STORE_H
+#define RLYEH_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_ID_MAX      64 /* platform ids (server, channel, user), bytes incl. NUL */
+#define STORE_NAME_MAX    64 /* display names, bytes incl. NUL (UTF-8, may be cut) */
+#define STORE_KIND_MAX    16
+#define STORE_DETAIL_MAX  128
+#define STORE_MEMBERS_MAX 12
+
+struct store;
+
+enum store_state {
+	STORE_LOBBY = 0,
+	STORE_PLAYING = 1,
+	STORE_FINISHED = 2,
+	STORE_ABORTED = 3,
+};
+
+struct store_game {
+	int64_t id;                /* set by store_game_create */
+	char server[STORE_ID_MAX]; /* "local" for the terminal */
+	char channel[STORE_ID_MAX];
+	char game[STORE_KIND_MAX]; /* "cthulhu-dice" */
+	int per_player;            /* Rival Cults: cultists per player; 0 classic */
+	char lang[8];              /* language of the table's public messages */
+	char owner[STORE_ID_MAX];  /* player id of whoever opened it */
+	int state;                 /* enum store_state */
+	uint64_t seed;
+	uint64_t rng[4];                             /* the dice stream after the last move */
+	int first;                                   /* first Caster's seat; -1 before the start */
+	int moves;                                   /* engine values applied so far */
+	int winner;                                  /* winning seat; -1 for none or Cthulhu */
+	int64_t created_at, started_at, finished_at; /* 0 when not yet */
+	int64_t deadline;                            /* when the awaited move times out; 0 none */
+	int64_t series_of;                           /* the previous game of a series; 0 none */
+};
+
+/* A player at a table, in seat order (classic: member i is seat i; Rival
+ * Cults: member k owns seats k, k + 2, k + 4). */
+struct store_member {
+	char player[STORE_ID_MAX]; /* "" for a computer player */
+	char name[STORE_NAME_MAX];
+	char policy[STORE_KIND_MAX]; /* computer player's policy; "" for humans */
+	int strikes;                 /* timeouts in a row */
+	int autopilot;               /* 1 after 3 strikes, until the player acts */
+	int place;                   /* after the end: 0 winner, 1 loser; -1 before */
+	int cthulhu;                 /* after the end: 1 when Cthulhu won */
+};
+
+/* One entry of a game's event log; seq counts from 1 within the game. */
+struct store_event {
+	int64_t seq;
+	int64_t at;
+	char kind[STORE_KIND_MAX]; /* "join", "victim", "roll", "eye", "timeout" … */
+	int actor;                 /* member index, or -1 */
+	int value;                 /* the engine value applied, or -1 */
+	char detail[STORE_DETAIL_MAX];
+};
+
+/* A loaded game. Arrays are owned by the store and valid only during the
+ * callback that receives them. */
+struct store_loaded {
+	const struct store_game *game;
+	const struct store_member *members;
+	int nmembers;
+	const struct store_event *events; /* in seq order */
+	int nevents;
+};
+
+typedef int (*store_game_fn)(void *ctx, const struct store_loaded *g);
+
+/* A finished game for the records, members with their final places. */
+struct store_result {
+	int64_t game_id;
+	int64_t finished_at;
+	const char *server;
+	int nmembers;
+	const struct store_member *members;
+};
+
+typedef int (*store_result_fn)(void *ctx, const struct store_result *r);
+
+/* Opens (creating if needed) the database at `path` and applies the pending
+ * migrations. A database whose user_version is newer than the binary's
+ * newest migration is refused. On failure *out is NULL and err says why. */
+int store_open(const char *path, struct store **out, char *err, size_t errlen);
+
+/* As store_open, but applies migrations only up to `version` (tests). */
+int store_open_version(const char *path, int version, struct store **out, char *err, size_t errlen);
+
+/* Closes the database; NULL is a no-op. */
+void store_close(struct store *st);
+
+/* The newest schema version this binary knows, and the open database's. */
+int store_schema_latest(void);
+int store_schema_version(struct store *st);
+
+/* The last error's text (static or owned by st, valid until the next call). */
+const char *store_errmsg(struct store *st);
+
+/* Transactions (BEGIN IMMEDIATE / COMMIT / ROLLBACK); not nested. */
+int store_begin(struct store *st);
+int store_commit(struct store *st);
+void store_rollback(struct store *st);
+
+/* Inserts a game (g->id is ignored and then set). Refused while the channel
+ * already has a game in the lobby or playing. */
+int store_game_create(struct store *st, struct store_game *g);
+
+/* Writes every field of an existing game. */
+int store_game_update(struct store *st, const struct store_game *g);
+
+/* Replaces the members of a game with members[0..n-1]. */
+int store_members_put(struct store *st, int64_t game_id, const struct store_member *members, int n);
+
+/* Appends an event; e->seq must be one more than the last (first is 1). */
+int store_event_append(struct store *st, int64_t game_id, const struct store_event *e);
+
+/* Calls fn for every game in the lobby or playing, by id. A non-zero return
+ * from fn stops the walk and is returned. */
+int store_games_open(struct store *st, store_game_fn fn, void *ctx);
+
+/* Calls fn once for game `id` and returns what fn returns; -1 with "no such
+ * game" when absent. */
+int store_game_load(struct store *st, int64_t id, store_game_fn fn, void *ctx);
+
+/* Calls fn for every finished game of kind `game`, oldest first, on
+ * `server` (NULL: every server) finished in [since, until) (0: unbounded). */
+int store_results(struct store *st, const char *game, const char *server, int64_t since,
+                  int64_t until, store_result_fn fn, void *ctx);
+
+/* Records a player's display name and language ("" keeps the stored one)
+ * at time `now`. */
+int store_player_put(struct store *st, const char *id, const char *name, const char *lang,
+                     int64_t now);
+
+/* Reads a player's name and language; -1 when unknown. Either out may be NULL. */
+int store_player_get(struct store *st, const char *id, char name[STORE_NAME_MAX], char lang[8]);
+
+/* The highest game id ever given (0 for none): the next game's id is
+ * normally one more. */
+int64_t store_games_made(struct store *st);
+
+/* Fault injection for tests: after `writes` more successful write
+ * statements (INSERT, UPDATE, DELETE, COMMIT), every write fails (as a full disk would) until
+ * called again with -1. */
+void store_fail_after(struct store *st, int writes);
+
+#endif

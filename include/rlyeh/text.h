@@ -1,0 +1,32 @@
+/* text: a bounded string builder. Appends past the capacity are cut at a
+ * UTF-8 character boundary and mark the text truncated; the buffer is always
+ * NUL-terminated. */
+#ifndef RLYEH_TEXT_H
+#define RLYEH_TEXT_H
+
+#include <stddef.h>
+
+struct text {
+	char *buf;
+	size_t cap; /* bytes, including the NUL */
+	size_t len;
+	int truncated;
+};
+
+/* Starts an empty text in buf[0..cap-1]; cap must be at least 1. */
+void text_init(struct text *t, char *buf, size_t cap);
+
+/* Appends s (NULL appends nothing). */
+void text_add(struct text *t, const char *s);
+
+/* Appends formatted output. */
+void text_addf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Copies src into dst[0..cap-1], cut at a UTF-8 boundary; returns 1 when cut. */
+int text_copy(char *dst, size_t cap, const char *src);
+
+/* Compares ASCII letters without regard to case (other bytes as they are);
+ * <0, 0 or >0 as strcmp. */
+int text_casecmp(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,169 @@
+#include "rlyeh/export.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rlyeh/cdice.h"
+#include "rlyeh/cli.h"
+#include "rlyeh/text.h"
+
+struct job {
+	FILE *f;
+	char *err;
+	size_t errlen;
+	int rc;
+};
+
+/* Rebuilds the game from its log and prints its complete turns. */
+static int write_game(void *ctx, const struct store_loaded *g)
+{
+	struct job *j = ctx;
+	const struct store_game *row = g->game;
+	struct game_setup setup = { .players = row->per_player ? 2 : g->nmembers,
+		                    .per_player = row->per_player,
+		                    .first = row->first < 0 ? 0 : row->first };
+	struct cdice s;
+	char turn[256], turns[1 << 16];
+	struct text all, one;
+	int nturns = 0;
+
+	if (strcmp(row->game, cdice_ops.name) != 0) {
+		snprintf(j->err, j->errlen, "game %lld is %s, not cthulhu-dice", (long long)row->id,
+		         row->game);
+		return 0;
+	}
+	if (row->first >= 0 && cdice_init(&s, &setup) != GAME_OK) {
+		snprintf(j->err, j->errlen, "game %lld: bad setup", (long long)row->id);
+		return 0;
+	}
+	text_init(&all, turns, sizeof(turns));
+	text_init(&one, turn, sizeof(turn));
+	for (int i = 0; row->first >= 0 && i < g->nevents; i++) {
+		const struct store_event *e = &g->events[i];
+		int phase = s.phase;
+
+		if (strcmp(e->kind, "roll") != 0 && strcmp(e->kind, "choice") != 0)
+			continue;
+		if (cdice_apply(&s, e->value, NULL) != GAME_OK) {
+			snprintf(j->err, j->errlen, "game %lld: event %lld does not apply",
+			         (long long)row->id, (long long)e->seq);
+			return 0;
+		}
+		switch (phase) {
+		case CDICE_VICTIM:
+			text_init(&one, turn, sizeof(turn));
+			text_addf(&one, "{\"victim\":%d", e->value);
+			break;
+		case CDICE_CURSE:
+			text_addf(&one, ",\"curse\":\"%s\"",
+			          cdice_face_name(cdice_die_face(e->value)));
+			break;
+		case CDICE_CURSE_EYE:
+			text_addf(&one, ",\"curse_eye\":\"%s\"", cdice_face_name(e->value));
+			break;
+		case CDICE_RESPONSE:
+			text_addf(&one, ",\"response\":\"%s\"",
+			          cdice_face_name(cdice_die_face(e->value)));
+			break;
+		default:
+			text_addf(&one, ",\"response_eye\":\"%s\"", cdice_face_name(e->value));
+			break;
+		}
+		if (s.phase == CDICE_VICTIM || s.phase == CDICE_OVER) {
+			text_add(&all, nturns++ ? ",\n  " : "\n  ");
+			text_add(&all, turn);
+			text_add(&all, "}");
+		}
+	}
+	if (all.truncated) {
+		snprintf(j->err, j->errlen, "game %lld is too long to export", (long long)row->id);
+		return 0;
+	}
+	fprintf(j->f, "{\"game\":\"cthulhu-dice\",");
+	if (row->per_player)
+		fprintf(j->f, "\"variant\":\"rival-cults\",\"cultists\":%d,", row->per_player);
+	else
+		fprintf(j->f, "\"variant\":\"classic\",\"players\":%d,", g->nmembers);
+	fprintf(j->f, "\"first\":%d,\"turns\":[%s%s]}\n", row->first < 0 ? 0 : row->first, turns,
+	        nturns ? "\n" : "");
+	j->rc = 0;
+	return 0;
+}
+
+int export_game(struct store *st, int64_t id, FILE *f, char *err, size_t errlen)
+{
+	struct job j = { .f = f, .err = err, .errlen = errlen, .rc = -1 };
+
+	err[0] = '\0';
+	if (store_game_load(st, id, write_game, &j)) {
+		snprintf(err, errlen, "%s", store_errmsg(st));
+		return -1;
+	}
+	return j.rc;
+}
+
+void export_default_db(char *buf, size_t cap)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')
+		snprintf(buf, cap, "%s/rlyeh/rlyeh.db", xdg);
+	else if (home && home[0] == '/')
+		snprintf(buf, cap, "%s/.local/share/rlyeh/rlyeh.db", home);
+	else
+		snprintf(buf, cap, "rlyeh.db");
+}
+
+static const char usage[] =
+    "Usage: rlyeh export GAME [--db PATH]\n"
+    "Write stored game number GAME as a replay script (see rlyeh replay --help) to\n"
+    "standard output; only complete turns are written.\n"
+    "\n"
+    "  --db PATH   database (default as rlyeh console)\n"
+    "  --help      this text\n";
+
+int export_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char dbpath[4096], err[512];
+	const char *db = NULL;
+	struct store *st;
+	long long id;
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			return cli_usage_error("export", "unknown option");
+		}
+	}
+	if (optind != argc - 1 || cli_parse_ll(argv[optind], 1, INT64_MAX, &id))
+		return cli_usage_error("export", "expected one game number");
+	if (!db) {
+		export_default_db(dbpath, sizeof(dbpath));
+		db = dbpath;
+	}
+	if (store_open(db, &st, err, sizeof(err))) {
+		fprintf(stderr, "rlyeh export: %s: %s\n", db, err);
+		return 1;
+	}
+	rc = export_game(st, id, stdout, err, sizeof(err));
+	store_close(st);
+	if (rc) {
+		fprintf(stderr, "rlyeh export: %s\n", err);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,1236 @@
+#include "rlyeh/bot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rlyeh/i18n.h"
+#include "rlyeh/play.h"
+#include "rlyeh/records.h"
+#include "rlyeh/rng.h"
+#include "rlyeh/text.h"
+
+#define LOCAL_NAME_MAX 32
+
+struct table {
+	struct store_game row;
+	struct store_member m[STORE_MEMBERS_MAX];
+	int nm;
+	const struct play_game *game;
+	_Alignas(max_align_t) unsigned char state[PLAY_STATE_MAX];
+	int64_t seq; /* last event written */
+};
+
+/* The pending writes of one command, made on a copy of the table. */
+struct work {
+	struct bot *b;
+	struct table t;
+	int created; /* the game row is new */
+	int64_t now;
+	struct store_event *ev;
+	int nev, capev;
+	struct msg_list out; /* replies, released only after the commit */
+	struct text narr;
+	char narr_buf[MSG_TEXT_MAX];
+	int oom;
+};
+
+struct bot {
+	struct store *st;
+	struct bot_config cfg;
+	char lang[8];
+	struct table **t; /* open tables, and the last finished one per channel */
+	int n, cap;
+	int64_t games_made;
+};
+
+void bot_config_default(struct bot_config *cfg)
+{
+	cfg->seed = 1;
+	cfg->turn_timeout_ms = 120000;
+	cfg->strikes = 3;
+	cfg->min_games = 3;
+	cfg->lang = "en";
+}
+
+/* ---- tables ---- */
+
+static struct table *find_table(struct bot *b, const char *server, const char *channel)
+{
+	for (int i = 0; i < b->n; i++)
+		if (strcmp(b->t[i]->row.server, server) == 0 &&
+		    strcmp(b->t[i]->row.channel, channel) == 0)
+			return b->t[i];
+	return NULL;
+}
+
+static int is_open(const struct table *t)
+{
+	return t && (t->row.state == STORE_LOBBY || t->row.state == STORE_PLAYING);
+}
+
+/* Puts a copy of t in the bot, replacing the channel's previous table.
+ * Returns 0, or -1 when memory is short (nothing changed). */
+static int keep_table(struct bot *b, const struct table *t)
+{
+	struct table *old = find_table(b, t->row.server, t->row.channel);
+
+	if (old) {
+		*old = *t;
+		return 0;
+	}
+	if (b->n == b->cap) {
+		int cap = b->cap ? b->cap * 2 : 16;
+		struct table **bigger = realloc(b->t, (size_t)cap * sizeof(*bigger));
+		if (!bigger)
+			return -1;
+		b->t = bigger;
+		b->cap = cap;
+	}
+	b->t[b->n] = malloc(sizeof(struct table));
+	if (!b->t[b->n])
+		return -1;
+	*b->t[b->n++] = *t;
+	return 0;
+}
+
+static int member_index(const struct table *t, const char *user)
+{
+	for (int i = 0; i < t->nm; i++)
+		if (t->m[i].player[0] && strcmp(t->m[i].player, user) == 0)
+			return i;
+	return -1;
+}
+
+static int humans(const struct table *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nm; i++)
+		n += t->m[i].player[0] != '\0';
+	return n;
+}
+
+static struct play_ctx ctx_of(const struct table *t, int lang)
+{
+	return (struct play_ctx){ .row = &t->row, .m = t->m, .nm = t->nm, .lang = lang };
+}
+
+static int table_lang(const struct table *t)
+{
+	return i18n_lang(t->row.lang);
+}
+
+/* ---- the work of one command ---- */
+
+static void work_init(struct work *w, struct bot *b, const struct table *t, int64_t now)
+{
+	memset(w, 0, sizeof(*w));
+	w->b = b;
+	if (t)
+		w->t = *t;
+	w->now = now;
+	text_init(&w->narr, w->narr_buf, sizeof(w->narr_buf));
+}
+
+static void work_free(struct work *w)
+{
+	free(w->ev);
+	msg_free(&w->out);
+}
+
+/* Appends an event to the pending log. */
+static void log_event(struct work *w, const char *kind, int actor, int value, const char *detail)
+{
+	struct store_event *e;
+
+	if (w->nev == w->capev) {
+		int cap = w->capev ? w->capev * 2 : 16;
+		struct store_event *bigger = realloc(w->ev, (size_t)cap * sizeof(*bigger));
+		if (!bigger) {
+			w->oom = 1;
+			return;
+		}
+		w->ev = bigger;
+		w->capev = cap;
+	}
+	e = &w->ev[w->nev++];
+	memset(e, 0, sizeof(*e));
+	e->seq = ++w->t.seq;
+	e->at = w->now;
+	text_copy(e->kind, sizeof(e->kind), kind);
+	e->actor = actor;
+	e->value = value;
+	text_copy(e->detail, sizeof(e->detail), detail ? detail : "");
+}
+
+/* Appends a reply to the pending output. */
+static struct msg *reply(struct work *w, int audience, const char *user, int kind)
+{
+	struct msg *m = msg_add(&w->out, audience, user, kind);
+
+	if (!m)
+		w->oom = 1;
+	else
+		m->game = w->t.row.id;
+	return m;
+}
+
+/* Moves the narration gathered so far into a public event message. */
+static void flush_narration(struct work *w)
+{
+	struct msg *m;
+
+	if (w->narr.len == 0)
+		return;
+	m = reply(w, MSG_CHANNEL, NULL, MSG_EVENT);
+	if (m)
+		text_copy(m->text, sizeof(m->text), w->narr_buf);
+	text_init(&w->narr, w->narr_buf, sizeof(w->narr_buf));
+}
+
+/* Adds one line of narration, starting a new message when this one is full. */
+static void narrate_line(struct work *w, const char *line)
+{
+	if (w->narr.len + strlen(line) + 2 >= sizeof(w->narr_buf))
+		flush_narration(w);
+	text_add(&w->narr, line);
+	text_add(&w->narr, "\n");
+}
+
+/* Appends the public table message. */
+static void show_table(struct work *w)
+{
+	struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
+	struct msg *m;
+
+	flush_narration(w);
+	m = reply(w, MSG_CHANNEL, NULL, MSG_TABLE);
+	if (!m)
+		return;
+	if (w->t.row.state == STORE_LOBBY) {
+		int lang = c.lang, min, max;
+		struct text tx;
+		char count[16];
+
+		w->t.game->members(&w->t.row, &min, &max);
+		text_copy(m->title, sizeof(m->title), i18n_get(lang, S_LOBBY_TITLE));
+		text_init(&tx, m->text, sizeof(m->text));
+		snprintf(count, sizeof(count), "%d", w->t.nm);
+		i18n_add(&tx, lang, S_LOBBY_TEXT, w->t.game->ops->name, count, NULL);
+		for (int i = 0; i < w->t.nm; i++) {
+			text_add(&tx, "\n• ");
+			text_add(&tx, w->t.m[i].name);
+			if (w->t.m[i].policy[0])
+				i18n_add(&tx, lang, S_COMPUTER_TAG, w->t.m[i].policy, NULL);
+			if (strcmp(w->t.m[i].player, w->t.row.owner) == 0)
+				i18n_add(&tx, lang, S_OWNER_TAG, NULL);
+		}
+		msg_button(m, w->t.row.id, 0, "join", NULL, i18n_get(lang, S_BUTTON_JOIN),
+		           MSG_PRIMARY);
+		msg_button(m, w->t.row.id, 0, "addbot", NULL, i18n_get(lang, S_BUTTON_ADDBOT),
+		           MSG_SECONDARY);
+		msg_button(m, w->t.row.id, 0, "start", NULL, i18n_get(lang, S_BUTTON_START),
+		           MSG_PRIMARY);
+		msg_button(m, w->t.row.id, 0, "leave", NULL, i18n_get(lang, S_BUTTON_LEAVE),
+		           MSG_DANGER);
+		return;
+	}
+	w->t.game->render(w->t.state, &c, m);
+}
+
+/* Applies one engine value for member `actor` (-1: nobody) and narrates. */
+static int apply(struct work *w, int actor, int value, const char *kind)
+{
+	struct game_events ev;
+	struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
+	struct text tx;
+	char lines[MSG_TEXT_MAX];
+	int rc;
+
+	ev.n = 0;
+	rc = w->t.game->ops->apply(w->t.state, value, &ev);
+	if (rc != GAME_OK)
+		return rc;
+	w->t.row.moves++;
+	log_event(w, kind, actor, value, NULL);
+	text_init(&tx, lines, sizeof(lines));
+	w->t.game->narrate(w->t.state, ev.ev, ev.n, &c, &tx);
+	for (char *line = lines, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl) {
+			narrate_line(w, line);
+			break;
+		}
+		*nl = '\0';
+		narrate_line(w, line);
+	}
+	return GAME_OK;
+}
+
+/* Rolls the awaited die from the game's own stream. */
+static void roll(struct work *w, int actor, const struct game_step *step)
+{
+	struct rng r;
+	int value;
+
+	memcpy(r.s, w->t.row.rng, sizeof(r.s));
+	value = (int)rng_below(&r, (uint32_t)step->count);
+	memcpy(w->t.row.rng, r.s, sizeof(r.s));
+	apply(w, actor, value, "roll");
+}
+
+/* Lets a policy choose for the member controlling step->seat. */
+static void choose(struct work *w, int member, const struct game_step *step, const char *policy)
+{
+	const struct game_policy *p = game_policy_find(w->t.game->ops, policy);
+	struct rng r;
+	int value;
+
+	if (!p)
+		p = &w->t.game->ops->policies[0];
+	memcpy(r.s, w->t.row.rng, sizeof(r.s));
+	value = p->choose(w->t.state, step, &r);
+	memcpy(w->t.row.rng, r.s, sizeof(r.s));
+	apply(w, member, value, "choice");
+}
+
+static int computer_controls(const struct table *t, int member)
+{
+	return t->m[member].policy[0] || t->m[member].autopilot;
+}
+
+static const char *policy_of(const struct table *t, int member)
+{
+	return t->m[member].policy[0] ? t->m[member].policy : "heuristic";
+}
+
+/* Ends a finished game: result, places, the end event. */
+static void finish(struct work *w)
+{
+	struct game_result r;
+	int winner_member;
+
+	w->t.game->ops->result(w->t.state, &r);
+	winner_member = r.winner >= 0 ? w->t.game->member_of(w->t.state, r.winner) : -1;
+	w->t.row.state = STORE_FINISHED;
+	w->t.row.finished_at = w->now;
+	w->t.row.winner = r.winner;
+	w->t.row.deadline = 0;
+	for (int i = 0; i < w->t.nm; i++) {
+		w->t.m[i].place = i == winner_member ? 0 : 1;
+		w->t.m[i].cthulhu = r.winner < 0;
+	}
+	log_event(w, "end", winner_member, r.winner, NULL);
+}
+
+/* Plays computer seats and automatic rolls until a human must act or the
+ * game ends; then sets the deadline of the awaited move. */
+static void advance(struct work *w)
+{
+	struct game_step step;
+
+	for (int guard = 0; guard < 100000 && !w->oom; guard++) {
+		int member;
+
+		w->t.game->ops->step(w->t.state, &step);
+		if (step.node == GAME_NODE_OVER) {
+			finish(w);
+			return;
+		}
+		member = w->t.game->member_of(w->t.state, step.seat);
+		if (step.node == GAME_NODE_CHANCE) {
+			if (!w->t.game->auto_roll(w->t.state, &step) &&
+			    !computer_controls(&w->t, member))
+				break;
+			roll(w, member, &step);
+		} else {
+			if (!computer_controls(&w->t, member))
+				break;
+			choose(w, member, &step, policy_of(&w->t, member));
+		}
+	}
+	w->t.row.deadline = w->b->cfg.turn_timeout_ms > 0 ? w->now + w->b->cfg.turn_timeout_ms : 0;
+}
+
+/* Writes the pending work in one transaction. Returns 0, or -1 (rolled
+ * back, nothing written). */
+static int save(struct work *w)
+{
+	struct store *st = w->b->st;
+
+	if (w->oom)
+		return -1;
+	if (store_begin(st))
+		return -1;
+	if (w->created) {
+		if (store_game_create(st, &w->t.row))
+			goto fail;
+	} else if (store_game_update(st, &w->t.row)) {
+		goto fail;
+	}
+	if (store_members_put(st, w->t.row.id, w->t.m, w->t.nm))
+		goto fail;
+	for (int i = 0; i < w->nev; i++)
+		if (store_event_append(st, w->t.row.id, &w->ev[i]))
+			goto fail;
+	if (store_commit(st))
+		goto fail;
+	return 0;
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+/* The private reply of a refused command. */
+static void refuse(struct msg_list *out, const struct bot_req *req, int lang, int id,
+                   const char *a1, const char *a2)
+{
+	struct msg *m = msg_add(out, MSG_PRIVATE, req->user, MSG_ERROR);
+	struct text tx;
+
+	if (!m)
+		return;
+	text_init(&tx, m->text, sizeof(m->text));
+	i18n_add(&tx, lang, id, a1, a2, NULL);
+}
+
+/* Commits the work and releases its replies, or refuses with a storage
+ * error; the bot's table changes only on success. */
+static void commit(struct work *w, const struct bot_req *req, int lang, struct msg_list *out)
+{
+	flush_narration(w);
+	if (save(w)) {
+		if (req)
+			refuse(out, req, lang, S_ERR_STORAGE, NULL, NULL);
+		return;
+	}
+	if (keep_table(w->b, &w->t)) {
+		/* The move is stored: it resumes at the next start. */
+		if (req)
+			refuse(out, req, lang, S_ERR_MEMORY, NULL, NULL);
+		return;
+	}
+	for (int i = 0; i < w->out.n; i++) {
+		struct msg *m =
+		    msg_add(out, w->out.m[i].audience, w->out.m[i].user, w->out.m[i].kind);
+		if (m)
+			*m = w->out.m[i];
+	}
+}
+
+/* ---- commands ---- */
+
+/* One command being handled. */
+struct call {
+	struct bot *b;
+	const struct bot_req *req;
+	int64_t now;
+	int lang;        /* of private replies */
+	struct table *t; /* the channel's table, or NULL */
+	struct msg_list *out;
+};
+
+static void deny(struct call *c, int id, const char *a1, const char *a2)
+{
+	refuse(c->out, c->req, c->lang, id, a1, a2);
+}
+
+/* A private informational reply; returns its text builder's message. */
+static struct msg *inform(struct call *c, struct text *tx)
+{
+	struct msg *m = msg_add(c->out, MSG_PRIVATE, c->req->user, MSG_INFO);
+
+	if (m)
+		text_init(tx, m->text, sizeof(m->text));
+	return m;
+}
+
+/* The language to answer `req` in privately: the player's choice, else the
+ * platform's locale, else the table's, else the default. */
+static int user_lang(struct bot *b, const struct bot_req *req, const struct table *t)
+{
+	char lang[8] = "";
+
+	if (store_player_get(b->st, req->user, NULL, lang) == 0 && lang[0])
+		return i18n_lang(lang);
+	if (req->locale && req->locale[0])
+		return i18n_lang(req->locale);
+	return t ? table_lang(t) : i18n_lang(b->lang);
+}
+
+static void new_member(struct store_member *m, const char *player, const char *name,
+                       const char *policy)
+{
+	memset(m, 0, sizeof(*m));
+	text_copy(m->player, sizeof(m->player), player);
+	text_copy(m->name, sizeof(m->name), name);
+	text_copy(m->policy, sizeof(m->policy), policy);
+	m->place = -1;
+}
+
+/* Starts the work of a new table in the requester's channel. */
+static void new_table(struct call *c, struct work *w, const struct play_game *game)
+{
+	struct rng r;
+	int per_player = w->t.row.per_player;
+	char lang[sizeof(w->t.row.lang)];
+
+	memcpy(lang, w->t.row.lang, sizeof(lang));
+	memset(&w->t.row, 0, sizeof(w->t.row));
+	w->t.row.per_player = per_player;
+	memcpy(w->t.row.lang, lang, sizeof(lang));
+	w->created = 1;
+	w->t.game = game;
+	text_copy(w->t.row.server, sizeof(w->t.row.server), c->req->server);
+	text_copy(w->t.row.channel, sizeof(w->t.row.channel), c->req->channel);
+	text_copy(w->t.row.game, sizeof(w->t.row.game), game->ops->name);
+	text_copy(w->t.row.owner, sizeof(w->t.row.owner), c->req->user);
+	w->t.row.state = STORE_LOBBY;
+	w->t.row.first = -1;
+	w->t.row.winner = -1;
+	w->t.row.created_at = c->now;
+	c->b->games_made++;
+	/* The seed of game g is a function of the bot's seed and g. */
+	w->t.row.seed = rng_mix(c->b->cfg.seed ^ rng_mix((uint64_t)c->b->games_made));
+	rng_seed(&r, w->t.row.seed);
+	memcpy(w->t.row.rng, r.s, sizeof(r.s));
+	w->t.seq = 0;
+}
+
+static void cmd_open(struct call *c)
+{
+	const struct play_game *game = play_games[0];
+	struct store_game opts;
+	struct work w;
+	const char *lang = NULL;
+
+	if (is_open(c->t)) {
+		deny(c, S_ERR_TABLE_EXISTS, NULL, NULL);
+		return;
+	}
+	memset(&opts, 0, sizeof(opts));
+	for (int i = 0; i < c->req->cmd.nargs; i++) {
+		const char *a = c->req->cmd.args[i];
+		if (play_find(a))
+			game = play_find(a);
+		else if (i18n_known(a))
+			lang = a;
+		else if (game->option(a, &opts)) {
+			deny(c, S_ERR_OPEN_OPTION, a, NULL);
+			return;
+		}
+	}
+	work_init(&w, c->b, NULL, c->now);
+	new_table(c, &w, game);
+	w.t.row.per_player = opts.per_player;
+	text_copy(w.t.row.lang, sizeof(w.t.row.lang), lang ? lang : i18n_code(c->lang));
+	new_member(&w.t.m[0], c->req->user, c->req->name, "");
+	w.t.nm = 1;
+	log_event(&w, "open", -1, w.t.row.per_player, game->ops->name);
+	log_event(&w, "join", 0, -1, c->req->name);
+	show_table(&w);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
+/* Refuses unless the channel has a table in the lobby; returns 1 if so. */
+static int need_lobby(struct call *c)
+{
+	if (!is_open(c->t)) {
+		deny(c, S_ERR_NO_TABLE, NULL, NULL);
+		return 0;
+	}
+	if (c->t->row.state != STORE_LOBBY) {
+		deny(c, S_ERR_ALREADY_STARTED, NULL, NULL);
+		return 0;
+	}
+	return 1;
+}
+
+static int is_owner(const struct call *c)
+{
+	return strcmp(c->t->row.owner, c->req->user) == 0;
+}
+
+static int need_owner(struct call *c)
+{
+	if (!is_owner(c)) {
+		deny(c, S_ERR_OWNER_ONLY, cmd_name(c->req->cmd.kind), NULL);
+		return 0;
+	}
+	return 1;
+}
+
+static int room_for_one_more(struct call *c)
+{
+	int min, max;
+
+	c->t->game->members(&c->t->row, &min, &max);
+	if (c->t->nm >= max) {
+		char n[16];
+		snprintf(n, sizeof(n), "%d", max);
+		deny(c, S_ERR_TABLE_FULL, n, NULL);
+		return 0;
+	}
+	return 1;
+}
+
+static void cmd_join(struct call *c)
+{
+	struct work w;
+
+	if (!need_lobby(c))
+		return;
+	if (member_index(c->t, c->req->user) >= 0) {
+		deny(c, S_ERR_ALREADY_JOINED, NULL, NULL);
+		return;
+	}
+	if (!room_for_one_more(c))
+		return;
+	work_init(&w, c->b, c->t, c->now);
+	new_member(&w.t.m[w.t.nm], c->req->user, c->req->name, "");
+	log_event(&w, "join", w.t.nm, -1, c->req->name);
+	w.t.nm++;
+	show_table(&w);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
+/* Removes member k from a lobby (the rest move up). */
+static void drop_member(struct table *t, int k)
+{
+	memmove(&t->m[k], &t->m[k + 1], (size_t)(t->nm - k - 1) * sizeof(t->m[0]));
+	t->nm--;
+}
+
+/* Narrates a line in the table's language with up to two arguments. */
+static void say(struct work *w, int id, const char *a1, const char *a2)
+{
+	char line[512];
+	struct text tx;
+
+	text_init(&tx, line, sizeof(line));
+	i18n_add(&tx, table_lang(&w->t), id, a1, a2, NULL);
+	narrate_line(w, line);
+}
+
+static void cmd_leave(struct call *c)
+{
+	struct work w;
+	int k;
+
+	if (!is_open(c->t)) {
+		deny(c, S_ERR_NO_TABLE, NULL, NULL);
+		return;
+	}
+	k = member_index(c->t, c->req->user);
+	if (k < 0) {
+		deny(c, S_ERR_NOT_MEMBER, NULL, NULL);
+		return;
+	}
+	work_init(&w, c->b, c->t, c->now);
+	if (w.t.row.state == STORE_LOBBY) {
+		log_event(&w, "leave", k, -1, c->req->name);
+		say(&w, S_LEFT, w.t.m[k].name, NULL);
+		drop_member(&w.t, k);
+		if (humans(&w.t) == 0) {
+			w.t.row.state = STORE_ABORTED;
+			w.t.row.finished_at = c->now;
+			log_event(&w, "abort", -1, -1, "empty");
+			say(&w, S_LOBBY_CLOSED, NULL, NULL);
+		} else if (strcmp(w.t.row.owner, c->req->user) == 0) {
+			for (int i = 0; i < w.t.nm; i++) {
+				if (w.t.m[i].player[0]) {
+					text_copy(w.t.row.owner, sizeof(w.t.row.owner),
+					          w.t.m[i].player);
+					say(&w, S_NEW_OWNER, w.t.m[i].name, NULL);
+					break;
+				}
+			}
+		}
+	} else {
+		/* Playing: the seat is played by the computer to the end; the
+		 * player can take it back by acting again. */
+		w.t.m[k].autopilot = 1;
+		log_event(&w, "leave", k, -1, c->req->name);
+		say(&w, S_RESIGNED, w.t.m[k].name, NULL);
+		advance(&w);
+	}
+	if (w.t.row.state != STORE_ABORTED)
+		show_table(&w);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
+static void cmd_addbot(struct call *c)
+{
+	const struct game_policy *p;
+	const char *policy = c->req->cmd.nargs ? c->req->cmd.args[0] : "heuristic";
+	char name[STORE_NAME_MAX];
+	struct work w;
+	int same = 1;
+
+	if (!need_lobby(c) || !need_owner(c) || !room_for_one_more(c))
+		return;
+	p = game_policy_find(c->t->game->ops, policy);
+	if (!p) {
+		deny(c, S_ERR_POLICY, policy, NULL);
+		return;
+	}
+	for (int i = 0; i < c->t->nm; i++)
+		same += strcmp(c->t->m[i].policy, p->name) == 0;
+	snprintf(name, sizeof(name), "%s-bot-%d", p->name, same);
+	work_init(&w, c->b, c->t, c->now);
+	new_member(&w.t.m[w.t.nm], "", name, p->name);
+	log_event(&w, "addbot", w.t.nm, -1, p->name);
+	w.t.nm++;
+	show_table(&w);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
+/* Finds a member by player id or name (case-insensitive); -1 if none. */
+static int find_member(const struct table *t, const char *who)
+{
+	for (int i = 0; i < t->nm; i++)
+		if ((t->m[i].player[0] && strcmp(t->m[i].player, who) == 0) ||
+		    text_casecmp(t->m[i].name, who) == 0)
+			return i;
+	return -1;
+}
+
+static void cmd_remove(struct call *c)
+{
+	struct work w;
+	int k;
+
+	if (!need_lobby(c) || !need_owner(c))
+		return;
+	if (c->req->cmd.nargs != 1) {
+		deny(c, S_ERR_USAGE, "/remove <player>", NULL);
+		return;
+	}
+	k = find_member(c->t, c->req->cmd.args[0]);
+	if (k < 0) {
+		deny(c, S_ERR_NO_SUCH_MEMBER, c->req->cmd.args[0], NULL);
+		return;
+	}
+	if (strcmp(c->t->m[k].player, c->t->row.owner) == 0) {
+		deny(c, S_ERR_REMOVE_OWNER, NULL, NULL);
+		return;
+	}
+	work_init(&w, c->b, c->t, c->now);
+	log_event(&w, "remove", k, -1, w.t.m[k].name);
+	say(&w, S_REMOVED, w.t.m[k].name, NULL);
+	drop_member(&w.t, k);
+	show_table(&w);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
+/* Starts the engine of w's table with `first` casting first (-1: drawn
+ * from the game's stream), then plays up to the first human move. */
+static void begin_play(struct work *w, int first)
+{
+	struct game_setup setup;
+	char name[STORE_NAME_MAX];
+	struct play_ctx c;
+	int seats;
+
+	w->t.game->setup(&w->t.row, w->t.nm, &setup);
+	setup.first = 0;
+	w->t.game->ops->init(w->t.state, &setup);
+	seats = w->t.game->ops->seats(w->t.state);
+	if (first < 0) {
+		struct rng r;
+		memcpy(r.s, w->t.row.rng, sizeof(r.s));
+		first = (int)rng_below(&r, (uint32_t)seats);
+		memcpy(w->t.row.rng, r.s, sizeof(r.s));
+	}
+	setup.first = first;
+	w->t.game->ops->init(w->t.state, &setup);
+	w->t.row.first = first;
+	w->t.row.state = STORE_PLAYING;
+	w->t.row.started_at = w->now;
+	w->t.row.moves = 0;
+	for (int i = 0; i < w->t.nm; i++) {
+		w->t.m[i].strikes = 0;
+		w->t.m[i].autopilot = 0;
+		w->t.m[i].place = -1;
+		w->t.m[i].cthulhu = 0;
+	}
+	log_event(w, "start", -1, first, NULL);
+	c = ctx_of(&w->t, table_lang(&w->t));
+	w->t.game->seat_name(w->t.state, &c, first, name, sizeof(name));
+	say(w, S_STARTED, name, NULL);
+	advance(w);
+	show_table(w);
+}
+
+static void cmd_start(struct call *c)
+{
+	struct work w;
+	int min, max, first = -1;
+
+	if (!need_lobby(c) || !need_owner(c))
+		return;
+	c->t->game->members(&c->t->row, &min, &max);
+	if (c->t->nm < min) {
+		char n[16];
+		snprintf(n, sizeof(n), "%d", min);
+		deny(c, S_ERR_TOO_FEW, n, NULL);
+		return;
+	}
+	if (c->req->cmd.nargs > 1) {
+		deny(c, S_ERR_USAGE, "/start [player|random]", NULL);
+		return;
+	}
+	if (c->req->cmd.nargs == 1 && strcmp(c->req->cmd.args[0], "random") != 0) {
+		first = find_member(c->t, c->req->cmd.args[0]);
+		if (first < 0) {
+			deny(c, S_ERR_NO_SUCH_MEMBER, c->req->cmd.args[0], NULL);
+			return;
+		}
+		/* Member k sits in seat k (Rival Cults: also owns k + 2, k + 4). */
+	}
+	work_init(&w, c->b, c->t, c->now);
+	begin_play(&w, first);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
+static void cmd_status(struct call *c)
+{
+	struct work w;
+	struct msg *m;
+
+	if (!c->t || c->t->row.state == STORE_ABORTED) {
+		deny(c, S_ERR_NO_TABLE, NULL, NULL);
+		return;
+	}
+	/* The table as it stands, privately (nothing is written). */
+	work_init(&w, c->b, c->t, c->now);
+	show_table(&w);
+	if (w.out.n) {
+		m = msg_add(c->out, MSG_PRIVATE, c->req->user, MSG_TABLE);
+		if (m) {
+			*m = w.out.m[w.out.n - 1];
+			m->audience = MSG_PRIVATE;
+			text_copy(m->user, sizeof(m->user), c->req->user);
+		}
+	}
+	work_free(&w);
+}
+
+static void cmd_help(struct call *c, int id)
+{
+	struct text tx;
+
+	if (inform(c, &tx))
+		i18n_add(&tx, c->lang, id, NULL);
+}
+
+static void cmd_abort(struct call *c)
+{
+	struct work w;
+
+	if (!is_open(c->t)) {
+		deny(c, S_ERR_NO_TABLE, NULL, NULL);
+		return;
+	}
+	if (!is_owner(c) && !c->req->moderator) {
+		deny(c, S_ERR_ABORT_RIGHTS, NULL, NULL);
+		return;
+	}
+	work_init(&w, c->b, c->t, c->now);
+	w.t.row.state = STORE_ABORTED;
+	w.t.row.finished_at = c->now;
+	w.t.row.deadline = 0;
+	log_event(&w, "abort", member_index(c->t, c->req->user), -1, c->req->name);
+	say(&w, S_ABORTED, c->req->name, NULL);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
+static void cmd_rematch(struct call *c)
+{
+	struct game_result r;
+	struct work w;
+	int first;
+
+	if (is_open(c->t)) {
+		deny(c, S_ERR_TABLE_EXISTS, NULL, NULL);
+		return;
+	}
+	if (!c->t || c->t->row.state != STORE_FINISHED) {
+		deny(c, S_ERR_NO_FINISHED, NULL, NULL);
+		return;
+	}
+	if (member_index(c->t, c->req->user) < 0 && !c->req->moderator) {
+		deny(c, S_ERR_NOT_MEMBER, NULL, NULL);
+		return;
+	}
+	c->t->game->ops->result(c->t->state, &r);
+	/* Series play (R2): the previous winner casts first; after a Cthulhu
+	 * win the first Caster is drawn as for a new game. */
+	first = r.winner >= 0 ? r.winner : -1;
+	work_init(&w, c->b, c->t, c->now);
+	new_table(c, &w, c->t->game);
+	text_copy(w.t.row.owner, sizeof(w.t.row.owner), c->t->row.owner);
+	w.t.row.series_of = c->t->row.id;
+	log_event(&w, "open", -1, w.t.row.per_player, w.t.game->ops->name);
+	for (int i = 0; i < w.t.nm; i++)
+		log_event(&w, w.t.m[i].policy[0] ? "addbot" : "join", i, -1,
+		          w.t.m[i].policy[0] ? w.t.m[i].policy : w.t.m[i].name);
+	say(&w, S_REMATCH, NULL, NULL);
+	begin_play(&w, first);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
+/* A player's game action (curse, eye, respond). */
+static void cmd_action(struct call *c)
+{
+	struct play_ctx pc;
+	struct game_step step;
+	struct work w;
+	char err[512];
+	struct text etx;
+	int who, value;
+
+	if (!is_open(c->t)) {
+		deny(c, S_ERR_NO_TABLE, NULL, NULL);
+		return;
+	}
+	if (c->t->row.state != STORE_PLAYING) {
+		deny(c, S_ERR_NOT_STARTED, NULL, NULL);
+		return;
+	}
+	who = member_index(c->t, c->req->user);
+	if (who < 0) {
+		deny(c, S_ERR_NOT_MEMBER, NULL, NULL);
+		return;
+	}
+	pc = ctx_of(c->t, c->lang);
+	text_init(&etx, err, sizeof(err));
+	if (c->t->game->action(c->t->state, &pc, who, &c->req->cmd, &value, &etx)) {
+		struct msg *m = msg_add(c->out, MSG_PRIVATE, c->req->user, MSG_ERROR);
+		if (m)
+			text_copy(m->text, sizeof(m->text), err);
+		return;
+	}
+	work_init(&w, c->b, c->t, c->now);
+	w.t.m[who].strikes = 0;
+	w.t.game->ops->step(w.t.state, &step);
+	if (value == PLAY_ROLL)
+		roll(&w, who, &step);
+	else if (apply(&w, who, value, "choice") != GAME_OK) {
+		deny(c, S_ERR_ILLEGAL, NULL, NULL);
+		work_free(&w);
+		return;
+	}
+	advance(&w);
+	show_table(&w);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
+static void cmd_language(struct call *c)
+{
+	struct text tx;
+
+	if (c->req->cmd.nargs != 1 || !i18n_known(c->req->cmd.args[0])) {
+		deny(c, S_ERR_LANGUAGE, NULL, NULL);
+		return;
+	}
+	if (store_player_put(c->b->st, c->req->user, c->req->name, c->req->cmd.args[0], c->now)) {
+		deny(c, S_ERR_STORAGE, NULL, NULL);
+		return;
+	}
+	c->lang = i18n_lang(c->req->cmd.args[0]);
+	if (inform(c, &tx))
+		i18n_add(&tx, c->lang, S_LANGUAGE_SET, NULL);
+}
+
+/* A player whose seat the computer plays (after timeouts or /leave) takes
+ * it back with any command; the table is told. */
+static void take_seat_back(struct call *c)
+{
+	struct work w;
+	int who = member_index(c->t, c->req->user);
+
+	if (who < 0 || !c->t->m[who].autopilot)
+		return;
+	work_init(&w, c->b, c->t, c->now);
+	w.t.m[who].autopilot = 0;
+	w.t.m[who].strikes = 0;
+	log_event(&w, "back", who, -1, NULL);
+	say(&w, S_BACK, w.t.m[who].name, NULL);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+	c->t = find_table(c->b, c->req->server, c->req->channel);
+}
+
+/* Checks a button's game and move against the table; 1 when current. */
+static int button_current(struct call *c)
+{
+	const struct cmd *cmd = &c->req->cmd;
+
+	if (cmd->game == 0)
+		return 1;
+	if (cmd->kind == CMD_REMATCH && c->t && cmd->game == c->t->row.id)
+		return 1;
+	if (!c->t || cmd->game != c->t->row.id || !is_open(c->t)) {
+		deny(c, S_ERR_STALE_GAME, NULL, NULL);
+		return 0;
+	}
+	if ((cmd->kind == CMD_CURSE || cmd->kind == CMD_EYE || cmd->kind == CMD_RESPOND) &&
+	    cmd->move != c->t->row.moves) {
+		deny(c, S_ERR_STALE_MOVE, NULL, NULL);
+		return 0;
+	}
+	return 1;
+}
+
+void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct msg_list *out)
+{
+	struct call c = { .b = b, .req = req, .now = now, .out = out };
+
+	c.t = find_table(b, req->server, req->channel);
+	c.lang = user_lang(b, req, c.t);
+	if (strlen(req->user) >= STORE_ID_MAX || strlen(req->server) >= STORE_ID_MAX ||
+	    strlen(req->channel) >= STORE_ID_MAX || !req->user[0]) {
+		deny(&c, S_ERR_IDENTITY, NULL, NULL);
+		return;
+	}
+	if (!button_current(&c))
+		return;
+	if (c.t && c.t->row.state == STORE_PLAYING && req->cmd.kind != CMD_LEAVE)
+		take_seat_back(&c);
+	switch (req->cmd.kind) {
+	case CMD_OPEN:
+		cmd_open(&c);
+		break;
+	case CMD_JOIN:
+		cmd_join(&c);
+		break;
+	case CMD_LEAVE:
+		cmd_leave(&c);
+		break;
+	case CMD_ADDBOT:
+		cmd_addbot(&c);
+		break;
+	case CMD_REMOVE:
+		cmd_remove(&c);
+		break;
+	case CMD_START:
+		cmd_start(&c);
+		break;
+	case CMD_STATUS:
+		cmd_status(&c);
+		break;
+	case CMD_RULES:
+		cmd_help(&c, c.t ? c.t->game->rules : play_games[0]->rules);
+		break;
+	case CMD_HELP:
+		cmd_help(&c, S_HELP);
+		break;
+	case CMD_ABORT:
+		cmd_abort(&c);
+		break;
+	case CMD_REMATCH:
+		cmd_rematch(&c);
+		break;
+	case CMD_CURSE:
+	case CMD_EYE:
+	case CMD_RESPOND:
+		cmd_action(&c);
+		break;
+	case CMD_LEADERBOARD:
+	case CMD_STATS: {
+		struct text tx;
+		if (inform(&c, &tx) &&
+		    records_reply(b->st, req, now, b->cfg.min_games, c.lang,
+		                  c.t ? c.t->row.game : play_games[0]->ops->name, &tx))
+			deny(&c, S_ERR_STORAGE, NULL, NULL);
+		break;
+	}
+	case CMD_LANGUAGE:
+		cmd_language(&c);
+		break;
+	default:
+		deny(&c, S_ERR_UNKNOWN_COMMAND, NULL, NULL);
+		break;
+	}
+}
+
+/* ---- timeouts ---- */
+
+/* Plays the awaited move of t for its idle player. */
+static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_list *out)
+{
+	struct game_step step;
+	struct play_ctx pc = ctx_of(t, table_lang(t));
+	char name[STORE_NAME_MAX];
+	struct work w;
+	int member;
+
+	work_init(&w, b, t, now);
+	w.t.game->ops->step(w.t.state, &step);
+	if (step.node == GAME_NODE_OVER) {
+		work_free(&w);
+		return;
+	}
+	member = w.t.game->member_of(w.t.state, step.seat);
+	w.t.game->seat_name(w.t.state, &pc, step.seat, name, sizeof(name));
+	w.t.m[member].strikes++;
+	log_event(&w, "timeout", member, w.t.m[member].strikes, NULL);
+	say(&w, S_TIMED_OUT, name, NULL);
+	if (w.t.m[member].strikes >= b->cfg.strikes && !w.t.m[member].autopilot) {
+		w.t.m[member].autopilot = 1;
+		log_event(&w, "autopilot", member, -1, NULL);
+		say(&w, S_AUTOPILOT, w.t.m[member].name, NULL);
+	}
+	if (step.node == GAME_NODE_CHANCE)
+		roll(&w, member, &step);
+	else
+		choose(&w, member, &step, "heuristic");
+	advance(&w);
+	show_table(&w);
+	commit(&w, NULL, 0, out);
+	work_free(&w);
+}
+
+void bot_tick(struct bot *b, int64_t now, struct msg_list *out)
+{
+	for (int i = 0; i < b->n; i++) {
+		struct table *t = b->t[i];
+		if (t->row.state == STORE_PLAYING && t->row.deadline > 0 && t->row.deadline <= now)
+			time_out(b, t, now, out);
+	}
+}
+
+int64_t bot_next_deadline(const struct bot *b)
+{
+	int64_t next = 0;
+
+	for (int i = 0; i < b->n; i++) {
+		const struct table *t = b->t[i];
+		if (t->row.state == STORE_PLAYING && t->row.deadline > 0 &&
+		    (next == 0 || t->row.deadline < next))
+			next = t->row.deadline;
+	}
+	return next;
+}
+
+int bot_has_game(struct bot *b, const char *server, const char *channel)
+{
+	return is_open(find_table(b, server, channel));
+}
+
+int bot_open_games(const struct bot *b)
+{
+	int n = 0;
+
+	for (int i = 0; i < b->n; i++)
+		n += is_open(b->t[i]);
+	return n;
+}
+
+/* ---- start-up ---- */
+
+struct resume {
+	struct bot *b;
+	char *err;
+	size_t errlen;
+};
+
+/* Rebuilds one stored open game from its row, members and log. */
+static int resume_game(void *ctx, const struct store_loaded *g)
+{
+	struct resume *rs = ctx;
+	struct table t;
+	int applied = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.row = *g->game;
+	t.game = play_find(t.row.game);
+	if (!t.game || g->nmembers > STORE_MEMBERS_MAX) {
+		snprintf(rs->err, rs->errlen, "game %lld: unknown game '%s'", (long long)t.row.id,
+		         t.row.game);
+		return -1;
+	}
+	t.nm = g->nmembers;
+	memcpy(t.m, g->members, (size_t)t.nm * sizeof(t.m[0]));
+	t.seq = g->nevents ? g->events[g->nevents - 1].seq : 0;
+	if (t.row.state == STORE_PLAYING) {
+		struct game_setup setup;
+		t.game->setup(&t.row, t.nm, &setup);
+		setup.first = t.row.first;
+		if (t.game->ops->init(t.state, &setup) != GAME_OK) {
+			snprintf(rs->err, rs->errlen, "game %lld: bad setup", (long long)t.row.id);
+			return -1;
+		}
+		for (int i = 0; i < g->nevents; i++) {
+			const struct store_event *e = &g->events[i];
+			if (strcmp(e->kind, "roll") != 0 && strcmp(e->kind, "choice") != 0)
+				continue;
+			if (t.game->ops->apply(t.state, e->value, NULL) != GAME_OK) {
+				snprintf(rs->err, rs->errlen,
+				         "game %lld: event %lld does not apply",
+				         (long long)t.row.id, (long long)e->seq);
+				return -1;
+			}
+			applied++;
+		}
+		if (applied != t.row.moves) {
+			snprintf(rs->err, rs->errlen, "game %lld: %d moves logged, %d expected",
+			         (long long)t.row.id, applied, t.row.moves);
+			return -1;
+		}
+	}
+	if (keep_table(rs->b, &t)) {
+		snprintf(rs->err, rs->errlen, "out of memory");
+		return -1;
+	}
+	if (t.row.id > rs->b->games_made)
+		rs->b->games_made = t.row.id;
+	return 0;
+}
+
+struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, size_t errlen)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	struct resume rs = { .b = b, .err = err, .errlen = errlen };
+
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	b->st = st;
+	b->cfg = *cfg;
+	text_copy(b->lang, sizeof(b->lang), cfg->lang ? cfg->lang : "en");
+	b->cfg.lang = b->lang;
+	if (b->cfg.strikes < 1)
+		b->cfg.strikes = 3;
+	err[0] = '\0';
+	if (store_games_open(st, resume_game, &rs)) {
+		if (!err[0])
+			snprintf(err, errlen, "%s", store_errmsg(st));
+		bot_free(b);
+		return NULL;
+	}
+	b->games_made = store_games_made(st);
+	return b;
+}
+
+void bot_free(struct bot *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->n; i++)
+		free(b->t[i]);
+	free(b->t);
+	free(b);
+}

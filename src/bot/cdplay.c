@@ -1,0 +1,393 @@
+/* cdplay: Cthulhu Dice at the table — options, seats, actions, narration and
+ * the table message. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rlyeh/cdice.h"
+#include "rlyeh/i18n.h"
+#include "rlyeh/play.h"
+
+static const int face_ids[CDICE_FACES] = {
+	S_CD_YELLOW_SIGN, S_CD_TENTACLE, S_CD_ELDER_SIGN, S_CD_CTHULHU, S_CD_EYE,
+};
+
+static const char *face(int lang, int f)
+{
+	return i18n_get(lang, face_ids[f]);
+}
+
+static int option(const char *word, struct store_game *row)
+{
+	if (strcmp(word, "classic") == 0) {
+		row->per_player = 0;
+		return 0;
+	}
+	if (strcmp(word, "rival-cults") == 0 || strcmp(word, "rival") == 0) {
+		if (!row->per_player)
+			row->per_player = 2;
+		return 0;
+	}
+	if (strcmp(word, "2") == 0 || strcmp(word, "3") == 0) {
+		row->per_player = word[0] - '0';
+		return 0;
+	}
+	return -1;
+}
+
+static void members(const struct store_game *row, int *min, int *max)
+{
+	*min = 2;
+	*max = row->per_player ? 2 : CDICE_MAX;
+}
+
+static void setup(const struct store_game *row, int nm, struct game_setup *out)
+{
+	out->players = row->per_player ? 2 : nm;
+	out->per_player = row->per_player;
+	out->first = 0;
+}
+
+static int member_of(const void *state, int seat)
+{
+	return cdice_owner(state, seat);
+}
+
+static void seat_name(const void *state, const struct play_ctx *c, int seat, char *buf, size_t cap)
+{
+	const struct cdice *g = state;
+	const char *name = c->m[cdice_owner(g, seat)].name;
+
+	if (g->per_player)
+		snprintf(buf, cap, "%s-%d", name, seat / 2 + 1);
+	else
+		snprintf(buf, cap, "%s", name);
+}
+
+/* What the table waits for, as one line in c->lang. */
+static void waiting(const struct cdice *g, const struct play_ctx *c, struct text *out)
+{
+	char a[80], b[80];
+
+	seat_name(g, c, g->caster, a, sizeof(a));
+	seat_name(g, c, g->victim, b, sizeof(b));
+	switch (g->phase) {
+	case CDICE_VICTIM:
+		i18n_add(out, c->lang, S_CD_WAIT_CURSE, a, NULL);
+		break;
+	case CDICE_CURSE_EYE:
+		i18n_add(out, c->lang, S_CD_WAIT_EYE, a, NULL);
+		break;
+	case CDICE_RESPONSE:
+		i18n_add(out, c->lang, S_CD_WAIT_RESPOND, b, a, NULL);
+		break;
+	case CDICE_RESPONSE_EYE:
+		i18n_add(out, c->lang, S_CD_WAIT_EYE, b, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Resolves a victim argument: "#seat", a seat's name, or a member (by id
+ * or name) with exactly one cultist that can be cursed. Returns the seat,
+ * or -1 with the reason in err. */
+static int find_victim(const struct cdice *g, const struct play_ctx *c, const char *arg,
+                       struct text *err)
+{
+	char name[80], list[256];
+	int member = -1, found = -1, count = 0;
+
+	if (arg[0] == '#' && arg[1] >= '0' && arg[1] <= '9' && strlen(arg) <= 3) {
+		int seat = arg[1] - '0';
+		if (arg[2])
+			seat = seat * 10 + (arg[2] - '0');
+		if (arg[2] && (arg[2] < '0' || arg[2] > '9'))
+			seat = -1;
+		if (seat >= 0 && seat < g->n)
+			found = seat;
+	}
+	for (int s = 0; s < g->n && found < 0; s++) {
+		seat_name(g, c, s, name, sizeof(name));
+		if (text_casecmp(name, arg) == 0)
+			found = s;
+	}
+	for (int i = 0; i < c->nm && found < 0 && member < 0; i++)
+		if ((c->m[i].player[0] && strcmp(c->m[i].player, arg) == 0) ||
+		    text_casecmp(c->m[i].name, arg) == 0)
+			member = i;
+	if (found < 0 && member >= 0) {
+		struct text lt;
+		text_init(&lt, list, sizeof(list));
+		for (int s = 0; s < g->n; s++) {
+			if (cdice_owner(g, s) != member || s == g->caster || g->sanity[s] == 0)
+				continue;
+			seat_name(g, c, s, name, sizeof(name));
+			text_add(&lt, count ? ", " : "");
+			text_add(&lt, name);
+			found = s;
+			count++;
+		}
+		if (count > 1) {
+			i18n_add(err, c->lang, S_CD_ERR_WHICH, c->m[member].name, list, NULL);
+			return -1;
+		}
+		if (count == 0) {
+			/* Point at the seat itself so the reason below is exact. */
+			for (int s = 0; s < g->n && found < 0; s++)
+				if (cdice_owner(g, s) == member)
+					found = s;
+		}
+	}
+	if (found < 0) {
+		i18n_add(err, c->lang, S_CD_ERR_NO_VICTIM, arg, NULL);
+		return -1;
+	}
+	seat_name(g, c, found, name, sizeof(name));
+	if (found == g->caster) {
+		i18n_add(err, c->lang, S_CD_ERR_SELF, NULL);
+		return -1;
+	}
+	if (g->sanity[found] == 0) {
+		i18n_add(err, c->lang, S_CD_ERR_MAD, name, NULL);
+		return -1;
+	}
+	return found;
+}
+
+/* Parses an Eye face: the stable names, the short English ones, or the
+ * localized face names without regard to case. */
+static int find_face(const char *arg)
+{
+	static const struct {
+		const char *word;
+		int face;
+	} aliases[] = {
+		{ "yellow", CDICE_YELLOW_SIGN },
+		{ "elder", CDICE_ELDER_SIGN },
+		{ "gele-teken", CDICE_YELLOW_SIGN },
+		{ "geel", CDICE_YELLOW_SIGN },
+		{ "tentakel", CDICE_TENTACLE },
+		{ "oude-goden", CDICE_ELDER_SIGN },
+		{ "oog", CDICE_EYE },
+		{ "boze-oog", CDICE_EYE },
+	};
+	int f = cdice_face_parse(arg);
+
+	if (f >= 0)
+		return f;
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (text_casecmp(arg, aliases[i].word) == 0)
+			return aliases[i].face;
+	for (int l = 0; l < I18N_LANGS; l++)
+		for (f = 0; f < CDICE_FACES; f++)
+			if (text_casecmp(arg, face(l, f)) == 0)
+				return f;
+	return -1;
+}
+
+/* Refuses a move out of turn, saying what the table waits for. */
+static int not_your_move(const struct cdice *g, const struct play_ctx *c, struct text *err)
+{
+	char line[256];
+	struct text w;
+
+	text_init(&w, line, sizeof(line));
+	waiting(g, c, &w);
+	i18n_add(err, c->lang, S_CD_ERR_NOT_YOUR_MOVE, line, NULL);
+	return -1;
+}
+
+static int action(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
+                  int *value, struct text *err)
+{
+	const struct cdice *g = state;
+	int roller;
+
+	switch (cmd->kind) {
+	case CMD_CURSE:
+		if (g->phase != CDICE_VICTIM || cdice_owner(g, g->caster) != who)
+			return not_your_move(g, c, err);
+		if (cmd->nargs != 1) {
+			i18n_add(err, c->lang, S_ERR_USAGE, "/curse <victim>", NULL);
+			return -1;
+		}
+		*value = find_victim(g, c, cmd->args[0], err);
+		return *value < 0 ? -1 : 0;
+	case CMD_EYE:
+		roller = g->phase == CDICE_CURSE_EYE ? g->caster : g->victim;
+		if ((g->phase != CDICE_CURSE_EYE && g->phase != CDICE_RESPONSE_EYE) ||
+		    cdice_owner(g, roller) != who)
+			return not_your_move(g, c, err);
+		*value = cmd->nargs == 1 ? find_face(cmd->args[0]) : -1;
+		if (*value == CDICE_EYE) {
+			i18n_add(err, c->lang, S_CD_ERR_EYE_EYE, NULL);
+			return -1;
+		}
+		if (*value < 0) {
+			i18n_add(err, c->lang, S_CD_ERR_FACE, NULL);
+			return -1;
+		}
+		return 0;
+	case CMD_RESPOND:
+		if (g->phase != CDICE_RESPONSE || cdice_owner(g, g->victim) != who)
+			return not_your_move(g, c, err);
+		*value = PLAY_ROLL;
+		return 0;
+	default:
+		i18n_add(err, c->lang, S_ERR_UNKNOWN_COMMAND, NULL);
+		return -1;
+	}
+}
+
+static int auto_roll(const void *state, const struct game_step *step)
+{
+	(void)state;
+	return step->kind == CDICE_CURSE;
+}
+
+static void narrate(const void *state, const struct game_event *ev, int n, const struct play_ctx *c,
+                    struct text *out)
+{
+	const struct cdice *g = state;
+	char a[80], b[80], num[16];
+	int turn = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct game_event *e = &ev[i];
+		if (e->seat >= 0 && e->seat < g->n)
+			seat_name(g, c, e->seat, a, sizeof(a));
+		if (e->target >= 0 && e->target < g->n)
+			seat_name(g, c, e->target, b, sizeof(b));
+		switch (e->kind) {
+		case CDICE_EV_TURN:
+			turn = e->value;
+			continue;
+		case CDICE_EV_VICTIM:
+			snprintf(num, sizeof(num), "%d", turn);
+			i18n_add(out, c->lang, S_CD_N_CURSE, num, a, b, NULL);
+			break;
+		case CDICE_EV_ROLL:
+			i18n_add(out, c->lang, S_CD_N_ROLL, a, face(c->lang, e->value), NULL);
+			break;
+		case CDICE_EV_RESPONSE:
+			i18n_add(out, c->lang, S_CD_N_RESPOND, a, face(c->lang, e->value), NULL);
+			break;
+		case CDICE_EV_EYE:
+			i18n_add(out, c->lang, S_CD_N_EYE, face(c->lang, e->value), NULL);
+			break;
+		case CDICE_EV_MOVE:
+			if (e->target == CDICE_POOL)
+				i18n_add(out, c->lang, S_CD_N_LOSE, a, NULL);
+			else if (e->seat == CDICE_POOL)
+				i18n_add(out, c->lang, S_CD_N_GAIN, b, NULL);
+			else
+				i18n_add(out, c->lang, S_CD_N_TAKE, b, a, NULL);
+			break;
+		case CDICE_EV_NOTHING:
+			i18n_add(out, c->lang, S_CD_N_NOTHING, NULL);
+			break;
+		case CDICE_EV_MAD:
+			i18n_add(out, c->lang, S_CD_N_MAD, a, NULL);
+			break;
+		case CDICE_EV_SANE:
+			i18n_add(out, c->lang, S_CD_N_SANE, a, NULL);
+			break;
+		case CDICE_EV_END:
+			if (e->seat < 0)
+				i18n_add(out, c->lang, S_CD_N_CTHULHU, NULL);
+			else if (g->per_player)
+				i18n_add(out, c->lang, S_CD_N_WIN_RIVAL,
+				         c->m[cdice_owner(g, e->seat)].name, a, NULL);
+			else
+				i18n_add(out, c->lang, S_CD_N_WIN, a, NULL);
+			break;
+		default:
+			continue;
+		}
+		text_add(out, "\n");
+	}
+}
+
+static void render(const void *state, const struct play_ctx *c, struct msg *m)
+{
+	const struct cdice *g = state;
+	char name[80], value[128], num[16];
+	struct text tx;
+	int64_t id = c->row->id;
+	int move = c->row->moves;
+
+	snprintf(num, sizeof(num), "%u", g->phase == CDICE_OVER ? g->turn : g->turn + 1);
+	text_init(&tx, m->title, sizeof(m->title));
+	i18n_add(&tx, c->lang, g->per_player ? S_CD_TITLE_RIVAL : S_CD_TITLE, num, NULL);
+	for (int s = 0; s < g->n; s++) {
+		struct text vt;
+		seat_name(g, c, s, name, sizeof(name));
+		text_init(&vt, value, sizeof(value));
+		if (g->sanity[s] == 0)
+			i18n_add(&vt, c->lang, S_CD_MAD, NULL);
+		else {
+			snprintf(num, sizeof(num), "%d", g->sanity[s]);
+			i18n_add(&vt, c->lang, S_CD_SANITY, num, NULL);
+		}
+		if (g->phase != CDICE_OVER && s == g->caster)
+			i18n_add(&vt, c->lang, S_CD_CASTER_TAG, NULL);
+		if (g->phase != CDICE_OVER && g->phase != CDICE_VICTIM && s == g->victim)
+			i18n_add(&vt, c->lang, S_CD_VICTIM_TAG, NULL);
+		msg_field(m, name, value);
+	}
+	snprintf(num, sizeof(num), "%d", g->pool);
+	text_init(&tx, value, sizeof(value));
+	i18n_add(&tx, c->lang, S_CD_SANITY, num, NULL);
+	msg_field(m, i18n_get(c->lang, S_CD_POOL), value);
+	text_init(&tx, m->text, sizeof(m->text));
+	switch (g->phase) {
+	case CDICE_VICTIM:
+		waiting(g, c, &tx);
+		for (int s = 0; s < g->n; s++) {
+			char arg[8];
+			if (s == g->caster || g->sanity[s] == 0)
+				continue;
+			seat_name(g, c, s, name, sizeof(name));
+			snprintf(arg, sizeof(arg), "#%d", s);
+			msg_button(m, id, move, "curse", arg, name, MSG_DANGER);
+		}
+		break;
+	case CDICE_CURSE_EYE:
+	case CDICE_RESPONSE_EYE:
+		waiting(g, c, &tx);
+		for (int f = 0; f < CDICE_EYE; f++)
+			msg_button(m, id, move, "eye", cdice_face_name((enum cdice_face)f),
+			           face(c->lang, f), MSG_PRIMARY);
+		break;
+	case CDICE_RESPONSE:
+		waiting(g, c, &tx);
+		msg_button(m, id, move, "respond", NULL, i18n_get(c->lang, S_CD_BUTTON_RESPOND),
+		           MSG_PRIMARY);
+		break;
+	case CDICE_OVER:
+	default:
+		if (g->winner >= 0) {
+			seat_name(g, c, g->winner, name, sizeof(name));
+			i18n_add(&tx, c->lang, S_CD_OVER_WIN, name, NULL);
+		} else {
+			i18n_add(&tx, c->lang, S_CD_OVER_CTHULHU, NULL);
+		}
+		msg_button(m, id, move, "rematch", NULL, i18n_get(c->lang, S_BUTTON_REMATCH),
+		           MSG_PRIMARY);
+		break;
+	}
+}
+
+const struct play_game cdplay = {
+	.ops = &cdice_ops,
+	.option = option,
+	.members = members,
+	.setup = setup,
+	.member_of = member_of,
+	.seat_name = seat_name,
+	.action = action,
+	.auto_roll = auto_roll,
+	.narrate = narrate,
+	.render = render,
+	.rules = S_CD_RULES,
+};

@@ -1,0 +1,328 @@
+#include "rlyeh/i18n.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
+	[S_LOBBY_TITLE] = { "A table is open", "Er is een tafel geopend" },
+	[S_LOBBY_TEXT] = { "Game: {1} — {2} at the table. Join with /join; the owner adds computer "
+	                   "players with /addbot and starts with /start.",
+	                   "Spel: {1} — {2} aan tafel. Doe mee met /join; de eigenaar voegt "
+	                   "computerspelers toe met /addbot en begint met /start." },
+	[S_COMPUTER_TAG] = { " (computer, {1})", " (computer, {1})" },
+	[S_OWNER_TAG] = { " (owner)", " (eigenaar)" },
+	[S_BUTTON_JOIN] = { "Join", "Meedoen" },
+	[S_BUTTON_ADDBOT] = { "Add computer", "Computer toevoegen" },
+	[S_BUTTON_START] = { "Start", "Beginnen" },
+	[S_BUTTON_LEAVE] = { "Leave", "Vertrekken" },
+	[S_BUTTON_REMATCH] = { "Rematch", "Revanche" },
+	[S_LEFT] = { "{1} leaves the table.", "{1} verlaat de tafel." },
+	[S_LOBBY_CLOSED] = { "Nobody is left: the table is closed.",
+	                     "Er is niemand meer: de tafel is gesloten." },
+	[S_NEW_OWNER] = { "{1} now owns the table.", "{1} is nu de eigenaar van de tafel." },
+	[S_RESIGNED] = { "{1} leaves the game; the computer plays their seat (any command by them "
+	                 "takes it back).",
+	                 "{1} verlaat het spel; de computer speelt verder op die plaats (elk "
+	                 "commando van die speler neemt hem terug)." },
+	[S_REMOVED] = { "{1} was removed from the table.", "{1} is van tafel verwijderd." },
+	[S_STARTED] = { "The game begins: {1} casts first.",
+	                "Het spel begint: {1} vervloekt als eerste." },
+	[S_REMATCH] = { "Rematch! Same table, the previous winner casts first.",
+	                "Revanche! Dezelfde tafel, de vorige winnaar vervloekt als eerste." },
+	[S_ABORTED] = { "{1} stopped the game.", "{1} heeft het spel gestopt." },
+	[S_TIMED_OUT] = { "{1} took too long: the computer made that move.",
+	                  "{1} deed er te lang over: de computer heeft die zet gedaan." },
+	[S_AUTOPILOT] = { "{1} timed out three times in a row: the computer plays for them until "
+	                  "they act again.",
+	                  "{1} was drie keer op rij te laat: de computer speelt voor die speler "
+	                  "tot die zelf weer iets doet." },
+	[S_BACK] = { "{1} is back and plays their own seat again.",
+	             "{1} is terug en speelt weer zelf." },
+	[S_LANGUAGE_SET] = { "I will answer you in English.",
+	                     "Ik antwoord je voortaan in het Nederlands." },
+	[S_ERR_STORAGE] = { "That could not be saved, so nothing changed. Please try again.",
+	                    "Dat kon niet worden opgeslagen, dus er is niets veranderd. Probeer "
+	                    "het nog eens." },
+	[S_ERR_MEMORY] = { "The server is short of memory; the move is saved and will show after a "
+	                   "restart.",
+	                   "De server heeft te weinig geheugen; de zet is opgeslagen en verschijnt "
+	                   "na een herstart." },
+	[S_ERR_TABLE_EXISTS] = { "This channel already has a game. Finish it or /abort it first.",
+	                         "Dit kanaal heeft al een spel. Speel het uit of stop het eerst "
+	                         "met /abort." },
+	[S_ERR_OPEN_OPTION] = { "Unknown option \"{1}\". Try: /open [cthulhu-dice] "
+	                        "[classic|rival-cults] [2|3] [en|nl].",
+	                        "Onbekende optie \"{1}\". Probeer: /open [cthulhu-dice] "
+	                        "[classic|rival-cults] [2|3] [en|nl]." },
+	[S_ERR_NO_TABLE] = { "There is no game in this channel. Open one with /open.",
+	                     "Er is geen spel in dit kanaal. Open er een met /open." },
+	[S_ERR_ALREADY_STARTED] = { "The game has already started.", "Het spel is al begonnen." },
+	[S_ERR_NOT_STARTED] = { "The game has not started yet.", "Het spel is nog niet begonnen." },
+	[S_ERR_OWNER_ONLY] = { "Only the table's owner may use /{1}.",
+	                       "Alleen de eigenaar van de tafel mag /{1} gebruiken." },
+	[S_ERR_TABLE_FULL] = { "The table is full ({1} players).",
+	                       "De tafel is vol ({1} spelers)." },
+	[S_ERR_ALREADY_JOINED] = { "You are already at this table.", "Je zit al aan deze tafel." },
+	[S_ERR_NOT_MEMBER] = { "You are not playing at this table.",
+	                       "Je speelt niet mee aan deze tafel." },
+	[S_ERR_POLICY] = { "Unknown computer player \"{1}\". Choose random or heuristic.",
+	                   "Onbekende computerspeler \"{1}\". Kies random of heuristic." },
+	[S_ERR_USAGE] = { "Usage: {1}", "Gebruik: {1}" },
+	[S_ERR_NO_SUCH_MEMBER] = { "Nobody called \"{1}\" is at this table.",
+	                           "Er zit niemand met de naam \"{1}\" aan deze tafel." },
+	[S_ERR_REMOVE_OWNER] = { "The owner cannot be removed; use /leave or /abort.",
+	                         "De eigenaar kan niet worden verwijderd; gebruik /leave of "
+	                         "/abort." },
+	[S_ERR_TOO_FEW] = { "At least {1} players are needed to start.",
+	                    "Er zijn minstens {1} spelers nodig om te beginnen." },
+	[S_ERR_ABORT_RIGHTS] = { "Only the table's owner or a moderator may stop the game.",
+	                         "Alleen de eigenaar van de tafel of een moderator mag het spel "
+	                         "stoppen." },
+	[S_ERR_NO_FINISHED] = { "There is no finished game here to play again.",
+	                        "Er is hier geen afgelopen spel om opnieuw te spelen." },
+	[S_ERR_ILLEGAL] = { "That move is not allowed now.", "Die zet mag nu niet." },
+	[S_ERR_LANGUAGE] = { "Choose a language: /language en or /language nl.",
+	                     "Kies een taal: /language en of /language nl." },
+	[S_ERR_STALE_GAME] = { "That button belongs to a game that is over.",
+	                       "Die knop hoort bij een spel dat voorbij is." },
+	[S_ERR_STALE_MOVE] = { "That button belongs to an earlier move.",
+	                       "Die knop hoort bij een eerdere zet." },
+	[S_ERR_IDENTITY] = { "Your identity could not be read; nothing changed.",
+	                     "Je identiteit kon niet worden gelezen; er is niets veranderd." },
+	[S_ERR_UNKNOWN_COMMAND] = { "Unknown command. /help lists them all.",
+	                            "Onbekend commando. /help toont ze allemaal." },
+	[S_ERR_NOT_COMMAND] = { "Commands start with /, for example /help.",
+	                        "Commando's beginnen met /, bijvoorbeeld /help." },
+	[S_ERR_ARGS] = { "Too many or too long arguments (or an unclosed quote).",
+	                 "Te veel of te lange argumenten (of een open aanhalingsteken)." },
+	[S_PRIVATE_TAG] = { "only {1} sees this", "alleen {1} ziet dit" },
+	[S_HELP] = { "Commands:\n"
+	             "/open [cthulhu-dice] [classic|rival-cults] [2|3] [en|nl] — open a game in "
+	             "this channel\n"
+	             "/join — take a seat · /leave — leave the table (during a game the computer "
+	             "plays on)\n"
+	             "/addbot [random|heuristic] — add a computer player (owner)\n"
+	             "/remove <player> — remove a player before the start (owner)\n"
+	             "/start [player|random] — start; optionally who casts first (owner)\n"
+	             "/status — the table · /rules — the rules · /help — this list\n"
+	             "/abort — stop the game (owner or moderator) · /rematch — play again, the "
+	             "winner casts first\n"
+	             "/curse <victim> — as Caster, curse a sane cultist and roll\n"
+	             "/eye <yellow-sign|tentacle|elder-sign|cthulhu> — choose what your Eye "
+	             "becomes\n"
+	             "/respond — as Victim, roll back at the Caster\n"
+	             "/leaderboard [all] [week|month|year] — this server's (or every server's) "
+	             "ranking\n"
+	             "/stats [player] [all] [week|month|year] — a player's record\n"
+	             "/language <en|nl> — the language I answer you in",
+	             "Commando's:\n"
+	             "/open [cthulhu-dice] [classic|rival-cults] [2|3] [en|nl] — open een spel in "
+	             "dit kanaal\n"
+	             "/join — neem plaats · /leave — verlaat de tafel (tijdens een spel speelt de "
+	             "computer verder)\n"
+	             "/addbot [random|heuristic] — voeg een computerspeler toe (eigenaar)\n"
+	             "/remove <speler> — verwijder een speler voor het begin (eigenaar)\n"
+	             "/start [speler|random] — begin; eventueel wie als eerste vervloekt "
+	             "(eigenaar)\n"
+	             "/status — de tafel · /rules — de regels · /help — deze lijst\n"
+	             "/abort — stop het spel (eigenaar of moderator) · /rematch — speel opnieuw, "
+	             "de winnaar begint\n"
+	             "/curse <slachtoffer> — vervloek als Vervloeker een sektariër met verstand en "
+	             "gooi\n"
+	             "/eye <yellow-sign|tentacle|elder-sign|cthulhu> — kies wat je Boze Oog wordt\n"
+	             "/respond — gooi als Slachtoffer terug naar de Vervloeker\n"
+	             "/leaderboard [all] [week|month|year] — de ranglijst van deze server (of van "
+	             "alle servers)\n"
+	             "/stats [speler] [all] [week|month|year] — de resultaten van een speler\n"
+	             "/language <en|nl> — de taal waarin ik je antwoord" },
+	[S_CD_YELLOW_SIGN] = { "Yellow Sign", "Het Gele Teken" },
+	[S_CD_TENTACLE] = { "Tentacle", "Tentakel" },
+	[S_CD_ELDER_SIGN] = { "Elder Sign", "Teken van de Oude Goden" },
+	[S_CD_CTHULHU] = { "Cthulhu", "Cthulhu" },
+	[S_CD_EYE] = { "Eye", "Boze Oog" },
+	[S_CD_TITLE] = { "Cthulhu Dice — turn {1}", "Cthulhu Dice — beurt {1}" },
+	[S_CD_TITLE_RIVAL] = { "Cthulhu Dice, Rival Cults — turn {1}",
+	                       "Cthulhu Dice, Rivaliserende Sektes — beurt {1}" },
+	[S_CD_SANITY] = { "{1} sanity", "{1} verstand" },
+	[S_CD_MAD] = { "mad", "waanzinnig" },
+	[S_CD_POOL] = { "Cthulhu (the pool)", "Cthulhu (het midden)" },
+	[S_CD_CASTER_TAG] = { " · Caster", " · Vervloeker" },
+	[S_CD_VICTIM_TAG] = { " · Victim", " · Slachtoffer" },
+	[S_CD_BUTTON_RESPOND] = { "Respond", "Terugvloeken" },
+	[S_CD_WAIT_CURSE] = { "{1} is the Caster: choose a Victim with /curse <victim>.",
+	                      "{1} is de Vervloeker: kies een Slachtoffer met /curse "
+	                      "<slachtoffer>." },
+	[S_CD_WAIT_EYE] = { "{1} rolled the Eye: choose a face with /eye <face>.",
+	                    "{1} gooide het Boze Oog: kies een kant met /eye <kant>." },
+	[S_CD_WAIT_RESPOND] = { "{1}, the Victim, responds to {2}: /respond.",
+	                        "{1}, het Slachtoffer, vloekt terug naar {2}: /respond." },
+	[S_CD_OVER_WIN] = { "Game over: {1} wins.", "Het spel is voorbij: {1} wint." },
+	[S_CD_OVER_CTHULHU] = { "Game over: Cthulhu wins.", "Het spel is voorbij: Cthulhu wint." },
+	[S_CD_ERR_NOT_YOUR_MOVE] = { "Not your move: {1}", "Jij bent niet aan zet: {1}" },
+	[S_CD_ERR_NO_VICTIM] = { "There is no cultist \"{1}\" at this table.",
+	                         "Er is geen sektariër \"{1}\" aan deze tafel." },
+	[S_CD_ERR_SELF] = { "You cannot curse yourself.", "Je kunt jezelf niet vervloeken." },
+	[S_CD_ERR_MAD] = { "{1} is mad: the mad cannot be cursed.",
+	                   "{1} is waanzinnig: waanzinnigen kun je niet vervloeken." },
+	[S_CD_ERR_WHICH] = { "Which cultist of {1}? {2}", "Welke sektariër van {1}? {2}" },
+	[S_CD_ERR_FACE] = { "Choose a face: yellow-sign, tentacle, elder-sign or cthulhu.",
+	                    "Kies een kant: yellow-sign, tentacle, elder-sign of cthulhu." },
+	[S_CD_ERR_EYE_EYE] = { "The Eye cannot become the Eye: choose yellow-sign, tentacle, "
+	                       "elder-sign or cthulhu.",
+	                       "Het Boze Oog kan geen Boze Oog worden: kies yellow-sign, tentacle, "
+	                       "elder-sign of cthulhu." },
+	[S_CD_N_CURSE] = { "Turn {1}: {2} curses {3}.", "Beurt {1}: {2} vervloekt {3}." },
+	[S_CD_N_ROLL] = { "{1} rolls: {2}.", "{1} gooit: {2}." },
+	[S_CD_N_RESPOND] = { "{1} responds: {2}.", "{1} vloekt terug: {2}." },
+	[S_CD_N_EYE] = { "The Eye becomes: {1}.", "Het Boze Oog wordt: {1}." },
+	[S_CD_N_LOSE] = { "{1} loses 1 sanity to Cthulhu.",
+	                  "{1} verliest 1 verstand aan Cthulhu." },
+	[S_CD_N_GAIN] = { "{1} takes 1 sanity back from Cthulhu.",
+	                  "{1} krijgt 1 verstand terug van Cthulhu." },
+	[S_CD_N_TAKE] = { "{1} takes 1 sanity from {2}.", "{1} neemt 1 verstand af van {2}." },
+	[S_CD_N_NOTHING] = { "Nothing happens.", "Er gebeurt niets." },
+	[S_CD_N_MAD] = { "{1} goes mad!", "{1} wordt waanzinnig!" },
+	[S_CD_N_SANE] = { "{1} is sane again.", "{1} is weer bij zinnen." },
+	[S_CD_N_WIN] = { "{1} is the last sane cultist and wins!",
+	                 "{1} is de laatste sektariër met verstand en wint!" },
+	[S_CD_N_WIN_RIVAL] = { "{1} wins: {2} is the last sane cultist!",
+	                       "{1} wint: {2} is de laatste sektariër met verstand!" },
+	[S_CD_N_CTHULHU] = { "Everyone is mad: Cthulhu wins!",
+	                     "Iedereen is waanzinnig: Cthulhu wint!" },
+	[S_CD_RULES] = { "Cthulhu Dice. Every cultist starts with 3 sanity; Cthulhu (the middle) "
+	                 "starts empty.\n"
+	                 "On your turn you are the Caster: choose a sane Victim (/curse) and roll "
+	                 "the die at them. Then the Victim rolls back at you (/respond). Then the "
+	                 "next seat casts.\n"
+	                 "Yellow Sign: the target loses 1 sanity to Cthulhu. Tentacle: the Caster "
+	                 "takes 1 sanity from the Victim, whoever rolled it (a mad Caster's goes "
+	                 "to Cthulhu). Elder Sign: the roller takes 1 sanity back from Cthulhu. "
+	                 "Cthulhu: everyone who has sanity loses 1 to Cthulhu. Eye: choose any of "
+	                 "those (/eye).\n"
+	                 "At 0 sanity you are mad: you still cast, but nobody can curse you; an "
+	                 "Elder Sign makes you sane again.\n"
+	                 "At the end of a turn, the only sane cultist wins; if nobody is sane, "
+	                 "Cthulhu wins.\n"
+	                 "Rival Cults: two players with 2 or 3 cultists each, taking turns; the "
+	                 "owner of the last sane cultist wins.",
+	                 "Cthulhu Dice. Elke sektariër begint met 3 verstand; Cthulhu (het midden) "
+	                 "begint leeg.\n"
+	                 "In je beurt ben je de Vervloeker: kies een Slachtoffer met verstand "
+	                 "(/curse) en gooi de dobbelsteen naar hem. Daarna vloekt het Slachtoffer "
+	                 "terug naar jou (/respond). Dan is de volgende plaats aan de beurt.\n"
+	                 "Het Gele Teken: het doelwit verliest 1 verstand aan Cthulhu. Tentakel: "
+	                 "de Vervloeker neemt 1 verstand af van het Slachtoffer, wie hem ook "
+	                 "gooide (bij een waanzinnige Vervloeker gaat het naar Cthulhu). Teken van "
+	                 "de Oude Goden: wie gooide krijgt 1 verstand terug van Cthulhu. Cthulhu: "
+	                 "iedereen met verstand verliest 1 aan Cthulhu. Boze Oog: kies een van "
+	                 "deze (/eye).\n"
+	                 "Met 0 verstand ben je waanzinnig: je vervloekt nog steeds, maar niemand "
+	                 "kan jou vervloeken; het Teken van de Oude Goden maakt je weer bij "
+	                 "zinnen.\n"
+	                 "Aan het eind van een beurt wint de enige sektariër met verstand; heeft "
+	                 "niemand nog verstand, dan wint Cthulhu.\n"
+	                 "Rivaliserende Sektes: twee spelers met elk 2 of 3 sektariërs, om "
+	                 "beurten; de eigenaar van de laatste sektariër met verstand wint." },
+	[S_REC_ALL_TIME] = { "all time", "aller tijden" },
+	[S_REC_WEEK] = { "the last 7 days", "de laatste 7 dagen" },
+	[S_REC_MONTH] = { "the last 30 days", "de laatste 30 dagen" },
+	[S_REC_YEAR] = { "the last 365 days", "de laatste 365 dagen" },
+	[S_REC_TITLE_SERVER] = { "Leaderboard of this server, {1}:",
+	                         "Ranglijst van deze server, {1}:" },
+	[S_REC_TITLE_ALL] = { "Leaderboard of all servers, {1}:",
+	                      "Ranglijst van alle servers, {1}:" },
+	[S_REC_RANK] = { "{1}. {2} — rating {3}: ", "{1}. {2} — waardering {3}: " },
+	[S_REC_LINE] = { "{1} games, {2} won ({3}), {4} lost to Cthulhu",
+	                 "{1} spellen, {2} gewonnen ({3}), {4} verloren aan Cthulhu" },
+	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished games.",
+	                  "Nog niemand staat op de ranglijst: daarvoor zijn {1} uitgespeelde "
+	                  "spellen nodig." },
+	[S_REC_UNRANKED] = { "{1} more players have fewer than {2} games and are not ranked yet.",
+	                     "Nog {1} spelers hebben minder dan {2} spellen en staan nog niet op "
+	                     "de lijst." },
+	[S_REC_NO_GAMES] = { "No finished games for \"{1}\".",
+	                     "Geen uitgespeelde spellen voor \"{1}\"." },
+	[S_REC_STATS_SERVER] = { "{1} on this server, {2}:", "{1} op deze server, {2}:" },
+	[S_REC_STATS_ALL] = { "{1} on all servers, {2}:", "{1} op alle servers, {2}:" },
+	[S_REC_STATS_RANKED] = { "rating {1}, rank {2}; ", "waardering {1}, plaats {2}; " },
+	[S_REC_STATS_UNRANKED] = { "rating {1}, not ranked before {2} games; ",
+	                           "waardering {1}, niet gerangschikt voor {2} spellen; " },
+};
+
+static const char *const codes[I18N_LANGS] = { "en", "nl" };
+
+const char *i18n_raw(int lang, int id)
+{
+	if (lang < 0 || lang >= I18N_LANGS || id < 0 || id >= I18N_COUNT)
+		return NULL;
+	return catalog[id][lang];
+}
+
+const char *i18n_get(int lang, int id)
+{
+	const char *s = i18n_raw(lang, id);
+
+	if (!s)
+		s = i18n_raw(I18N_EN, id);
+	return s ? s : "?";
+}
+
+void i18n_add(struct text *out, int lang, int id, ...)
+{
+	const char *args[9] = { 0 };
+	const char *s = i18n_get(lang, id);
+	va_list ap;
+	int n = 0;
+
+	va_start(ap, id);
+	for (const char *a; n < 9 && (a = va_arg(ap, const char *)) != NULL;)
+		args[n++] = a;
+	va_end(ap);
+	while (*s) {
+		const char *brace = strchr(s, '{');
+		char chunk[256];
+		size_t len;
+
+		if (!brace) {
+			text_add(out, s);
+			return;
+		}
+		while (s < brace) {
+			len = (size_t)(brace - s) < sizeof(chunk) - 1 ? (size_t)(brace - s)
+			                                              : sizeof(chunk) - 1;
+			memcpy(chunk, s, len);
+			chunk[len] = '\0';
+			text_add(out, chunk);
+			s += len;
+		}
+		if (brace[1] >= '1' && brace[1] <= '9' && brace[2] == '}' && args[brace[1] - '1']) {
+			text_add(out, args[brace[1] - '1']);
+			s = brace + 3;
+		} else {
+			text_add(out, "{");
+			s = brace + 1;
+		}
+	}
+}
+
+int i18n_lang(const char *locale)
+{
+	if (locale && (locale[0] == 'n' || locale[0] == 'N') &&
+	    (locale[1] == 'l' || locale[1] == 'L') &&
+	    (locale[2] == '\0' || locale[2] == '-' || locale[2] == '_'))
+		return I18N_NL;
+	return I18N_EN;
+}
+
+int i18n_known(const char *code)
+{
+	for (int l = 0; l < I18N_LANGS; l++)
+		if (strcmp(code, codes[l]) == 0)
+			return 1;
+	return 0;
+}
+
+const char *i18n_code(int lang)
+{
+	return lang >= 0 && lang < I18N_LANGS ? codes[lang] : codes[0];
+}

@@ -1,0 +1,81 @@
+#include "rlyeh/text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void text_init(struct text *t, char *buf, size_t cap)
+{
+	t->buf = buf;
+	t->cap = cap;
+	t->len = 0;
+	t->truncated = 0;
+	buf[0] = '\0';
+}
+
+/* Length of the longest prefix of s[0..n-1] that ends on a UTF-8 boundary. */
+static size_t utf8_cut(const char *s, size_t n)
+{
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+static void append(struct text *t, const char *s, size_t n)
+{
+	size_t room = t->cap - 1 - t->len;
+
+	if (n > room) {
+		n = utf8_cut(s, room);
+		t->truncated = 1;
+	}
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+	t->buf[t->len] = '\0';
+}
+
+void text_add(struct text *t, const char *s)
+{
+	if (s)
+		append(t, s, strlen(s));
+}
+
+void text_addf(struct text *t, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(tmp)) {
+		t->truncated = 1;
+		n = (int)utf8_cut(tmp, sizeof(tmp) - 1);
+	}
+	append(t, tmp, (size_t)n);
+}
+
+int text_copy(char *dst, size_t cap, const char *src)
+{
+	struct text t;
+
+	text_init(&t, dst, cap);
+	text_add(&t, src);
+	return t.truncated;
+}
+
+int text_casecmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int x = (unsigned char)*a, y = (unsigned char)*b;
+		if (x >= 'A' && x <= 'Z')
+			x += 'a' - 'A';
+		if (y >= 'A' && y <= 'Z')
+			y += 'a' - 'A';
+		if (x != y || !x)
+			return x - y;
+	}
+}

@@ -1,0 +1,1028 @@
+/* store: games, members, event logs, players and records in SQLite.
+ *
+ * One connection per struct store, used by one thread. Statements are
+ * prepared on first use (a database opened at an older schema version lacks
+ * some tables) and kept until store_close.
+ *
+ * The connection runs with journal_mode=WAL and synchronous=NORMAL: a commit
+ * has reached the operating system when COMMIT returns, so a killed process
+ * loses nothing committed and the database stays consistent across power
+ * loss, where only the last commits may be lost. FULL would add an fsync to
+ * every move for protection against power loss alone.
+ *
+ * Unsigned 64-bit values are stored as the INTEGER with the same two's
+ * complement bit pattern (see migrations/0001_tables.sql). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "rlyeh/store.h"
+
+extern const char *const store_migrations[];
+extern const char *const store_migration_names[];
+
+#define SQLITE_NEEDED   3037000 /* STRICT tables */
+#define BUSY_TIMEOUT_MS 5000
+#define EVENTS_MAX      65536   /* events loaded for one game */
+#define LIST_MAX        1048576 /* game ids gathered by one walk */
+#define LANG_SIZE       8       /* char lang[8] in store.h */
+
+enum stmt_id {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_SAVEPOINT,
+	ST_RELEASE,
+	ST_ROLLBACK_TO,
+	ST_GAME_INSERT,
+	ST_GAME_UPDATE,
+	ST_GAME_GET,
+	ST_GAMES_OPEN,
+	ST_RESULTS_ALL,
+	ST_RESULTS_SERVER,
+	ST_MEMBERS_DELETE,
+	ST_MEMBER_INSERT,
+	ST_MEMBERS_GET,
+	ST_EVENT_INSERT,
+	ST_EVENTS_GET,
+	ST_PLAYER_PUT,
+	ST_PLAYER_GET,
+	ST_GAMES_MADE,
+	ST_COUNT
+};
+
+/* `write` marks the statements counted and failed by store_fail_after. */
+static const struct {
+	const char *sql;
+	int write;
+} stmt_defs[ST_COUNT] = {
+	[ST_BEGIN] = { "BEGIN IMMEDIATE", 0 },
+	[ST_COMMIT] = { "COMMIT", 1 },
+	[ST_ROLLBACK] = { "ROLLBACK", 0 },
+	[ST_SAVEPOINT] = { "SAVEPOINT store_call", 0 },
+	[ST_RELEASE] = { "RELEASE store_call", 0 },
+	[ST_ROLLBACK_TO] = { "ROLLBACK TO store_call", 0 },
+	[ST_GAME_INSERT] = { "INSERT INTO games (server, channel, game, per_player, lang, owner, "
+	                     "state, seed, rng0, rng1, rng2, rng3, first, moves, winner, "
+	                     "created_at, started_at, finished_at, deadline, series_of) "
+	                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+	                     "?15, ?16, ?17, ?18, ?19, nullif(?20, 0))",
+	                     1 },
+	[ST_GAME_UPDATE] = { "UPDATE games SET server = ?1, channel = ?2, game = ?3, "
+	                     "per_player = ?4, lang = ?5, owner = ?6, state = ?7, seed = ?8, "
+	                     "rng0 = ?9, rng1 = ?10, rng2 = ?11, rng3 = ?12, first = ?13, "
+	                     "moves = ?14, winner = ?15, created_at = ?16, started_at = ?17, "
+	                     "finished_at = ?18, deadline = ?19, series_of = nullif(?20, 0) "
+	                     "WHERE id = ?21",
+	                     1 },
+	[ST_GAME_GET] = { "SELECT id, server, channel, game, per_player, lang, owner, state, seed, "
+	                  "rng0, rng1, rng2, rng3, first, moves, winner, created_at, started_at, "
+	                  "finished_at, deadline, coalesce(series_of, 0) FROM games WHERE id = ?1",
+	                  0 },
+	/* "+id": read the open games from their partial index and sort them,
+	 * instead of walking every game in id order. */
+	[ST_GAMES_OPEN] = { "SELECT id FROM games WHERE state IN (0, 1) ORDER BY +id", 0 },
+	[ST_RESULTS_ALL] = { "SELECT id FROM games "
+	                     "WHERE state = 2 AND game = ?1 "
+	                     "AND finished_at >= ?2 AND finished_at < ?3 "
+	                     "ORDER BY finished_at, id",
+	                     0 },
+	[ST_RESULTS_SERVER] = { "SELECT id FROM games "
+	                        "WHERE state = 2 AND game = ?1 AND server = ?4 "
+	                        "AND finished_at >= ?2 AND finished_at < ?3 "
+	                        "ORDER BY finished_at, id",
+	                        0 },
+	[ST_MEMBERS_DELETE] = { "DELETE FROM members WHERE game_id = ?1", 1 },
+	[ST_MEMBER_INSERT] = { "INSERT INTO members (game_id, idx, player, name, policy, strikes, "
+	                       "autopilot, place, cthulhu) "
+	                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	                       1 },
+	[ST_MEMBERS_GET] = { "SELECT idx, player, name, policy, strikes, autopilot, place, cthulhu "
+	                     "FROM members WHERE game_id = ?1 ORDER BY idx",
+	                     0 },
+	[ST_EVENT_INSERT] = { "INSERT INTO events (game_id, seq, at, kind, actor, value, detail) "
+	                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	                      1 },
+	[ST_EVENTS_GET] = { "SELECT seq, at, kind, actor, value, detail FROM events "
+	                    "WHERE game_id = ?1 ORDER BY seq",
+	                    0 },
+	[ST_PLAYER_PUT] = { "INSERT INTO players (id, name, lang, created_at, updated_at) "
+	                    "VALUES (?1, ?2, ?3, ?4, ?4) "
+	                    "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+	                    "lang = CASE WHEN excluded.lang = '' THEN players.lang "
+	                    "ELSE excluded.lang END, updated_at = excluded.updated_at",
+	                    1 },
+	[ST_PLAYER_GET] = { "SELECT name, lang FROM players WHERE id = ?1", 0 },
+	/* games.id is AUTOINCREMENT: sqlite_sequence keeps the highest id ever
+	 * given, also once that game is gone. */
+	[ST_GAMES_MADE] = { "SELECT coalesce((SELECT seq FROM sqlite_sequence "
+	                    "WHERE name = 'games'), 0)",
+	                    0 },
+};
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[ST_COUNT];
+	int fail_after; /* successful writes left before injected failures; -1 off */
+	char err[256];
+};
+
+/* A game read back with its members and (optionally) events; the events
+ * array is owned here and released by loaded_free. */
+struct loaded {
+	struct store_game game;
+	struct store_member members[STORE_MEMBERS_MAX];
+	int nmembers;
+	struct store_event *events;
+	int nevents, cap;
+};
+
+/* A growable list of game ids, capped at LIST_MAX. */
+struct id_list {
+	int64_t *ids;
+	int n, cap;
+};
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(fmt, first) __attribute__((format(printf, fmt, first)))
+#else
+#define PRINTF_LIKE(fmt, first)
+#endif
+
+static void set_err(struct store *st, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static void set_err(struct store *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->err, sizeof(st->err), fmt, ap);
+	va_end(ap);
+}
+
+/* Records "<what>: <SQLite's message>", with a plainer text for the
+ * constraint failures callers are expected to meet. */
+static void set_db_err(struct store *st, const char *what)
+{
+	int code = sqlite3_extended_errcode(st->db);
+
+	/* games_open_channel is the schema's only UNIQUE index. */
+	if (code == SQLITE_CONSTRAINT_UNIQUE)
+		set_err(st, "%s: the channel already has a game in the lobby or playing", what);
+	else if (code == SQLITE_CONSTRAINT_FOREIGNKEY)
+		set_err(st, "%s: the game it refers to does not exist", what);
+	else
+		set_err(st, "%s: %s", what, sqlite3_errmsg(st->db));
+}
+
+static uint64_t u64_from_db(int64_t v)
+{
+	return (uint64_t)v;
+}
+
+/* The int64 with the same two's complement bits as v, without relying on
+ * implementation-defined conversions. */
+static int64_t u64_to_db(uint64_t v)
+{
+	if (v <= (uint64_t)INT64_MAX)
+		return (int64_t)v;
+	return -(int64_t)(UINT64_MAX - v) - 1;
+}
+
+/* The length of the longest prefix of s[0..n) that fits in max bytes
+ * without splitting a UTF-8 sequence. */
+static size_t utf8_cut(const char *s, size_t n, size_t max)
+{
+	if (n <= max)
+		return n;
+	n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+/* Copies n bytes of src into dst of `size` bytes, cut at a UTF-8 boundary
+ * when too long; dst is always terminated. */
+static void copy_text(char *dst, size_t size, const char *src, size_t n)
+{
+	n = utf8_cut(src, n, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* The statement `id`, prepared on first use. NULL with the error set when
+ * it cannot be prepared. */
+static sqlite3_stmt *stmt_get(struct store *st, enum stmt_id id)
+{
+	if (!st->stmt[id] && sqlite3_prepare_v3(st->db, stmt_defs[id].sql, -1,
+	                                        SQLITE_PREPARE_PERSISTENT, &st->stmt[id], NULL)) {
+		set_db_err(st, "prepare");
+		st->stmt[id] = NULL;
+	}
+	return st->stmt[id];
+}
+
+static void stmt_done(sqlite3_stmt *s)
+{
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+}
+
+/* Runs a statement that returns no rows, then resets it. A write fails
+ * without running while fault injection says so. 0, or -1 with the error
+ * set ("<what>: ..."); the transaction, if any, is left as SQLite left it. */
+static int run(struct store *st, enum stmt_id id, const char *what)
+{
+	sqlite3_stmt *s = st->stmt[id];
+	int rc;
+
+	if (stmt_defs[id].write && st->fail_after == 0) {
+		set_err(st, "%s: disk full (injected)", what);
+		stmt_done(s);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE) {
+		set_db_err(st, what);
+		stmt_done(s);
+		return -1;
+	}
+	stmt_done(s);
+	if (stmt_defs[id].write && st->fail_after > 0)
+		st->fail_after--;
+	return 0;
+}
+
+/* Prepares and runs a statement without parameters. */
+static int run_plain(struct store *st, enum stmt_id id, const char *what)
+{
+	if (!stmt_get(st, id))
+		return -1;
+	return run(st, id, what);
+}
+
+/* Binds text of at most max - 1 bytes found in a buffer of at most max
+ * bytes; longer or unterminated text is refused rather than cut. */
+static int bind_id(struct store *st, sqlite3_stmt *s, int col, const char *v, size_t max,
+                   const char *what)
+{
+	size_t n = strnlen(v, max);
+
+	if (n >= max) {
+		set_err(st, "%s is longer than %zu bytes", what, max - 1);
+		return -1;
+	}
+	if (sqlite3_bind_text(s, col, v, (int)n, SQLITE_STATIC)) {
+		set_db_err(st, what);
+		return -1;
+	}
+	return 0;
+}
+
+/* Binds display text from a buffer of `size` bytes, cut to size - 1 bytes
+ * at a UTF-8 boundary when it is longer or unterminated. */
+static int bind_cut(struct store *st, sqlite3_stmt *s, int col, const char *v, size_t len,
+                    size_t size, const char *what)
+{
+	size_t n = utf8_cut(v, len, size - 1);
+
+	if (sqlite3_bind_text(s, col, v, (int)n, SQLITE_STATIC)) {
+		set_db_err(st, what);
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads an id column into dst; refused (not cut) when it does not fit. */
+static int col_id(struct store *st, sqlite3_stmt *s, int col, char *dst, size_t size,
+                  const char *what)
+{
+	const char *v = (const char *)sqlite3_column_text(s, col);
+	size_t n = (size_t)sqlite3_column_bytes(s, col);
+
+	if (n >= size) {
+		set_err(st, "stored %s is longer than %zu bytes", what, size - 1);
+		return -1;
+	}
+	memcpy(dst, v ? v : "", n);
+	dst[n] = '\0';
+	return 0;
+}
+
+/* Reads a text column into dst, cut at a UTF-8 boundary to fit. */
+static void col_text(sqlite3_stmt *s, int col, char *dst, size_t size)
+{
+	const char *v = (const char *)sqlite3_column_text(s, col);
+	size_t n = (size_t)sqlite3_column_bytes(s, col);
+
+	copy_text(dst, size, v ? v : "", n);
+}
+
+/* Binds parameters ?1 .. ?20 of ST_GAME_INSERT / ST_GAME_UPDATE. */
+static int bind_game(struct store *st, sqlite3_stmt *s, const struct store_game *g)
+{
+	if (bind_id(st, s, 1, g->server, sizeof(g->server), "server id") ||
+	    bind_id(st, s, 2, g->channel, sizeof(g->channel), "channel id") ||
+	    bind_id(st, s, 3, g->game, sizeof(g->game), "game kind") ||
+	    bind_id(st, s, 5, g->lang, sizeof(g->lang), "language") ||
+	    bind_id(st, s, 6, g->owner, sizeof(g->owner), "owner id"))
+		return -1;
+	sqlite3_bind_int(s, 4, g->per_player);
+	sqlite3_bind_int(s, 7, g->state);
+	sqlite3_bind_int64(s, 8, u64_to_db(g->seed));
+	for (int i = 0; i < 4; i++)
+		sqlite3_bind_int64(s, 9 + i, u64_to_db(g->rng[i]));
+	sqlite3_bind_int(s, 13, g->first);
+	sqlite3_bind_int(s, 14, g->moves);
+	sqlite3_bind_int(s, 15, g->winner);
+	sqlite3_bind_int64(s, 16, g->created_at);
+	sqlite3_bind_int64(s, 17, g->started_at);
+	sqlite3_bind_int64(s, 18, g->finished_at);
+	sqlite3_bind_int64(s, 19, g->deadline);
+	sqlite3_bind_int64(s, 20, g->series_of);
+	return 0;
+}
+
+/* Reads a row of ST_GAME_GET. */
+static int col_game(struct store *st, sqlite3_stmt *s, struct store_game *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->id = sqlite3_column_int64(s, 0);
+	if (col_id(st, s, 1, g->server, sizeof(g->server), "server id") ||
+	    col_id(st, s, 2, g->channel, sizeof(g->channel), "channel id") ||
+	    col_id(st, s, 3, g->game, sizeof(g->game), "game kind") ||
+	    col_id(st, s, 5, g->lang, sizeof(g->lang), "language") ||
+	    col_id(st, s, 6, g->owner, sizeof(g->owner), "owner id"))
+		return -1;
+	g->per_player = sqlite3_column_int(s, 4);
+	g->state = sqlite3_column_int(s, 7);
+	g->seed = u64_from_db(sqlite3_column_int64(s, 8));
+	for (int i = 0; i < 4; i++)
+		g->rng[i] = u64_from_db(sqlite3_column_int64(s, 9 + i));
+	g->first = sqlite3_column_int(s, 13);
+	g->moves = sqlite3_column_int(s, 14);
+	g->winner = sqlite3_column_int(s, 15);
+	g->created_at = sqlite3_column_int64(s, 16);
+	g->started_at = sqlite3_column_int64(s, 17);
+	g->finished_at = sqlite3_column_int64(s, 18);
+	g->deadline = sqlite3_column_int64(s, 19);
+	g->series_of = sqlite3_column_int64(s, 20);
+	return 0;
+}
+
+/* Appends an event slot to l, growing the array; NULL (error set) past
+ * EVENTS_MAX or when out of memory. */
+static struct store_event *loaded_push_event(struct store *st, struct loaded *l)
+{
+	if (l->nevents == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 64;
+		struct store_event *bigger;
+
+		if (l->nevents >= EVENTS_MAX) {
+			set_err(st, "game %lld has more than %d events", (long long)l->game.id,
+			        EVENTS_MAX);
+			return NULL;
+		}
+		if (cap > EVENTS_MAX)
+			cap = EVENTS_MAX;
+		bigger = realloc(l->events, (size_t)cap * sizeof(*bigger));
+		if (!bigger) {
+			set_err(st, "out of memory");
+			return NULL;
+		}
+		l->events = bigger;
+		l->cap = cap;
+	}
+	return &l->events[l->nevents++];
+}
+
+static void loaded_free(struct loaded *l)
+{
+	free(l->events);
+	l->events = NULL;
+	l->nevents = l->cap = 0;
+}
+
+/* Reads game `id` into l: the row, its members and, when `events` is set,
+ * its event log (l->events is then owned by l; free it with loaded_free,
+ * also after a failure). Returns 1 when found, 0 when there is no such
+ * game, -1 on error. */
+static int load_game(struct store *st, int64_t id, int events, struct loaded *l)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	if (!(s = stmt_get(st, ST_GAME_GET)))
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		stmt_done(s);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		set_db_err(st, "load game");
+		stmt_done(s);
+		return -1;
+	}
+	rc = col_game(st, s, &l->game);
+	stmt_done(s);
+	if (rc)
+		return -1;
+
+	if (!(s = stmt_get(st, ST_MEMBERS_GET)))
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_member *m = &l->members[l->nmembers];
+
+		if (l->nmembers == STORE_MEMBERS_MAX || sqlite3_column_int(s, 0) != l->nmembers) {
+			set_err(st, "game %lld: members are not seats 0 .. %d", (long long)id,
+			        STORE_MEMBERS_MAX - 1);
+			stmt_done(s);
+			return -1;
+		}
+		if (col_id(st, s, 1, m->player, sizeof(m->player), "player id") ||
+		    col_id(st, s, 3, m->policy, sizeof(m->policy), "policy")) {
+			stmt_done(s);
+			return -1;
+		}
+		col_text(s, 2, m->name, sizeof(m->name));
+		m->strikes = sqlite3_column_int(s, 4);
+		m->autopilot = sqlite3_column_int(s, 5);
+		m->place = sqlite3_column_int(s, 6);
+		m->cthulhu = sqlite3_column_int(s, 7);
+		l->nmembers++;
+	}
+	stmt_done(s);
+	if (rc != SQLITE_DONE) {
+		set_db_err(st, "load members");
+		return -1;
+	}
+	if (!events)
+		return 1;
+
+	if (!(s = stmt_get(st, ST_EVENTS_GET)))
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_event *e = loaded_push_event(st, l);
+
+		if (!e || col_id(st, s, 2, e->kind, sizeof(e->kind), "event kind")) {
+			stmt_done(s);
+			return -1;
+		}
+		e->seq = sqlite3_column_int64(s, 0);
+		e->at = sqlite3_column_int64(s, 1);
+		e->actor = sqlite3_column_int(s, 3);
+		e->value = sqlite3_column_int(s, 4);
+		col_text(s, 5, e->detail, sizeof(e->detail));
+	}
+	stmt_done(s);
+	if (rc != SQLITE_DONE) {
+		set_db_err(st, "load events");
+		return -1;
+	}
+	return 1;
+}
+
+/* Runs the prepared query s (parameters bound) and gathers the ids in its
+ * first column into list, which the caller frees. The statement is reset
+ * before returning, so callbacks may use the store freely afterwards. */
+static int gather_ids(struct store *st, sqlite3_stmt *s, struct id_list *list)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (list->n == list->cap) {
+			int cap = list->cap ? list->cap * 2 : 64;
+			int64_t *bigger;
+
+			if (list->n >= LIST_MAX) {
+				set_err(st, "more than %d games to walk", LIST_MAX);
+				stmt_done(s);
+				return -1;
+			}
+			bigger = realloc(list->ids, (size_t)cap * sizeof(*bigger));
+			if (!bigger) {
+				set_err(st, "out of memory");
+				stmt_done(s);
+				return -1;
+			}
+			list->ids = bigger;
+			list->cap = cap;
+		}
+		list->ids[list->n++] = sqlite3_column_int64(s, 0);
+	}
+	stmt_done(s);
+	if (rc != SQLITE_DONE) {
+		set_db_err(st, "list games");
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads PRAGMA user_version into *version. */
+static int read_version(struct store *st, int *version)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL)) {
+		set_db_err(st, "read schema version");
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*version = sqlite3_column_int(s, 0);
+	else
+		set_db_err(st, "read schema version");
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Runs a pragma that answers one row and copies its text into out. */
+static int pragma_text(struct store *st, const char *sql, char *out, size_t size)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL)) {
+		set_db_err(st, sql);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		col_text(s, 0, out, size);
+	else if (rc == SQLITE_DONE)
+		set_err(st, "%s: no answer", sql);
+	else
+		set_db_err(st, sql);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Applies migration `version` (1-based) in its own transaction, unless
+ * another connection applied it first. The database is unchanged on
+ * failure. */
+static int migrate_one(struct store *st, int version)
+{
+	char sql[64];
+	int current;
+
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) {
+		set_db_err(st, "begin migration");
+		return -1;
+	}
+	if (read_version(st, &current))
+		goto fail;
+	if (current >= version)
+		goto commit;
+	if (sqlite3_exec(st->db, store_migrations[version - 1], NULL, NULL, NULL)) {
+		set_err(st, "migration %s: %s", store_migration_names[version - 1],
+		        sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	/* PRAGMA takes no parameters; the version is our own integer. */
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL)) {
+		set_db_err(st, "set schema version");
+		goto fail;
+	}
+commit:
+	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL)) {
+		set_db_err(st, "commit migration");
+		goto fail;
+	}
+	return 0;
+fail:
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Sets up the connection: busy timeout, WAL, synchronous, foreign keys.
+ * Refuses a database newer than the binary before changing anything in it,
+ * then applies migrations up to `version`. */
+static int setup(struct store *st, int version)
+{
+	char mode[16];
+	int current, latest = store_schema_latest();
+
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	if (read_version(st, &current))
+		return -1;
+	if (current > latest) {
+		set_err(st,
+		        "database schema version %d is newer than this program's latest version "
+		        "%d; use a newer rlyeh",
+		        current, latest);
+		return -1;
+	}
+	if (pragma_text(st, "PRAGMA journal_mode = WAL", mode, sizeof(mode)))
+		return -1;
+	if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0) {
+		set_err(st, "cannot use write-ahead logging (journal_mode is %s)", mode);
+		return -1;
+	}
+	if (sqlite3_exec(st->db, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", NULL,
+	                 NULL, NULL)) {
+		set_db_err(st, "configure");
+		return -1;
+	}
+	if (pragma_text(st, "PRAGMA foreign_keys", mode, sizeof(mode)))
+		return -1;
+	if (strcmp(mode, "1") != 0) {
+		set_err(st, "this SQLite does not enforce foreign keys");
+		return -1;
+	}
+	for (int v = current + 1; v <= version; v++)
+		if (migrate_one(st, v))
+			return -1;
+	return 0;
+}
+
+int store_open_version(const char *path, int version, struct store **out, char *err, size_t errlen)
+{
+	struct store *st;
+	int latest = store_schema_latest();
+
+	*out = NULL;
+	if (version < 0 || version > latest) {
+		if (errlen)
+			snprintf(err, errlen, "schema version %d is not between 0 and %d", version,
+			         latest);
+		return -1;
+	}
+	if (sqlite3_libversion_number() < SQLITE_NEEDED) {
+		if (errlen)
+			snprintf(err, errlen, "SQLite %s is too old: 3.37.0 or later is needed",
+			         sqlite3_libversion());
+		return -1;
+	}
+	if (!(st = calloc(1, sizeof(*st)))) {
+		if (errlen)
+			snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	st->fail_after = -1;
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+		if (st->db)
+			set_err(st, "%s: %s", path, sqlite3_errmsg(st->db));
+		else
+			set_err(st, "%s: out of memory", path);
+		goto fail;
+	}
+	if (setup(st, version))
+		goto fail;
+	*out = st;
+	return 0;
+fail:
+	if (errlen)
+		snprintf(err, errlen, "%s", st->err);
+	store_close(st);
+	return -1;
+}
+
+int store_open(const char *path, struct store **out, char *err, size_t errlen)
+{
+	return store_open_version(path, store_schema_latest(), out, err, errlen);
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(st->stmt[i]);
+	sqlite3_close(st->db);
+	free(st);
+}
+
+int store_schema_latest(void)
+{
+	int n = 0;
+
+	while (store_migrations[n])
+		n++;
+	return n;
+}
+
+int store_schema_version(struct store *st)
+{
+	int version;
+
+	return read_version(st, &version) ? -1 : version;
+}
+
+const char *store_errmsg(struct store *st)
+{
+	return st ? st->err : "no store";
+}
+
+int store_begin(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db)) {
+		set_err(st, "begin: a transaction is already open");
+		return -1;
+	}
+	return run_plain(st, ST_BEGIN, "begin");
+}
+
+int store_commit(struct store *st)
+{
+	return run_plain(st, ST_COMMIT, "commit");
+}
+
+void store_rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		run_plain(st, ST_ROLLBACK, "rollback");
+}
+
+int store_game_create(struct store *st, struct store_game *g)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_GAME_INSERT);
+
+	if (!s)
+		return -1;
+	if (bind_game(st, s, g)) {
+		stmt_done(s);
+		return -1;
+	}
+	if (run(st, ST_GAME_INSERT, "create game"))
+		return -1;
+	g->id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+int store_game_update(struct store *st, const struct store_game *g)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_GAME_UPDATE);
+
+	if (!s)
+		return -1;
+	if (bind_game(st, s, g)) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int64(s, 21, g->id);
+	if (run(st, ST_GAME_UPDATE, "update game"))
+		return -1;
+	if (sqlite3_changes(st->db) == 0) {
+		set_err(st, "update game %lld: no such game", (long long)g->id);
+		return -1;
+	}
+	return 0;
+}
+
+/* Inserts member i of game_id. */
+static int member_insert(struct store *st, int64_t game_id, int i, const struct store_member *m)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_MEMBER_INSERT);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, game_id);
+	sqlite3_bind_int(s, 2, i);
+	if (bind_id(st, s, 3, m->player, sizeof(m->player), "player id") ||
+	    bind_cut(st, s, 4, m->name, strnlen(m->name, sizeof(m->name)), sizeof(m->name),
+	             "member name") ||
+	    bind_id(st, s, 5, m->policy, sizeof(m->policy), "policy")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 6, m->strikes);
+	sqlite3_bind_int(s, 7, m->autopilot);
+	sqlite3_bind_int(s, 8, m->place);
+	sqlite3_bind_int(s, 9, m->cthulhu);
+	return run(st, ST_MEMBER_INSERT, "put members");
+}
+
+/* The call is all or nothing: outside a transaction it runs in its own;
+ * inside the caller's, under a savepoint, so that a failure undoes only
+ * this call and leaves the transaction open for the caller to roll back. */
+int store_members_put(struct store *st, int64_t game_id, const struct store_member *members, int n)
+{
+	int own = sqlite3_get_autocommit(st->db);
+
+	if (n < 0 || n > STORE_MEMBERS_MAX || (n > 0 && !members)) {
+		set_err(st, "put members: %d members (at most %d)", n, STORE_MEMBERS_MAX);
+		return -1;
+	}
+	if (!stmt_get(st, ST_MEMBERS_DELETE) || !stmt_get(st, ST_ROLLBACK) ||
+	    !stmt_get(st, ST_ROLLBACK_TO) || !stmt_get(st, ST_RELEASE))
+		return -1;
+	if (run_plain(st, own ? ST_BEGIN : ST_SAVEPOINT, "put members"))
+		return -1;
+	sqlite3_bind_int64(st->stmt[ST_MEMBERS_DELETE], 1, game_id);
+	if (run(st, ST_MEMBERS_DELETE, "put members"))
+		goto fail;
+	for (int i = 0; i < n; i++)
+		if (member_insert(st, game_id, i, &members[i]))
+			goto fail;
+	if (run_plain(st, own ? ST_COMMIT : ST_RELEASE, "put members"))
+		goto fail;
+	return 0;
+fail:
+	if (sqlite3_get_autocommit(st->db))
+		return -1;
+	if (own) {
+		sqlite3_step(st->stmt[ST_ROLLBACK]);
+		stmt_done(st->stmt[ST_ROLLBACK]);
+	} else {
+		sqlite3_step(st->stmt[ST_ROLLBACK_TO]);
+		stmt_done(st->stmt[ST_ROLLBACK_TO]);
+		sqlite3_step(st->stmt[ST_RELEASE]);
+		stmt_done(st->stmt[ST_RELEASE]);
+	}
+	return -1;
+}
+
+int store_event_append(struct store *st, int64_t game_id, const struct store_event *e)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_EVENT_INSERT);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, game_id);
+	sqlite3_bind_int64(s, 2, e->seq);
+	sqlite3_bind_int64(s, 3, e->at);
+	if (bind_id(st, s, 4, e->kind, sizeof(e->kind), "event kind") ||
+	    bind_cut(st, s, 7, e->detail, strnlen(e->detail, sizeof(e->detail)), sizeof(e->detail),
+	             "event detail")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 5, e->actor);
+	sqlite3_bind_int(s, 6, e->value);
+	return run(st, ST_EVENT_INSERT, "append event");
+}
+
+/* Loads game `id` with its members and events and, when found (and, with
+ * `open_only`, still in the lobby or playing), calls fn with it and stores
+ * fn's return in *fn_rc. Returns 1 when fn was called, 0 when not, -1 on
+ * error. The arrays fn sees are freed before returning. */
+static int deliver(struct store *st, int64_t id, int open_only, store_game_fn fn, void *ctx,
+                   int *fn_rc)
+{
+	struct loaded l;
+	struct store_loaded view;
+	int rc = load_game(st, id, 1, &l);
+
+	if (rc > 0 && open_only && l.game.state != STORE_LOBBY && l.game.state != STORE_PLAYING)
+		rc = 0;
+	if (rc > 0) {
+		view = (struct store_loaded){ &l.game, l.members, l.nmembers, l.events, l.nevents };
+		*fn_rc = fn(ctx, &view);
+	}
+	loaded_free(&l);
+	return rc;
+}
+
+int store_games_open(struct store *st, store_game_fn fn, void *ctx)
+{
+	struct id_list ids = { NULL, 0, 0 };
+	sqlite3_stmt *s = stmt_get(st, ST_GAMES_OPEN);
+	int rc = 0;
+
+	if (!s || gather_ids(st, s, &ids)) {
+		free(ids.ids);
+		return -1;
+	}
+	for (int i = 0; i < ids.n && rc == 0; i++)
+		if (deliver(st, ids.ids[i], 1, fn, ctx, &rc) < 0)
+			rc = -1;
+	free(ids.ids);
+	return rc;
+}
+
+int store_game_load(struct store *st, int64_t id, store_game_fn fn, void *ctx)
+{
+	int fn_rc = 0;
+	int rc = deliver(st, id, 0, fn, ctx, &fn_rc);
+
+	if (rc == 0)
+		set_err(st, "game %lld: no such game", (long long)id);
+	return rc > 0 ? fn_rc : -1;
+}
+
+int store_results(struct store *st, const char *game, const char *server, int64_t since,
+                  int64_t until, store_result_fn fn, void *ctx)
+{
+	enum stmt_id id = server ? ST_RESULTS_SERVER : ST_RESULTS_ALL;
+	struct id_list ids = { NULL, 0, 0 };
+	sqlite3_stmt *s = stmt_get(st, id);
+	int rc = 0;
+
+	if (!s)
+		return -1;
+	if (!game) {
+		set_err(st, "results: no game kind");
+		return -1;
+	}
+	sqlite3_bind_text(s, 1, game, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, since);
+	sqlite3_bind_int64(s, 3, until ? until : INT64_MAX);
+	if (server)
+		sqlite3_bind_text(s, 4, server, -1, SQLITE_STATIC);
+	if (gather_ids(st, s, &ids)) {
+		free(ids.ids);
+		return -1;
+	}
+	for (int i = 0; i < ids.n && rc == 0; i++) {
+		struct loaded l;
+		struct store_result r;
+		int found = load_game(st, ids.ids[i], 0, &l);
+
+		if (found < 0) {
+			rc = -1;
+		} else if (found > 0 && l.game.state == STORE_FINISHED) {
+			r = (struct store_result){ l.game.id, l.game.finished_at, l.game.server,
+				                   l.nmembers, l.members };
+			rc = fn(ctx, &r);
+		}
+		loaded_free(&l);
+	}
+	free(ids.ids);
+	return rc;
+}
+
+int store_player_put(struct store *st, const char *id, const char *name, const char *lang,
+                     int64_t now)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_PLAYER_PUT);
+
+	if (!s)
+		return -1;
+	if (!id || !name) {
+		set_err(st, "put player: no %s", id ? "name" : "id");
+		return -1;
+	}
+	if (!lang)
+		lang = "";
+	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id") ||
+	    bind_cut(st, s, 2, name, strlen(name), STORE_NAME_MAX, "player name") ||
+	    bind_id(st, s, 3, lang, LANG_SIZE, "language") ||
+	    sqlite3_bind_int64(s, 4, now < 0 ? 0 : now) != SQLITE_OK) {
+		stmt_done(s);
+		return -1;
+	}
+	return run(st, ST_PLAYER_PUT, "put player");
+}
+
+int store_player_get(struct store *st, const char *id, char name[STORE_NAME_MAX], char lang[8])
+{
+	sqlite3_stmt *s = stmt_get(st, ST_PLAYER_GET);
+	int rc;
+
+	if (!s)
+		return -1;
+	if (!id) {
+		set_err(st, "get player: no id");
+		return -1;
+	}
+	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id")) {
+		stmt_done(s);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		if (name)
+			col_text(s, 0, name, STORE_NAME_MAX);
+		if (lang && col_id(st, s, 1, lang, LANG_SIZE, "language"))
+			rc = SQLITE_ERROR;
+	} else if (rc == SQLITE_DONE) {
+		set_err(st, "player %s: unknown", id);
+	} else {
+		set_db_err(st, "get player");
+	}
+	stmt_done(s);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int64_t store_games_made(struct store *st)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_GAMES_MADE);
+	int64_t made = -1;
+
+	if (!s)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		made = sqlite3_column_int64(s, 0);
+	else
+		set_db_err(st, "games made");
+	stmt_done(s);
+	return made;
+}
+
+void store_fail_after(struct store *st, int writes)
+{
+	st->fail_after = writes < 0 ? -1 : writes;
+}

@@ -1,0 +1,772 @@
+/* The bot: the permission and phase matrix of every command, timeouts on a
+ * fake clock, stale buttons, languages, durability and restart. Assertions
+ * read what the bot answered and what is in the database. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "rlyeh/bot.h"
+#include "rlyeh/i18n.h"
+
+#define T0      1700000000000LL
+#define TIMEOUT 60000
+
+struct fixture {
+	char dir[64];
+	char path[96];
+	struct store *st;
+	struct bot *bot;
+	struct msg_list out;
+	int64_t now;
+	uint64_t seed;
+};
+
+static struct fixture *fx;
+
+static void start_bot(struct fixture *f)
+{
+	struct bot_config cfg;
+	char err[256];
+
+	bot_config_default(&cfg);
+	cfg.seed = f->seed;
+	cfg.turn_timeout_ms = TIMEOUT;
+	f->bot = bot_new(f->st, &cfg, err, sizeof(err));
+	if (!f->bot)
+		fail_msg("bot_new: %s", err);
+}
+
+static void open_fixture(uint64_t seed)
+{
+	char err[256];
+
+	fx = calloc(1, sizeof(*fx));
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/rlyeh-bot-XXXXXX");
+	assert_non_null(mkdtemp(fx->dir));
+	snprintf(fx->path, sizeof(fx->path), "%s/t.db", fx->dir);
+	if (store_open(fx->path, &fx->st, err, sizeof(err)))
+		fail_msg("store_open: %s", err);
+	fx->now = T0;
+	fx->seed = seed;
+	start_bot(fx);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	open_fixture(7);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	bot_free(fx->bot);
+	store_close(fx->st);
+	msg_free(&fx->out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(fx);
+	return 0;
+}
+
+/* Runs "/command args" as `user` (ids and names are the same here). */
+static void as(const char *user, const char *line)
+{
+	struct bot_req req = { .server = "s1",
+		               .channel = "c1",
+		               .user = user,
+		               .name = user,
+		               .locale = "en",
+		               .moderator = strcmp(user, "mod") == 0 };
+
+	msg_clear(&fx->out);
+	if (cmd_parse(line, &req.cmd) != CMD_OK)
+		fail_msg("test command does not parse: %s", line);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+}
+
+/* As `as`, with a button's game and move. */
+static void click(const char *user, const char *line, int64_t game, int move)
+{
+	struct bot_req req = {
+		.server = "s1", .channel = "c1", .user = user, .name = user, .locale = "en"
+	};
+
+	msg_clear(&fx->out);
+	assert_int_equal(cmd_parse(line, &req.cmd), CMD_OK);
+	req.cmd.game = game;
+	req.cmd.move = move;
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+}
+
+/* The English text of `id` up to its first placeholder. */
+static void template_prefix(int id, char *buf, size_t cap)
+{
+	const char *s = i18n_get(I18N_EN, id);
+	size_t n = strcspn(s, "{");
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+static int any_text(const char *needle)
+{
+	for (int i = 0; i < fx->out.n; i++) {
+		if (strstr(fx->out.m[i].text, needle) || strstr(fx->out.m[i].title, needle))
+			return 1;
+		for (int k = 0; k < fx->out.m[i].nfields; k++)
+			if (strstr(fx->out.m[i].fields[k].value, needle))
+				return 1;
+	}
+	return 0;
+}
+
+/* A text dump of the database: every game, member and event. */
+static char *dump(void)
+{
+	static const char *const queries[] = {
+		"SELECT id, server, channel, state, owner, moves, winner, deadline, rng0, first "
+		"FROM games ORDER BY id",
+		"SELECT game_id, idx, player, name, policy, strikes, autopilot, place FROM members "
+		"ORDER BY game_id, idx",
+		"SELECT game_id, seq, kind, actor, value FROM events ORDER BY game_id, seq",
+		"SELECT id, lang FROM players ORDER BY id",
+	};
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	sqlite3 *db;
+
+	assert_non_null(buf);
+	buf[0] = '\0';
+	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	for (size_t q = 0; q < sizeof(queries) / sizeof(queries[0]); q++) {
+		sqlite3_stmt *s;
+		assert_int_equal(sqlite3_prepare_v2(db, queries[q], -1, &s, NULL), SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			for (int c = 0; c < sqlite3_column_count(s); c++) {
+				const unsigned char *v = sqlite3_column_text(s, c);
+				len += (size_t)snprintf(buf + len, cap - len, "%s|",
+				                        v ? (const char *)v : "NULL");
+			}
+			len += (size_t)snprintf(buf + len, cap - len, "\n");
+			assert_true(len < cap - 256);
+		}
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+	return buf;
+}
+
+static long count(const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	long n = -1;
+
+	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return n;
+}
+
+/* Asserts that `line` from `user` is refused with `id`, privately, and that
+ * the database is byte for byte as before. */
+static void refused(const char *user, const char *line, int id)
+{
+	char *before = dump(), *after, prefix[128];
+
+	as(user, line);
+	template_prefix(id, prefix, sizeof(prefix));
+	if (fx->out.n != 1 || fx->out.m[0].kind != MSG_ERROR ||
+	    fx->out.m[0].audience != MSG_PRIVATE || strcmp(fx->out.m[0].user, user) != 0 ||
+	    !strstr(fx->out.m[0].text, prefix))
+		fail_msg("%s %s: want a private error \"%s\", got %d messages, first \"%s\"", user,
+		         line, prefix, fx->out.n, fx->out.n ? fx->out.m[0].text : "");
+	after = dump();
+	if (strcmp(before, after) != 0)
+		fail_msg("%s %s: refused but the database changed", user, line);
+	free(before);
+	free(after);
+}
+
+/* Asserts that `line` from `user` is accepted (no error message). */
+static void accepted(const char *user, const char *line)
+{
+	as(user, line);
+	for (int i = 0; i < fx->out.n; i++)
+		if (fx->out.m[i].kind == MSG_ERROR)
+			fail_msg("%s %s: refused: %s", user, line, fx->out.m[i].text);
+	assert_true(fx->out.n > 0);
+}
+
+static int64_t game_id(void)
+{
+	return count("SELECT max(id) FROM games");
+}
+
+static int moves(void)
+{
+	return (int)count("SELECT moves FROM games ORDER BY id DESC LIMIT 1");
+}
+
+/* A lobby: alice owns it, bob sits. */
+static void lobby(void)
+{
+	accepted("alice", "/open");
+	accepted("bob", "/join");
+}
+
+/* Playing: alice, bob and a heuristic computer; alice casts first. */
+static void playing(void)
+{
+	lobby();
+	accepted("alice", "/addbot heuristic");
+	accepted("alice", "/start alice");
+}
+
+/* Plays the current game to its end as alice and bob, taking whatever move
+ * is theirs; returns the number of commands sent. */
+static int play_out(void)
+{
+	static const char *const moves_to_try[] = { "/curse #0", "/curse #1", "/curse #2",
+		                                    "/respond", "/eye cthulhu" };
+	int sent = 0;
+
+	for (int round = 0; round < 2000; round++) {
+		int acted = 0;
+		if (count("SELECT state FROM games ORDER BY id DESC LIMIT 1") != 1)
+			return sent;
+		for (int u = 0; u < 2 && !acted; u++)
+			for (size_t k = 0; k < 5 && !acted; k++) {
+				as(u ? "bob" : "alice", moves_to_try[k]);
+				sent++;
+				acted = fx->out.n && fx->out.m[0].kind != MSG_ERROR;
+			}
+		assert_true(acted);
+	}
+	fail_msg("the game did not end");
+	return sent;
+}
+
+static void test_matrix_no_table(void **unused)
+{
+	(void)unused;
+	refused("carol", "/join", S_ERR_NO_TABLE);
+	refused("carol", "/leave", S_ERR_NO_TABLE);
+	refused("carol", "/addbot", S_ERR_NO_TABLE);
+	refused("carol", "/remove bob", S_ERR_NO_TABLE);
+	refused("carol", "/start", S_ERR_NO_TABLE);
+	refused("carol", "/status", S_ERR_NO_TABLE);
+	refused("carol", "/abort", S_ERR_NO_TABLE);
+	refused("mod", "/abort", S_ERR_NO_TABLE);
+	refused("carol", "/rematch", S_ERR_NO_FINISHED);
+	refused("carol", "/curse bob", S_ERR_NO_TABLE);
+	refused("carol", "/eye tentacle", S_ERR_NO_TABLE);
+	refused("carol", "/respond", S_ERR_NO_TABLE);
+	refused("carol", "/open chess", S_ERR_OPEN_OPTION);
+	refused("carol", "/language klingon", S_ERR_LANGUAGE);
+	accepted("carol", "/help");
+	accepted("carol", "/rules");
+	accepted("carol", "/leaderboard");
+	accepted("carol", "/stats");
+	accepted("carol", "/open rival-cults 3 nl");
+	assert_int_equal(count("SELECT per_player FROM games"), 3);
+	assert_int_equal(count("SELECT count(*) FROM games WHERE lang = 'nl'"), 1);
+}
+
+static void test_matrix_lobby(void **unused)
+{
+	(void)unused;
+	lobby();
+	refused("carol", "/open", S_ERR_TABLE_EXISTS);
+	refused("bob", "/join", S_ERR_ALREADY_JOINED);
+	refused("carol", "/leave", S_ERR_NOT_MEMBER);
+	refused("bob", "/addbot", S_ERR_OWNER_ONLY);
+	refused("alice", "/addbot clever", S_ERR_POLICY);
+	refused("bob", "/remove alice", S_ERR_OWNER_ONLY);
+	refused("alice", "/remove alice", S_ERR_REMOVE_OWNER);
+	refused("alice", "/remove zed", S_ERR_NO_SUCH_MEMBER);
+	refused("alice", "/remove", S_ERR_USAGE);
+	refused("bob", "/start", S_ERR_OWNER_ONLY);
+	refused("alice", "/start zed", S_ERR_NO_SUCH_MEMBER);
+	refused("bob", "/abort", S_ERR_ABORT_RIGHTS);
+	refused("carol", "/abort", S_ERR_ABORT_RIGHTS);
+	refused("alice", "/rematch", S_ERR_TABLE_EXISTS);
+	refused("alice", "/curse bob", S_ERR_NOT_STARTED);
+	refused("bob", "/eye tentacle", S_ERR_NOT_STARTED);
+	refused("bob", "/respond", S_ERR_NOT_STARTED);
+	accepted("carol", "/status");
+	accepted("carol", "/join");
+	accepted("carol", "/leave");
+	accepted("alice", "/addbot random");
+	accepted("alice", "/remove random-bot-1");
+	accepted("alice", "/remove bob");
+	refused("alice", "/start", S_ERR_TOO_FEW);
+	assert_int_equal(count("SELECT count(*) FROM members"), 1);
+	/* The owner leaves: nobody is left, the lobby closes. */
+	accepted("alice", "/leave");
+	assert_int_equal(count("SELECT state FROM games"), 3);
+	refused("alice", "/status", S_ERR_NO_TABLE);
+}
+
+static void test_matrix_lobby_owner_and_moderator(void **unused)
+{
+	(void)unused;
+	lobby();
+	/* The owner leaves: ownership passes to the next person. */
+	accepted("alice", "/leave");
+	assert_int_equal(count("SELECT count(*) FROM games WHERE owner = 'bob'"), 1);
+	refused("alice", "/abort", S_ERR_ABORT_RIGHTS);
+	accepted("mod", "/abort");
+	assert_int_equal(count("SELECT state FROM games"), 3);
+	accepted("carol", "/open");
+	accepted("carol", "/abort");
+	assert_int_equal(count("SELECT count(*) FROM games WHERE state = 3"), 2);
+}
+
+static void test_matrix_rival_cults_size(void **unused)
+{
+	(void)unused;
+	accepted("alice", "/open rival-cults");
+	accepted("bob", "/join");
+	refused("carol", "/join", S_ERR_TABLE_FULL);
+	refused("alice", "/addbot", S_ERR_TABLE_FULL);
+	accepted("alice", "/start bob");
+	/* Seats alternate owners: bob-1 casts first (seat 1). */
+	assert_int_equal(count("SELECT first FROM games"), 1);
+	assert_true(any_text("bob-1 is the Caster"));
+	refused("bob", "/curse bob-1", S_CD_ERR_SELF);
+	refused("bob", "/curse alice", S_CD_ERR_WHICH);
+	accepted("bob", "/curse bob-2"); /* one's own cultist is a legal victim */
+}
+
+static void test_matrix_playing(void **unused)
+{
+	int64_t id;
+
+	(void)unused;
+	playing();
+	id = game_id();
+	refused("carol", "/join", S_ERR_ALREADY_STARTED);
+	refused("alice", "/addbot", S_ERR_ALREADY_STARTED);
+	refused("alice", "/remove bob", S_ERR_ALREADY_STARTED);
+	refused("alice", "/start", S_ERR_ALREADY_STARTED);
+	refused("carol", "/open", S_ERR_TABLE_EXISTS);
+	refused("alice", "/rematch", S_ERR_TABLE_EXISTS);
+	refused("carol", "/curse bob", S_ERR_NOT_MEMBER);
+	refused("bob", "/curse alice", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("alice", "/curse alice", S_CD_ERR_SELF);
+	refused("alice", "/curse zed", S_CD_ERR_NO_VICTIM);
+	refused("alice", "/curse", S_ERR_USAGE);
+	refused("alice", "/curse #12", S_CD_ERR_NO_VICTIM);
+	refused("alice", "/eye tentacle", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("alice", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("bob", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
+	/* Stale buttons: an old move, another game. */
+	click("alice", "/curse #1", id, moves() - 1);
+	assert_true(fx->out.n == 1 && fx->out.m[0].kind == MSG_ERROR);
+	assert_non_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_ERR_STALE_MOVE)));
+	click("alice", "/curse #1", id + 1, moves());
+	assert_true(fx->out.n == 1 && fx->out.m[0].kind == MSG_ERROR);
+	assert_non_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_ERR_STALE_GAME)));
+	/* The current button works. */
+	click("alice", "/curse #1", id, moves());
+	assert_true(fx->out.n > 0 && fx->out.m[0].kind != MSG_ERROR);
+	if (any_text("rolled the Eye"))
+		accepted("alice", "/eye cthulhu");
+	refused("alice", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("bob", "/curse alice", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("bob", "/eye tentacle", S_CD_ERR_NOT_YOUR_MOVE);
+	accepted("bob", "/respond");
+	assert_true(any_text("bob responds"));
+	accepted("carol", "/status");
+}
+
+static void test_matrix_finished_and_rematch(void **unused)
+{
+	int64_t first_game;
+	long winner;
+
+	(void)unused;
+	lobby();
+	accepted("alice", "/start");
+	play_out();
+	first_game = game_id();
+	assert_int_equal(count("SELECT state FROM games"), 2);
+	refused("carol", "/rematch", S_ERR_NOT_MEMBER);
+	refused("alice", "/curse bob", S_ERR_NO_TABLE);
+	refused("alice", "/abort", S_ERR_NO_TABLE);
+	accepted("carol", "/status");
+	assert_true(any_text("Game over"));
+	winner = count("SELECT winner FROM games");
+	accepted("bob", "/rematch");
+	assert_true(game_id() == first_game + 1);
+	assert_int_equal(count("SELECT series_of FROM games WHERE id = 2"), first_game);
+	assert_int_equal(count("SELECT count(*) FROM members WHERE game_id = 2"), 2);
+	/* Series play (R2): the previous winner casts first. */
+	if (winner >= 0)
+		assert_int_equal(count("SELECT first FROM games WHERE id = 2"), winner);
+	/* An old game's button is stale now. */
+	click("alice", "/curse #1", first_game, 3);
+	assert_true(fx->out.n == 1 && fx->out.m[0].kind == MSG_ERROR);
+}
+
+/* Opens games until alice's opening curse rolls the Eye. */
+static void until_alice_rolls_eye(void)
+{
+	for (int tries = 0; tries < 200; tries++) {
+		accepted("alice", "/open");
+		accepted("bob", "/join");
+		accepted("alice", "/start alice");
+		accepted("alice", "/curse bob");
+		if (any_text("alice rolled the Eye"))
+			return;
+		accepted("alice", "/abort");
+	}
+	fail_msg("no Eye in 200 games");
+}
+
+static void test_eye_choice(void **unused)
+{
+	(void)unused;
+	until_alice_rolls_eye();
+	refused("alice", "/eye eye", S_CD_ERR_EYE_EYE);
+	refused("alice", "/eye purple", S_CD_ERR_FACE);
+	refused("alice", "/eye", S_CD_ERR_FACE);
+	refused("bob", "/eye tentacle", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("bob", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
+	accepted("alice", "/eye Tentakel"); /* Dutch face names work too */
+	assert_true(any_text("The Eye becomes: Tentacle."));
+	assert_true(any_text("alice takes 1 sanity from bob."));
+}
+
+/* R4 at the table: a mad cultist is not a legal victim. */
+static void test_mad_victim_refused(void **unused)
+{
+	(void)unused;
+	for (int game = 0; game < 50; game++) {
+		accepted("alice", "/open");
+		accepted("bob", "/join");
+		accepted("alice", "/addbot random");
+		accepted("alice", "/start alice");
+		for (int step = 0; step < 400; step++) {
+			if (count("SELECT state FROM games ORDER BY id DESC LIMIT 1") != 1)
+				break;
+			as("alice", "/status");
+			if (any_text("alice is the Caster") &&
+			    (strstr(fx->out.m[0].fields[1].value, "mad") ||
+			     strstr(fx->out.m[0].fields[2].value, "mad"))) {
+				const char *mad = strstr(fx->out.m[0].fields[1].value, "mad")
+				                      ? "bob"
+				                      : "random-bot-1";
+				refused("alice",
+				        strcmp(mad, "bob") ? "/curse random-bot-1" : "/curse bob",
+				        S_CD_ERR_MAD);
+				return;
+			}
+			as("alice", "/curse #1");
+			if (fx->out.m[0].kind == MSG_ERROR)
+				as("alice", "/curse #2");
+			if (fx->out.m[0].kind == MSG_ERROR)
+				as("alice", "/eye yellow-sign");
+			if (fx->out.m[0].kind == MSG_ERROR)
+				as("bob", "/respond");
+			if (fx->out.m[0].kind == MSG_ERROR)
+				as("bob", "/eye yellow-sign");
+			if (fx->out.m[0].kind == MSG_ERROR)
+				as("bob", "/curse #2");
+			if (fx->out.m[0].kind == MSG_ERROR)
+				as("bob", "/curse #0");
+		}
+		if (count("SELECT state FROM games ORDER BY id DESC LIMIT 1") == 1)
+			accepted("alice", "/abort");
+	}
+	fail_msg("never saw a mad cultist at alice's turn");
+}
+
+/* Ticks the clock to the next deadline; returns the messages' count. */
+static int tick_to_deadline(struct msg_list *out)
+{
+	fx->now = bot_next_deadline(fx->bot);
+	assert_true(fx->now > 0);
+	msg_clear(out);
+	bot_tick(fx->bot, fx->now, out);
+	return out->n;
+}
+
+static long last_game_count(const char *what)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql), "%s AND game_id = (SELECT max(id) FROM games)", what);
+	return count(sql);
+}
+
+#define STRIKES                                                                                    \
+	"SELECT strikes FROM members WHERE idx = 0 AND game_id = (SELECT max(id) FROM games)"
+
+static void test_timeouts(void **unused)
+{
+	struct msg_list out = { 0 };
+	long before, strikes;
+
+	(void)unused;
+	lobby();
+	accepted("alice", "/start alice");
+	assert_int_equal(bot_next_deadline(fx->bot), T0 + TIMEOUT);
+	assert_int_equal(count("SELECT deadline FROM games"), T0 + TIMEOUT);
+	bot_tick(fx->bot, T0 + TIMEOUT - 1, &out);
+	assert_int_equal(out.n, 0);
+	assert_int_equal(moves(), 0);
+	/* Alice idles: the computer curses for her and the table is told. */
+	assert_true(tick_to_deadline(&out) > 0);
+	assert_non_null(strstr(out.m[0].text, "alice took too long"));
+	assert_true(moves() >= 2); /* the victim and the curse's roll */
+	assert_int_equal(count("SELECT strikes FROM members WHERE idx = 0"), 1);
+	assert_int_equal(count("SELECT count(*) FROM events WHERE kind = 'timeout'"), 1);
+	/* When she next acts herself, her strikes start again from 0. */
+	for (int i = 0; i < 20 && count("SELECT state FROM games") == 1; i++) {
+		as("alice", "/respond");
+		if (fx->out.m[0].kind == MSG_ERROR)
+			as("alice", "/eye yellow-sign");
+		if (fx->out.m[0].kind == MSG_ERROR)
+			as("alice", "/curse bob");
+		if (fx->out.m[0].kind != MSG_ERROR)
+			break;
+		tick_to_deadline(&out);
+	}
+	assert_int_equal(count("SELECT strikes FROM members WHERE idx = 0"), 0);
+	/* Nobody acts any more: three timeouts of alice's in a row put her
+	 * seat on autopilot (a finished game is played again). */
+	for (int i = 0; i < 200 && last_game_count("SELECT count(*) FROM events WHERE kind = "
+	                                           "'autopilot' AND actor = 0") == 0;
+	     i++) {
+		if (count("SELECT state FROM games ORDER BY id DESC LIMIT 1") != 1) {
+			accepted("alice", "/rematch");
+			continue;
+		}
+		before = last_game_count("SELECT count(*) FROM events WHERE kind = 'timeout' AND "
+		                         "actor = 0");
+		strikes = count(STRIKES);
+		tick_to_deadline(&out);
+		if (last_game_count("SELECT count(*) FROM events WHERE kind = 'timeout' AND "
+		                    "actor = 0") == before + 1)
+			assert_int_equal(count(STRIKES), strikes + 1);
+	}
+	assert_int_equal(last_game_count("SELECT count(*) FROM events WHERE kind = 'autopilot' "
+	                                 "AND actor = 0"),
+	                 1);
+	assert_int_equal(last_game_count("SELECT count(*) FROM events WHERE kind = 'timeout' "
+	                                 "AND actor = 0"),
+	                 3);
+	for (int i = 0; i < out.n; i++)
+		if (strstr(out.m[i].text, "alice timed out three times in a row"))
+			before = -100;
+	assert_int_equal(before, -100);
+	if (count("SELECT state FROM games ORDER BY id DESC LIMIT 1") == 1) {
+		assert_int_equal(count("SELECT autopilot FROM members WHERE idx = 0 AND game_id = "
+		                       "(SELECT max(id) FROM games)"),
+		                 1);
+		/* Any command of hers takes the seat back. */
+		as("alice", "/status");
+		assert_true(any_text("alice is back"));
+		assert_int_equal(count("SELECT autopilot FROM members WHERE idx = 0 AND game_id = "
+		                       "(SELECT max(id) FROM games)"),
+		                 0);
+	}
+	msg_free(&out);
+}
+
+static void test_storage_failure_changes_nothing(void **unused)
+{
+	char *before, *after, status_before[MSG_TEXT_MAX];
+
+	(void)unused;
+	playing();
+	as("alice", "/status");
+	snprintf(status_before, sizeof(status_before), "%s", fx->out.m[0].text);
+	before = dump();
+	store_fail_after(fx->st, 0);
+	as("alice", "/curse bob");
+	assert_int_equal(fx->out.n, 1);
+	assert_int_equal(fx->out.m[0].kind, MSG_ERROR);
+	assert_non_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_ERR_STORAGE)));
+	store_fail_after(fx->st, -1);
+	after = dump();
+	assert_string_equal(before, after);
+	/* Nothing was announced and the table is as it was. */
+	as("alice", "/status");
+	assert_string_equal(fx->out.m[0].text, status_before);
+	accepted("alice", "/curse bob");
+	assert_true(moves() > 0);
+	free(before);
+	free(after);
+}
+
+/* Drops the bot and the store as a killed process would (everything said
+ * was committed) and starts again from the database. */
+static void restart(void)
+{
+	char err[128];
+
+	bot_free(fx->bot);
+	store_close(fx->st);
+	if (store_open(fx->path, &fx->st, err, sizeof(err)))
+		fail_msg("reopen: %s", err);
+	start_bot(fx);
+}
+
+/* The same commands give the same game whether or not the bot restarts in
+ * the middle. */
+static void restart_scenario(int restart_at, char **result)
+{
+	static const char *const script[][2] = {
+		{ "alice", "/open" },          { "bob", "/join" },
+		{ "alice", "/addbot random" }, { "alice", "/start alice" },
+		{ "alice", "/curse bob" },
+	};
+	int step = 0;
+
+	open_fixture(99);
+	for (size_t i = 0; i < sizeof(script) / sizeof(script[0]); i++, step++) {
+		if (step == restart_at)
+			restart();
+		as(script[i][0], script[i][1]);
+	}
+	for (int round = 0; round < 300; round++, step++) {
+		if (step == restart_at)
+			restart();
+		if (count("SELECT state FROM games") != 1)
+			break;
+		as("alice", "/eye cthulhu");
+		as("bob", "/eye cthulhu");
+		as("bob", "/respond");
+		as("alice", "/respond");
+		as("alice", "/curse #1");
+		as("alice", "/curse #2");
+		as("bob", "/curse #2");
+		as("bob", "/curse #0");
+	}
+	assert_int_equal(count("SELECT state FROM games"), 2);
+	*result = dump();
+	teardown(NULL);
+}
+
+static void test_restart_mid_game_same_result(void **unused)
+{
+	char *straight, *restarted;
+
+	(void)unused;
+	teardown(NULL);
+	restart_scenario(-1, &straight);
+	for (int at = 3; at < 12; at += 4) {
+		restart_scenario(at, &restarted);
+		assert_string_equal(straight, restarted);
+		free(restarted);
+	}
+	free(straight);
+	setup(NULL);
+}
+
+static void test_languages(void **unused)
+{
+	struct bot_req req = {
+		.server = "s1", .channel = "c1", .user = "bob", .name = "bob", .locale = "nl-NL"
+	};
+
+	(void)unused;
+	/* A chosen language wins over the platform's locale. */
+	accepted("alice", "/language nl");
+	assert_true(any_text("Nederlands"));
+	as("alice", "/join");
+	assert_non_null(strstr(fx->out.m[0].text, i18n_get(I18N_NL, S_ERR_NO_TABLE)));
+	/* A table opened in Dutch tells its events in Dutch... */
+	accepted("alice", "/open nl");
+	assert_true(any_text("Er is een tafel geopend"));
+	accepted("carol", "/join");
+	accepted("alice", "/start alice");
+	accepted("alice", "/curse carol");
+	assert_true(any_text("Beurt 1: alice vervloekt carol."));
+	/* ...while carol's private errors follow her locale (English here). */
+	refused("carol", "/curse alice", S_CD_ERR_NOT_YOUR_MOVE);
+	/* A platform locale of nl-NL answers in Dutch. */
+	msg_clear(&fx->out);
+	assert_int_equal(cmd_parse("/join", &req.cmd), CMD_OK);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+	assert_non_null(strstr(fx->out.m[0].text, i18n_get(I18N_NL, S_ERR_ALREADY_STARTED)));
+}
+
+static void test_leaderboard_and_stats(void **unused)
+{
+	(void)unused;
+	for (int game = 0; game < 3; game++) {
+		if (game == 0)
+			lobby();
+		else
+			accepted("alice", "/rematch");
+		if (game == 0)
+			accepted("alice", "/start");
+		if (game == 1) {
+			accepted("alice", "/leaderboard");
+			assert_true(any_text("Nobody is ranked yet: it takes 3 finished games."));
+			assert_true(any_text("2 more players have fewer than 3 games"));
+		}
+		play_out();
+	}
+	assert_int_equal(count("SELECT count(*) FROM games WHERE state = 2"), 3);
+	accepted("carol", "/leaderboard");
+	assert_true(any_text("Leaderboard of this server, all time:"));
+	assert_true(any_text("1. "));
+	assert_true(any_text("2. "));
+	assert_true(any_text("3 games"));
+	accepted("carol", "/leaderboard all week");
+	assert_true(any_text("Leaderboard of all servers, the last 7 days:"));
+	accepted("carol", "/stats alice");
+	assert_true(any_text("alice on this server, all time:"));
+	assert_true(any_text("rank "));
+	accepted("alice", "/stats");
+	assert_true(any_text("alice on this server"));
+	accepted("carol", "/stats");
+	assert_true(any_text("No finished games for \"carol\"."));
+	accepted("carol", "/leaderboard sideways");
+	assert_true(any_text("Usage: /leaderboard"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_matrix_no_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_matrix_lobby, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_matrix_lobby_owner_and_moderator, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_matrix_rival_cults_size, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_matrix_playing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_matrix_finished_and_rematch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_eye_choice, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mad_victim_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_storage_failure_changes_nothing, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_restart_mid_game_same_result, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_languages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_leaderboard_and_stats, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
