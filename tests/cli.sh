@@ -42,6 +42,10 @@ check help 0 "$rlyeh" --help && expect_out help 'sim'
 check no-command 2 "$rlyeh"
 check unknown-command 2 "$rlyeh" fly
 check sim-help 0 "$rlyeh" sim --help && expect_out sim-help '--players'
+check console-help 0 "$rlyeh" console --help && expect_out console-help '--seed'
+check export-help 0 "$rlyeh" export --help && expect_out export-help 'replay script'
+check console-bad-lang 2 "$rlyeh" console --lang fr
+check export-no-game 2 "$rlyeh" export
 check replay-help 0 "$rlyeh" replay --help && expect_out replay-help 'response_eye'
 
 check sim 0 "$rlyeh" sim --players 4 --games 2000 --seed 9 --policy heuristic,random,random,random

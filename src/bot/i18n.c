@@ -232,14 +232,13 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_REC_TITLE_ALL] = { "Leaderboard of all servers, {1}:",
 	                      "Ranglijst van alle servers, {1}:" },
 	[S_REC_RANK] = { "{1}. {2} — rating {3}: ", "{1}. {2} — waardering {3}: " },
-	[S_REC_LINE] = { "{1} games, {2} won ({3}), {4} lost to Cthulhu",
-	                 "{1} spellen, {2} gewonnen ({3}), {4} verloren aan Cthulhu" },
+	[S_REC_LINE] = { "games {1} · won {2} ({3}) · lost to Cthulhu {4}",
+	                 "spellen {1} · gewonnen {2} ({3}) · verloren aan Cthulhu {4}" },
 	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished games.",
 	                  "Nog niemand staat op de ranglijst: daarvoor zijn {1} uitgespeelde "
 	                  "spellen nodig." },
-	[S_REC_UNRANKED] = { "{1} more players have fewer than {2} games and are not ranked yet.",
-	                     "Nog {1} spelers hebben minder dan {2} spellen en staan nog niet op "
-	                     "de lijst." },
+	[S_REC_UNRANKED] = { "Not ranked yet (fewer than {2} games): {1} players.",
+	                     "Nog niet gerangschikt (minder dan {2} spellen): {1} spelers." },
 	[S_REC_NO_GAMES] = { "No finished games for \"{1}\".",
 	                     "Geen uitgespeelde spellen voor \"{1}\"." },
 	[S_REC_STATS_SERVER] = { "{1} on this server, {2}:", "{1} op deze server, {2}:" },

@@ -291,6 +291,27 @@ static void test_matrix_no_table(void **unused)
 	assert_int_equal(count("SELECT count(*) FROM games WHERE lang = 'nl'"), 1);
 }
 
+/* One game per channel, many channels at once. */
+static void test_channels_are_independent(void **unused)
+{
+	struct bot_req req = { .server = "s1", .channel = "c2", .user = "bob", .name = "bob" };
+
+	(void)unused;
+	lobby();
+	msg_clear(&fx->out);
+	assert_int_equal(cmd_parse("/open", &req.cmd), CMD_OK);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+	assert_int_equal(fx->out.m[0].kind, MSG_TABLE);
+	req.server = "s2";
+	req.channel = "c1";
+	msg_clear(&fx->out);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+	assert_int_equal(fx->out.m[0].kind, MSG_TABLE);
+	assert_int_equal(bot_open_games(fx->bot), 3);
+	assert_int_equal(count("SELECT count(*) FROM games WHERE state = 0"), 3);
+	refused("carol", "/open", S_ERR_TABLE_EXISTS);
+}
+
 static void test_matrix_lobby(void **unused)
 {
 	(void)unused;
@@ -726,7 +747,7 @@ static void test_leaderboard_and_stats(void **unused)
 		if (game == 1) {
 			accepted("alice", "/leaderboard");
 			assert_true(any_text("Nobody is ranked yet: it takes 3 finished games."));
-			assert_true(any_text("2 more players have fewer than 3 games"));
+			assert_true(any_text("Not ranked yet (fewer than 3 games): 2 players."));
 		}
 		play_out();
 	}
@@ -735,7 +756,7 @@ static void test_leaderboard_and_stats(void **unused)
 	assert_true(any_text("Leaderboard of this server, all time:"));
 	assert_true(any_text("1. "));
 	assert_true(any_text("2. "));
-	assert_true(any_text("3 games"));
+	assert_true(any_text("games 3 ·"));
 	accepted("carol", "/leaderboard all week");
 	assert_true(any_text("Leaderboard of all servers, the last 7 days:"));
 	accepted("carol", "/stats alice");
@@ -753,6 +774,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_matrix_no_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_channels_are_independent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_matrix_lobby, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_matrix_lobby_owner_and_moderator, setup,
 		                                teardown),
