@@ -53,8 +53,9 @@ struct msg_button {
 struct msg {
 	int audience; /* enum msg_audience */
 	char user[MSG_USER_MAX];
-	int kind;     /* enum msg_kind */
-	int64_t game; /* the game it is about, 0 for none */
+	int kind;                   /* enum msg_kind */
+	int64_t game;               /* the game it is about, 0 for none */
+	char channel[MSG_USER_MAX]; /* the channel of that game, "" for none */
 	char title[MSG_TITLE_MAX];
 	char text[MSG_TEXT_MAX];
 	int nfields;

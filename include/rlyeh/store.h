@@ -152,6 +152,15 @@ int store_player_put(struct store *st, const char *id, const char *name, const c
 /* Reads a player's name and language; -1 when unknown. Either out may be NULL. */
 int store_player_get(struct store *st, const char *id, char name[STORE_NAME_MAX], char lang[8]);
 
+/* Reads a setting into value[0..cap-1]; -1 when unknown. */
+int store_setting_get(struct store *st, const char *key, char *value, size_t cap);
+
+/* Writes a setting (key up to 63 bytes, value up to 1023). */
+int store_setting_put(struct store *st, const char *key, const char *value);
+
+/* Copies the write-ahead log into the database and truncates it. */
+int store_checkpoint(struct store *st);
+
 /* The highest game id ever given (0 for none): the next game's id is
  * normally one more. */
 int64_t store_games_made(struct store *st);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rlyeh/console.h"
+#include "rlyeh/discord.h"
 #include "rlyeh/export.h"
 #include "rlyeh/replay.h"
 #include "rlyeh/sim.h"
@@ -24,10 +25,8 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "console", console_main },
-	{ "sim", sim_main },
-	{ "replay", replay_main },
-	{ "export", export_main },
+	{ "run", discord_main },   { "console", console_main }, { "sim", sim_main },
+	{ "replay", replay_main }, { "export", export_main },
 };
 
 int main(int argc, char **argv)

@@ -169,10 +169,12 @@ static struct msg *reply(struct work *w, int audience, const char *user, int kin
 {
 	struct msg *m = msg_add(&w->out, audience, user, kind);
 
-	if (!m)
+	if (!m) {
 		w->oom = 1;
-	else
-		m->game = w->t.row.id;
+		return NULL;
+	}
+	m->game = w->t.row.id;
+	text_copy(m->channel, sizeof(m->channel), w->t.row.channel);
 	return m;
 }
 
@@ -364,7 +366,8 @@ static int save(struct work *w)
 	if (store_begin(st))
 		return -1;
 	if (w->created) {
-		if (store_game_create(st, &w->t.row))
+		int64_t expected = w->t.row.id;
+		if (store_game_create(st, &w->t.row) || w->t.row.id != expected)
 			goto fail;
 	} else if (store_game_update(st, &w->t.row)) {
 		goto fail;
@@ -490,7 +493,13 @@ static void new_table(struct call *c, struct work *w, const struct play_game *ga
 	w->t.row.first = -1;
 	w->t.row.winner = -1;
 	w->t.row.created_at = c->now;
+	/* The id the store will give it (one writer), known now so that the
+	 * buttons of its first message carry it; save() checks it. */
+	c->b->games_made = store_games_made(c->b->st);
+	if (c->b->games_made < 0)
+		w->oom = 1;
 	c->b->games_made++;
+	w->t.row.id = c->b->games_made;
 	/* The seed of game g is a function of the bot's seed and g. */
 	w->t.row.seed = rng_mix(c->b->cfg.seed ^ rng_mix((uint64_t)c->b->games_made));
 	rng_seed(&r, w->t.row.seed);

@@ -51,6 +51,9 @@ enum stmt_id {
 	ST_PLAYER_PUT,
 	ST_PLAYER_GET,
 	ST_GAMES_MADE,
+	ST_SETTING_GET,
+	ST_SETTING_PUT,
+	ST_CHECKPOINT,
 	ST_COUNT
 };
 
@@ -121,6 +124,11 @@ static const struct {
 	[ST_GAMES_MADE] = { "SELECT coalesce((SELECT seq FROM sqlite_sequence "
 	                    "WHERE name = 'games'), 0)",
 	                    0 },
+	[ST_SETTING_GET] = { "SELECT value FROM settings WHERE key = ?1", 0 },
+	[ST_SETTING_PUT] = { "INSERT INTO settings (key, value) VALUES (?1, ?2) "
+	                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+	                     1 },
+	[ST_CHECKPOINT] = { "PRAGMA wal_checkpoint(TRUNCATE)", 0 },
 };
 
 struct store {
@@ -1025,4 +1033,57 @@ int64_t store_games_made(struct store *st)
 void store_fail_after(struct store *st, int writes)
 {
 	st->fail_after = writes < 0 ? -1 : writes;
+}
+
+int store_setting_get(struct store *st, const char *key, char *value, size_t cap)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_SETTING_GET);
+	int rc;
+
+	if (!s)
+		return -1;
+	if (bind_id(st, s, 1, key, 64, "setting key")) {
+		stmt_done(s);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		col_text(s, 0, value, cap);
+	else if (rc == SQLITE_DONE)
+		set_err(st, "setting %s: unknown", key);
+	else
+		set_db_err(st, "get setting");
+	stmt_done(s);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int store_setting_put(struct store *st, const char *key, const char *value)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_SETTING_PUT);
+
+	if (!s)
+		return -1;
+	if (bind_id(st, s, 1, key, 64, "setting key") ||
+	    bind_id(st, s, 2, value, 1024, "setting value")) {
+		stmt_done(s);
+		return -1;
+	}
+	return run(st, ST_SETTING_PUT, "put setting");
+}
+
+int store_checkpoint(struct store *st)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_CHECKPOINT);
+	int rc;
+
+	if (!s)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		;
+	stmt_done(s);
+	if (rc != SQLITE_DONE) {
+		set_db_err(st, "checkpoint");
+		return -1;
+	}
+	return 0;
 }

@@ -1,0 +1,44 @@
+/* config: the daemon's configuration — a file of "key = value" lines ('#'
+ * starts a comment), then environment variables RLYEH_<KEY> (upper case)
+ * over it. Unknown keys and bad values are refused with the file, the line
+ * and the reason. The token is never read from the file or the command line:
+ * it comes from $RLYEH_TOKEN, or the file named by token_file, or
+ * $CREDENTIALS_DIRECTORY/token (a systemd credential). */
+#ifndef RLYEH_CONFIG_H
+#define RLYEH_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONFIG_PATH_MAX  1024
+#define CONFIG_URL_MAX   512
+#define CONFIG_TOKEN_MAX 256
+#define CONFIG_GUILDS    16
+
+struct config {
+	char database[CONFIG_PATH_MAX];
+	char api_url[CONFIG_URL_MAX];     /* ends with /api/v10 */
+	char gateway_url[CONFIG_URL_MAX]; /* "" : ask GET /gateway/bot */
+	char token_file[CONFIG_PATH_MAX];
+	char application_id[32];        /* "" : learnt from READY */
+	char guilds[CONFIG_GUILDS][32]; /* register commands here; none: globally */
+	int nguilds;
+	char lang[8];
+	int turn_timeout;             /* seconds, 0 = none */
+	int compress;                 /* zlib-stream transport compression */
+	int log_level;                /* enum log_level */
+	char token[CONFIG_TOKEN_MAX]; /* filled by config_load_token */
+};
+
+/* Sets the defaults. */
+void config_default(struct config *c);
+
+/* Reads `path` over c (path NULL: nothing), then the environment. Returns
+ * 0, or -1 with "file:line: reason" in err (c partly updated then). */
+int config_load(struct config *c, const char *path, char *err, size_t errlen);
+
+/* Reads the token (see above). Returns 0, 1 when there is none, or -1 with
+ * the reason in err (never the token itself). */
+int config_load_token(struct config *c, char *err, size_t errlen);
+
+#endif

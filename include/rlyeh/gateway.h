@@ -1,0 +1,83 @@
+/* gateway: the Discord gateway client over libwebsockets (shared/design/
+ * discord.md): HELLO, heartbeats with jitter, IDENTIFY (intents 0), READY,
+ * sequence tracking, RESUME, zombie detection, op 1/7/9, the documented close
+ * codes, reconnection with capped exponential backoff and jitter, the send
+ * limit (120 per 60 s) and payload cap (4096 bytes), optional zlib-stream.
+ *
+ * It runs on the caller's lws context: the caller's protocol callback passes
+ * every callback of the gateway's connection to gateway_callback(). */
+#ifndef RLYEH_GATEWAY_H
+#define RLYEH_GATEWAY_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct lws;
+struct lws_context;
+struct gateway;
+
+#define GATEWAY_MAX_MESSAGE (4u << 20) /* largest payload accepted, inflated */
+#define GATEWAY_MAX_SEND    4096
+#define GATEWAY_SEND_WINDOW 120 /* sends per 60 s */
+
+enum gateway_state {
+	GATEWAY_IDLE,
+	GATEWAY_CONNECTING,
+	GATEWAY_HELLO, /* connected, waiting for HELLO */
+	GATEWAY_IDENTIFYING,
+	GATEWAY_RESUMING,
+	GATEWAY_READY,
+	GATEWAY_WAITING, /* waiting to reconnect */
+	GATEWAY_STOPPED, /* closed for good (fatal close code or gateway_stop) */
+};
+
+/* Exit statuses for fatal close codes. */
+#define GATEWAY_EXIT_AUTH     3 /* 4004: authentication failed (bad token) */
+#define GATEWAY_EXIT_REJECTED 4 /* 4010-4014: shard, version or intents refused */
+
+struct gateway_handler {
+	void *ctx;
+	/* A dispatch (op 0): t, its data, its sequence number. */
+	void (*dispatch)(void *ctx, const char *t, const cJSON *d, int64_t seq);
+	/* The connection state changed; why is a short English reason. */
+	void (*state)(void *ctx, int state, const char *why);
+};
+
+struct gateway_config {
+	const char *url; /* ws:// or wss:// base, from GET /gateway/bot or configuration */
+	const char *token;
+	int compress;              /* ask for zlib-stream */
+	const char *protocol_name; /* the name of the caller's lws protocol */
+};
+
+/* Creates a client on `ctx` (borrowed); strings are copied. NULL when memory
+ * is short. */
+struct gateway *gateway_new(struct lws_context *ctx, const struct gateway_config *cfg,
+                            const struct gateway_handler *h);
+
+/* Connects (or reconnects); the handler hears of every change. */
+void gateway_start(struct gateway *g);
+
+/* Closes with a resumable code (not 1000/1001) and stops reconnecting. */
+void gateway_stop(struct gateway *g);
+
+/* The lws callback for the gateway's connection; returns what lws expects. */
+int gateway_callback(struct gateway *g, struct lws *wsi, int reason, void *in, size_t len);
+
+int gateway_state(const struct gateway *g);
+
+/* 0, or GATEWAY_EXIT_AUTH / GATEWAY_EXIT_REJECTED after a fatal close. */
+int gateway_fatal(const struct gateway *g);
+
+/* Reconnections since the start (for metrics). */
+long gateway_reconnects(const struct gateway *g);
+
+/* Frees the client (closing nothing: call after the context is destroyed or
+ * the connection closed). NULL is a no-op. */
+void gateway_free(struct gateway *g);
+
+/* The reaction to a close code: 0 resume, 1 new session, 2 stop for good. */
+int gateway_close_action(int code);
+
+#endif

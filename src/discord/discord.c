@@ -1,0 +1,1175 @@
+#include "rlyeh/discord.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libwebsockets.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rlyeh/cli.h"
+#include "rlyeh/cmd.h"
+#include "rlyeh/config.h"
+#include "rlyeh/gateway.h"
+#include "rlyeh/i18n.h"
+#include "rlyeh/log.h"
+#include "rlyeh/rest.h"
+#include "rlyeh/rng.h"
+#include "rlyeh/store.h"
+#include "rlyeh/text.h"
+
+#define USER_AGENT      "DiscordBot (https://github.com/rlyeh-bot/rlyeh, " RLYEH_VERSION ")"
+#define PROTOCOL        "rlyeh-gateway"
+#define DEDUP_SLOTS     8192
+#define CHANNELS_MAX    65536
+#define PENDING_SLOTS   8192
+#define MANAGE_CHANNELS (1ULL << 4)
+#define ADMINISTRATOR   (1ULL << 3)
+#define TOKEN_LIFE_MS   (14LL * 60 * 1000) /* interaction tokens last 15 minutes */
+#define CONTENT_MAX     2000
+
+/* ---- interactions in ---- */
+
+static const char *str(const cJSON *obj, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(it) ? it->valuestring : NULL;
+}
+
+/* Copies an optional string member; -1 when present but too long. */
+static int copy_member(char *dst, size_t cap, const cJSON *obj, const char *key)
+{
+	const char *s = str(obj, key);
+
+	dst[0] = '\0';
+	if (!s)
+		return 0;
+	if (strlen(s) >= cap)
+		return -1;
+	memcpy(dst, s, strlen(s) + 1);
+	return 0;
+}
+
+/* Appends an option's value to the command's arguments. */
+static int add_arg(struct cmd *c, const cJSON *opt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(opt, "value");
+	char buf[CMD_ARG_MAX];
+
+	if (c->nargs == CMD_ARGS_MAX)
+		return -1;
+	if (cJSON_IsString(v)) {
+		if (strlen(v->valuestring) >= sizeof(buf) || !v->valuestring[0])
+			return -1;
+		snprintf(buf, sizeof(buf), "%s", v->valuestring);
+	} else if (cJSON_IsNumber(v)) {
+		snprintf(buf, sizeof(buf), "%lld", (long long)v->valuedouble);
+	} else if (cJSON_IsBool(v)) {
+		snprintf(buf, sizeof(buf), "%s", cJSON_IsTrue(v) ? "true" : "false");
+	} else {
+		return -1;
+	}
+	memcpy(c->args[c->nargs++], buf, strlen(buf) + 1);
+	return 0;
+}
+
+/* Options of a slash command in the order the bot's parser expects: the
+ * victim with its cultist number as "<user>-<k>", everything else as words. */
+static int read_options(const cJSON *data, struct cmd *c, char *err, size_t errlen)
+{
+	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(data, "options"), *o;
+	const cJSON *victim = NULL, *cultist = NULL;
+	int n = 0;
+
+	if (opts && !cJSON_IsArray(opts))
+		return snprintf(err, errlen, "options is not an array"), -1;
+	cJSON_ArrayForEach(o, opts)
+	{
+		const char *name = str(o, "name");
+		if (++n > 25 || !name)
+			return snprintf(err, errlen, "bad options"), -1;
+		if (strcmp(name, "victim") == 0)
+			victim = o;
+		else if (strcmp(name, "cultist") == 0)
+			cultist = o;
+		else if (add_arg(c, o))
+			return snprintf(err, errlen, "bad option %.32s", name), -1;
+	}
+	if (victim) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(victim, "value");
+		const cJSON *k =
+		    cultist ? cJSON_GetObjectItemCaseSensitive(cultist, "value") : NULL;
+		if (!cJSON_IsString(v) || strlen(v->valuestring) > 40 || c->nargs == CMD_ARGS_MAX)
+			return snprintf(err, errlen, "bad victim"), -1;
+		if (k && (!cJSON_IsNumber(k) || k->valuedouble < 1 || k->valuedouble > 3))
+			return snprintf(err, errlen, "bad cultist"), -1;
+		if (k)
+			snprintf(c->args[c->nargs++], CMD_ARG_MAX, "%s-%d", v->valuestring,
+			         (int)k->valuedouble);
+		else
+			snprintf(c->args[c->nargs++], CMD_ARG_MAX, "%s", v->valuestring);
+	}
+	return 0;
+}
+
+int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err, size_t errlen)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(d, "data");
+	const cJSON *member = cJSON_GetObjectItemCaseSensitive(d, "member");
+	const cJSON *user = cJSON_GetObjectItemCaseSensitive(member ? member : d, "user");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(d, "message");
+	const char *perms = member ? str(member, "permissions") : NULL;
+	const char *name;
+
+	memset(out, 0, sizeof(*out));
+	if (!cJSON_IsObject(d) || !cJSON_IsNumber(type) || !cJSON_IsObject(data) ||
+	    !cJSON_IsObject(user))
+		return snprintf(err, errlen, "not an interaction"), -1;
+	out->type = type->valueint;
+	if (copy_member(out->id, sizeof(out->id), d, "id") || !out->id[0] ||
+	    copy_member(out->token, sizeof(out->token), d, "token") || !out->token[0] ||
+	    copy_member(out->channel, sizeof(out->channel), d, "channel_id") || !out->channel[0] ||
+	    copy_member(out->server, sizeof(out->server), d, "guild_id") ||
+	    copy_member(out->user, sizeof(out->user), user, "id") || !out->user[0])
+		return snprintf(err, errlen, "missing or oversized ids"), -1;
+	if (!out->server[0])
+		snprintf(out->server, sizeof(out->server), "dm");
+	name = str(user, "global_name");
+	if (!name || !*name)
+		name = str(user, "username");
+	text_copy(out->name, sizeof(out->name), name ? name : out->user);
+	if (copy_member(out->locale, sizeof(out->locale), d, "locale") || !out->locale[0])
+		if (copy_member(out->locale, sizeof(out->locale), d, "guild_locale"))
+			out->locale[0] = '\0';
+	if (perms) {
+		unsigned long long bits = strtoull(perms, NULL, 10);
+		out->req.moderator = (bits & (MANAGE_CHANNELS | ADMINISTRATOR)) != 0;
+	}
+	if (out->type == 2) {
+		const char *cname = str(data, "name");
+		memset(&out->req.cmd, 0, sizeof(out->req.cmd));
+		out->req.cmd.move = -1;
+		out->req.cmd.kind = cname ? cmd_lookup(cname) : -1;
+		if (out->req.cmd.kind < 0)
+			return snprintf(err, errlen, "unknown command"), -1;
+		if (read_options(data, &out->req.cmd, err, errlen))
+			return -1;
+	} else if (out->type == 3) {
+		const char *custom = str(data, "custom_id");
+		if (!custom || cmd_parse_button(custom, &out->req.cmd) != CMD_OK)
+			return snprintf(err, errlen, "unknown button"), -1;
+		if (msg && copy_member(out->message_id, sizeof(out->message_id), msg, "id"))
+			return snprintf(err, errlen, "bad message id"), -1;
+	} else {
+		return snprintf(err, errlen, "interaction type %d not handled", out->type), -1;
+	}
+	out->req.server = out->server;
+	out->req.channel = out->channel;
+	out->req.user = out->user;
+	out->req.name = out->name;
+	out->req.locale = out->locale[0] ? out->locale : NULL;
+	return 0;
+}
+
+/* ---- command definitions ---- */
+
+struct opt_def {
+	const char *name, *nl_name;
+	int type; /* 3 string, 4 integer, 6 user */
+	int required;
+	const char *desc, *nl_desc;
+	const char *choices; /* "a,b,c" for strings; NULL none */
+};
+
+struct cmd_def {
+	int kind;
+	const char *nl_name;
+	const char *desc, *nl_desc;
+	struct opt_def opts[4];
+};
+
+static const struct cmd_def defs[] = {
+	{ CMD_OPEN,
+	  "openen",
+	  "Open a game in this channel",
+	  "Open een spel in dit kanaal",
+	  { { "game", "spel", 3, 0, "The game", "Het spel", "cthulhu-dice" },
+	    { "variant", "variant", 3, 0, "Classic or Rival Cults",
+	      "Klassiek of Rivaliserende Sektes", "classic,rival-cults" },
+	    { "cultists", "sektariers", 4, 0, "Rival Cults: cultists per player",
+	      "Rivaliserende Sektes: sektariërs per speler", "2,3" },
+	    { "language", "taal", 3, 0, "Language of the table", "Taal van de tafel", "en,nl" } } },
+	{ CMD_JOIN, "meedoen", "Take a seat at the table", "Neem plaats aan de tafel", { { 0 } } },
+	{ CMD_LEAVE, "vertrekken", "Leave the table", "Verlaat de tafel", { { 0 } } },
+	{ CMD_ADDBOT,
+	  "computer",
+	  "Add a computer player (owner)",
+	  "Voeg een computerspeler toe (eigenaar)",
+	  { { "policy", "strategie", 3, 0, "How it plays", "Hoe hij speelt",
+	      "heuristic,random" } } },
+	{ CMD_REMOVE,
+	  "verwijderen",
+	  "Remove a player before the start (owner)",
+	  "Verwijder een speler voor het begin (eigenaar)",
+	  { { "player", "speler", 6, 1, "The player", "De speler", NULL } } },
+	{ CMD_START,
+	  "beginnen",
+	  "Start the game (owner)",
+	  "Begin het spel (eigenaar)",
+	  { { "first", "eerste", 6, 0, "Who casts first", "Wie als eerste vervloekt", NULL } } },
+	{ CMD_STATUS, "stand", "Show the table", "Toon de tafel", { { 0 } } },
+	{ CMD_RULES, "regels", "The rules", "De regels", { { 0 } } },
+	{ CMD_HELP, "hulp", "All commands", "Alle commando's", { { 0 } } },
+	{ CMD_ABORT,
+	  "stoppen",
+	  "Stop the game (owner or moderator)",
+	  "Stop het spel (eigenaar of moderator)",
+	  { { 0 } } },
+	{ CMD_REMATCH,
+	  "revanche",
+	  "Play again: the winner casts first",
+	  "Speel opnieuw: de winnaar begint",
+	  { { 0 } } },
+	{ CMD_CURSE,
+	  "vervloek",
+	  "As Caster, curse a Victim and roll",
+	  "Vervloek als Vervloeker een Slachtoffer en gooi",
+	  { { "victim", "slachtoffer", 6, 1, "The Victim", "Het Slachtoffer", NULL },
+	    { "cultist", "sektarier", 4, 0, "Rival Cults: which of their cultists",
+	      "Rivaliserende Sektes: welke sektariër", "1,2,3" } } },
+	{ CMD_EYE,
+	  "oog",
+	  "Choose what your Eye becomes",
+	  "Kies wat je Boze Oog wordt",
+	  { { "face", "kant", 3, 1, "The face", "De kant",
+	      "yellow-sign,tentacle,elder-sign,cthulhu" } } },
+	{ CMD_RESPOND,
+	  "terugvloeken",
+	  "As Victim, roll back at the Caster",
+	  "Gooi als Slachtoffer terug naar de Vervloeker",
+	  { { 0 } } },
+	{ CMD_LEADERBOARD,
+	  "ranglijst",
+	  "The ranking of this server",
+	  "De ranglijst van deze server",
+	  { { "scope", "bereik", 3, 0, "This server or all", "Deze server of alle", "all" },
+	    { "period", "periode", 3, 0, "A period", "Een periode", "week,month,year" } } },
+	{ CMD_STATS,
+	  "statistieken",
+	  "A player's record",
+	  "De resultaten van een speler",
+	  { { "player", "speler", 6, 0, "The player", "De speler", NULL },
+	    { "scope", "bereik", 3, 0, "This server or all", "Deze server of alle", "all" },
+	    { "period", "periode", 3, 0, "A period", "Een periode", "week,month,year" } } },
+	{ CMD_LANGUAGE,
+	  "taal",
+	  "The language I answer you in",
+	  "De taal waarin ik je antwoord",
+	  { { "language", "taal", 3, 1, "Language", "Taal", "en,nl" } } },
+};
+
+static void localized(cJSON *obj, const char *key, const char *nl)
+{
+	cJSON *loc = cJSON_AddObjectToObject(obj, key);
+
+	cJSON_AddStringToObject(loc, "nl", nl);
+}
+
+char *discord_commands_json(void)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char *json;
+
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
+		const struct cmd_def *d = &defs[i];
+		cJSON *c = cJSON_CreateObject(), *opts = NULL;
+
+		cJSON_AddStringToObject(c, "name", cmd_name(d->kind));
+		localized(c, "name_localizations", d->nl_name);
+		cJSON_AddStringToObject(c, "description", d->desc);
+		localized(c, "description_localizations", d->nl_desc);
+		cJSON_AddNumberToObject(c, "type", 1);
+		for (int k = 0; k < 4 && d->opts[k].name; k++) {
+			const struct opt_def *o = &d->opts[k];
+			cJSON *oj = cJSON_CreateObject();
+			if (!opts)
+				opts = cJSON_AddArrayToObject(c, "options");
+			cJSON_AddNumberToObject(oj, "type", o->type);
+			cJSON_AddStringToObject(oj, "name", o->name);
+			localized(oj, "name_localizations", o->nl_name);
+			cJSON_AddStringToObject(oj, "description", o->desc);
+			localized(oj, "description_localizations", o->nl_desc);
+			if (o->required)
+				cJSON_AddTrueToObject(oj, "required");
+			if (o->choices) {
+				cJSON *ch = cJSON_AddArrayToObject(oj, "choices");
+				char buf[128];
+				text_copy(buf, sizeof(buf), o->choices);
+				for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+				     t = strtok_r(NULL, ",", &save)) {
+					cJSON *cj = cJSON_CreateObject();
+					cJSON_AddStringToObject(cj, "name", t);
+					if (o->type == 4)
+						cJSON_AddNumberToObject(cj, "value",
+						                        strtol(t, NULL, 10));
+					else
+						cJSON_AddStringToObject(cj, "value", t);
+					cJSON_AddItemToArray(ch, cj);
+				}
+			}
+			cJSON_AddItemToArray(opts, oj);
+		}
+		cJSON_AddItemToArray(arr, c);
+	}
+	json = cJSON_PrintUnformatted(arr);
+	cJSON_Delete(arr);
+	return json;
+}
+
+/* ---- messages out ---- */
+
+static const int button_styles[] = { [MSG_PRIMARY] = 1, [MSG_SECONDARY] = 2, [MSG_DANGER] = 4 };
+
+static void add_table(cJSON *data, const struct msg *t)
+{
+	cJSON *embeds = cJSON_AddArrayToObject(data, "embeds");
+	cJSON *e = cJSON_CreateObject(), *fields, *rows = NULL, *row = NULL;
+
+	if (t->title[0])
+		cJSON_AddStringToObject(e, "title", t->title);
+	if (t->text[0])
+		cJSON_AddStringToObject(e, "description", t->text);
+	cJSON_AddNumberToObject(e, "color", 0x2e8b57);
+	if (t->nfields) {
+		fields = cJSON_AddArrayToObject(e, "fields");
+		for (int i = 0; i < t->nfields; i++) {
+			cJSON *f = cJSON_CreateObject();
+			cJSON_AddStringToObject(f, "name",
+			                        t->fields[i].name[0] ? t->fields[i].name : "-");
+			cJSON_AddStringToObject(f, "value",
+			                        t->fields[i].value[0] ? t->fields[i].value : "-");
+			cJSON_AddTrueToObject(f, "inline");
+			cJSON_AddItemToArray(fields, f);
+		}
+	}
+	cJSON_AddItemToArray(embeds, e);
+	rows = cJSON_AddArrayToObject(data, "components");
+	for (int i = 0; i < t->nbuttons; i++) {
+		cJSON *b = cJSON_CreateObject();
+		if (i % 5 == 0) {
+			row = cJSON_CreateObject();
+			cJSON_AddNumberToObject(row, "type", 1);
+			cJSON_AddArrayToObject(row, "components");
+			cJSON_AddItemToArray(rows, row);
+		}
+		cJSON_AddNumberToObject(b, "type", 2);
+		cJSON_AddNumberToObject(b, "style", button_styles[t->buttons[i].style % 3]);
+		cJSON_AddStringToObject(b, "label", t->buttons[i].label);
+		cJSON_AddStringToObject(b, "custom_id", t->buttons[i].id);
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(row, "components"), b);
+	}
+}
+
+char *discord_response_json(int type, const struct msg *const *m, int n, int ephemeral)
+{
+	cJSON *root = cJSON_CreateObject(),
+	      *data = type ? cJSON_AddObjectToObject(root, "data") : root;
+	char content[CONTENT_MAX + 1];
+	struct text tx;
+	const struct msg *table = NULL;
+	char *json;
+
+	text_init(&tx, content, sizeof(content));
+	for (int i = 0; i < n; i++) {
+		if (m[i]->kind == MSG_TABLE) {
+			table = m[i];
+			continue;
+		}
+		if (tx.len)
+			text_add(&tx, "\n");
+		text_add(&tx, m[i]->text);
+	}
+	if (type)
+		cJSON_AddNumberToObject(root, "type", type);
+	cJSON_AddStringToObject(data, "content", content);
+	if (table)
+		add_table(data, table);
+	else if (type == 7) {
+		cJSON_AddArrayToObject(data, "embeds");
+		cJSON_AddArrayToObject(data, "components");
+	}
+	if (ephemeral)
+		cJSON_AddNumberToObject(data, "flags", 64);
+	cJSON_AddItemToObject(data, "allowed_mentions", cJSON_Parse("{\"parse\":[]}"));
+	json = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	return json;
+}
+
+/* ---- the daemon ---- */
+
+enum tag_kind {
+	TAG_GATEWAY_BOT = 1,
+	TAG_REGISTER,
+	TAG_CALLBACK,
+	TAG_FOLLOWUP,
+	TAG_POST_TABLE, /* a channel message holding the table: remember its id */
+	TAG_ORIGINAL,   /* GET @original of a response holding the table */
+	TAG_OTHER,
+};
+
+/* Where the channel's current table message is, to edit it in place. */
+struct chan {
+	char channel[64];
+	int64_t game;
+	char msg_id[32]; /* a channel message id, when known */
+	char token[512]; /* else the interaction whose response holds it */
+	int64_t token_at;
+};
+
+struct pending {
+	uint64_t tag;
+	int kind;
+	char channel[64];
+	int64_t game;
+	char token[512]; /* TAG_CALLBACK of a table response: for @original */
+};
+
+struct app {
+	struct config cfg;
+	struct store *st;
+	struct bot *bot;
+	struct rest *rest;
+	struct gateway *gw;
+	struct lws_context *ctx;
+	char app_id[32];
+	char gateway_url[CONFIG_URL_MAX];
+	int registered;
+	int stopping;
+	uint64_t next_tag;
+	struct msg_list out;
+	lws_sorted_usec_list_t tick;
+	uint64_t seen[2][DEDUP_SLOTS]; /* recent interaction ids: newer, older */
+	int seen_n;
+	struct chan *chans;
+	int nchans, capchans;
+	struct pending pend[PENDING_SLOTS];
+	long interactions;
+};
+
+static volatile sig_atomic_t stop_signal;
+static struct lws_context *signal_ctx;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_signal = 1;
+	if (signal_ctx)
+		lws_cancel_service(signal_ctx);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int in_set(const uint64_t *set, uint64_t v)
+{
+	for (uint64_t h = rng_mix(v);; h++) {
+		uint64_t slot = set[h % DEDUP_SLOTS];
+		if (slot == v)
+			return 1;
+		if (slot == 0)
+			return 0;
+	}
+}
+
+/* 1 when interaction id was seen before (then it is not applied again);
+ * otherwise remembers it. Two generations of DEDUP_SLOTS / 2 ids each: when
+ * the newer fills, it becomes the older and the oldest is forgotten, so the
+ * last DEDUP_SLOTS / 2 to DEDUP_SLOTS ids are always remembered. */
+static int seen_before(struct app *a, const char *id)
+{
+	uint64_t v = strtoull(id, NULL, 10), h;
+
+	if (v == 0)
+		return 0;
+	if (in_set(a->seen[0], v) || in_set(a->seen[1], v))
+		return 1;
+	if (a->seen_n == DEDUP_SLOTS / 2) {
+		memcpy(a->seen[1], a->seen[0], sizeof(a->seen[0]));
+		memset(a->seen[0], 0, sizeof(a->seen[0]));
+		a->seen_n = 0;
+	}
+	for (h = rng_mix(v); a->seen[0][h % DEDUP_SLOTS]; h++)
+		;
+	a->seen[0][h % DEDUP_SLOTS] = v;
+	a->seen_n++;
+	return 0;
+}
+
+static struct chan *chan_get(struct app *a, const char *channel)
+{
+	for (int i = 0; i < a->nchans; i++)
+		if (strcmp(a->chans[i].channel, channel) == 0)
+			return &a->chans[i];
+	if (a->nchans == a->capchans) {
+		int cap = a->capchans ? a->capchans * 2 : 64;
+		struct chan *bigger;
+		if (cap > CHANNELS_MAX)
+			return NULL;
+		bigger = realloc(a->chans, (size_t)cap * sizeof(*bigger));
+		if (!bigger)
+			return NULL;
+		a->chans = bigger;
+		a->capchans = cap;
+	}
+	memset(&a->chans[a->nchans], 0, sizeof(a->chans[0]));
+	text_copy(a->chans[a->nchans].channel, sizeof(a->chans[0].channel), channel);
+	return &a->chans[a->nchans++];
+}
+
+/* Submits a request; the body is borrowed. */
+static void submit(struct app *a, int method, const char *path, const char *body, int kind,
+                   const char *channel, int64_t game, const char *token)
+{
+	struct rest_request rq = { .method = method,
+		                   .path = path,
+		                   .body = body,
+		                   .body_len = body ? strlen(body) : 0,
+		                   .exempt_global = kind == TAG_CALLBACK };
+	struct pending *p;
+
+	rq.tag = ++a->next_tag;
+	p = &a->pend[rq.tag % PENDING_SLOTS];
+	memset(p, 0, sizeof(*p));
+	p->tag = rq.tag;
+	p->kind = kind;
+	p->game = game;
+	text_copy(p->channel, sizeof(p->channel), channel ? channel : "");
+	text_copy(p->token, sizeof(p->token), token ? token : "");
+	if (rest_submit(a->rest, &rq))
+		log_msg(LOG_WARN, "http: queue full, a request to %s was dropped",
+		        kind == TAG_CALLBACK ? "/interactions/…" : "the API");
+}
+
+/* Sends the channel's new table: edits the current table message when it
+ * is known and of the same game, else posts a new one. */
+static void send_table(struct app *a, const struct msg *t, int64_t now)
+{
+	struct chan *c = chan_get(a, t->channel);
+	char path[768], *body;
+
+	if (!c)
+		return;
+	body = discord_response_json(0, &t, 1, 0);
+	if (!body)
+		return;
+	if (c->game == t->game && c->msg_id[0]) {
+		snprintf(path, sizeof(path), "/channels/%s/messages/%s", t->channel, c->msg_id);
+		submit(a, REST_PATCH, path, body, TAG_OTHER, t->channel, t->game, NULL);
+	} else if (c->game == t->game && c->token[0] && now - c->token_at < TOKEN_LIFE_MS) {
+		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", a->app_id,
+		         c->token);
+		submit(a, REST_PATCH, path, body, TAG_OTHER, t->channel, t->game, NULL);
+	} else {
+		snprintf(path, sizeof(path), "/channels/%s/messages", t->channel);
+		c->game = t->game;
+		c->msg_id[0] = '\0';
+		c->token[0] = '\0';
+		submit(a, REST_POST, path, body, TAG_POST_TABLE, t->channel, t->game, NULL);
+	}
+	free(body);
+}
+
+/* Posts public text messages (no table) to a channel, in order. */
+static void post_events(struct app *a, const char *channel, const struct msg *m, int n)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/channels/%s/messages", channel);
+	for (int i = 0; i < n; i++) {
+		const struct msg *one = &m[i];
+		char *body;
+		if (one->kind == MSG_TABLE || one->audience != MSG_CHANNEL)
+			continue;
+		body = discord_response_json(0, &one, 1, 0);
+		if (body)
+			submit(a, REST_POST, path, body, TAG_OTHER, channel, m[i].game, NULL);
+		free(body);
+	}
+}
+
+/* Answers one interaction with the bot's messages. */
+static void respond(struct app *a, const struct discord_req *r, struct msg_list *out)
+{
+	const struct msg *pub[MSG_LIST_MAX];
+	const struct msg *table = NULL;
+	char path[768], *body;
+	int npub = 0, answered = 0;
+	int64_t now = now_ms();
+
+	for (int i = 0; i < out->n; i++) {
+		if (out->m[i].audience != MSG_CHANNEL)
+			continue;
+		if (out->m[i].kind == MSG_TABLE)
+			table = &out->m[i];
+		else
+			pub[npub++] = &out->m[i];
+	}
+	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
+	if (table && r->type == 3 && r->req.cmd.game == table->game) {
+		/* A button of the table: update that message in place... */
+		struct chan *c = chan_get(a, table->channel);
+		body = discord_response_json(7, &table, 1, 0);
+		submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, table->game, NULL);
+		free(body);
+		answered = 1;
+		if (c) {
+			c->game = table->game;
+			text_copy(c->msg_id, sizeof(c->msg_id), r->message_id);
+		}
+		/* ...and tell what happened below it. */
+		snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
+		for (int i = 0; i < npub; i++) {
+			body = discord_response_json(0, &pub[i], 1, 0);
+			submit(a, REST_POST, path, body, TAG_FOLLOWUP, r->channel, 0, NULL);
+			free(body);
+		}
+	} else if (npub || table) {
+		struct chan *c = table ? chan_get(a, table->channel) : NULL;
+		int in_place = c && table && c->game == table->game &&
+		               (c->msg_id[0] || (c->token[0] && now - c->token_at < TOKEN_LIFE_MS));
+		if (npub) {
+			/* The first event answers; the table goes with it unless an
+			 * existing table message is edited instead. */
+			const struct msg *both[2];
+			int nb = 0;
+			both[nb++] = pub[0];
+			if (table && !in_place)
+				both[nb++] = table;
+			body = discord_response_json(4, both, nb, 0);
+			submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel,
+			       table && !in_place ? table->game : 0,
+			       table && !in_place ? r->token : NULL);
+			free(body);
+			snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
+			for (int i = 1; i < npub; i++) {
+				body = discord_response_json(0, &pub[i], 1, 0);
+				submit(a, REST_POST, path, body, TAG_FOLLOWUP, r->channel, 0, NULL);
+				free(body);
+			}
+			if (table && in_place)
+				send_table(a, table, now);
+			if (table && !in_place && c) {
+				c->game = table->game;
+				c->msg_id[0] = '\0';
+				text_copy(c->token, sizeof(c->token), r->token);
+				c->token_at = now;
+			}
+		} else {
+			body = discord_response_json(4, &table, 1, 0);
+			submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, table->game,
+			       r->token);
+			free(body);
+			if (c) {
+				c->game = table->game;
+				c->msg_id[0] = '\0';
+				text_copy(c->token, sizeof(c->token), r->token);
+				c->token_at = now;
+			}
+		}
+		answered = 1;
+	}
+	for (int i = 0; i < out->n; i++) {
+		const struct msg *m = &out->m[i];
+		if (m->audience != MSG_PRIVATE || strcmp(m->user, r->user) != 0)
+			continue;
+		if (!answered) {
+			snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id,
+			         r->token);
+			body = discord_response_json(4, &m, 1, 1);
+			submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, 0, NULL);
+			answered = 1;
+		} else {
+			snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
+			body = discord_response_json(0, &m, 1, 1);
+			submit(a, REST_POST, path, body, TAG_FOLLOWUP, r->channel, 0, NULL);
+		}
+		free(body);
+	}
+	if (!answered) {
+		static struct msg ok = { .kind = MSG_INFO, .text = "\xe2\x9c\x93" };
+		const struct msg *okp = &ok;
+		snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
+		body = discord_response_json(4, &okp, 1, 1);
+		submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, 0, NULL);
+		free(body);
+	}
+}
+
+/* Answers an interaction that could not be read or came while stopping. */
+static void respond_error(struct app *a, const cJSON *d, const char *text)
+{
+	const char *id = str(d, "id"), *token = str(d, "token");
+	char path[768], *body;
+	static struct msg m;
+	const struct msg *mp = &m;
+
+	if (!id || !token || strlen(id) > 32 || strlen(token) > 500)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.kind = MSG_ERROR;
+	text_copy(m.text, sizeof(m.text), text);
+	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", id, token);
+	body = discord_response_json(4, &mp, 1, 1);
+	submit(a, REST_POST, path, body, TAG_CALLBACK, NULL, 0, NULL);
+	free(body);
+}
+
+static void tick_due(lws_sorted_usec_list_t *sul);
+
+/* Schedules bot_tick at the bot's next deadline. */
+static void schedule_tick(struct app *a)
+{
+	int64_t at = bot_next_deadline(a->bot), wait;
+
+	lws_sul_cancel(&a->tick);
+	if (!at)
+		return;
+	wait = at - now_ms();
+	if (wait < 0)
+		wait = 0;
+	lws_sul_schedule(a->ctx, 0, &a->tick, tick_due, wait * LWS_US_PER_MS);
+}
+
+static void tick_due(lws_sorted_usec_list_t *sul)
+{
+	struct app *a = lws_container_of(sul, struct app, tick);
+	int64_t now = now_ms();
+
+	msg_clear(&a->out);
+	bot_tick(a->bot, now, &a->out);
+	for (int i = 0; i < a->out.n; i++) {
+		const struct msg *m = &a->out.m[i];
+		if (m->audience != MSG_CHANNEL || !m->channel[0])
+			continue;
+		if (m->kind == MSG_TABLE)
+			send_table(a, m, now);
+		else
+			post_events(a, m->channel, m, 1);
+	}
+	schedule_tick(a);
+}
+
+static void on_interaction(struct app *a, const cJSON *d)
+{
+	struct discord_req r;
+	char err[128];
+	const char *id = str(d, "id");
+
+	if (id && seen_before(a, id)) {
+		log_msg(LOG_INFO, "interaction %s: seen before, not applied again", id);
+		return;
+	}
+	if (discord_parse_interaction(d, &r, err, sizeof(err))) {
+		log_msg(LOG_WARN, "interaction %s refused: %s", id ? id : "?", err);
+		respond_error(a, d, "That could not be read; nothing changed.");
+		return;
+	}
+	if (a->stopping) {
+		respond_error(a, d, "The bot is restarting; try again in a moment.");
+		return;
+	}
+	a->interactions++;
+	msg_clear(&a->out);
+	bot_handle(a->bot, &r.req, now_ms(), &a->out);
+	log_msg(LOG_INFO, "interaction %s: /%s by %s in %s/%s", r.id, cmd_name(r.req.cmd.kind),
+	        r.user, r.server, r.channel);
+	respond(a, &r, &a->out);
+	schedule_tick(a);
+}
+
+/* A 64-bit FNV-1a fingerprint, in hex. */
+static void fingerprint(const char *s, char out[17])
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* Registers the slash commands by bulk overwrite, globally or for the
+ * configured guilds, when their definitions changed since the last time. */
+static void register_commands(struct app *a)
+{
+	char *json = discord_commands_json(), fp[17], stored[64], key[64], path[256];
+
+	if (!json)
+		return;
+	fingerprint(json, fp);
+	for (int i = 0; i <= a->cfg.nguilds; i++) {
+		if (i == a->cfg.nguilds && a->cfg.nguilds > 0)
+			break;
+		if (a->cfg.nguilds) {
+			snprintf(key, sizeof(key), "commands:%s", a->cfg.guilds[i]);
+			snprintf(path, sizeof(path), "/applications/%s/guilds/%s/commands",
+			         a->app_id, a->cfg.guilds[i]);
+		} else {
+			snprintf(key, sizeof(key), "commands:global");
+			snprintf(path, sizeof(path), "/applications/%s/commands", a->app_id);
+		}
+		if (store_setting_get(a->st, key, stored, sizeof(stored)) == 0 &&
+		    strcmp(stored, fp) == 0) {
+			log_msg(LOG_INFO, "commands: %s unchanged, not registered again", key);
+			continue;
+		}
+		submit(a, REST_PUT, path, json, TAG_REGISTER, key, 0, fp);
+		log_msg(LOG_INFO, "commands: registering (%s)", key);
+	}
+	free(json);
+}
+
+static void on_dispatch(void *ctx, const char *t, const cJSON *d, int64_t seq)
+{
+	struct app *a = ctx;
+
+	(void)seq;
+	if (strcmp(t, "READY") == 0) {
+		const cJSON *app = cJSON_GetObjectItemCaseSensitive(d, "application");
+		const char *id = app ? str(app, "id") : NULL;
+		if (!a->app_id[0] && id && strlen(id) < sizeof(a->app_id))
+			text_copy(a->app_id, sizeof(a->app_id), id);
+		log_msg(LOG_NOTICE, "gateway: ready (application %s)", a->app_id);
+		if (!a->registered && a->app_id[0]) {
+			a->registered = 1;
+			register_commands(a);
+		}
+	} else if (strcmp(t, "INTERACTION_CREATE") == 0) {
+		on_interaction(a, d);
+	}
+}
+
+static void on_state(void *ctx, int state, const char *why)
+{
+	(void)ctx;
+	log_msg(state == GATEWAY_STOPPED ? LOG_NOTICE : LOG_INFO, "gateway: %s", why);
+}
+
+/* Handles one finished HTTP request. */
+static void on_response(struct app *a, struct rest_response *resp)
+{
+	struct pending *p = &a->pend[resp->tag % PENDING_SLOTS];
+	int ok = resp->status >= 200 && resp->status < 300;
+
+	if (p->tag != resp->tag) {
+		rest_response_free(resp);
+		return;
+	}
+	if (!ok)
+		log_msg(resp->status >= 500 || resp->status == 0 ? LOG_ERR : LOG_WARN,
+		        "http: request %llu (kind %d) failed: %ld %s",
+		        (unsigned long long)resp->tag, p->kind, resp->status, resp->error);
+	if (ok && p->kind == TAG_REGISTER) {
+		store_setting_put(a->st, p->channel, p->token);
+		log_msg(LOG_INFO, "commands: registered (%s)", p->channel);
+	}
+	if (ok && p->kind == TAG_CALLBACK && p->token[0]) {
+		/* The response holds the table: learn its message id. */
+		char path[768];
+		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", a->app_id,
+		         p->token);
+		submit(a, REST_GET, path, NULL, TAG_ORIGINAL, p->channel, p->game, NULL);
+	}
+	if (ok && (p->kind == TAG_POST_TABLE || p->kind == TAG_ORIGINAL) && resp->body) {
+		cJSON *m = cJSON_Parse(resp->body);
+		const char *id = m ? str(m, "id") : NULL;
+		struct chan *c = chan_get(a, p->channel);
+		if (id && c && c->game == p->game && strlen(id) < sizeof(c->msg_id))
+			text_copy(c->msg_id, sizeof(c->msg_id), id);
+		cJSON_Delete(m);
+	}
+	p->tag = 0;
+	rest_response_free(resp);
+}
+
+static void drain(struct app *a)
+{
+	struct rest_response resp;
+
+	while (rest_poll(a->rest, &resp))
+		on_response(a, &resp);
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+	struct lws_context *ctx = wsi ? lws_get_context(wsi) : signal_ctx;
+	struct app *a = ctx ? lws_context_user(ctx) : NULL;
+
+	if (reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED) {
+		if (a) {
+			drain(a);
+			if (stop_signal && !a->stopping) {
+				a->stopping = 1;
+				log_msg(LOG_NOTICE, "stopping: closing the gateway");
+				gateway_stop(a->gw);
+			}
+		}
+		return 0;
+	}
+	if (a && user == a->gw)
+		return gateway_callback(a->gw, wsi, (int)reason, in, len);
+	return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+static void wake(void *ctx)
+{
+	lws_cancel_service(ctx);
+}
+
+static const struct lws_protocols protocols[] = {
+	{ PROTOCOL, callback, 0, 65536, 0, NULL, 0 },
+	{ NULL, NULL, 0, 0, 0, NULL, 0 },
+};
+
+/* Asks GET /gateway/bot for the URL, waiting for the answer (before the
+ * event loop runs). Returns 0, or an exit status. */
+static int find_gateway(struct app *a)
+{
+	for (int attempt = 0; attempt < 5; attempt++) {
+		struct rest_response resp;
+		struct rest_request rq = { .method = REST_GET, .path = "/gateway/bot", .tag = 1 };
+		int got = 0;
+
+		if (rest_submit(a->rest, &rq))
+			return 1;
+		for (int i = 0; i < 3000 && !(got = rest_poll(a->rest, &resp)); i++)
+			sleep_ms(10);
+		if (!got)
+			continue;
+		if (resp.status == 401 || resp.status == 403) {
+			log_msg(LOG_ERR, "the API refused the token (HTTP %ld): check it",
+			        resp.status);
+			rest_response_free(&resp);
+			return GATEWAY_EXIT_AUTH;
+		}
+		if (resp.status == 200 && resp.body) {
+			cJSON *j = cJSON_Parse(resp.body);
+			const char *url = j ? str(j, "url") : NULL;
+			const cJSON *lim =
+			    j ? cJSON_GetObjectItemCaseSensitive(j, "session_start_limit") : NULL;
+			const cJSON *rem =
+			    lim ? cJSON_GetObjectItemCaseSensitive(lim, "remaining") : NULL;
+			const cJSON *reset =
+			    lim ? cJSON_GetObjectItemCaseSensitive(lim, "reset_after") : NULL;
+			if (url && strlen(url) < sizeof(a->gateway_url))
+				text_copy(a->gateway_url, sizeof(a->gateway_url), url);
+			if (cJSON_IsNumber(rem) && rem->valuedouble < 1 && cJSON_IsNumber(reset)) {
+				log_msg(LOG_WARN, "no session starts left; waiting %.0f s",
+				        reset->valuedouble / 1000);
+				sleep_ms(reset->valuedouble < 600000 ? (long)reset->valuedouble
+				                                     : 600000);
+			}
+			cJSON_Delete(j);
+			rest_response_free(&resp);
+			if (a->gateway_url[0])
+				return 0;
+		} else {
+			log_msg(LOG_WARN, "GET /gateway/bot: %ld %s", resp.status, resp.error);
+			rest_response_free(&resp);
+		}
+		sleep_ms(1000L << attempt);
+	}
+	log_msg(LOG_ERR, "cannot reach the API to find the gateway");
+	return 1;
+}
+
+static const char usage[] =
+    "Usage: rlyeh run [--config FILE]\n"
+    "Run the bot on Discord: connect to the gateway, answer slash commands and\n"
+    "buttons, keep games in the database. Stops cleanly on SIGTERM or SIGINT.\n"
+    "\n"
+    "  --config FILE   configuration (see config/rlyeh.conf); RLYEH_<KEY> variables\n"
+    "                  override it\n"
+    "  --help          this text\n"
+    "\n"
+    "The token comes from $RLYEH_TOKEN, the file named by token_file, or\n"
+    "$CREDENTIALS_DIRECTORY/token — never from the command line.\n"
+    "Exit status: 0 stopped cleanly, 1 error, 2 usage or no token,\n"
+    "3 the token was refused (gateway close 4004), 4 the gateway refused the\n"
+    "client (close 4010-4014).\n";
+
+static const char no_token[] =
+    "rlyeh run: no bot token.\n"
+    "Create an application at https://discord.com/developers/applications, add a bot,\n"
+    "copy its token, and give it to rlyeh as RLYEH_TOKEN in the environment or in a file\n"
+    "named by token_file in the configuration (with systemd: LoadCredential=token:...).\n"
+    "To play without Discord, try: rlyeh console\n";
+
+int discord_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lws_context_creation_info info;
+	struct rest_config rc = { 0 };
+	struct gateway_config gc = { 0 };
+	struct gateway_handler gh = { 0 };
+	struct bot_config bc;
+	struct app *a;
+	const char *config_path = NULL;
+	char err[512];
+	int opt, status = 0, rcode;
+	uint64_t seed;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			config_path = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			return cli_usage_error("run", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return 1;
+	config_default(&a->cfg);
+	if (config_load(&a->cfg, config_path, err, sizeof(err))) {
+		fprintf(stderr, "rlyeh run: %s\n", err);
+		free(a);
+		return 2;
+	}
+	rcode = config_load_token(&a->cfg, err, sizeof(err));
+	if (rcode) {
+		if (rcode < 0)
+			fprintf(stderr, "rlyeh run: %s\n", err);
+		else
+			fputs(no_token, stderr);
+		free(a);
+		return 2;
+	}
+	if (store_open(a->cfg.database, &a->st, err, sizeof(err))) {
+		log_msg(LOG_ERR, "database %s: %s", a->cfg.database, err);
+		free(a);
+		return 1;
+	}
+	bot_config_default(&bc);
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = (uint64_t)now_ms() ^ (uint64_t)getpid();
+	bc.seed = seed;
+	bc.turn_timeout_ms = (int64_t)a->cfg.turn_timeout * 1000;
+	bc.lang = a->cfg.lang;
+	a->bot = bot_new(a->st, &bc, err, sizeof(err));
+	if (!a->bot) {
+		log_msg(LOG_ERR, "cannot resume the stored games: %s", err);
+		store_close(a->st);
+		free(a);
+		return 1;
+	}
+	text_copy(a->app_id, sizeof(a->app_id), a->cfg.application_id);
+	memset(&info, 0, sizeof(info));
+	info.port = CONTEXT_PORT_NO_LISTEN;
+	info.protocols = protocols;
+	info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+	info.user = a;
+	lws_set_log_level(LLL_ERR, NULL);
+	a->ctx = lws_create_context(&info);
+	if (!a->ctx) {
+		log_msg(LOG_ERR, "cannot create the event loop");
+		status = 1;
+		goto out;
+	}
+	rc.base_url = a->cfg.api_url;
+	rc.token = a->cfg.token;
+	rc.user_agent = USER_AGENT;
+	a->rest = rest_start(&rc, wake, a->ctx);
+	if (!a->rest) {
+		status = 1;
+		goto out;
+	}
+	if (a->cfg.gateway_url[0])
+		text_copy(a->gateway_url, sizeof(a->gateway_url), a->cfg.gateway_url);
+	else if ((status = find_gateway(a)) != 0)
+		goto out;
+	gc.url = a->gateway_url;
+	gc.token = a->cfg.token;
+	gc.compress = a->cfg.compress;
+	gc.protocol_name = PROTOCOL;
+	gh.ctx = a;
+	gh.dispatch = on_dispatch;
+	gh.state = on_state;
+	a->gw = gateway_new(a->ctx, &gc, &gh);
+	if (!a->gw) {
+		status = 1;
+		goto out;
+	}
+	signal_ctx = a->ctx;
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	log_msg(LOG_NOTICE, "rlyeh %s: %d games resumed; connecting", RLYEH_VERSION,
+	        bot_open_games(a->bot));
+	gateway_start(a->gw);
+	schedule_tick(a);
+	while (gateway_state(a->gw) != GATEWAY_STOPPED) {
+		if (lws_service(a->ctx, 0) < 0)
+			break;
+		if (stop_signal && !a->stopping) {
+			a->stopping = 1;
+			gateway_stop(a->gw);
+		}
+	}
+	status = gateway_fatal(a->gw);
+	/* Finish the replies in flight, then leave. */
+	for (int i = 0; i < 500 && rest_pending(a->rest) > 0; i++) {
+		lws_service(a->ctx, 0);
+		drain(a);
+		sleep_ms(10);
+	}
+	drain(a);
+out:
+	signal_ctx = NULL;
+	lws_sul_cancel(&a->tick);
+	rest_stop(a->rest, 2000);
+	if (a->ctx)
+		lws_context_destroy(a->ctx);
+	gateway_free(a->gw);
+	bot_free(a->bot);
+	store_checkpoint(a->st);
+	store_close(a->st);
+	msg_free(&a->out);
+	free(a->chans);
+	log_msg(LOG_NOTICE, "stopped (exit status %d)", status);
+	free(a);
+	return status;
+}

@@ -1,0 +1,10 @@
+# HTTP API client: test_rest builds src/discord/rest.c with the test, which
+# runs its own HTTP server on 127.0.0.1 (no network beyond loopback).
+# Included from tests/CMakeLists.txt after pkg_check_modules(CMOCKA cmocka),
+# pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl) and
+# find_package(Threads).
+add_executable(test_rest unit/test_rest.c ${PROJECT_SOURCE_DIR}/src/discord/rest.c)
+target_include_directories(test_rest PRIVATE ${PROJECT_SOURCE_DIR}/include ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_rest PRIVATE ${CMOCKA_LIBRARIES} PkgConfig::CURL Threads::Threads)
+add_test(NAME rest COMMAND test_rest)
+set_tests_properties(rest PROPERTIES TIMEOUT 60)

@@ -1,0 +1,149 @@
+/* The daemon's configuration: the shipped example, refusals with file and
+ * line, environment overrides, and where the token may come from. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rlyeh/config.h"
+#include "rlyeh/log.h"
+
+static char dir[64];
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/rlyeh-config-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	unsetenv("RLYEH_TOKEN");
+	unsetenv("CREDENTIALS_DIRECTORY");
+	unsetenv("RLYEH_TURN_TIMEOUT");
+	return 0;
+}
+
+static void test_example_parses(void **unused)
+{
+	struct config c;
+	char err[512];
+
+	(void)unused;
+	config_default(&c);
+	if (config_load(&c, EXAMPLE_CONFIG, err, sizeof(err)))
+		fail_msg("the shipped example is refused: %s", err);
+	assert_string_equal(c.database, "/var/lib/rlyeh/rlyeh.db");
+	assert_string_equal(c.api_url, "https://discord.com/api/v10");
+	assert_int_equal(c.turn_timeout, 120);
+	assert_int_equal(c.nguilds, 0);
+	assert_int_equal(c.compress, 0);
+	assert_int_equal(c.log_level, LOG_INFO);
+}
+
+static void test_refusals_name_file_and_line(void **unused)
+{
+	static const struct {
+		const char *text, *reason;
+	} bad[] = {
+		{ "# ok\nspeed = 3\n", ":2: unknown key 'speed'" },
+		{ "turn_timeout = soon\n", ":1: turn_timeout: expected 0 to 86400 seconds" },
+		{ "\n\nlanguage = fr\n", ":3: language: expected en or nl" },
+		{ "compress = maybe\n", ":1: expected true or false" },
+		{ "api_url = ftp://x\n", ":1: expected an http(s) URL" },
+		{ "api_url = https://x/\n", ":1: remove the trailing '/'" },
+		{ "guilds = 12, abc\n", ":1: guilds: 'abc' is not a numeric id" },
+		{ "token = secret\n", ":1: the token is not read from the configuration file" },
+		{ "just words\n", ":1: expected key = value" },
+		{ "log_level = loud\n", ":1: log_level: expected" },
+	};
+	char err[512];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct config c;
+		const char *path = write_file("bad.conf", bad[i].text);
+		config_default(&c);
+		assert_int_equal(config_load(&c, path, err, sizeof(err)), -1);
+		if (!strstr(err, path) || !strstr(err, bad[i].reason))
+			fail_msg("'%s': message '%s' lacks '%s'", bad[i].text, err, bad[i].reason);
+		assert_null(strstr(err, "secret"));
+	}
+}
+
+static void test_environment_overrides(void **unused)
+{
+	struct config c;
+	char err[512];
+	const char *path = write_file("a.conf", "turn_timeout = 30\nguilds = 1, 2\n");
+
+	(void)unused;
+	setenv("RLYEH_TURN_TIMEOUT", "45", 1);
+	config_default(&c);
+	assert_int_equal(config_load(&c, path, err, sizeof(err)), 0);
+	assert_int_equal(c.turn_timeout, 45);
+	assert_int_equal(c.nguilds, 2);
+	assert_string_equal(c.guilds[1], "2");
+	setenv("RLYEH_TURN_TIMEOUT", "-1", 1);
+	assert_int_equal(config_load(&c, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "RLYEH_TURN_TIMEOUT"));
+	unsetenv("RLYEH_TURN_TIMEOUT");
+}
+
+static void test_token_sources(void **unused)
+{
+	struct config c;
+	char err[512], creds[128];
+
+	(void)unused;
+	config_default(&c);
+	assert_int_equal(config_load_token(&c, err, sizeof(err)), 1);
+	setenv("RLYEH_TOKEN", "env-token", 1);
+	assert_int_equal(config_load_token(&c, err, sizeof(err)), 0);
+	assert_string_equal(c.token, "env-token");
+	unsetenv("RLYEH_TOKEN");
+	snprintf(c.token_file, sizeof(c.token_file), "%s", write_file("tok", "file-token\n"));
+	assert_int_equal(config_load_token(&c, err, sizeof(err)), 0);
+	assert_string_equal(c.token, "file-token");
+	/* A systemd credential: $CREDENTIALS_DIRECTORY/token. */
+	c.token_file[0] = '\0';
+	snprintf(creds, sizeof(creds), "%s/creds", dir);
+	assert_int_equal(mkdir(creds, 0700), 0);
+	write_file("creds/token", "credential-token\n");
+	setenv("CREDENTIALS_DIRECTORY", creds, 1);
+	assert_int_equal(config_load_token(&c, err, sizeof(err)), 0);
+	assert_string_equal(c.token, "credential-token");
+	unsetenv("CREDENTIALS_DIRECTORY");
+	snprintf(c.token_file, sizeof(c.token_file), "%s/missing", dir);
+	assert_int_equal(config_load_token(&c, err, sizeof(err)), -1);
+	assert_null(strstr(err, "credential-token"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_example_parses),
+		cmocka_unit_test(test_refusals_name_file_and_line),
+		cmocka_unit_test(test_environment_overrides),
+		cmocka_unit_test(test_token_sources),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
