@@ -59,8 +59,14 @@ void bot_tick(struct bot *b, int64_t now, struct msg_list *out);
 /* The earliest pending deadline, or 0 when none. */
 int64_t bot_next_deadline(const struct bot *b);
 
+/* Changes the turn timeout for moves awaited from now on (0: none). */
+void bot_set_turn_timeout(struct bot *b, int64_t ms);
+
 /* 1 when the channel has a game in the lobby or playing. */
 int bot_has_game(struct bot *b, const char *server, const char *channel);
+
+/* Commands refused because the store failed, since the start. */
+long bot_store_errors(const struct bot *b);
 
 /* Number of games in the lobby or playing. */
 int bot_open_games(const struct bot *b);

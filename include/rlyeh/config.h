@@ -27,6 +27,7 @@ struct config {
 	int turn_timeout;             /* seconds, 0 = none */
 	int compress;                 /* zlib-stream transport compression */
 	int log_level;                /* enum log_level */
+	int health_port;              /* /healthz and /metrics on 127.0.0.1; 0 off */
 	char token[CONFIG_TOKEN_MAX]; /* filled by config_load_token */
 };
 

@@ -161,6 +161,18 @@ int store_setting_put(struct store *st, const char *key, const char *value);
 /* Copies the write-ahead log into the database and truncates it. */
 int store_checkpoint(struct store *st);
 
+/* Copies the database at `src` into a new file `dest` (refused when dest
+ * exists) with SQLite's online backup, consistent even while another
+ * process writes to src; then checks the copy's integrity. 0, or -1 with
+ * the reason in err (a partial dest is removed). */
+int store_backup_file(const char *src, const char *dest, char *err, size_t errlen);
+
+/* Replaces the database at `dest` with the backup at `src` after checking
+ * that src is an intact rlyeh database no newer than this binary and that
+ * nobody is using dest (it is refused while the daemon runs). 0, or -1 with
+ * the reason in err (dest is then unchanged). */
+int store_restore_file(const char *src, const char *dest, char *err, size_t errlen);
+
 /* The highest game id ever given (0 for none): the next game's id is
  * normally one more. */
 int64_t store_games_made(struct store *st);

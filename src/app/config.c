@@ -136,6 +136,12 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 		c->turn_timeout = (int)v;
 		return 0;
 	}
+	if (strcmp(key, "health_port") == 0) {
+		if (cli_parse_ll(value, 0, 65535, &v))
+			return fail(err, errlen, where, "health_port: expected 0 (off) to 65535");
+		c->health_port = (int)v;
+		return 0;
+	}
 	if (strcmp(key, "compress") == 0)
 		return set_bool(&c->compress, value, where, err, errlen);
 	if (strcmp(key, "log_level") == 0) {

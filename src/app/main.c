@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rlyeh/admin.h"
 #include "rlyeh/console.h"
 #include "rlyeh/discord.h"
 #include "rlyeh/export.h"
@@ -13,8 +14,14 @@ static const char usage[] =
     "A self-hosted chat bot that runs Cthulhu Dice and other games in group chats.\n"
     "\n"
     "Commands:\n"
-    "  sim       play computer-only games and print win rates as JSON\n"
-    "  replay    replay a game script and print the state after every turn\n"
+    "  run           run the bot on Discord (the daemon)\n"
+    "  console       play in the terminal (a local channel), against computer players\n"
+    "  sim           play computer-only games and print win rates as JSON\n"
+    "  replay        replay a game script and print the state after every turn\n"
+    "  export        write a stored game as a replay script\n"
+    "  check-config  validate the configuration without starting\n"
+    "  backup        copy the database consistently while the daemon runs\n"
+    "  restore       put a backup back in place (daemon stopped)\n"
     "\n"
     "  rlyeh COMMAND --help   help for one command\n"
     "  rlyeh --version        the version\n";
@@ -25,8 +32,10 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", discord_main },   { "console", console_main }, { "sim", sim_main },
-	{ "replay", replay_main }, { "export", export_main },
+	{ "run", discord_main },    { "console", console_main },
+	{ "sim", sim_main },        { "replay", replay_main },
+	{ "export", export_main },  { "check-config", admin_check_config },
+	{ "backup", admin_backup }, { "restore", admin_restore },
 };
 
 int main(int argc, char **argv)

@@ -42,6 +42,7 @@ struct bot {
 	struct table **t; /* open tables, and the last finished one per channel */
 	int n, cap;
 	int64_t games_made;
+	long store_errors;
 };
 
 void bot_config_default(struct bot_config *cfg)
@@ -404,6 +405,7 @@ static void commit(struct work *w, const struct bot_req *req, int lang, struct m
 {
 	flush_narration(w);
 	if (save(w)) {
+		w->b->store_errors++;
 		if (req)
 			refuse(out, req, lang, S_ERR_STORAGE, NULL, NULL);
 		return;
@@ -1133,9 +1135,19 @@ int64_t bot_next_deadline(const struct bot *b)
 	return next;
 }
 
+void bot_set_turn_timeout(struct bot *b, int64_t ms)
+{
+	b->cfg.turn_timeout_ms = ms < 0 ? 0 : ms;
+}
+
 int bot_has_game(struct bot *b, const char *server, const char *channel)
 {
 	return is_open(find_table(b, server, channel));
+}
+
+long bot_store_errors(const struct bot *b)
+{
+	return b->store_errors;
 }
 
 int bot_open_games(const struct bot *b)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <systemd/sd-daemon.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "rlyeh/gateway.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/log.h"
+#include "rlyeh/metrics.h"
 #include "rlyeh/rest.h"
 #include "rlyeh/rng.h"
 #include "rlyeh/store.h"
@@ -433,9 +435,18 @@ struct chan {
 	int64_t token_at;
 };
 
+/* A follow-up held until its interaction's callback is accepted. */
+struct later {
+	char *path;
+	char *body;
+};
+
 struct pending {
 	uint64_t tag;
+	struct later *later; /* callbacks: follow-ups to send once accepted */
+	int nlater;
 	int kind;
+	int64_t started_us; /* callbacks: when the interaction arrived */
 	char channel[64];
 	int64_t game;
 	char token[512]; /* TAG_CALLBACK of a table response: for @original */
@@ -455,21 +466,35 @@ struct app {
 	uint64_t next_tag;
 	struct msg_list out;
 	lws_sorted_usec_list_t tick;
+	lws_sorted_usec_list_t watchdog;
+	uint64_t watchdog_us;
+	const char *config_path;
+	int notified_ready;
 	uint64_t seen[2][DEDUP_SLOTS]; /* recent interaction ids: newer, older */
 	int seen_n;
 	struct chan *chans;
 	int nchans, capchans;
 	struct pending pend[PENDING_SLOTS];
-	long interactions;
+	struct metrics metrics;
+	int64_t arrived_us; /* the interaction being handled */
+	uint64_t hold;      /* the callback that follow-ups wait for, or 0 */
 };
 
-static volatile sig_atomic_t stop_signal;
+/* A /healthz or /metrics answer being written. */
+struct http_session {
+	char *body;
+	size_t len;
+};
+
+static volatile sig_atomic_t stop_signal, reload_signal;
 static struct lws_context *signal_ctx;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop_signal = 1;
+	if (sig == SIGHUP)
+		reload_signal = 1;
+	else
+		stop_signal = 1;
 	if (signal_ctx)
 		lws_cancel_service(signal_ctx);
 }
@@ -546,6 +571,18 @@ static struct chan *chan_get(struct app *a, const char *channel)
 	return &a->chans[a->nchans++];
 }
 
+/* Frees a pending entry's held follow-ups. */
+static void release_later(struct pending *p)
+{
+	for (int i = 0; i < p->nlater; i++) {
+		free(p->later[i].path);
+		free(p->later[i].body);
+	}
+	free(p->later);
+	p->later = NULL;
+	p->nlater = 0;
+}
+
 /* Submits a request; the body is borrowed. */
 static void submit(struct app *a, int method, const char *path, const char *body, int kind,
                    const char *channel, int64_t game, const char *token)
@@ -557,14 +594,31 @@ static void submit(struct app *a, int method, const char *path, const char *body
 		                   .exempt_global = kind == TAG_CALLBACK };
 	struct pending *p;
 
+	if (kind == TAG_FOLLOWUP && a->hold && a->pend[a->hold % PENDING_SLOTS].tag == a->hold) {
+		/* Discord wants the initial response first: send it after. */
+		struct pending *cb = &a->pend[a->hold % PENDING_SLOTS];
+		struct later *more = realloc(cb->later, (size_t)(cb->nlater + 1) * sizeof(*more));
+		if (more) {
+			cb->later = more;
+			more[cb->nlater].path = strdup(path);
+			more[cb->nlater].body = body ? strdup(body) : NULL;
+			if (more[cb->nlater].path)
+				cb->nlater++;
+		}
+		return;
+	}
 	rq.tag = ++a->next_tag;
 	p = &a->pend[rq.tag % PENDING_SLOTS];
+	release_later(p);
 	memset(p, 0, sizeof(*p));
 	p->tag = rq.tag;
 	p->kind = kind;
+	p->started_us = kind == TAG_CALLBACK ? a->arrived_us : 0;
 	p->game = game;
 	text_copy(p->channel, sizeof(p->channel), channel ? channel : "");
 	text_copy(p->token, sizeof(p->token), token ? token : "");
+	if (kind == TAG_CALLBACK)
+		a->hold = rq.tag;
 	if (rest_submit(a->rest, &rq))
 		log_msg(LOG_WARN, "http: queue full, a request to %s was dropped",
 		        kind == TAG_CALLBACK ? "/interactions/…" : "the API");
@@ -789,7 +843,9 @@ static void on_interaction(struct app *a, const cJSON *d)
 		log_msg(LOG_INFO, "interaction %s: seen before, not applied again", id);
 		return;
 	}
+	a->arrived_us = lws_now_usecs();
 	if (discord_parse_interaction(d, &r, err, sizeof(err))) {
+		a->metrics.unreadable++;
 		log_msg(LOG_WARN, "interaction %s refused: %s", id ? id : "?", err);
 		respond_error(a, d, "That could not be read; nothing changed.");
 		return;
@@ -798,12 +854,14 @@ static void on_interaction(struct app *a, const cJSON *d)
 		respond_error(a, d, "The bot is restarting; try again in a moment.");
 		return;
 	}
-	a->interactions++;
+	a->metrics.interactions[r.req.cmd.kind]++;
 	msg_clear(&a->out);
 	bot_handle(a->bot, &r.req, now_ms(), &a->out);
 	log_msg(LOG_INFO, "interaction %s: /%s by %s in %s/%s", r.id, cmd_name(r.req.cmd.kind),
 	        r.user, r.server, r.channel);
+	a->hold = 0;
 	respond(a, &r, &a->out);
+	a->hold = 0;
 	schedule_tick(a);
 }
 
@@ -872,8 +930,48 @@ static void on_dispatch(void *ctx, const char *t, const cJSON *d, int64_t seq)
 
 static void on_state(void *ctx, int state, const char *why)
 {
-	(void)ctx;
+	struct app *a = ctx;
+
 	log_msg(state == GATEWAY_STOPPED ? LOG_NOTICE : LOG_INFO, "gateway: %s", why);
+	if (state == GATEWAY_READY && !a->notified_ready) {
+		a->notified_ready = 1;
+		sd_notifyf(0, "READY=1\nSTATUS=gateway %s, %d games in progress", why,
+		           bot_open_games(a->bot));
+	} else {
+		sd_notifyf(0, "STATUS=gateway %s, %d games in progress", why,
+		           bot_open_games(a->bot));
+	}
+}
+
+/* Re-reads what can change without a restart: the log level and the turn
+ * timeout. A bad file is refused and everything stays as it was. */
+static void reload(struct app *a)
+{
+	struct config c;
+	char err[512];
+
+	sd_notify(0, "RELOADING=1");
+	config_default(&c);
+	if (config_load(&c, a->config_path, err, sizeof(err))) {
+		log_msg(LOG_ERR, "reload refused: %s", err);
+		log_set_level(a->cfg.log_level);
+	} else {
+		a->cfg.log_level = c.log_level;
+		a->cfg.turn_timeout = c.turn_timeout;
+		bot_set_turn_timeout(a->bot, (int64_t)c.turn_timeout * 1000);
+		log_msg(LOG_NOTICE, "reloaded: log level %d, turn timeout %d s", c.log_level,
+		        c.turn_timeout);
+	}
+	sd_notify(0, "READY=1");
+}
+
+/* Tells systemd the loop is alive, at half the watchdog period. */
+static void watchdog_due(lws_sorted_usec_list_t *sul)
+{
+	struct app *a = lws_container_of(sul, struct app, watchdog);
+
+	sd_notify(0, "WATCHDOG=1");
+	lws_sul_schedule(a->ctx, 0, &a->watchdog, watchdog_due, (lws_usec_t)a->watchdog_us / 2);
 }
 
 /* Handles one finished HTTP request. */
@@ -890,6 +988,25 @@ static void on_response(struct app *a, struct rest_response *resp)
 		log_msg(resp->status >= 500 || resp->status == 0 ? LOG_ERR : LOG_WARN,
 		        "http: request %llu (kind %d) failed: %ld %s",
 		        (unsigned long long)resp->tag, p->kind, resp->status, resp->error);
+	if (p->kind == TAG_CALLBACK && p->nlater) {
+		struct later *later = p->later;
+		int n = p->nlater;
+		p->later = NULL;
+		p->nlater = 0;
+		for (int i = 0; i < n; i++) {
+			if (ok)
+				submit(a, REST_POST, later[i].path, later[i].body, TAG_FOLLOWUP,
+				       NULL, 0, NULL);
+			free(later[i].path);
+			free(later[i].body);
+		}
+		free(later);
+		if (!ok)
+			log_msg(LOG_WARN, "http: %d follow-ups dropped with their failed callback",
+			        n);
+	}
+	if (ok && p->kind == TAG_CALLBACK && p->started_us)
+		metrics_latency(&a->metrics, (double)(lws_now_usecs() - p->started_us) / 1e6);
 	if (ok && p->kind == TAG_REGISTER) {
 		store_setting_put(a->st, p->channel, p->token);
 		log_msg(LOG_INFO, "commands: registered (%s)", p->channel);
@@ -921,6 +1038,75 @@ static void drain(struct app *a)
 		on_response(a, &resp);
 }
 
+/* Answers GET /healthz (gateway state, database writable) and /metrics on
+ * the local health port. */
+static int health_request(struct app *a, struct lws *wsi, struct http_session *hs, const char *uri)
+{
+	unsigned char head[LWS_PRE + 1024], *start = head + LWS_PRE, *p = start,
+	                                    *end = head + sizeof(head) - 1;
+	const char *type = "application/json";
+	unsigned status = 200;
+	struct text tx;
+	long w = 0, tm = 0;
+
+	hs->body = malloc(16384);
+	if (!hs->body)
+		return -1;
+	text_init(&tx, hs->body, 16384);
+	if (strcmp(uri, "/healthz") == 0) {
+		char stamp[32];
+		int ready = a->gw && gateway_state(a->gw) == GATEWAY_READY;
+		int writable;
+		snprintf(stamp, sizeof(stamp), "%lld", (long long)now_ms());
+		writable = store_setting_put(a->st, "health", stamp) == 0;
+		status = ready && writable ? 200 : 503;
+		text_addf(&tx, "{\"gateway\":\"%s\",\"database\":\"%s\",\"games\":%d}\n",
+		          ready ? "ready" : "not ready", writable ? "writable" : "failing",
+		          bot_open_games(a->bot));
+	} else if (strcmp(uri, "/metrics") == 0) {
+		struct metrics_gauges g = { 0 };
+		rest_stats(a->rest, &w, &tm);
+		g.gateway_state = a->gw ? gateway_state(a->gw) : 0;
+		g.gateway_ready = g.gateway_state == GATEWAY_READY;
+		g.reconnects = a->gw ? gateway_reconnects(a->gw) : 0;
+		g.games = bot_open_games(a->bot);
+		g.rate_limited_waits = w;
+		g.too_many = tm;
+		g.db_errors = bot_store_errors(a->bot);
+		metrics_render(&a->metrics, &g, &tx);
+		type = "text/plain; version=0.0.4";
+	} else {
+		status = 404;
+		text_add(&tx, "{\"error\":\"not found\"}\n");
+	}
+	hs->len = tx.len;
+	if (lws_add_http_common_headers(wsi, status, type, hs->len, &p, end) ||
+	    lws_finalize_write_http_header(wsi, start, &p, end))
+		return 1;
+	lws_callback_on_writable(wsi);
+	return 0;
+}
+
+static int health_write(struct lws *wsi, struct http_session *hs)
+{
+	unsigned char *buf;
+	int rc;
+
+	if (!hs || !hs->body)
+		return -1;
+	buf = malloc(LWS_PRE + hs->len + 1);
+	if (!buf)
+		return -1;
+	memcpy(buf + LWS_PRE, hs->body, hs->len);
+	rc = lws_write(wsi, buf + LWS_PRE, hs->len, LWS_WRITE_HTTP_FINAL);
+	free(buf);
+	free(hs->body);
+	hs->body = NULL;
+	if (rc < (int)hs->len)
+		return -1;
+	return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -930,6 +1116,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	if (reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED) {
 		if (a) {
 			drain(a);
+			if (reload_signal) {
+				reload_signal = 0;
+				reload(a);
+			}
 			if (stop_signal && !a->stopping) {
 				a->stopping = 1;
 				log_msg(LOG_NOTICE, "stopping: closing the gateway");
@@ -938,8 +1128,19 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		}
 		return 0;
 	}
-	if (a && user == a->gw)
+	if (a && a->gw && user == a->gw)
 		return gateway_callback(a->gw, wsi, (int)reason, in, len);
+	if (a && reason == LWS_CALLBACK_HTTP)
+		return health_request(a, wsi, user, in);
+	if (a && reason == LWS_CALLBACK_HTTP_WRITEABLE)
+		return health_write(wsi, user);
+	if (reason == LWS_CALLBACK_HTTP_DROP_PROTOCOL || reason == LWS_CALLBACK_CLOSED_HTTP) {
+		struct http_session *hs = user;
+		if (hs) {
+			free(hs->body);
+			hs->body = NULL;
+		}
+	}
 	return lws_callback_http_dummy(wsi, reason, user, in, len);
 }
 
@@ -949,7 +1150,7 @@ static void wake(void *ctx)
 }
 
 static const struct lws_protocols protocols[] = {
-	{ PROTOCOL, callback, 0, 65536, 0, NULL, 0 },
+	{ PROTOCOL, callback, sizeof(struct http_session), 65536, 0, NULL, 0 },
 	{ NULL, NULL, 0, 0, 0, NULL, 0 },
 };
 
@@ -1098,7 +1299,8 @@ int discord_main(int argc, char **argv)
 	}
 	text_copy(a->app_id, sizeof(a->app_id), a->cfg.application_id);
 	memset(&info, 0, sizeof(info));
-	info.port = CONTEXT_PORT_NO_LISTEN;
+	info.port = a->cfg.health_port ? a->cfg.health_port : CONTEXT_PORT_NO_LISTEN;
+	info.iface = a->cfg.health_port ? "127.0.0.1" : NULL;
 	info.protocols = protocols;
 	info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 	info.user = a;
@@ -1136,6 +1338,11 @@ int discord_main(int argc, char **argv)
 	signal_ctx = a->ctx;
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+	signal(SIGHUP, on_signal);
+	a->config_path = config_path;
+	if (sd_watchdog_enabled(0, &a->watchdog_us) > 0 && a->watchdog_us > 0)
+		lws_sul_schedule(a->ctx, 0, &a->watchdog, watchdog_due,
+		                 (lws_usec_t)a->watchdog_us / 2);
 	signal(SIGPIPE, SIG_IGN);
 	log_msg(LOG_NOTICE, "rlyeh %s: %d games resumed; connecting", RLYEH_VERSION,
 	        bot_open_games(a->bot));
@@ -1144,8 +1351,13 @@ int discord_main(int argc, char **argv)
 	while (gateway_state(a->gw) != GATEWAY_STOPPED) {
 		if (lws_service(a->ctx, 0) < 0)
 			break;
+		if (reload_signal) {
+			reload_signal = 0;
+			reload(a);
+		}
 		if (stop_signal && !a->stopping) {
 			a->stopping = 1;
+			sd_notify(0, "STOPPING=1");
 			gateway_stop(a->gw);
 		}
 	}
@@ -1160,6 +1372,7 @@ int discord_main(int argc, char **argv)
 out:
 	signal_ctx = NULL;
 	lws_sul_cancel(&a->tick);
+	lws_sul_cancel(&a->watchdog);
 	rest_stop(a->rest, 2000);
 	if (a->ctx)
 		lws_context_destroy(a->ctx);
@@ -1168,6 +1381,8 @@ out:
 	store_checkpoint(a->st);
 	store_close(a->st);
 	msg_free(&a->out);
+	for (int i = 0; i < PENDING_SLOTS; i++)
+		release_later(&a->pend[i]);
 	free(a->chans);
 	log_msg(LOG_NOTICE, "stopped (exit status %d)", status);
 	free(a);

@@ -1087,3 +1087,126 @@ int store_checkpoint(struct store *st)
 	}
 	return 0;
 }
+
+/* Runs PRAGMA integrity_check and PRAGMA user_version on db. Returns 0 when
+ * intact, with the version in *version; -1 with the reason in err. */
+static int check_copy(sqlite3 *db, int *version, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW) {
+		snprintf(err, errlen, "integrity check failed: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	if (strcmp((const char *)sqlite3_column_text(s, 0), "ok") != 0) {
+		snprintf(err, errlen, "integrity check: %.200s", sqlite3_column_text(s, 0));
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW) {
+		snprintf(err, errlen, "cannot read the schema version: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	*version = sqlite3_column_int(s, 0);
+	rc = 0;
+out:
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* Copies all of `from` into `to` with the online backup API, retrying while
+ * the source is busy. 0 or -1 with err. */
+static int copy_db(sqlite3 *to, sqlite3 *from, char *err, size_t errlen)
+{
+	sqlite3_backup *b = sqlite3_backup_init(to, "main", from, "main");
+	int rc;
+
+	if (!b) {
+		snprintf(err, errlen, "backup: %s", sqlite3_errmsg(to));
+		return -1;
+	}
+	do {
+		rc = sqlite3_backup_step(b, 256);
+		if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+			sqlite3_sleep(20);
+	} while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "backup: %s", sqlite3_errstr(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int store_backup_file(const char *src, const char *dest, char *err, size_t errlen)
+{
+	sqlite3 *from = NULL, *to = NULL;
+	FILE *probe = fopen(dest, "r");
+	int version, rc = -1;
+
+	if (probe) {
+		fclose(probe);
+		snprintf(err, errlen, "%s already exists", dest);
+		return -1;
+	}
+	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", src, from ? sqlite3_errmsg(from) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(from, 5000);
+	if (sqlite3_open_v2(dest, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", dest, to ? sqlite3_errmsg(to) : "out of memory");
+		goto out;
+	}
+	if (copy_db(to, from, err, errlen) || check_copy(to, &version, err, errlen))
+		goto out;
+	rc = 0;
+out:
+	sqlite3_close(from);
+	sqlite3_close(to);
+	if (rc)
+		remove(dest);
+	return rc;
+}
+
+int store_restore_file(const char *src, const char *dest, char *err, size_t errlen)
+{
+	sqlite3 *from = NULL, *to = NULL;
+	int version, rc = -1;
+
+	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", src, from ? sqlite3_errmsg(from) : "out of memory");
+		goto out;
+	}
+	if (check_copy(from, &version, err, errlen))
+		goto out;
+	if (version < 1 || version > store_schema_latest()) {
+		snprintf(err, errlen,
+		         "%s: schema version %d is not a database of this rlyeh (1-%d)", src,
+		         version, store_schema_latest());
+		goto out;
+	}
+	if (sqlite3_open_v2(dest, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", dest, to ? sqlite3_errmsg(to) : "out of memory");
+		goto out;
+	}
+	/* Nobody else may be using it: an exclusive lock or nothing. */
+	if (sqlite3_exec(to, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT", NULL, NULL,
+	                 NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s is in use: stop the daemon first", dest);
+		goto out;
+	}
+	if (copy_db(to, from, err, errlen))
+		goto out;
+	rc = 0;
+out:
+	sqlite3_close(from);
+	sqlite3_close(to);
+	return rc;
+}

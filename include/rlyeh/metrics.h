@@ -1,0 +1,37 @@
+/* metrics: the daemon's counters, and their Prometheus text exposition
+ * (format 0.0.4) for /metrics. */
+#ifndef RLYEH_METRICS_H
+#define RLYEH_METRICS_H
+
+#include "rlyeh/cmd.h"
+#include "rlyeh/text.h"
+
+#define METRICS_BUCKETS 12
+
+struct metrics {
+	long interactions[CMD_COUNT];  /* by command */
+	long unreadable;               /* interactions that could not be read */
+	long latency[METRICS_BUCKETS]; /* cumulative counts per upper bound */
+	double latency_sum;
+	long latency_count;
+};
+
+/* Values read at the time of rendering. */
+struct metrics_gauges {
+	int gateway_state; /* enum gateway_state */
+	int gateway_ready;
+	long reconnects;
+	int games;
+	long rate_limited_waits;
+	long too_many;
+	long db_errors;
+};
+
+/* Records one response latency, from the interaction's arrival to its
+ * callback being accepted, in seconds. */
+void metrics_latency(struct metrics *m, double seconds);
+
+/* Appends the exposition to out. */
+void metrics_render(const struct metrics *m, const struct metrics_gauges *g, struct text *out);
+
+#endif

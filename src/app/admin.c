@@ -1,0 +1,129 @@
+#include "rlyeh/admin.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rlyeh/cli.h"
+#include "rlyeh/config.h"
+#include "rlyeh/store.h"
+
+int admin_check_config(int argc, char **argv)
+{
+	struct config c;
+	char err[1024];
+	const char *path = argc > 1 ? argv[1] : NULL;
+
+	if (argc > 2 || (path && (strcmp(path, "--help") == 0 || strcmp(path, "-h") == 0))) {
+		fputs(
+		    "Usage: rlyeh check-config [FILE]\n"
+		    "Validate a configuration file and the RLYEH_* environment without starting.\n"
+		    "Exit status 0 when valid, 1 when refused (file, line and reason on stderr).\n",
+		    argc > 2 ? stderr : stdout);
+		return argc > 2 ? 2 : 0;
+	}
+	config_default(&c);
+	if (config_load(&c, path, err, sizeof(err))) {
+		fprintf(stderr, "rlyeh check-config: %s\n", err);
+		return 1;
+	}
+	switch (config_load_token(&c, err, sizeof(err))) {
+	case 0:
+		printf("%s: valid; database %s; token found\n", path ? path : "(environment)",
+		       c.database);
+		return 0;
+	case 1:
+		printf("%s: valid; database %s; no token yet (set RLYEH_TOKEN, token_file or a "
+		       "systemd credential)\n",
+		       path ? path : "(environment)", c.database);
+		return 0;
+	default:
+		fprintf(stderr, "rlyeh check-config: %s\n", err);
+		return 1;
+	}
+}
+
+/* Parses "ARG [--db PATH | --config FILE]" into the argument and the
+ * database path. 0, or an exit status after printing why. */
+static int db_args(const char *cmd, const char *usage, int argc, char **argv, const char **arg,
+                   char *db, size_t cap)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dbopt = NULL, *config = NULL;
+	struct config c;
+	char err[1024];
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			dbopt = optarg;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return -1;
+		default:
+			return cli_usage_error(cmd, "unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, "expected one path");
+	*arg = argv[optind];
+	config_default(&c);
+	if (config_load(&c, config, err, sizeof(err))) {
+		fprintf(stderr, "rlyeh %s: %s\n", cmd, err);
+		return 1;
+	}
+	snprintf(db, cap, "%s", dbopt ? dbopt : c.database);
+	return 0;
+}
+
+int admin_backup(int argc, char **argv)
+{
+	static const char usage[] =
+	    "Usage: rlyeh backup DEST [--db PATH | --config FILE]\n"
+	    "Copy the database consistently (SQLite online backup) into the new file DEST,\n"
+	    "while the daemon runs, and check the copy's integrity.\n";
+	char db[CONFIG_PATH_MAX], err[1024];
+	const char *dest;
+	int rc = db_args("backup", usage, argc, argv, &dest, db, sizeof(db));
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (store_backup_file(db, dest, err, sizeof(err))) {
+		fprintf(stderr, "rlyeh backup: %s\n", err);
+		return 1;
+	}
+	printf("backed up %s to %s (integrity ok)\n", db, dest);
+	return 0;
+}
+
+int admin_restore(int argc, char **argv)
+{
+	static const char usage[] =
+	    "Usage: rlyeh restore BACKUP [--db PATH | --config FILE]\n"
+	    "Replace the database with BACKUP after checking that it is an intact rlyeh\n"
+	    "database no newer than this program. Stop the daemon first: a database in use\n"
+	    "is refused. Unfinished games in the backup resume when the daemon starts.\n";
+	char db[CONFIG_PATH_MAX], err[1024];
+	const char *src;
+	int rc = db_args("restore", usage, argc, argv, &src, db, sizeof(db));
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (store_restore_file(src, db, err, sizeof(err))) {
+		fprintf(stderr, "rlyeh restore: %s\n", err);
+		return 1;
+	}
+	printf("restored %s from %s\n", db, src);
+	return 0;
+}
