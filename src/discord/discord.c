@@ -1336,14 +1336,21 @@ int discord_main(int argc, char **argv)
 		goto out;
 	}
 	signal_ctx = a->ctx;
-	signal(SIGTERM, on_signal);
-	signal(SIGINT, on_signal);
-	signal(SIGHUP, on_signal);
+	{
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		sa.sa_handler = SIG_IGN;
+		sigaction(SIGPIPE, &sa, NULL);
+	}
 	a->config_path = config_path;
 	if (sd_watchdog_enabled(0, &a->watchdog_us) > 0 && a->watchdog_us > 0)
 		lws_sul_schedule(a->ctx, 0, &a->watchdog, watchdog_due,
 		                 (lws_usec_t)a->watchdog_us / 2);
-	signal(SIGPIPE, SIG_IGN);
 	log_msg(LOG_NOTICE, "rlyeh %s: %d games resumed; connecting", RLYEH_VERSION,
 	        bot_open_games(a->bot));
 	gateway_start(a->gw);

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 RLYEH, FAKE = sys.argv[1], sys.argv[2]
@@ -90,7 +91,7 @@ class Fake:
 
 
 class Bot:
-    def __init__(self, tmp, fake, name="bot"):
+    def __init__(self, tmp, fake, name="bot", extra_env=None, args=()):
         self.err = os.path.join(tmp, name + ".err")
         env = dict(os.environ)
         env.update({
@@ -100,7 +101,12 @@ class Bot:
             "RLYEH_TURN_TIMEOUT": "0",
             "RLYEH_LOG_LEVEL": "debug",
         })
-        self.proc = subprocess.Popen([RLYEH, "run"], env=env, stdin=subprocess.DEVNULL,
+        for k, v in (extra_env or {}).items():
+            if v is None:
+                env.pop(k, None)
+            else:
+                env[k] = v
+        self.proc = subprocess.Popen([RLYEH, "run"] + list(args), env=env, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=open(self.err, "w"))
 
     def stderr(self):
@@ -396,6 +402,102 @@ def test_token_refused(tmp, fake):
     check("4004" in err and "token" in err, "close 4004: one clear log line")
 
 
+def free_port():
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def http_get(url):
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_systemd_health_reload_compress(tmp, fake):
+    """sd_notify READY/WATCHDOG/STOPPING, /healthz and /metrics, SIGHUP, zlib-stream."""
+    import socket
+    sock_path = os.path.join(tmp, "notify")
+    ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    ns.bind(sock_path)
+    ns.settimeout(0.2)
+    port = free_port()
+    conf = os.path.join(tmp, "rlyeh.conf")
+    with open(conf, "w") as f:
+        f.write("turn_timeout = 0\nlog_level = info\ncompress = true\nhealth_port = %d\n" % port)
+    bot = Bot(tmp, fake, "bot4", {"NOTIFY_SOCKET": sock_path, "WATCHDOG_USEC": "400000",
+                                  "RLYEH_TURN_TIMEOUT": None, "RLYEH_LOG_LEVEL": None},
+              ["--config", conf])
+    notes = []
+
+    def note(word):
+        def got():
+            try:
+                while True:
+                    notes.append(ns.recv(4096).decode())
+            except OSError:
+                pass
+            return any(word in n for n in notes)
+        return got
+
+    check(wait(note("READY=1"), 15, "READY=1"), "systemd: READY=1 once the gateway is ready")
+    check(fake.state().get("connected"), "systemd: READY came with the gateway connected")
+    check(any("STATUS=" in n for n in notes), "systemd: STATUS= lines")
+    count = len([n for n in notes if "WATCHDOG=1" in n])
+    time.sleep(1.0)
+    note("WATCHDOG=1")()
+    check(len([n for n in notes if "WATCHDOG=1" in n]) >= count + 2, "systemd: WATCHDOG=1 pings")
+    opens = [e for e in fake.all_log() if e.get("kind") == "gw_open"]
+    check(opens and "compress=zlib-stream" in opens[-1].get("query", ""), "zlib-stream asked for")
+    table = Table()
+    body = interact(fake, table, slash(USERS["carol"], "help"))
+    check(body and body["data"].get("flags") == 64 and "/curse" in body["data"]["content"],
+          "a command answered over a compressed gateway")
+    status, text = http_get("http://127.0.0.1:%d/healthz" % port)
+    check(status == 200 and '"gateway":"ready"' in text and '"database":"writable"' in text,
+          "/healthz: %s %s" % (status, text.strip()))
+    status, text = http_get("http://127.0.0.1:%d/metrics" % port)
+    check(status == 200 and "rlyeh_gateway_ready 1" in text
+          and 'rlyeh_interactions_total{command="help"} 1' in text
+          and "rlyeh_response_seconds_count" in text and "rlyeh_games_in_progress" in text,
+          "/metrics in Prometheus text format")
+    status, _ = http_get("http://127.0.0.1:%d/nothing" % port)
+    check(status == 404, "unknown health paths are 404")
+    with open(conf, "w") as f:
+        f.write("turn_timeout = 7\nlog_level = info\ncompress = true\nhealth_port = %d\n" % port)
+    bot.proc.send_signal(signal.SIGHUP)
+    check(wait(lambda: "turn timeout 7 s" in bot.stderr(), 5, "reload"), "SIGHUP reloads the timeout")
+    with open(conf, "w") as f:
+        f.write("turn_timeout = never\n")
+    bot.proc.send_signal(signal.SIGHUP)
+    check(wait(lambda: "reload refused" in bot.stderr(), 5, "refused reload"),
+          "SIGHUP with a bad file keeps the running configuration")
+    check(bot.proc.poll() is None, "still running after the reloads")
+    bot.proc.send_signal(signal.SIGTERM)
+    code = bot.proc.wait(timeout=10)
+    check(code == 0, "stopped cleanly (%s)" % code)
+    note("STOPPING=1")()
+    check(any("STOPPING=1" in n for n in notes), "systemd: STOPPING=1")
+    ns.close()
+
+
+def test_intents_refused(tmp, fake):
+    bot = Bot(tmp, fake, "bot5")
+    wait(connected(fake), 15, "the bot connects")
+    fake.fault({"close": 4014})
+    try:
+        code = bot.proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        bot.proc.kill()
+        code = None
+    check(code == 4, "close 4014: exit status 4 (%s)" % code)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="rlyeh-discord-")
     fake = Fake(tmp)
@@ -416,8 +518,10 @@ def main():
         check(finished >= 1, "finished games are stored (%d)" % finished)
         db.close()
         test_sigterm(tmp, fake)
+        test_systemd_health_reload_compress(tmp, fake)
+        test_intents_refused(tmp, fake)
         test_token_refused(tmp, fake)
-        for name in ("bot", "bot2", "bot3"):
+        for name in ("bot", "bot2", "bot3", "bot4", "bot5"):
             path = os.path.join(tmp, name + ".err")
             if os.path.exists(path):
                 check(TOKEN not in open(path).read(), "the token is not in the log of " + name)
