@@ -1,0 +1,9 @@
+# The fake Discord (gateway + HTTP API on one local port) used by the integration tests.
+# Expects pkg_check_modules(LWS ... IMPORTED_TARGET ...), pkg_check_modules(CJSON ...) and
+# find_package(ZLIB) to have run.
+add_executable(fakediscord fake/fakediscord.c)
+target_link_libraries(fakediscord PRIVATE PkgConfig::LWS PkgConfig::CJSON ZLIB::ZLIB)
+
+add_test(NAME fakediscord
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fake/smoke.sh $<TARGET_FILE:fakediscord>)
+set_tests_properties(fakediscord PROPERTIES TIMEOUT 60)

@@ -1,0 +1,2946 @@
+/*
+ * fakediscord: a fake Discord for tests. Serves the gateway (websocket) and the HTTP API on one
+ * port bound to 127.0.0.1, records everything it sees, and injects faults on request through
+ * control endpoints under /_fake/.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libwebsockets.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define MAX_FRAME_IN 4096       /* gateway payload limit (close 4002 above) */
+#define MAX_BODY     (8u << 20) /* HTTP request body limit (413 above) */
+#define MAX_PATH     1024
+#define MAX_QUERY    1024
+#ifndef LOG_MAX_ENTRIES
+#define LOG_MAX_ENTRIES 200000
+#endif
+#ifndef LOG_MAX_BYTES
+#define LOG_MAX_BYTES ((size_t)256 << 20)
+#endif
+#define MAX_EVENTS     100000 /* dispatches kept per session for RESUME */
+#define RATE_FRAMES    120
+#define RATE_WINDOW_US (60 * LWS_US_PER_SEC)
+#define OUT_MAX_ITEMS  20000
+#define OUT_MAX_BYTES  ((size_t)64 << 20)
+#define FRAGMENT       65536
+#define TICK_US        (100 * LWS_US_PER_MS)
+
+/* ---------------------------------------------------------------------------------------- */
+/* Small helpers */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static int buf_add(struct buf *b, const void *data, size_t n, size_t limit)
+{
+	if (!n && b->p)
+		return 0;
+	if (b->len + n > limit)
+		return -1;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *p = realloc(b->p, cap);
+		if (!p)
+			return -1;
+		b->p = p;
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->p + b->len, data, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+static int buf_str(struct buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s), SIZE_MAX / 2);
+}
+
+static void buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * LWS_US_PER_SEC + ts.tv_nsec / 1000;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (!p) {
+		fprintf(stderr, "fakediscord: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = xcalloc(1, n);
+	memcpy(p, s, n);
+	return p;
+}
+
+static void copy_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Length of the valid UTF-8 sequence at s (NUL excluded), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t left)
+{
+	unsigned char c = s[0];
+	size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+	if (!n || n > left || !c)
+		return 0;
+	for (size_t k = 1; k < n; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	if (n == 2 && c < 0xc2)
+		return 0;
+	if (n == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0)))
+		return 0;
+	if (n == 4 && (c > 0xf4 || (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+static int utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0, n; i < len; i += n)
+		if (!(n = utf8_seq(u + i, len - i)))
+			return 0;
+	return 1;
+}
+
+/* Replaces invalid UTF-8 with U+FFFD so that the text can go into JSON. */
+static char *utf8_clean(const char *s, size_t len)
+{
+	struct buf b = { 0 };
+	const unsigned char *u = (const unsigned char *)s;
+	buf_add(&b, "", 0, SIZE_MAX);
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(u + i, len - i);
+		if (n) {
+			buf_add(&b, s + i, n, SIZE_MAX);
+			i += n;
+		} else {
+			buf_add(&b, "\xef\xbf\xbd", 3, SIZE_MAX);
+			i++;
+		}
+	}
+	return b.p;
+}
+
+/* Replaces each byte of invalid UTF-8 with '?' in place (for headers and paths we log). */
+static void utf8_fix(char *s)
+{
+	size_t len = strlen(s);
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq((const unsigned char *)s + i, len - i);
+		if (n) {
+			i += n;
+		} else {
+			s[i++] = '?';
+		}
+	}
+}
+
+/* Number of code points in a UTF-8 string. */
+static size_t utf8_len(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* State */
+
+struct qitem {
+	struct qitem *next;
+	int kind; /* Q_FRAME, Q_CLOSE, Q_ABRUPT */
+	int binary;
+	int code;
+	unsigned char *data; /* LWS_PRE bytes of headroom, then the payload */
+	size_t len, off;
+};
+
+enum { Q_FRAME, Q_CLOSE, Q_ABRUPT };
+
+struct session;
+
+struct conn {
+	struct conn *next;
+	struct lws *wsi;
+	int id;
+	struct session *sess;
+	int authed;
+	int closing;
+	int close_logged;
+	char path[256];
+	char query[512];
+	int zlib;
+	z_stream zs;
+	struct qitem *qhead, *qtail;
+	size_t qcount, qbytes;
+	struct buf rx;
+	int rx_bad;
+	int64_t frames[RATE_FRAMES];
+	int nframes, frame_head;
+	int64_t last_beat;
+	int64_t beat_request_due;
+};
+
+struct event {
+	int64_t s;
+	char *json;
+	size_t len;
+	char iid[32]; /* interaction id carried, if any */
+};
+
+struct session {
+	struct session *next;
+	char id[33];
+	int64_t seq;
+	struct event *ev;
+	size_t nev, cap;
+	struct conn *conn;
+	int valid;
+	int dropped; /* the oldest dispatches were dropped */
+	char why_invalid[64];
+};
+
+/* An HTTP fault: answer the next count requests under prefix with status, or late. */
+struct hfault {
+	int status;
+	double retry_after;
+	int global;
+	int count;
+	int delay_ms;
+	char prefix[256];
+};
+
+#define MAX_HFAULTS 64
+
+struct entry {
+	char *json;
+	size_t len;
+	int has_body;
+};
+
+static struct {
+	int port;
+	const char *portfile;
+	const char *token;
+	char app_id[32];
+	int heartbeat_ms;
+
+	struct lws_context *ctx;
+	volatile sig_atomic_t stop;
+	lws_sorted_usec_list_t tick;
+	lws_sorted_usec_list_t stop_sul;
+
+	/* log */
+	struct entry *ring;
+	size_t head, count, bytes, body_cursor;
+	uint64_t first_n;
+
+	/* gateway */
+	struct conn *conns;
+	int next_conn;
+	struct session *sessions;
+	struct session *current;
+	int nsessions;
+	int identifies, resumes, heartbeats, violations, acks_withheld;
+	int withhold_acks;
+	int remaining_starts;
+	int64_t last_identify;
+
+	struct hfault hfaults[MAX_HFAULTS];
+	int nhfaults;
+} F;
+
+/* ---------------------------------------------------------------------------------------- */
+/* Log */
+
+static cJSON *entry_new(const char *kind)
+{
+	cJSON *e = cJSON_CreateObject();
+	cJSON_AddNumberToObject(e, "n", (double)(F.first_n + F.count));
+	cJSON_AddStringToObject(e, "kind", kind);
+	return e;
+}
+
+static struct entry *entry_at(size_t i)
+{
+	return &F.ring[(F.head + i) % LOG_MAX_ENTRIES];
+}
+
+/* Keeps the log under LOG_MAX_BYTES by dropping the bodies of the oldest entries. */
+static void log_trim_bodies(void)
+{
+	while (F.bytes > LOG_MAX_BYTES && F.body_cursor < F.count) {
+		struct entry *en = entry_at(F.body_cursor++);
+		if (!en->has_body)
+			continue;
+		cJSON *e = cJSON_ParseWithLength(en->json, en->len);
+		if (!e)
+			continue;
+		cJSON_ReplaceItemInObject(e, "body", cJSON_CreateNull());
+		cJSON_AddTrueToObject(e, "body_dropped");
+		char *s = cJSON_PrintUnformatted(e);
+		cJSON_Delete(e);
+		if (!s)
+			continue;
+		F.bytes -= en->len;
+		free(en->json);
+		en->json = s;
+		en->len = strlen(s);
+		en->has_body = 0;
+		F.bytes += en->len;
+	}
+}
+
+static void log_commit(cJSON *e)
+{
+	char *s = cJSON_PrintUnformatted(e);
+	int has_body = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "body"));
+	cJSON_Delete(e);
+	if (!s)
+		return;
+	if (F.count == LOG_MAX_ENTRIES) {
+		struct entry *old = entry_at(0);
+		F.bytes -= old->len;
+		free(old->json);
+		old->json = NULL;
+		F.head = (F.head + 1) % LOG_MAX_ENTRIES;
+		F.count--;
+		F.first_n++;
+		if (F.body_cursor)
+			F.body_cursor--;
+	}
+	struct entry *en = entry_at(F.count++);
+	en->json = s;
+	en->len = strlen(s);
+	en->has_body = has_body;
+	F.bytes += en->len;
+	if (F.bytes > LOG_MAX_BYTES)
+		log_trim_bodies();
+}
+
+__attribute__((format(printf, 2, 3))) static void violation(int conn, const char *fmt, ...)
+{
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	F.violations++;
+	fprintf(stderr, "fakediscord: violation: %s\n", what);
+	char *clean = utf8_clean(what, strlen(what));
+	cJSON *e = entry_new("violation");
+	cJSON_AddStringToObject(e, "what", clean);
+	if (conn)
+		cJSON_AddNumberToObject(e, "conn", conn);
+	free(clean);
+	log_commit(e);
+}
+
+static char *log_since(uint64_t since)
+{
+	struct buf b = { 0 };
+	char head[64];
+	snprintf(head, sizeof head, "{\"next\":%llu,\"entries\":[",
+	         (unsigned long long)(F.first_n + F.count));
+	buf_str(&b, head);
+	size_t i = since > F.first_n ? (size_t)(since - F.first_n) : 0;
+	for (int first = 1; i < F.count; i++, first = 0) {
+		if (!first)
+			buf_str(&b, ",");
+		struct entry *en = entry_at(i);
+		buf_add(&b, en->json, en->len, SIZE_MAX / 2);
+	}
+	buf_str(&b, "]}");
+	return b.p;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Records: interactions, messages, commands */
+
+#define MAX_INTERACTIONS 100000
+#define MAX_MESSAGES     50000
+#define MAX_CMDSETS      256
+
+struct interaction {
+	char *id;
+	char *token;
+	char channel[32];
+	char message[32]; /* the clicked message, for components */
+	int type;
+	int acked;
+	int ack_type;
+	char original[32]; /* the message the callback made or updated */
+	int64_t dispatched;
+	int64_t delivered;
+};
+
+struct message {
+	char id[32];
+	char channel[32];
+	char *owner; /* interaction token for followups and originals */
+	cJSON *obj;
+};
+
+struct cmdset {
+	char key[192];
+	cJSON *list;
+};
+
+static struct {
+	struct interaction *in;
+	size_t nin, capin;
+	struct message *msg;
+	size_t nmsg, capmsg;
+	struct cmdset sets[MAX_CMDSETS];
+	size_t nsets;
+	uint64_t next_id;
+} R;
+
+static void new_snowflake(char *out, size_t size)
+{
+	/* Discord epoch milliseconds << 22, plus a counter: increasing, unique, realistic. */
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t ms =
+	    (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 - 1420070400000ull;
+	uint64_t id = ms << 22;
+	if (id <= R.next_id)
+		id = R.next_id + 1;
+	R.next_id = id;
+	snprintf(out, size, "%llu", (unsigned long long)id);
+}
+
+static struct interaction *interaction_find(const char *id)
+{
+	for (size_t i = R.nin; i-- > 0;)
+		if (!strcmp(R.in[i].id, id))
+			return &R.in[i];
+	return NULL;
+}
+
+static struct interaction *interaction_by_token(const char *token)
+{
+	for (size_t i = R.nin; i-- > 0;)
+		if (!strcmp(R.in[i].token, token))
+			return &R.in[i];
+	return NULL;
+}
+
+static void interaction_free(struct interaction *it)
+{
+	free(it->id);
+	free(it->token);
+}
+
+static struct interaction *interaction_add(const char *id, const char *token)
+{
+	if (R.nin == MAX_INTERACTIONS) {
+		size_t drop = MAX_INTERACTIONS / 2;
+		for (size_t i = 0; i < drop; i++)
+			interaction_free(&R.in[i]);
+		memmove(R.in, R.in + drop, (R.nin - drop) * sizeof *R.in);
+		R.nin -= drop;
+	}
+	if (R.nin == R.capin) {
+		size_t cap = R.capin ? R.capin * 2 : 64;
+		struct interaction *n = realloc(R.in, cap * sizeof *n);
+		if (!n) {
+			fprintf(stderr, "fakediscord: out of memory\n");
+			exit(2);
+		}
+		R.in = n;
+		R.capin = cap;
+	}
+	struct interaction *it = &R.in[R.nin++];
+	memset(it, 0, sizeof *it);
+	it->id = xstrdup(id);
+	it->token = xstrdup(token);
+	return it;
+}
+
+static struct message *message_find(const char *id)
+{
+	for (size_t i = R.nmsg; i-- > 0;)
+		if (!strcmp(R.msg[i].id, id))
+			return &R.msg[i];
+	return NULL;
+}
+
+static void message_free(struct message *m)
+{
+	free(m->owner);
+	cJSON_Delete(m->obj);
+}
+
+static void message_remove(struct message *m)
+{
+	size_t i = (size_t)(m - R.msg);
+	message_free(m);
+	memmove(R.msg + i, R.msg + i + 1, (R.nmsg - i - 1) * sizeof *R.msg);
+	R.nmsg--;
+}
+
+static void iso_now(char *out, size_t size)
+{
+	struct timespec ts;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	size_t n = strftime(out, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out + n, size - n, ".%06ld+00:00", ts.tv_nsec / 1000);
+}
+
+static const char *const message_fields[] = { "content",     "embeds", "components",
+	                                      "flags",       "tts",    "allowed_mentions",
+	                                      "attachments", "poll",   "sticker_ids" };
+
+/* Copies the message fields of body into obj. */
+static void message_apply(cJSON *obj, const cJSON *body)
+{
+	for (size_t i = 0; i < sizeof message_fields / sizeof message_fields[0]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, message_fields[i]);
+		if (!v)
+			continue;
+		cJSON *copy = cJSON_IsNull(v) ? NULL : cJSON_Duplicate(v, 1);
+		if (!strcmp(message_fields[i], "allowed_mentions") ||
+		    !strcmp(message_fields[i], "sticker_ids") ||
+		    !strcmp(message_fields[i], "tts")) {
+			cJSON_Delete(copy);
+			continue;
+		}
+		if (!copy) {
+			const char *f = message_fields[i];
+			copy = !strcmp(f, "content") ? cJSON_CreateString("")
+			       : !strcmp(f, "flags") ? cJSON_CreateNumber(0)
+			                             : cJSON_CreateArray();
+		}
+		if (cJSON_GetObjectItemCaseSensitive(obj, message_fields[i]))
+			cJSON_ReplaceItemInObjectCaseSensitive(obj, message_fields[i], copy);
+		else
+			cJSON_AddItemToObject(obj, message_fields[i], copy);
+	}
+}
+
+/* Stores a message; body may be NULL for a message only known by id. */
+static struct message *message_add(const char *id, const char *channel, const char *owner,
+                                   const cJSON *body, int webhook)
+{
+	if (R.nmsg == MAX_MESSAGES) {
+		size_t drop = MAX_MESSAGES / 2;
+		for (size_t i = 0; i < drop; i++)
+			message_free(&R.msg[i]);
+		memmove(R.msg, R.msg + drop, (R.nmsg - drop) * sizeof *R.msg);
+		R.nmsg -= drop;
+	}
+	if (R.nmsg == R.capmsg) {
+		size_t cap = R.capmsg ? R.capmsg * 2 : 64;
+		struct message *n = realloc(R.msg, cap * sizeof *n);
+		if (!n) {
+			fprintf(stderr, "fakediscord: out of memory\n");
+			exit(2);
+		}
+		R.msg = n;
+		R.capmsg = cap;
+	}
+	struct message *m = &R.msg[R.nmsg++];
+	memset(m, 0, sizeof *m);
+	copy_str(m->id, sizeof m->id, id);
+	copy_str(m->channel, sizeof m->channel, channel);
+	m->owner = owner ? xstrdup(owner) : NULL;
+	char ts[64];
+	iso_now(ts, sizeof ts);
+	cJSON *o = m->obj = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "id", id);
+	cJSON_AddNumberToObject(o, "type", 0);
+	cJSON_AddStringToObject(o, "channel_id", channel);
+	cJSON *author = cJSON_AddObjectToObject(o, "author");
+	cJSON_AddStringToObject(author, "id", F.app_id);
+	cJSON_AddStringToObject(author, "username", "rlyeh");
+	cJSON_AddStringToObject(author, "discriminator", "0");
+	cJSON_AddBoolToObject(author, "bot", 1);
+	cJSON_AddStringToObject(o, "content", "");
+	cJSON_AddArrayToObject(o, "embeds");
+	cJSON_AddArrayToObject(o, "components");
+	cJSON_AddArrayToObject(o, "attachments");
+	cJSON_AddArrayToObject(o, "mentions");
+	cJSON_AddFalseToObject(o, "tts");
+	cJSON_AddFalseToObject(o, "mention_everyone");
+	cJSON_AddFalseToObject(o, "pinned");
+	cJSON_AddStringToObject(o, "timestamp", ts);
+	cJSON_AddNullToObject(o, "edited_timestamp");
+	cJSON_AddNumberToObject(o, "flags", 0);
+	if (webhook) {
+		cJSON_AddStringToObject(o, "webhook_id", F.app_id);
+		cJSON_AddStringToObject(o, "application_id", F.app_id);
+	}
+	if (body)
+		message_apply(o, body);
+	return m;
+}
+
+static void message_edit(struct message *m, const cJSON *body)
+{
+	char ts[64];
+	iso_now(ts, sizeof ts);
+	message_apply(m->obj, body);
+	cJSON_ReplaceItemInObjectCaseSensitive(m->obj, "edited_timestamp", cJSON_CreateString(ts));
+}
+
+/* Remembers a message that the fake never saw created (a clicked message). */
+static void message_known(const char *id, const char *channel)
+{
+	if (!message_find(id))
+		message_add(id, channel, NULL, NULL, 0);
+}
+
+static struct cmdset *cmdset_get(const char *key, int create)
+{
+	for (size_t i = 0; i < R.nsets; i++)
+		if (!strcmp(R.sets[i].key, key))
+			return &R.sets[i];
+	if (!create)
+		return NULL;
+	if (R.nsets == MAX_CMDSETS) {
+		cJSON_Delete(R.sets[0].list);
+		memmove(R.sets, R.sets + 1, (R.nsets - 1) * sizeof R.sets[0]);
+		R.nsets--;
+	}
+	struct cmdset *c = &R.sets[R.nsets++];
+	copy_str(c->key, sizeof c->key, key);
+	c->list = cJSON_CreateArray();
+	return c;
+}
+
+static void records_free(void)
+{
+	for (size_t i = 0; i < R.nin; i++)
+		interaction_free(&R.in[i]);
+	free(R.in);
+	for (size_t i = 0; i < R.nmsg; i++)
+		message_free(&R.msg[i]);
+	free(R.msg);
+	for (size_t i = 0; i < R.nsets; i++)
+		cJSON_Delete(R.sets[i].list);
+}
+
+/* Called for every INTERACTION_CREATE the test dispatches. */
+static void interaction_dispatched(const cJSON *d)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "id");
+	const cJSON *token = cJSON_GetObjectItemCaseSensitive(d, "token");
+	if (!cJSON_IsString(id) || !cJSON_IsString(token))
+		return;
+	struct interaction *it = interaction_find(id->valuestring);
+	if (it)
+		return; /* a dispatch sent again: the first answer still counts */
+	it = interaction_add(id->valuestring, token->valuestring);
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
+	const cJSON *channel = cJSON_GetObjectItemCaseSensitive(d, "channel_id");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(d, "message");
+	const cJSON *mid = cJSON_GetObjectItemCaseSensitive(msg, "id");
+	const cJSON *mch = cJSON_GetObjectItemCaseSensitive(msg, "channel_id");
+	it->type = cJSON_IsNumber(type) ? type->valueint : 0;
+	it->dispatched = now_us();
+	if (cJSON_IsString(channel))
+		copy_str(it->channel, sizeof it->channel, channel->valuestring);
+	if (cJSON_IsString(mid)) {
+		copy_str(it->message, sizeof it->message, mid->valuestring);
+		message_known(mid->valuestring,
+		              cJSON_IsString(mch) ? mch->valuestring : it->channel);
+	}
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Validation of what the bot sends */
+
+struct problems {
+	char text[1024];
+	size_t len;
+	int n;
+};
+
+__attribute__((format(printf, 2, 3))) static void problem(struct problems *p, const char *fmt, ...)
+{
+	p->n++;
+	if (p->len + 4 >= sizeof p->text)
+		return;
+	if (p->len) {
+		memcpy(p->text + p->len, "; ", 2);
+		p->len += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(p->text + p->len, sizeof p->text - p->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		p->len +=
+		    (size_t)n < sizeof p->text - p->len ? (size_t)n : sizeof p->text - p->len - 1;
+}
+
+/* Length check of an optional string field; returns its length or 0. */
+static size_t check_str(struct problems *p, const cJSON *o, const char *what, const char *field,
+                        size_t min, size_t max, int required)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
+	if (!v || cJSON_IsNull(v)) {
+		if (required)
+			problem(p, "%s.%s is missing", what, field);
+		return 0;
+	}
+	if (!cJSON_IsString(v)) {
+		problem(p, "%s.%s is not a string", what, field);
+		return 0;
+	}
+	size_t n = utf8_len(v->valuestring);
+	if (n < min || n > max)
+		problem(p, "%s.%s has %zu characters (%zu to %zu allowed)", what, field, n, min,
+		        max);
+	return n;
+}
+
+static void check_embeds(struct problems *p, const cJSON *embeds)
+{
+	if (!cJSON_IsArray(embeds)) {
+		problem(p, "embeds is not an array");
+		return;
+	}
+	int n = cJSON_GetArraySize(embeds);
+	if (n > 10)
+		problem(p, "%d embeds (at most 10)", n);
+	size_t total = 0;
+	int i = 0;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, embeds)
+	{
+		char what[32];
+		snprintf(what, sizeof what, "embeds[%d]", i++);
+		if (!cJSON_IsObject(e)) {
+			problem(p, "%s is not an object", what);
+			continue;
+		}
+		total += check_str(p, e, what, "title", 0, 256, 0);
+		total += check_str(p, e, what, "description", 0, 4096, 0);
+		const cJSON *footer = cJSON_GetObjectItemCaseSensitive(e, "footer");
+		if (cJSON_IsObject(footer))
+			total += check_str(p, footer, "embed footer", "text", 1, 2048, 1);
+		const cJSON *author = cJSON_GetObjectItemCaseSensitive(e, "author");
+		if (cJSON_IsObject(author))
+			total += check_str(p, author, "embed author", "name", 1, 256, 1);
+		const cJSON *color = cJSON_GetObjectItemCaseSensitive(e, "color");
+		if (color && !cJSON_IsNull(color) &&
+		    (!cJSON_IsNumber(color) || color->valuedouble < 0 ||
+		     color->valuedouble > 0xffffff))
+			problem(p, "%s.color is not a 24-bit integer", what);
+		const cJSON *fields = cJSON_GetObjectItemCaseSensitive(e, "fields");
+		if (!fields || cJSON_IsNull(fields))
+			continue;
+		if (!cJSON_IsArray(fields)) {
+			problem(p, "%s.fields is not an array", what);
+			continue;
+		}
+		if (cJSON_GetArraySize(fields) > 25)
+			problem(p, "%s has %d fields (at most 25)", what,
+			        cJSON_GetArraySize(fields));
+		const cJSON *f;
+		int k = 0;
+		cJSON_ArrayForEach(f, fields)
+		{
+			char fw[96];
+			snprintf(fw, sizeof fw, "%s.fields[%d]", what, k++);
+			total += check_str(p, f, fw, "name", 1, 256, 1);
+			total += check_str(p, f, fw, "value", 1, 1024, 1);
+		}
+	}
+	if (total > 6000)
+		problem(p, "the embeds have %zu characters (at most 6000)", total);
+}
+
+static void check_custom_id(struct problems *p, const cJSON *c, const char *what, const char **seen,
+                            int *nseen)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "custom_id");
+	if (!cJSON_IsString(id)) {
+		problem(p, "%s has no custom_id", what);
+		return;
+	}
+	size_t n = strlen(id->valuestring);
+	if (n < 1 || n > 100)
+		problem(p, "%s.custom_id has %zu characters (1 to 100)", what, n);
+	for (int i = 0; i < *nseen; i++)
+		if (!strcmp(seen[i], id->valuestring))
+			problem(p, "custom_id \"%.100s\" is used twice", id->valuestring);
+	if (*nseen < 25)
+		seen[(*nseen)++] = id->valuestring;
+}
+
+static void check_components(struct problems *p, const cJSON *rows)
+{
+	if (!cJSON_IsArray(rows)) {
+		problem(p, "components is not an array");
+		return;
+	}
+	if (cJSON_GetArraySize(rows) > 5)
+		problem(p, "%d action rows (at most 5)", cJSON_GetArraySize(rows));
+	const char *seen[25];
+	int nseen = 0, r = 0;
+	const cJSON *row;
+	cJSON_ArrayForEach(row, rows)
+	{
+		char what[64];
+		snprintf(what, sizeof what, "components[%d]", r++);
+		const cJSON *type = cJSON_GetObjectItemCaseSensitive(row, "type");
+		const cJSON *items = cJSON_GetObjectItemCaseSensitive(row, "components");
+		if (!cJSON_IsNumber(type) || type->valueint != 1) {
+			problem(p, "%s is not an action row (type 1)", what);
+			continue;
+		}
+		if (!cJSON_IsArray(items) || cJSON_GetArraySize(items) < 1 ||
+		    cJSON_GetArraySize(items) > 5) {
+			problem(p, "%s needs 1 to 5 components", what);
+			continue;
+		}
+		int k = 0, n = cJSON_GetArraySize(items);
+		const cJSON *c;
+		cJSON_ArrayForEach(c, items)
+		{
+			char cw[128];
+			snprintf(cw, sizeof cw, "%s.components[%d]", what, k++);
+			const cJSON *ct = cJSON_GetObjectItemCaseSensitive(c, "type");
+			int t = cJSON_IsNumber(ct) ? ct->valueint : -1;
+			if (t == 2) {
+				const cJSON *style = cJSON_GetObjectItemCaseSensitive(c, "style");
+				int s = cJSON_IsNumber(style) ? style->valueint : -1;
+				if (s < 1 || s > 5)
+					problem(p, "%s.style must be 1 to 5", cw);
+				check_str(p, c, cw, "label", 0, 80, 0);
+				if (!cJSON_GetObjectItemCaseSensitive(c, "label") &&
+				    !cJSON_GetObjectItemCaseSensitive(c, "emoji"))
+					problem(p, "%s has neither label nor emoji", cw);
+				if (s == 5) {
+					check_str(p, c, cw, "url", 1, 512, 1);
+					if (cJSON_GetObjectItemCaseSensitive(c, "custom_id"))
+						problem(p, "%s: a link button has no custom_id",
+						        cw);
+				} else {
+					check_custom_id(p, c, cw, seen, &nseen);
+				}
+			} else if (t == 3 || (t >= 5 && t <= 8)) {
+				if (n != 1)
+					problem(p, "%s: a select menu must be alone in its row",
+					        cw);
+				check_custom_id(p, c, cw, seen, &nseen);
+				const cJSON *opts = cJSON_GetObjectItemCaseSensitive(c, "options");
+				if (t == 3 &&
+				    (!cJSON_IsArray(opts) || cJSON_GetArraySize(opts) < 1 ||
+				     cJSON_GetArraySize(opts) > 25))
+					problem(p, "%s needs 1 to 25 options", cw);
+			} else {
+				problem(p, "%s has an unsupported type %d", cw, t);
+			}
+		}
+	}
+}
+
+/* A message body (create or edit). */
+static void check_message(struct problems *p, const cJSON *m, int creating, int flags_ok)
+{
+	if (!cJSON_IsObject(m)) {
+		problem(p, "the message is not a JSON object");
+		return;
+	}
+	size_t clen = check_str(p, m, "message", "content", 0, 2000, 0);
+	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(m, "flags");
+	if (flags && !cJSON_IsNull(flags)) {
+		if (!cJSON_IsNumber(flags) || (flags->valueint != 0 && flags->valueint != 64))
+			problem(p, "flags must be absent, 0 or 64");
+		else if (flags->valueint == 64 && !flags_ok)
+			problem(p, "flags 64 (ephemeral) only exists for interaction responses");
+	}
+	const cJSON *embeds = cJSON_GetObjectItemCaseSensitive(m, "embeds");
+	if (embeds && !cJSON_IsNull(embeds))
+		check_embeds(p, embeds);
+	const cJSON *comps = cJSON_GetObjectItemCaseSensitive(m, "components");
+	if (comps && !cJSON_IsNull(comps))
+		check_components(p, comps);
+	if (creating && !clen && cJSON_GetArraySize(embeds) == 0 &&
+	    cJSON_GetArraySize(comps) == 0 && !cJSON_GetObjectItemCaseSensitive(m, "poll") &&
+	    !cJSON_GetObjectItemCaseSensitive(m, "sticker_ids"))
+		problem(p, "an empty message (no content, embeds or components)");
+}
+
+static void check_callback(struct problems *p, const cJSON *body, int itype)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(body, "type");
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(body, "data");
+	if (!cJSON_IsObject(body) || !cJSON_IsNumber(type)) {
+		problem(p, "the callback is not {\"type\":T,\"data\":...}");
+		return;
+	}
+	int t = type->valueint;
+	int component = itype == 3 || itype == 5;
+	switch (t) {
+	case 1:
+		if (itype != 1)
+			problem(p, "type 1 (PONG) only answers a PING");
+		break;
+	case 4:
+	case 7:
+		if (t == 7 && !component)
+			problem(p,
+			        "type 7 only answers a component or modal interaction (this is "
+			        "type %d)",
+			        itype);
+		if (itype == 4)
+			problem(p, "an autocomplete interaction is answered with type 8");
+		if (!cJSON_IsObject(data))
+			problem(p, "type %d needs data", t);
+		else
+			check_message(p, data, t == 4, 1);
+		break;
+	case 5:
+	case 6:
+		if (t == 6 && !component)
+			problem(p, "type 6 only answers a component interaction");
+		if (itype == 4)
+			problem(p, "an autocomplete interaction is answered with type 8");
+		if (data && !cJSON_IsNull(data))
+			check_message(p, data, 0, 1);
+		break;
+	case 8: {
+		if (itype != 4)
+			problem(p, "type 8 only answers an autocomplete interaction");
+		const cJSON *choices = cJSON_GetObjectItemCaseSensitive(data, "choices");
+		if (!cJSON_IsArray(choices) || cJSON_GetArraySize(choices) > 25)
+			problem(p, "type 8 needs data.choices with at most 25 choices");
+		break;
+	}
+	case 9:
+		if (itype == 4 || itype == 5)
+			problem(p, "a modal cannot answer interaction type %d", itype);
+		check_str(p, data, "data", "custom_id", 1, 100, 1);
+		check_str(p, data, "data", "title", 1, 45, 1);
+		if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(data, "components")))
+			problem(p, "a modal needs components");
+		break;
+	default:
+		problem(p, "callback type %d is not one of 1, 4, 5, 6, 7, 8, 9", t);
+	}
+}
+
+static const char *const locales[] = {
+	"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr",    "hr",    "it", "lt",
+	"hu", "nl", "no", "pl",    "pt-BR", "ro",    "fi",     "sv-SE", "vi",    "tr", "cs",
+	"el", "bg", "ru", "uk",    "hi",    "th",    "zh-CN",  "ja",    "zh-TW", "ko"
+};
+
+static int is_locale(const char *s)
+{
+	for (size_t i = 0; i < sizeof locales / sizeof locales[0]; i++)
+		if (!strcmp(s, locales[i]))
+			return 1;
+	return 0;
+}
+
+static int is_command_name(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 1 || n > 32)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' ||
+		      *s == '_'))
+			return 0;
+	return 1;
+}
+
+static void check_localizations(struct problems *p, const cJSON *o, const char *what,
+                                const char *field, int names)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, field);
+	if (!l || cJSON_IsNull(l))
+		return;
+	if (!cJSON_IsObject(l)) {
+		problem(p, "%s.%s is not an object", what, field);
+		return;
+	}
+	const cJSON *v;
+	cJSON_ArrayForEach(v, l)
+	{
+		if (!is_locale(v->string))
+			problem(p, "%s.%s: \"%.20s\" is not a Discord locale", what, field,
+			        v->string);
+		if (!cJSON_IsString(v))
+			problem(p, "%s.%s.%.20s is not a string", what, field, v->string);
+		else if (names && !is_command_name(v->valuestring))
+			problem(p, "%s.%s.%.20s: \"%.40s\" is not a valid name", what, field,
+			        v->string, v->valuestring);
+		else if (!names && (utf8_len(v->valuestring) < 1 || utf8_len(v->valuestring) > 100))
+			problem(p, "%s.%s.%.20s must have 1 to 100 characters", what, field,
+			        v->string);
+	}
+}
+
+static void check_options(struct problems *p, const cJSON *opts, const char *what, int depth)
+{
+	if (!opts || cJSON_IsNull(opts))
+		return;
+	if (!cJSON_IsArray(opts)) {
+		problem(p, "%s.options is not an array", what);
+		return;
+	}
+	if (cJSON_GetArraySize(opts) > 25)
+		problem(p, "%s has %d options (at most 25)", what, cJSON_GetArraySize(opts));
+	int optional_seen = 0, i = 0;
+	const cJSON *o;
+	cJSON_ArrayForEach(o, opts)
+	{
+		char ow[128];
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+		snprintf(ow, sizeof ow, "%s.%.32s", what,
+		         cJSON_IsString(name) ? name->valuestring : "?");
+		i++;
+		if (!cJSON_IsString(name) || !is_command_name(name->valuestring))
+			problem(p, "%s: option %d has no valid name (1-32 of -_a-z0-9)", what, i);
+		check_str(p, o, ow, "description", 1, 100, 1);
+		check_localizations(p, o, ow, "name_localizations", 1);
+		check_localizations(p, o, ow, "description_localizations", 0);
+		const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
+		int t = cJSON_IsNumber(type) ? type->valueint : -1;
+		if (t < 1 || t > 11)
+			problem(p, "%s.type must be 1 to 11", ow);
+		int required = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "required"));
+		if (t > 2) {
+			if (required && optional_seen)
+				problem(p, "%s: a required option after an optional one", ow);
+			if (!required)
+				optional_seen = 1;
+		}
+		const cJSON *choices = cJSON_GetObjectItemCaseSensitive(o, "choices");
+		if (cJSON_IsArray(choices) && cJSON_GetArraySize(choices) > 25)
+			problem(p, "%s has more than 25 choices", ow);
+		const cJSON *sub = cJSON_GetObjectItemCaseSensitive(o, "options");
+		if (sub && (t == 1 || t == 2) && depth < 2)
+			check_options(p, sub, ow, depth + 1);
+		else if (sub && !cJSON_IsNull(sub))
+			problem(p, "%s: only subcommands have options", ow);
+	}
+}
+
+static void check_command(struct problems *p, const cJSON *c, int index)
+{
+	char what[64];
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "name");
+	snprintf(what, sizeof what, "command %.32s",
+	         cJSON_IsString(name) ? name->valuestring : "?");
+	if (!cJSON_IsObject(c)) {
+		problem(p, "command %d is not an object", index);
+		return;
+	}
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
+	int t = type && !cJSON_IsNull(type) ? (cJSON_IsNumber(type) ? type->valueint : -1) : 1;
+	if (t < 1 || t > 4)
+		problem(p, "%s: type must be 1 to 4", what);
+	if (t == 1) {
+		if (!cJSON_IsString(name) || !is_command_name(name->valuestring))
+			problem(p, "command %d: the name must be 1-32 characters of -_a-z0-9",
+			        index);
+		check_str(p, c, what, "description", 1, 100, 1);
+		check_localizations(p, c, what, "name_localizations", 1);
+		check_localizations(p, c, what, "description_localizations", 0);
+		check_options(p, cJSON_GetObjectItemCaseSensitive(c, "options"), what, 0);
+	} else {
+		check_str(p, c, what, "name", 1, 32, 1);
+		check_localizations(p, c, what, "name_localizations", 0);
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "description");
+		if (cJSON_IsString(d) && d->valuestring[0])
+			problem(p, "%s: user and message commands have no description", what);
+	}
+}
+
+static void check_commands(struct problems *p, const cJSON *list)
+{
+	if (!cJSON_IsArray(list)) {
+		problem(p, "a bulk overwrite is a JSON array of commands");
+		return;
+	}
+	if (cJSON_GetArraySize(list) > 100)
+		problem(p, "%d commands (at most 100)", cJSON_GetArraySize(list));
+	int i = 0;
+	const cJSON *c;
+	cJSON_ArrayForEach(c, list)
+	{
+		check_command(p, c, i);
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "name");
+		const cJSON *o;
+		int k = 0;
+		cJSON_ArrayForEach(o, list)
+		{
+			if (k++ >= i)
+				break;
+			const cJSON *on = cJSON_GetObjectItemCaseSensitive(o, "name");
+			if (cJSON_IsString(name) && cJSON_IsString(on) &&
+			    !strcmp(name->valuestring, on->valuestring))
+				problem(p, "command %.32s is defined twice", name->valuestring);
+		}
+		i++;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Gateway: outgoing frames */
+
+static void log_close(struct conn *c, int code, const char *by);
+
+static void conn_request_write(struct conn *c)
+{
+	if (c->wsi)
+		lws_callback_on_writable(c->wsi);
+}
+
+static void q_push(struct conn *c, struct qitem *it)
+{
+	if (c->qcount >= OUT_MAX_ITEMS || c->qbytes + it->len > OUT_MAX_BYTES) {
+		free(it->data);
+		free(it);
+		if (!c->closing) {
+			violation(c->id, "the client does not read its gateway connection");
+			c->closing = 1;
+			log_close(c, -1, "server");
+			struct qitem *ab = xcalloc(1, sizeof *ab);
+			ab->kind = Q_ABRUPT;
+			/* bypass the limits for the final item */
+			if (c->qtail)
+				c->qtail->next = ab;
+			else
+				c->qhead = ab;
+			c->qtail = ab;
+			c->qcount++;
+		}
+		conn_request_write(c);
+		return;
+	}
+	if (c->qtail)
+		c->qtail->next = it;
+	else
+		c->qhead = it;
+	c->qtail = it;
+	c->qcount++;
+	c->qbytes += it->len;
+	conn_request_write(c);
+}
+
+/* Queues one message, deflated through the connection's stream for zlib-stream. */
+static void q_text(struct conn *c, const char *text, size_t len)
+{
+	struct qitem *it = xcalloc(1, sizeof *it);
+	it->kind = Q_FRAME;
+	if (c->zlib) {
+		size_t cap = len / 2 + 1024;
+		unsigned char *out = xcalloc(1, LWS_PRE + cap);
+		c->zs.next_in = (Bytef *)(uintptr_t)text;
+		c->zs.avail_in = (uInt)len;
+		size_t used = 0;
+		for (;;) {
+			c->zs.next_out = out + LWS_PRE + used;
+			c->zs.avail_out = (uInt)(cap - used);
+			int r = deflate(&c->zs, Z_SYNC_FLUSH);
+			used = cap - c->zs.avail_out;
+			if (r != Z_OK && r != Z_BUF_ERROR)
+				break;
+			if (c->zs.avail_out > 0 && c->zs.avail_in == 0)
+				break;
+			cap *= 2;
+			unsigned char *n = realloc(out, LWS_PRE + cap);
+			if (!n) {
+				fprintf(stderr, "fakediscord: out of memory\n");
+				exit(2);
+			}
+			out = n;
+		}
+		it->data = out;
+		it->len = used;
+		it->binary = 1;
+	} else {
+		it->data = xcalloc(1, LWS_PRE + len + 1);
+		memcpy(it->data + LWS_PRE, text, len);
+		it->len = len;
+	}
+	q_push(c, it);
+}
+
+static void log_close(struct conn *c, int code, const char *by)
+{
+	if (c->close_logged)
+		return;
+	c->close_logged = 1;
+	cJSON *e = entry_new("gw_close");
+	cJSON_AddNumberToObject(e, "conn", c->id);
+	if (code >= 0)
+		cJSON_AddNumberToObject(e, "code", code);
+	else
+		cJSON_AddNullToObject(e, "code");
+	cJSON_AddStringToObject(e, "by", by);
+	log_commit(e);
+}
+
+static void session_invalidate(struct session *s, const char *why)
+{
+	if (!s || !s->valid)
+		return;
+	s->valid = 0;
+	copy_str(s->why_invalid, sizeof s->why_invalid, why);
+}
+
+static void conn_detach(struct conn *c)
+{
+	if (c->sess && c->sess->conn == c)
+		c->sess->conn = NULL;
+	c->sess = NULL;
+	c->authed = 0;
+}
+
+/* Closes a connection from the server side: code < 0 drops it without a close frame. */
+static void conn_close(struct conn *c, int code)
+{
+	if (c->closing)
+		return;
+	c->closing = 1;
+	log_close(c, code, "server");
+	if (code == 4007 || code == 4009 || code == 4004 || code >= 4010)
+		session_invalidate(c->sess,
+		                   code == 4009 ? "closed with 4009" : "closed with a code");
+	struct qitem *it = xcalloc(1, sizeof *it);
+	it->kind = code < 0 ? Q_ABRUPT : Q_CLOSE;
+	it->code = code;
+	q_push(c, it);
+}
+
+__attribute__((format(printf, 3, 4))) static void conn_fail(struct conn *c, int code,
+                                                            const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	violation(c->id, "%s (closed with %d)", what, code);
+	conn_close(c, code);
+}
+
+/* Sends {"op","d","s","t"}; takes ownership of d. */
+static void send_op(struct conn *c, int op, cJSON *d, int64_t s, const char *t)
+{
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddNumberToObject(m, "op", op);
+	cJSON_AddItemToObject(m, "d", d ? d : cJSON_CreateNull());
+	if (s >= 0)
+		cJSON_AddNumberToObject(m, "s", (double)s);
+	else
+		cJSON_AddNullToObject(m, "s");
+	if (t)
+		cJSON_AddStringToObject(m, "t", t);
+	else
+		cJSON_AddNullToObject(m, "t");
+	char *text = cJSON_PrintUnformatted(m);
+	cJSON_Delete(m);
+	if (!text)
+		return;
+	cJSON *e = entry_new("gw_out");
+	cJSON_AddNumberToObject(e, "conn", c->id);
+	cJSON_AddNumberToObject(e, "op", op);
+	if (t)
+		cJSON_AddStringToObject(e, "t", t);
+	else
+		cJSON_AddNullToObject(e, "t");
+	if (s >= 0)
+		cJSON_AddNumberToObject(e, "s", (double)s);
+	else
+		cJSON_AddNullToObject(e, "s");
+	log_commit(e);
+	q_text(c, text, strlen(text));
+	free(text);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Gateway: sessions and dispatches */
+
+static void random_hex(char *out, size_t nbytes)
+{
+	unsigned char raw[32];
+	if (nbytes > sizeof raw)
+		nbytes = sizeof raw;
+	int fd = open("/dev/urandom", O_RDONLY);
+	ssize_t got = fd >= 0 ? read(fd, raw, nbytes) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got != (ssize_t)nbytes) {
+		uint64_t x = (uint64_t)now_us() ^ (uint64_t)getpid() << 32;
+		for (size_t i = 0; i < nbytes; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			raw[i] = (unsigned char)(x >> 56);
+		}
+	}
+	for (size_t i = 0; i < nbytes; i++)
+		sprintf(out + 2 * i, "%02x", raw[i]);
+}
+
+static struct session *session_new(void)
+{
+	struct session *s = xcalloc(1, sizeof *s);
+	random_hex(s->id, 16);
+	s->valid = 1;
+	s->next = F.sessions;
+	F.sessions = s;
+	F.nsessions++;
+	return s;
+}
+
+static struct session *session_find(const char *id)
+{
+	for (struct session *s = F.sessions; s; s = s->next)
+		if (!strcmp(s->id, id))
+			return s;
+	return NULL;
+}
+
+/* The URL arguments joined with '&' (lws keeps each urldecoded as one fragment). */
+static void copy_query(struct lws *wsi, char *out, size_t size)
+{
+	size_t used = 0;
+	char frag[MAX_QUERY];
+	out[0] = '\0';
+	for (int i = 0; i < 64; i++) {
+		int n = lws_hdr_copy_fragment(wsi, frag, sizeof frag, WSI_TOKEN_HTTP_URI_ARGS, i);
+		if (n < 0)
+			break;
+		if (used + (size_t)n + 2 > size)
+			break;
+		if (used)
+			out[used++] = '&';
+		memcpy(out + used, frag, (size_t)n);
+		used += (size_t)n;
+		out[used] = '\0';
+	}
+}
+
+static int conn_live(const struct conn *c)
+{
+	return c && c->wsi && c->authed && !c->closing;
+}
+
+/* Builds the text of a dispatch. */
+static char *dispatch_text(const char *t, int64_t s, const cJSON *d)
+{
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddNumberToObject(m, "op", 0);
+	cJSON_AddItemToObject(m, "d", d ? cJSON_Duplicate(d, 1) : cJSON_CreateObject());
+	cJSON_AddNumberToObject(m, "s", (double)s);
+	cJSON_AddStringToObject(m, "t", t);
+	char *text = cJSON_PrintUnformatted(m);
+	cJSON_Delete(m);
+	return text;
+}
+
+static void deliver(struct conn *c, const char *t, int64_t s, const char *text, int replay,
+                    const char *iid)
+{
+	struct interaction *it = iid && iid[0] ? interaction_find(iid) : NULL;
+	if (it)
+		it->delivered = now_us();
+	cJSON *e = entry_new("gw_out");
+	cJSON_AddNumberToObject(e, "conn", c->id);
+	cJSON_AddNumberToObject(e, "op", 0);
+	cJSON_AddStringToObject(e, "t", t);
+	cJSON_AddNumberToObject(e, "s", (double)s);
+	if (replay)
+		cJSON_AddTrueToObject(e, "replay");
+	log_commit(e);
+	q_text(c, text, strlen(text));
+}
+
+/* Sends a dispatch with the session's next sequence number; keeps it for RESUME if asked. */
+static int64_t session_dispatch(struct session *ss, const char *t, const cJSON *d, int keep,
+                                const char *iid)
+{
+	int64_t s = ++ss->seq;
+	char *text = dispatch_text(t, s, d);
+	if (!text)
+		return s;
+	if (conn_live(ss->conn))
+		deliver(ss->conn, t, s, text, 0, iid);
+	if (keep) {
+		if (ss->nev == MAX_EVENTS) {
+			size_t drop = MAX_EVENTS / 2;
+			for (size_t i = 0; i < drop; i++)
+				free(ss->ev[i].json);
+			memmove(ss->ev, ss->ev + drop, (ss->nev - drop) * sizeof *ss->ev);
+			ss->nev -= drop;
+			ss->dropped = 1;
+		}
+		if (ss->nev == ss->cap) {
+			size_t cap = ss->cap ? ss->cap * 2 : 16;
+			struct event *ev = realloc(ss->ev, cap * sizeof *ev);
+			if (!ev) {
+				free(text);
+				return s;
+			}
+			ss->ev = ev;
+			ss->cap = cap;
+		}
+		struct event *ev = &ss->ev[ss->nev++];
+		ev->s = s;
+		ev->json = text;
+		ev->len = strlen(text);
+		copy_str(ev->iid, sizeof ev->iid, iid ? iid : "");
+	} else {
+		free(text);
+	}
+	return s;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Gateway: incoming frames */
+
+static cJSON *redact_d(const cJSON *d)
+{
+	cJSON *copy = cJSON_Duplicate(d, 1);
+	cJSON *tok = cJSON_GetObjectItemCaseSensitive(copy, "token");
+	if (cJSON_IsString(tok))
+		cJSON_ReplaceItemInObjectCaseSensitive(
+		    copy, "token",
+		    cJSON_CreateString(strcmp(tok->valuestring, F.token) ? "<wrong>" : "<token>"));
+	return copy;
+}
+
+static void send_ready(struct conn *c)
+{
+	char url[128];
+	snprintf(url, sizeof url, "ws://127.0.0.1:%d/resume", F.port);
+	cJSON *d = cJSON_CreateObject();
+	cJSON_AddNumberToObject(d, "v", 10);
+	cJSON *user = cJSON_AddObjectToObject(d, "user");
+	cJSON_AddStringToObject(user, "id", F.app_id);
+	cJSON_AddStringToObject(user, "username", "rlyeh");
+	cJSON_AddStringToObject(user, "discriminator", "0");
+	cJSON_AddBoolToObject(user, "bot", 1);
+	cJSON_AddArrayToObject(d, "guilds");
+	cJSON_AddStringToObject(d, "session_id", c->sess->id);
+	cJSON_AddStringToObject(d, "session_type", "normal");
+	cJSON_AddStringToObject(d, "resume_gateway_url", url);
+	cJSON *app = cJSON_AddObjectToObject(d, "application");
+	cJSON_AddStringToObject(app, "id", F.app_id);
+	cJSON_AddNumberToObject(app, "flags", 0);
+	session_dispatch(c->sess, "READY", d, 0, NULL);
+	cJSON_Delete(d);
+}
+
+static void on_identify(struct conn *c, const cJSON *d)
+{
+	if (c->authed) {
+		conn_fail(c, 4005, "IDENTIFY on an identified connection");
+		return;
+	}
+	const cJSON *tok = cJSON_GetObjectItemCaseSensitive(d, "token");
+	const cJSON *intents = cJSON_GetObjectItemCaseSensitive(d, "intents");
+	const cJSON *props = cJSON_GetObjectItemCaseSensitive(d, "properties");
+	if (!cJSON_IsObject(d) || !cJSON_IsString(tok) || !cJSON_IsNumber(intents)) {
+		conn_fail(c, 4002, "IDENTIFY without token or intents");
+		return;
+	}
+	if (strcmp(tok->valuestring, F.token)) {
+		conn_fail(c, 4004, "IDENTIFY with a wrong token");
+		return;
+	}
+	if (!cJSON_IsObject(props) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "os")) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "browser")) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "device")))
+		violation(c->id, "IDENTIFY properties need os, browser and device strings");
+	int64_t now = now_us();
+	if (F.identifies && now - F.last_identify < 5 * LWS_US_PER_SEC)
+		violation(c->id, "two IDENTIFYs within 5 s (max_concurrency 1)");
+	F.last_identify = now;
+	F.identifies++;
+	if (F.remaining_starts > 0)
+		F.remaining_starts--;
+	else
+		violation(c->id, "IDENTIFY with no session starts left (1000 per day)");
+	struct session *s = session_new();
+	c->sess = s;
+	c->authed = 1;
+	s->conn = c;
+	F.current = s;
+	send_ready(c);
+}
+
+static void on_resume(struct conn *c, const cJSON *d)
+{
+	if (c->authed) {
+		conn_fail(c, 4005, "RESUME on an identified connection");
+		return;
+	}
+	const cJSON *tok = cJSON_GetObjectItemCaseSensitive(d, "token");
+	const cJSON *sid = cJSON_GetObjectItemCaseSensitive(d, "session_id");
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(d, "seq");
+	if (!cJSON_IsObject(d) || !cJSON_IsString(tok) || !cJSON_IsString(sid) ||
+	    !cJSON_IsNumber(seq)) {
+		conn_fail(c, 4002, "RESUME needs token, session_id and seq");
+		return;
+	}
+	if (strcmp(tok->valuestring, F.token)) {
+		conn_fail(c, 4004, "RESUME with a wrong token");
+		return;
+	}
+	struct session *s = session_find(sid->valuestring);
+	if (!s || !s->valid) {
+		violation(c->id, "RESUME of %s session %.40s", s ? s->why_invalid : "an unknown",
+		          sid->valuestring);
+		send_op(c, 9, cJSON_CreateFalse(), -1, NULL);
+		return;
+	}
+	int64_t from = (int64_t)seq->valuedouble;
+	if (from > s->seq || from < 0) {
+		conn_fail(c, 4007, "RESUME with seq %lld, the session is at %lld", (long long)from,
+		          (long long)s->seq);
+		return;
+	}
+	if (s->dropped && s->nev && from + 1 < s->ev[0].s) {
+		send_op(c, 9, cJSON_CreateFalse(), -1, NULL); /* cannot replay that far back */
+		return;
+	}
+	if (s->conn && s->conn != c) {
+		struct conn *old = s->conn;
+		conn_detach(old);
+		conn_close(old, 4000);
+	}
+	s->conn = c;
+	c->sess = s;
+	c->authed = 1;
+	F.current = s;
+	F.resumes++;
+	for (size_t i = 0; i < s->nev; i++) {
+		struct event *ev = &s->ev[i];
+		if (ev->s > from) {
+			cJSON *m = cJSON_ParseWithLength(ev->json, ev->len);
+			const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "t");
+			deliver(c, cJSON_IsString(t) ? t->valuestring : "?", ev->s, ev->json, 1,
+			        ev->iid);
+			cJSON_Delete(m);
+		}
+	}
+	cJSON *empty = cJSON_CreateObject();
+	session_dispatch(s, "RESUMED", empty, 0, NULL);
+	cJSON_Delete(empty);
+}
+
+static void on_heartbeat(struct conn *c, const cJSON *d)
+{
+	F.heartbeats++;
+	c->last_beat = now_us();
+	c->beat_request_due = 0;
+	if (!cJSON_IsNull(d) && !cJSON_IsNumber(d))
+		violation(c->id, "HEARTBEAT d must be the last sequence number or null");
+	if (F.withhold_acks > 0) {
+		F.withhold_acks--;
+		F.acks_withheld++;
+		return;
+	}
+	send_op(c, 11, NULL, -1, NULL);
+}
+
+static int rate_exceeded(struct conn *c)
+{
+	int64_t now = now_us();
+	if (c->nframes == RATE_FRAMES) {
+		int64_t oldest = c->frames[c->frame_head];
+		if (now - oldest < RATE_WINDOW_US)
+			return 1;
+		c->frames[c->frame_head] = now;
+		c->frame_head = (c->frame_head + 1) % RATE_FRAMES;
+		return 0;
+	}
+	c->frames[(c->frame_head + c->nframes++) % RATE_FRAMES] = now;
+	return 0;
+}
+
+static void on_message(struct conn *c, const char *text, size_t len)
+{
+	if (rate_exceeded(c)) {
+		conn_fail(c, 4008, "more than %d gateway frames within 60 s", RATE_FRAMES);
+		return;
+	}
+	cJSON *m = utf8_valid(text, len) ? cJSON_ParseWithLength(text, len) : NULL;
+	const cJSON *op = cJSON_GetObjectItemCaseSensitive(m, "op");
+	if (!cJSON_IsObject(m) || !cJSON_IsNumber(op)) {
+		char *clean = utf8_clean(text, len > 200 ? 200 : len);
+		cJSON *e = entry_new("gw_in");
+		cJSON_AddNumberToObject(e, "conn", c->id);
+		cJSON_AddNullToObject(e, "op");
+		cJSON_AddStringToObject(e, "raw", clean);
+		log_commit(e);
+		free(clean);
+		cJSON_Delete(m);
+		conn_fail(c, 4002, "a gateway payload that is not a UTF-8 JSON object with an op");
+		return;
+	}
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(m, "d");
+	int o = op->valueint;
+	cJSON *e = entry_new("gw_in");
+	cJSON_AddNumberToObject(e, "conn", c->id);
+	cJSON_AddNumberToObject(e, "op", o);
+	cJSON_AddItemToObject(e, "d", d ? redact_d(d) : cJSON_CreateNull());
+	log_commit(e);
+	if (!c->authed && o != 1 && o != 2 && o != 6) {
+		if (o == 3 || o == 4 || o == 8)
+			conn_fail(c, 4003, "op %d before IDENTIFY", o);
+		else
+			conn_fail(c, 4001, "unknown opcode %d", o);
+		cJSON_Delete(m);
+		return;
+	}
+	switch (o) {
+	case 1:
+		on_heartbeat(c, d);
+		break;
+	case 2:
+		on_identify(c, d);
+		break;
+	case 6:
+		on_resume(c, d);
+		break;
+	case 3:
+	case 4:
+	case 8:
+		break;
+	default:
+		conn_fail(c, 4001, "unknown opcode %d", o);
+	}
+	cJSON_Delete(m);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Gateway: lws callbacks */
+
+static struct conn *conn_open(struct lws *wsi)
+{
+	struct conn *c = xcalloc(1, sizeof *c);
+	c->wsi = wsi;
+	c->id = ++F.next_conn;
+	c->last_beat = now_us();
+	if (lws_hdr_copy(wsi, c->path, sizeof c->path, WSI_TOKEN_GET_URI) < 0)
+		copy_str(c->path, sizeof c->path, "?");
+	copy_query(wsi, c->query, sizeof c->query);
+	utf8_fix(c->path);
+	utf8_fix(c->query);
+	c->next = F.conns;
+	F.conns = c;
+	return c;
+}
+
+static void conn_free(struct conn *c)
+{
+	for (struct conn **p = &F.conns; *p; p = &(*p)->next)
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	conn_detach(c);
+	while (c->qhead) {
+		struct qitem *it = c->qhead;
+		c->qhead = it->next;
+		free(it->data);
+		free(it);
+	}
+	if (c->zlib)
+		deflateEnd(&c->zs);
+	buf_free(&c->rx);
+	free(c);
+}
+
+/* Writes the next queued item; returns -1 to close the connection. */
+static int conn_writable(struct conn *c)
+{
+	struct qitem *it = c->qhead;
+	if (!it)
+		return 0;
+	if (it->kind == Q_CLOSE) {
+		lws_close_reason(c->wsi, (enum lws_close_status)it->code, NULL, 0);
+		return -1;
+	}
+	if (it->kind == Q_ABRUPT) {
+		shutdown(lws_get_socket_fd(c->wsi), SHUT_RDWR);
+		return -1;
+	}
+	size_t n = it->len - it->off;
+	if (n > FRAGMENT)
+		n = FRAGMENT;
+	int start = it->off == 0, end = it->off + n == it->len;
+	int flags = lws_write_ws_flags(it->binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, start, end);
+	if (lws_write(c->wsi, it->data + LWS_PRE + it->off, n, (enum lws_write_protocol)flags) <
+	    (int)n)
+		return -1;
+	it->off += n;
+	if (end) {
+		c->qhead = it->next;
+		if (!c->qhead)
+			c->qtail = NULL;
+		c->qcount--;
+		c->qbytes -= it->len;
+		free(it->data);
+		free(it);
+	}
+	if (c->qhead)
+		lws_callback_on_writable(c->wsi);
+	return 0;
+}
+
+static void conn_receive(struct conn *c, struct lws *wsi, const void *in, size_t len)
+{
+	if (c->closing)
+		return;
+	if (lws_is_first_fragment(wsi) && c->rx.len == 0)
+		c->rx_bad = lws_frame_is_binary(wsi);
+	if (!c->rx_bad && buf_add(&c->rx, in, len, MAX_FRAME_IN) < 0) {
+		conn_fail(c, 4002, "a gateway payload over %d bytes", MAX_FRAME_IN);
+		return;
+	}
+	if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi))
+		return;
+	if (c->rx_bad) {
+		conn_fail(c, 4002, "a binary gateway frame with encoding=json");
+		return;
+	}
+	on_message(c, c->rx.p ? c->rx.p : "", c->rx.len);
+	c->rx.len = 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* HTTP */
+
+enum { M_GET, M_POST, M_PUT, M_PATCH, M_DELETE, M_OTHER };
+static const char *const method_names[] = { "GET", "POST", "PUT", "PATCH", "DELETE", "OTHER" };
+
+struct hdr {
+	char name[48];
+	char value[160];
+};
+
+struct req {
+	struct lws *wsi;
+	int method;
+	char path[MAX_PATH];
+	char query[MAX_QUERY];
+	char auth[512];
+	char ua[512];
+	char ctype[256];
+	int has_auth, has_ua, has_ctype;
+	struct buf body;
+	int too_large;
+	/* response */
+	int status;
+	struct hdr hdrs[16];
+	int nhdrs;
+	unsigned char *resp; /* LWS_PRE headroom */
+	size_t resp_len, resp_off;
+	int hdr_sent;
+	int handled;
+	int ready;
+	int shutdown_after;
+	lws_sorted_usec_list_t delay;
+};
+
+struct pss {
+	struct req *req;
+	struct conn *conn;
+};
+
+static void req_free(struct req *r)
+{
+	if (!r)
+		return;
+	lws_sul_cancel(&r->delay);
+	buf_free(&r->body);
+	free(r->resp);
+	free(r);
+}
+
+static void add_header(struct req *r, const char *name, const char *value)
+{
+	if (r->nhdrs == (int)(sizeof r->hdrs / sizeof r->hdrs[0]))
+		return;
+	copy_str(r->hdrs[r->nhdrs].name, sizeof r->hdrs[0].name, name);
+	copy_str(r->hdrs[r->nhdrs].value, sizeof r->hdrs[0].value, value);
+	r->nhdrs++;
+}
+
+static void set_body(struct req *r, int status, const char *text)
+{
+	size_t n = text ? strlen(text) : 0;
+	r->status = status;
+	free(r->resp);
+	r->resp = xcalloc(1, LWS_PRE + n + 1);
+	if (n)
+		memcpy(r->resp + LWS_PRE, text, n);
+	r->resp_len = n;
+}
+
+/* Sets the response from a JSON value (consumed). */
+static void set_json(struct req *r, int status, cJSON *j)
+{
+	char *s = j ? cJSON_PrintUnformatted(j) : NULL;
+	cJSON_Delete(j);
+	set_body(r, status, s ? s : "");
+	free(s);
+}
+
+static void set_error(struct req *r, int status, const char *message, int code)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "message", message);
+	cJSON_AddNumberToObject(j, "code", code);
+	set_json(r, status, j);
+}
+
+static void stop_due(lws_sorted_usec_list_t *sul)
+{
+	(void)sul;
+	F.stop = 1;
+	lws_cancel_service(F.ctx);
+}
+
+/* Writes the response: headers first, then the body in pieces. */
+static int http_writable(struct lws *wsi, struct req *r)
+{
+	if (!r || !r->ready)
+		return 0;
+	if (!r->hdr_sent) {
+		unsigned char hbuf[LWS_PRE + 4096];
+		unsigned char *start = hbuf + LWS_PRE, *p = start, *end = hbuf + sizeof hbuf - 1;
+		if (lws_add_http_common_headers(wsi, (unsigned int)r->status,
+		                                r->status == 204 ? NULL : "application/json",
+		                                r->resp_len, &p, end))
+			return -1;
+		for (int i = 0; i < r->nhdrs; i++) {
+			char name[64];
+			snprintf(name, sizeof name, "%s:", r->hdrs[i].name);
+			if (lws_add_http_header_by_name(wsi, (const unsigned char *)name,
+			                                (const unsigned char *)r->hdrs[i].value,
+			                                (int)strlen(r->hdrs[i].value), &p, end))
+				return -1;
+		}
+		if (lws_finalize_write_http_header(wsi, start, &p, end))
+			return -1;
+		r->hdr_sent = 1;
+		if (r->resp_len) {
+			lws_callback_on_writable(wsi);
+			return 0;
+		}
+	} else if (r->resp_off < r->resp_len) {
+		size_t n = r->resp_len - r->resp_off;
+		if (n > FRAGMENT)
+			n = FRAGMENT;
+		int final = r->resp_off + n == r->resp_len;
+		if (lws_write(wsi, r->resp + LWS_PRE + r->resp_off, n,
+		              final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < (int)n)
+			return -1;
+		r->resp_off += n;
+		if (!final) {
+			lws_callback_on_writable(wsi);
+			return 0;
+		}
+	}
+	if (r->shutdown_after)
+		lws_sul_schedule(F.ctx, 0, &F.stop_sul, stop_due, 100 * LWS_US_PER_MS);
+	r->ready = 0;
+	if (lws_http_transaction_completed(wsi))
+		return -1;
+	return 0;
+}
+
+static void delay_due(lws_sorted_usec_list_t *sul)
+{
+	struct req *r = lws_container_of(sul, struct req, delay);
+	r->ready = 1;
+	lws_callback_on_writable(r->wsi);
+}
+
+/* Value of a query argument, or NULL. */
+static const char *query_arg(const char *query, const char *name, char *out, size_t size)
+{
+	size_t nl = strlen(name);
+	const char *p = query;
+	while (p && *p) {
+		const char *amp = strchr(p, '&');
+		size_t seg = amp ? (size_t)(amp - p) : strlen(p);
+		if (seg > nl && !strncmp(p, name, nl) && p[nl] == '=') {
+			size_t vl = seg - nl - 1;
+			if (vl >= size)
+				vl = size - 1;
+			memcpy(out, p + nl + 1, vl);
+			out[vl] = '\0';
+			return out;
+		}
+		p = amp ? amp + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Control endpoints */
+
+static void ctl_state(struct req *r)
+{
+	int connected = 0;
+	for (struct conn *c = F.conns; c; c = c->next)
+		connected |= conn_live(c);
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "sessions", F.nsessions);
+	cJSON_AddBoolToObject(j, "connected", connected);
+	cJSON_AddNumberToObject(j, "identifies", F.identifies);
+	cJSON_AddNumberToObject(j, "resumes", F.resumes);
+	cJSON_AddNumberToObject(j, "seq", F.current ? (double)F.current->seq : 0);
+	cJSON_AddNumberToObject(j, "violations", F.violations);
+	cJSON_AddNumberToObject(j, "heartbeats", F.heartbeats);
+	cJSON_AddNumberToObject(j, "acks_withheld", F.acks_withheld);
+	set_json(r, 200, j);
+}
+
+static void ctl_dispatch(struct req *r, const cJSON *body)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(body, "t");
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(body, "d");
+	if (!cJSON_IsString(t) || !d) {
+		set_body(r, 400, "{\"error\":\"need {\\\"t\\\":name,\\\"d\\\":payload}\"}");
+		return;
+	}
+	if (!F.current) {
+		set_body(r, 409, "{\"error\":\"no gateway session yet\"}");
+		return;
+	}
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "id");
+	if (!strcmp(t->valuestring, "INTERACTION_CREATE"))
+		interaction_dispatched(d);
+	int64_t s = session_dispatch(F.current, t->valuestring, d, 1,
+	                             cJSON_IsString(id) ? id->valuestring : NULL);
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "s", (double)s);
+	set_json(r, 200, j);
+}
+
+static int ctl_http_fault(const cJSON *h)
+{
+	const cJSON *status = cJSON_GetObjectItemCaseSensitive(h, "status");
+	const cJSON *delay = cJSON_GetObjectItemCaseSensitive(h, "delay_ms");
+	const cJSON *count = cJSON_GetObjectItemCaseSensitive(h, "count");
+	const cJSON *retry = cJSON_GetObjectItemCaseSensitive(h, "retry_after");
+	const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(h, "path_prefix");
+	struct hfault f = { 0 };
+	f.status = cJSON_IsNumber(status) ? status->valueint : 0;
+	f.delay_ms = cJSON_IsNumber(delay) ? delay->valueint : 0;
+	f.count = cJSON_IsNumber(count) ? count->valueint : 1;
+	f.retry_after = cJSON_IsNumber(retry) ? retry->valuedouble : 1.0;
+	f.global = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "global"));
+	copy_str(f.prefix, sizeof f.prefix, cJSON_IsString(prefix) ? prefix->valuestring : "/api/");
+	if ((f.status && (f.status < 400 || f.status > 599)) || f.delay_ms < 0 ||
+	    f.delay_ms > 60000 || (!f.status && !f.delay_ms) || f.count < 1 || f.retry_after < 0 ||
+	    f.retry_after > 3600)
+		return -1;
+	int n = 0;
+	for (int i = 0; i < F.nhfaults; i++)
+		if (F.hfaults[i].count > 0)
+			F.hfaults[n++] = F.hfaults[i];
+	F.nhfaults = n;
+	if (F.nhfaults == MAX_HFAULTS)
+		return -1;
+	F.hfaults[F.nhfaults++] = f;
+	return 0;
+}
+
+static void send_noise(struct conn *c, size_t bytes)
+{
+	int64_t s = c->sess && c->authed ? ++c->sess->seq : -1;
+	char head[96];
+	if (s >= 0)
+		snprintf(head, sizeof head, "{\"op\":0,\"t\":\"NOISE\",\"s\":%lld,\"d\":{\"x\":\"",
+		         (long long)s);
+	else
+		snprintf(head, sizeof head, "{\"op\":0,\"t\":\"NOISE\",\"s\":null,\"d\":{\"x\":\"");
+	size_t hl = strlen(head), fill = bytes > hl + 3 ? bytes - hl - 3 : 0;
+	char *text = xcalloc(1, hl + fill + 5);
+	memcpy(text, head, hl);
+	memset(text + hl, 'a', fill);
+	memcpy(text + hl + fill, "\"}}", 4);
+	cJSON *e = entry_new("gw_out");
+	cJSON_AddNumberToObject(e, "conn", c->id);
+	cJSON_AddNumberToObject(e, "op", 0);
+	cJSON_AddStringToObject(e, "t", "NOISE");
+	if (s >= 0)
+		cJSON_AddNumberToObject(e, "s", (double)s);
+	else
+		cJSON_AddNullToObject(e, "s");
+	cJSON_AddNumberToObject(e, "bytes", (double)(hl + fill + 3));
+	log_commit(e);
+	q_text(c, text, hl + fill + 3);
+	free(text);
+}
+
+static void send_malformed(struct conn *c)
+{
+	static const char junk[] = "not json{";
+	cJSON *e = entry_new("gw_out");
+	cJSON_AddNumberToObject(e, "conn", c->id);
+	cJSON_AddNullToObject(e, "op");
+	cJSON_AddNullToObject(e, "t");
+	cJSON_AddNullToObject(e, "s");
+	cJSON_AddStringToObject(e, "raw", junk);
+	log_commit(e);
+	q_text(c, junk, sizeof junk - 1);
+}
+
+static void ctl_fault(struct req *r, const cJSON *f)
+{
+	int applied = 0;
+	const cJSON *close_ = cJSON_GetObjectItemCaseSensitive(f, "close");
+	const cJSON *op = cJSON_GetObjectItemCaseSensitive(f, "op");
+	const cJSON *http = cJSON_GetObjectItemCaseSensitive(f, "http");
+	const cJSON *withhold = cJSON_GetObjectItemCaseSensitive(f, "withhold_acks");
+	const cJSON *oversized = cJSON_GetObjectItemCaseSensitive(f, "oversized_frame");
+	int beat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "heartbeat_request"));
+	int junk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "malformed_frame"));
+	int abrupt = cJSON_IsString(close_) && !strcmp(close_->valuestring, "abrupt");
+	int opcode = cJSON_IsNumber(op) ? op->valueint : -1;
+	if (cJSON_IsObject(http)) {
+		if (ctl_http_fault(http) < 0) {
+			set_body(r, 400, "{\"error\":\"bad http fault\"}");
+			return;
+		}
+		applied = 1;
+	} else if (cJSON_IsNumber(withhold) && withhold->valueint > 0) {
+		F.withhold_acks += withhold->valueint;
+		applied = 1;
+	} else if (cJSON_IsNumber(close_) &&
+	           (close_->valueint < 1000 || close_->valueint > 4999 ||
+	            close_->valueint == 1005 || close_->valueint == 1006 ||
+	            close_->valueint == 1015)) {
+		set_body(r, 400,
+		         "{\"error\":\"close: \\\"abrupt\\\" or a code that can be sent\"}");
+		return;
+	} else if (cJSON_IsNumber(oversized) &&
+	           (oversized->valuedouble < 64 || oversized->valuedouble > (32 << 20))) {
+		set_body(r, 400, "{\"error\":\"oversized_frame: 64 to 32 MiB\"}");
+		return;
+	} else if (!abrupt && !cJSON_IsNumber(close_) && opcode != 7 && opcode != 9 && !beat &&
+	           !junk && !cJSON_IsNumber(oversized)) {
+		set_body(r, 400, "{\"error\":\"unknown fault\"}");
+		return;
+	}
+	int64_t beat_due = (F.heartbeat_ms / 2 < 250 ? 250 : F.heartbeat_ms / 2);
+	if (beat_due > 1000)
+		beat_due = 1000;
+	for (struct conn *c = F.conns; c; c = c->next) {
+		if (c->closing || cJSON_IsObject(http) || cJSON_IsNumber(withhold))
+			continue;
+		applied++;
+		if (abrupt) {
+			conn_close(c, -1);
+		} else if (cJSON_IsNumber(close_)) {
+			conn_close(c, close_->valueint);
+		} else if (opcode == 7) {
+			send_op(c, 7, NULL, -1, NULL);
+		} else if (opcode == 9) {
+			int resumable = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "d"));
+			if (!resumable)
+				session_invalidate(c->sess, "an op 9 d:false");
+			conn_detach(c);
+			send_op(c, 9, cJSON_CreateBool(resumable), -1, NULL);
+		} else if (beat) {
+			send_op(c, 1, NULL, -1, NULL);
+			c->beat_request_due = now_us() + beat_due * LWS_US_PER_MS;
+		} else if (junk) {
+			send_malformed(c);
+		} else if (cJSON_IsNumber(oversized)) {
+			send_noise(c, (size_t)oversized->valuedouble);
+		}
+	}
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddBoolToObject(j, "ok", 1);
+	cJSON_AddNumberToObject(j, "applied", applied);
+	set_json(r, 200, j);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* API */
+
+static uint64_t fnv1a(const char *s, uint64_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void api_headers(struct req *r, const char *bucket)
+{
+	char v[64];
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	add_header(r, "X-RateLimit-Limit", "5");
+	add_header(r, "X-RateLimit-Remaining", "4");
+	snprintf(v, sizeof v, "%lld.%03ld", (long long)ts.tv_sec + 1, ts.tv_nsec / 1000000);
+	add_header(r, "X-RateLimit-Reset", v);
+	add_header(r, "X-RateLimit-Reset-After", "1.0");
+	snprintf(v, sizeof v, "%016llx%016llx",
+	         (unsigned long long)fnv1a(bucket, 14695981039346656037ull),
+	         (unsigned long long)fnv1a(bucket, 1099511628211ull));
+	add_header(r, "X-RateLimit-Bucket", v);
+}
+
+/* Records a violation for the request and answers 400 Invalid Form Body; 1 if it did. */
+static int reject(struct req *r, const struct problems *p)
+{
+	if (!p->n)
+		return 0;
+	violation(0, "%s %s: %s", method_names[r->method], r->path, p->text);
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "message", "Invalid Form Body");
+	cJSON_AddNumberToObject(j, "code", 50035);
+	cJSON *errors = cJSON_AddObjectToObject(j, "errors");
+	cJSON_AddStringToObject(errors, "_fake", p->text);
+	set_json(r, 400, j);
+	return 1;
+}
+
+__attribute__((format(printf, 5, 6))) static void
+refuse(struct req *r, int status, const char *message, int code, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	violation(0, "%s %s: %s", method_names[r->method], r->path, what);
+	set_error(r, status, message, code);
+}
+
+static int allow(struct req *r, int ok)
+{
+	if (!ok)
+		refuse(r, 405, "405: Method Not Allowed", 0, "method not allowed");
+	return ok;
+}
+
+static void api_callback(struct req *r, const char *id, const char *token, const cJSON *body)
+{
+	if (!allow(r, r->method == M_POST))
+		return;
+	struct interaction *it = interaction_find(id);
+	if (!it) {
+		refuse(r, 404, "Unknown interaction", 10062,
+		       "a callback for interaction %.30s, which was never dispatched", id);
+		return;
+	}
+	if (strcmp(it->token, token)) {
+		refuse(r, 401, "Invalid Webhook Token", 50027, "the wrong interaction token");
+		return;
+	}
+	if (it->acked) {
+		refuse(r, 400, "Interaction has already been acknowledged.", 40060,
+		       "interaction %.30s answered twice", id);
+		return;
+	}
+	int64_t age = now_us() - (it->delivered ? it->delivered : it->dispatched);
+	if (age > 3 * LWS_US_PER_SEC) {
+		refuse(r, 404, "Unknown interaction", 10062,
+		       "interaction %.30s answered %lld ms after delivery (3 s allowed)", id,
+		       (long long)(age / LWS_US_PER_MS));
+		return;
+	}
+	struct problems p = { 0 };
+	check_callback(&p, body, it->type);
+	if (reject(r, &p))
+		return;
+	int t = cJSON_GetObjectItemCaseSensitive(body, "type")->valueint;
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(body, "data");
+	it->acked = 1;
+	it->ack_type = t;
+	if (t == 4 || t == 5) {
+		char mid[32];
+		new_snowflake(mid, sizeof mid);
+		message_add(mid, it->channel, it->token, cJSON_IsObject(data) ? data : NULL, 1);
+		copy_str(it->original, sizeof it->original, mid);
+	} else if (t == 6 || t == 7) {
+		copy_str(it->original, sizeof it->original, it->message);
+		struct message *m = message_find(it->message);
+		if (m && t == 7 && cJSON_IsObject(data))
+			message_edit(m, data);
+	}
+	set_body(r, 204, NULL);
+}
+
+/* The interaction a webhook URL belongs to, or NULL after refusing the request. */
+static struct interaction *webhook_interaction(struct req *r, const char *app, const char *token)
+{
+	struct interaction *it = interaction_by_token(token);
+	if (strcmp(app, F.app_id) || !it) {
+		refuse(r, 404, "Unknown Webhook", 10015, "no interaction has this webhook");
+		return NULL;
+	}
+	if (!it->acked) {
+		refuse(r, 404, "Unknown Webhook", 10015,
+		       "a webhook request before interaction %.30s was acknowledged", it->id);
+		return NULL;
+	}
+	return it;
+}
+
+static void api_followup(struct req *r, const char *app, const char *token, const cJSON *body)
+{
+	if (!allow(r, r->method == M_POST))
+		return;
+	struct interaction *it = webhook_interaction(r, app, token);
+	if (!it)
+		return;
+	struct problems p = { 0 };
+	check_message(&p, body, 1, 1);
+	if (reject(r, &p))
+		return;
+	char mid[32];
+	new_snowflake(mid, sizeof mid);
+	struct message *m = message_add(mid, it->channel, it->token, body, 1);
+	set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+}
+
+static void api_webhook_message(struct req *r, const char *app, const char *token, const char *mid,
+                                const cJSON *body)
+{
+	if (!allow(r, r->method == M_GET || r->method == M_PATCH || r->method == M_DELETE))
+		return;
+	struct interaction *it = webhook_interaction(r, app, token);
+	if (!it)
+		return;
+	int original = !strcmp(mid, "@original");
+	struct message *m = message_find(original ? it->original : mid);
+	if (!m || (!original && (!m->owner || strcmp(m->owner, it->token)))) {
+		refuse(r, 404, "Unknown Message", 10008, "%s of interaction %.30s does not exist",
+		       original ? "the original response" : "this followup", it->id);
+		return;
+	}
+	if (r->method == M_GET) {
+		set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+	} else if (r->method == M_PATCH) {
+		struct problems p = { 0 };
+		check_message(&p, body, 0, 1);
+		if (reject(r, &p))
+			return;
+		message_edit(m, body);
+		set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+	} else {
+		if (original)
+			it->original[0] = '\0';
+		message_remove(m);
+		set_body(r, 204, NULL);
+	}
+}
+
+static void api_channel_messages(struct req *r, const char *cid, const cJSON *body)
+{
+	if (!allow(r, r->method == M_POST || r->method == M_GET))
+		return;
+	if (r->method == M_GET) {
+		cJSON *list = cJSON_CreateArray();
+		for (size_t i = R.nmsg; i-- > 0 && cJSON_GetArraySize(list) < 50;)
+			if (!strcmp(R.msg[i].channel, cid))
+				cJSON_AddItemToArray(list, cJSON_Duplicate(R.msg[i].obj, 1));
+		set_json(r, 200, list);
+		return;
+	}
+	struct problems p = { 0 };
+	check_message(&p, body, 1, 0);
+	if (reject(r, &p))
+		return;
+	char mid[32];
+	new_snowflake(mid, sizeof mid);
+	struct message *m = message_add(mid, cid, NULL, body, 0);
+	set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+}
+
+static void api_channel_message(struct req *r, const char *cid, const char *mid, const cJSON *body)
+{
+	if (!allow(r, r->method == M_GET || r->method == M_PATCH || r->method == M_DELETE))
+		return;
+	struct message *m = message_find(mid);
+	if (!m || strcmp(m->channel, cid)) {
+		refuse(r, 404, "Unknown Message", 10008,
+		       "message %.30s was never created in channel %.30s", mid, cid);
+		return;
+	}
+	if (r->method == M_GET) {
+		set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+	} else if (r->method == M_PATCH) {
+		struct problems p = { 0 };
+		check_message(&p, body, 0, 0);
+		if (reject(r, &p))
+			return;
+		message_edit(m, body);
+		set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+	} else {
+		message_remove(m);
+		set_body(r, 204, NULL);
+	}
+}
+
+/* A registered command: the definition plus the fields Discord adds. */
+static cJSON *command_stored(const cJSON *def, const cJSON *old_list, const char *guild)
+{
+	cJSON *c = cJSON_Duplicate(def, 1);
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(def, "name");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(def, "type");
+	int t = cJSON_IsNumber(type) ? type->valueint : 1;
+	char id[32] = "";
+	const cJSON *o;
+	cJSON_ArrayForEach(o, old_list)
+	{
+		const cJSON *on = cJSON_GetObjectItemCaseSensitive(o, "name");
+		const cJSON *ot = cJSON_GetObjectItemCaseSensitive(o, "type");
+		const cJSON *oid = cJSON_GetObjectItemCaseSensitive(o, "id");
+		if (cJSON_IsString(name) && cJSON_IsString(on) && cJSON_IsString(oid) &&
+		    !strcmp(on->valuestring, name->valuestring) &&
+		    (cJSON_IsNumber(ot) ? ot->valueint : 1) == t)
+			copy_str(id, sizeof id, oid->valuestring);
+	}
+	if (!id[0])
+		new_snowflake(id, sizeof id);
+	char version[32];
+	new_snowflake(version, sizeof version);
+	static const char *const added[] = { "id", "application_id", "version", "type",
+		                             "guild_id" };
+	for (size_t i = 0; i < sizeof added / sizeof added[0]; i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(c, added[i]);
+	cJSON_AddStringToObject(c, "id", id);
+	cJSON_AddStringToObject(c, "application_id", F.app_id);
+	cJSON_AddStringToObject(c, "version", version);
+	cJSON_AddNumberToObject(c, "type", t);
+	if (guild)
+		cJSON_AddStringToObject(c, "guild_id", guild);
+	if (!cJSON_GetObjectItemCaseSensitive(c, "default_member_permissions"))
+		cJSON_AddNullToObject(c, "default_member_permissions");
+	if (!cJSON_GetObjectItemCaseSensitive(c, "nsfw"))
+		cJSON_AddFalseToObject(c, "nsfw");
+	return c;
+}
+
+static void api_commands(struct req *r, const char *app, const char *guild, const cJSON *body)
+{
+	if (!allow(r, r->method == M_GET || r->method == M_PUT || r->method == M_POST))
+		return;
+	if (strcmp(app, F.app_id)) {
+		refuse(r, 403, "Missing Access", 50001, "application %.30s is not %s", app,
+		       F.app_id);
+		return;
+	}
+	char key[192];
+	snprintf(key, sizeof key, "%s/%.40s", guild ? "guild" : "global", guild ? guild : "");
+	struct cmdset *set = cmdset_get(key, r->method != M_GET);
+	if (r->method == M_GET) {
+		set_json(r, 200, set ? cJSON_Duplicate(set->list, 1) : cJSON_CreateArray());
+		return;
+	}
+	struct problems p = { 0 };
+	if (r->method == M_PUT)
+		check_commands(&p, body);
+	else
+		check_command(&p, body, 0);
+	if (reject(r, &p))
+		return;
+	if (r->method == M_PUT) {
+		cJSON *list = cJSON_CreateArray();
+		const cJSON *c;
+		cJSON_ArrayForEach(c, body)
+		{
+			cJSON_AddItemToArray(list, command_stored(c, set->list, guild));
+		}
+		cJSON_Delete(set->list);
+		set->list = list;
+		set_json(r, 200, cJSON_Duplicate(list, 1));
+		return;
+	}
+	/* POST: create or replace one command */
+	cJSON *stored = command_stored(body, set->list, guild);
+	const char *name = cJSON_GetObjectItemCaseSensitive(stored, "name")->valuestring;
+	int i = 0, found = -1;
+	const cJSON *c;
+	cJSON_ArrayForEach(c, set->list)
+	{
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "name");
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, name))
+			found = i;
+		i++;
+	}
+	if (found >= 0)
+		cJSON_ReplaceItemInArray(set->list, found, cJSON_Duplicate(stored, 1));
+	else
+		cJSON_AddItemToArray(set->list, cJSON_Duplicate(stored, 1));
+	set_json(r, found >= 0 ? 200 : 201, stored);
+}
+
+static int is_snowflake(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+static void route_api(struct req *r, const char *sub, const cJSON *json)
+{
+	char copy[MAX_PATH], bucket[MAX_PATH + 16];
+	char *seg[10];
+	int n = 0;
+	copy_str(copy, sizeof copy, sub);
+	char *save = NULL;
+	for (char *t = strtok_r(copy, "/", &save); t && n < 10; t = strtok_r(NULL, "/", &save))
+		seg[n++] = t;
+	/* The bucket: the route with minor parameters replaced. */
+	snprintf(bucket, sizeof bucket, "%s", method_names[r->method]);
+	for (int i = 0; i < n; i++) {
+		size_t used = strlen(bucket);
+		int major = i == 1 || (i == 2 && !strcmp(seg[0], "webhooks"));
+		snprintf(bucket + used, sizeof bucket - used, "/%s",
+		         !major && (is_snowflake(seg[i]) || (i == 2 && n == 4)) ? ":id" : seg[i]);
+	}
+	api_headers(r, bucket);
+#define SEG(i, s) (n > (i) && !strcmp(seg[i], s))
+	if (n == 2 && SEG(0, "gateway") && SEG(1, "bot")) {
+		if (!allow(r, r->method == M_GET))
+			return;
+		char url[64];
+		snprintf(url, sizeof url, "ws://127.0.0.1:%d", F.port);
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "url", url);
+		cJSON_AddNumberToObject(j, "shards", 1);
+		cJSON *l = cJSON_AddObjectToObject(j, "session_start_limit");
+		cJSON_AddNumberToObject(l, "total", 1000);
+		cJSON_AddNumberToObject(l, "remaining", F.remaining_starts);
+		cJSON_AddNumberToObject(l, "reset_after", 86400000);
+		cJSON_AddNumberToObject(l, "max_concurrency", 1);
+		set_json(r, 200, j);
+	} else if (n == 1 && SEG(0, "gateway")) {
+		if (!allow(r, r->method == M_GET))
+			return;
+		char url[64];
+		snprintf(url, sizeof url, "ws://127.0.0.1:%d", F.port);
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "url", url);
+		set_json(r, 200, j);
+	} else if (n == 2 && (SEG(0, "users") || SEG(0, "applications")) && SEG(1, "@me")) {
+		if (!allow(r, r->method == M_GET))
+			return;
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "id", F.app_id);
+		if (SEG(0, "users")) {
+			cJSON_AddStringToObject(j, "username", "rlyeh");
+			cJSON_AddStringToObject(j, "discriminator", "0");
+			cJSON_AddBoolToObject(j, "bot", 1);
+		} else {
+			cJSON_AddStringToObject(j, "name", "rlyeh");
+			cJSON_AddNumberToObject(j, "flags", 0);
+		}
+		set_json(r, 200, j);
+	} else if (n == 4 && SEG(0, "interactions") && SEG(3, "callback")) {
+		api_callback(r, seg[1], seg[2], json);
+	} else if (n == 3 && SEG(0, "webhooks")) {
+		api_followup(r, seg[1], seg[2], json);
+	} else if (n == 5 && SEG(0, "webhooks") && SEG(3, "messages")) {
+		api_webhook_message(r, seg[1], seg[2], seg[4], json);
+	} else if (n == 3 && SEG(0, "channels") && SEG(2, "messages")) {
+		api_channel_messages(r, seg[1], json);
+	} else if (n == 4 && SEG(0, "channels") && SEG(2, "messages")) {
+		api_channel_message(r, seg[1], seg[3], json);
+	} else if (n == 3 && SEG(0, "applications") && SEG(2, "commands")) {
+		api_commands(r, seg[1], NULL, json);
+	} else if (n == 5 && SEG(0, "applications") && SEG(2, "guilds") && SEG(4, "commands")) {
+		api_commands(r, seg[1], seg[3], json);
+	} else {
+		refuse(r, 404, "404: Not Found", 0, "unknown route");
+	}
+#undef SEG
+}
+
+/* The first fault rule that applies to path (a status rule or a delay rule). */
+static struct hfault *hfault_take(const char *path, int status_rule)
+{
+	for (int i = 0; i < F.nhfaults; i++) {
+		struct hfault *h = &F.hfaults[i];
+		if (h->count <= 0 || (status_rule ? !h->status : !h->delay_ms))
+			continue;
+		if (strncmp(path, h->prefix, strlen(h->prefix)))
+			continue;
+		h->count--;
+		return h;
+	}
+	return NULL;
+}
+
+static void fault_response(struct req *r, const struct hfault *h)
+{
+	char v[64];
+	if (h->status == 429) {
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "message", "You are being rate limited.");
+		cJSON_AddNumberToObject(j, "retry_after", h->retry_after);
+		cJSON_AddBoolToObject(j, "global", h->global);
+		set_json(r, 429, j);
+		long whole = (long)h->retry_after;
+		snprintf(v, sizeof v, "%ld", whole + (h->retry_after > (double)whole));
+		add_header(r, "Retry-After", v);
+		if (h->global) {
+			add_header(r, "X-RateLimit-Global", "true");
+			add_header(r, "X-RateLimit-Scope", "global");
+		} else {
+			add_header(r, "X-RateLimit-Limit", "5");
+			add_header(r, "X-RateLimit-Remaining", "0");
+			snprintf(v, sizeof v, "%.3f", h->retry_after);
+			add_header(r, "X-RateLimit-Reset-After", v);
+			add_header(r, "X-RateLimit-Bucket", "a06de3b1f2e9d4c8b7a6f5e4d3c2b1a0");
+			add_header(r, "X-RateLimit-Scope", "user");
+		}
+		return;
+	}
+	const char *reason = h->status == 500   ? "Internal Server Error"
+	                     : h->status == 502 ? "Bad Gateway"
+	                     : h->status == 503 ? "Service Unavailable"
+	                     : h->status == 504 ? "Gateway Timeout"
+	                                        : "Error";
+	char msg[64];
+	snprintf(msg, sizeof msg, "%d: %s", h->status, reason);
+	set_error(r, h->status, msg, 0);
+}
+
+static void log_http(struct req *r, const char *kind, int delay_ms)
+{
+	cJSON *e = entry_new(kind);
+	cJSON_AddStringToObject(e, "method", method_names[r->method]);
+	cJSON_AddStringToObject(e, "path", r->path);
+	cJSON_AddStringToObject(e, "query", r->query);
+	cJSON *h = cJSON_AddObjectToObject(e, "headers");
+	if (r->has_auth) {
+		char want[600];
+		snprintf(want, sizeof want, "Bot %s", F.token);
+		cJSON_AddStringToObject(h, "Authorization",
+		                        strcmp(r->auth, want) ? "<wrong>" : "<token>");
+	}
+	if (r->has_ua)
+		cJSON_AddStringToObject(h, "User-Agent", r->ua);
+	if (r->has_ctype)
+		cJSON_AddStringToObject(h, "Content-Type", r->ctype);
+	char *body = utf8_clean(r->body.p ? r->body.p : "", r->body.len);
+	cJSON_AddStringToObject(e, "body", body);
+	free(body);
+	cJSON_AddNumberToObject(e, "status", r->status);
+	if (delay_ms)
+		cJSON_AddNumberToObject(e, "delay_ms", delay_ms);
+	log_commit(e);
+}
+
+/* Handles a complete request and readies the response. */
+static void handle(struct req *r)
+{
+	cJSON *json = NULL;
+	if (r->handled)
+		return;
+	r->handled = 1;
+	if (r->body.len && !r->too_large)
+		json = cJSON_ParseWithLength(r->body.p, r->body.len);
+	if (!strncmp(r->path, "/_fake/", 7)) {
+		const char *c = r->path + 7;
+		if (r->too_large)
+			set_body(r, 413, "{\"error\":\"body too large\"}");
+		else if (r->method == M_GET && !strcmp(c, "log")) {
+			char v[32];
+			const char *s = query_arg(r->query, "since", v, sizeof v);
+			char *text = log_since(s ? strtoull(s, NULL, 10) : 0);
+			set_body(r, 200, text);
+			free(text);
+		} else if (r->method == M_GET && !strcmp(c, "state"))
+			ctl_state(r);
+		else if (r->method == M_POST && !strcmp(c, "dispatch"))
+			ctl_dispatch(r, json);
+		else if (r->method == M_POST && !strcmp(c, "fault"))
+			ctl_fault(r, json);
+		else if (r->method == M_POST && !strcmp(c, "shutdown")) {
+			set_body(r, 200, "{\"ok\":true}");
+			r->shutdown_after = 1;
+		} else
+			set_body(r, 404, "{\"error\":\"unknown control endpoint\"}");
+		cJSON_Delete(json);
+		r->ready = 1;
+		return;
+	}
+	char want[600];
+	snprintf(want, sizeof want, "Bot %s", F.token);
+	const char *kind = "http";
+	int delay_ms = 0;
+	struct hfault *h;
+	if (r->too_large) {
+		api_headers(r, "global");
+		refuse(r, 413, "Request entity too large", 40005, "a body over %u bytes", MAX_BODY);
+	} else if (strncmp(r->path, "/api/v10/", 9)) {
+		api_headers(r, "global");
+		refuse(r, 404, "404: Not Found", 0, "not under /api/v10");
+	} else if (!r->has_auth || strcmp(r->auth, want)) {
+		api_headers(r, "global");
+		refuse(r, 401, "401: Unauthorized", 0, "%s Authorization header",
+		       r->has_auth ? "a wrong" : "no");
+	} else if ((h = hfault_take(r->path, 1))) {
+		/* An injected failure: the request has no effect and is logged apart. */
+		fault_response(r, h);
+		kind = "http_fault";
+	} else {
+		if ((h = hfault_take(r->path, 0)))
+			delay_ms = h->delay_ms;
+		if (!r->has_ua || strncmp(r->ua, "DiscordBot (", 12))
+			violation(0, "%s %s: the User-Agent is not \"DiscordBot (url, version)\"",
+			          method_names[r->method], r->path);
+		if (r->body.len && (!r->has_ctype || strncmp(r->ctype, "application/json", 16)))
+			violation(0, "%s %s: a body without Content-Type: application/json",
+			          method_names[r->method], r->path);
+		if (r->body.len && !json) {
+			api_headers(r, "global");
+			refuse(r, 400, "The request body contains invalid JSON.", 50109,
+			       "the body is not JSON");
+		} else {
+			route_api(r, r->path + 8, json);
+		}
+	}
+	log_http(r, kind, delay_ms);
+	cJSON_Delete(json);
+	if (delay_ms)
+		lws_sul_schedule(F.ctx, 0, &r->delay, delay_due, delay_ms * LWS_US_PER_MS);
+	else
+		r->ready = 1;
+}
+
+static void copy_header(struct lws *wsi, enum lws_token_indexes t, char *out, size_t size,
+                        int *present)
+{
+	int n = lws_hdr_total_length(wsi, t);
+	*present = n > 0;
+	if (n <= 0) {
+		out[0] = '\0';
+		return;
+	}
+	if (lws_hdr_copy(wsi, out, (int)size, t) < 0)
+		copy_str(out, size, "<too long>");
+}
+
+static int http_start(struct lws *wsi, struct pss *pss, const char *path)
+{
+	req_free(pss->req);
+	struct req *r = pss->req = xcalloc(1, sizeof *r);
+	r->wsi = wsi;
+	static const struct {
+		enum lws_token_indexes t;
+		int m;
+	} methods[] = { { WSI_TOKEN_GET_URI, M_GET },
+		        { WSI_TOKEN_POST_URI, M_POST },
+		        { WSI_TOKEN_PUT_URI, M_PUT },
+		        { WSI_TOKEN_PATCH_URI, M_PATCH },
+		        { WSI_TOKEN_DELETE_URI, M_DELETE } };
+	r->method = M_OTHER;
+	for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+		if (lws_hdr_total_length(wsi, methods[i].t) > 0) {
+			r->method = methods[i].m;
+			break;
+		}
+	copy_str(r->path, sizeof r->path, path);
+	copy_query(wsi, r->query, sizeof r->query);
+	copy_header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION, r->auth, sizeof r->auth, &r->has_auth);
+	copy_header(wsi, WSI_TOKEN_HTTP_USER_AGENT, r->ua, sizeof r->ua, &r->has_ua);
+	copy_header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, r->ctype, sizeof r->ctype, &r->has_ctype);
+	utf8_fix(r->path);
+	utf8_fix(r->query);
+	utf8_fix(r->ua);
+	utf8_fix(r->ctype);
+	char cl[32];
+	int has_cl, has_te;
+	char te[64];
+	copy_header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, cl, sizeof cl, &has_cl);
+	copy_header(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING, te, sizeof te, &has_te);
+	long long length = has_cl ? atoll(cl) : 0;
+	if (length > (long long)MAX_BODY)
+		r->too_large = 1;
+	if (length > 0 || has_te)
+		return 0; /* the body follows */
+	handle(r);
+	lws_callback_on_writable(wsi);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The protocol callback: HTTP and websocket */
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+	struct pss *pss = user;
+	switch (reason) {
+	case LWS_CALLBACK_HTTP:
+		return http_start(wsi, pss, in ? (const char *)in : "/");
+	case LWS_CALLBACK_HTTP_BODY:
+		if (pss->req && !pss->req->too_large &&
+		    buf_add(&pss->req->body, in, len, MAX_BODY) < 0)
+			pss->req->too_large = 1;
+		return 0;
+	case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+		if (pss->req) {
+			handle(pss->req);
+			lws_callback_on_writable(wsi);
+		}
+		return 0;
+	case LWS_CALLBACK_HTTP_WRITEABLE:
+		return http_writable(wsi, pss->req);
+	case LWS_CALLBACK_CLOSED_HTTP:
+	case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+		if (pss) {
+			req_free(pss->req);
+			pss->req = NULL;
+		}
+		return 0;
+	case LWS_CALLBACK_ESTABLISHED: {
+		struct conn *c = pss->conn = conn_open(wsi);
+		char v[32];
+		cJSON *e = entry_new("gw_open");
+		cJSON_AddNumberToObject(e, "conn", c->id);
+		cJSON_AddStringToObject(e, "path", c->path);
+		cJSON_AddStringToObject(e, "query", c->query);
+		log_commit(e);
+		if (!query_arg(c->query, "v", v, sizeof v) || strcmp(v, "10"))
+			violation(c->id, "gateway URL without v=10: %s?%s", c->path, c->query);
+		if (!query_arg(c->query, "encoding", v, sizeof v) || strcmp(v, "json"))
+			violation(c->id, "gateway URL without encoding=json: %s?%s", c->path,
+			          c->query);
+		if (query_arg(c->query, "compress", v, sizeof v) && !strcmp(v, "zlib-stream")) {
+			if (deflateInit(&c->zs, Z_DEFAULT_COMPRESSION) == Z_OK)
+				c->zlib = 1;
+		}
+		cJSON *d = cJSON_CreateObject();
+		cJSON_AddNumberToObject(d, "heartbeat_interval", F.heartbeat_ms);
+		send_op(c, 10, d, -1, NULL);
+		return 0;
+	}
+	case LWS_CALLBACK_RECEIVE:
+		if (pss->conn)
+			conn_receive(pss->conn, wsi, in, len);
+		return 0;
+	case LWS_CALLBACK_SERVER_WRITEABLE:
+		return pss->conn ? conn_writable(pss->conn) : 0;
+	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+		if (pss->conn) {
+			const unsigned char *p = in;
+			int code = len >= 2 ? p[0] << 8 | p[1] : -1;
+			log_close(pss->conn, code, "client");
+			if (code == 1000 || code == 1001)
+				session_invalidate(pss->conn->sess, "closed with 1000/1001");
+			pss->conn->closing = 1;
+		}
+		return 0;
+	case LWS_CALLBACK_CLOSED:
+		if (pss->conn) {
+			log_close(pss->conn, -1, "client");
+			conn_free(pss->conn);
+			pss->conn = NULL;
+		}
+		return 0;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static const struct lws_protocols protocols[] = {
+	{ "discord", callback, sizeof(struct pss), 4096, 0, NULL, 0 },
+	{ NULL, NULL, 0, 0, 0, NULL, 0 },
+};
+
+/* ---------------------------------------------------------------------------------------- */
+/* Timers, signals, main */
+
+static void tick_due(lws_sorted_usec_list_t *sul)
+{
+	int64_t now = now_us();
+	int64_t beat_limit = (2 * (int64_t)F.heartbeat_ms + 1500) * LWS_US_PER_MS;
+	for (struct conn *c = F.conns; c; c = c->next) {
+		if (c->closing)
+			continue;
+		if (c->beat_request_due && now > c->beat_request_due) {
+			c->beat_request_due = 0;
+			violation(c->id, "a heartbeat request (op 1) was not answered at once");
+		}
+		if (now - c->last_beat > beat_limit)
+			conn_fail(c, 4009, "no heartbeat for %lld ms",
+			          (long long)((now - c->last_beat) / LWS_US_PER_MS));
+	}
+	lws_sul_schedule(F.ctx, 0, sul, tick_due, TICK_US);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	F.stop = 1;
+	if (F.ctx)
+		lws_cancel_service(F.ctx);
+}
+
+static int write_portfile(const char *path, int port)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%d\n", port);
+	if (fclose(f) != 0)
+		return -1;
+	return rename(tmp, path);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: fakediscord [--port N] [--portfile PATH] [--token TOKEN] "
+	                "[--app-id ID] [--heartbeat-ms N]\n");
+	exit(2);
+}
+
+static void free_all(void)
+{
+	while (F.conns)
+		conn_free(F.conns);
+	while (F.sessions) {
+		struct session *s = F.sessions;
+		F.sessions = s->next;
+		for (size_t i = 0; i < s->nev; i++)
+			free(s->ev[i].json);
+		free(s->ev);
+		free(s);
+	}
+	for (size_t i = 0; i < F.count; i++)
+		free(entry_at(i)->json);
+	free(F.ring);
+	records_free();
+}
+
+int main(int argc, char **argv)
+{
+	F.token = "test-token";
+	copy_str(F.app_id, sizeof F.app_id, "1000");
+	F.heartbeat_ms = 1000;
+	F.remaining_starts = 1000;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (i + 1 >= argc)
+			usage();
+		const char *v = argv[++i];
+		if (!strcmp(a, "--port"))
+			F.port = atoi(v);
+		else if (!strcmp(a, "--portfile"))
+			F.portfile = v;
+		else if (!strcmp(a, "--token"))
+			F.token = v;
+		else if (!strcmp(a, "--app-id"))
+			copy_str(F.app_id, sizeof F.app_id, v);
+		else if (!strcmp(a, "--heartbeat-ms"))
+			F.heartbeat_ms = atoi(v);
+		else
+			usage();
+	}
+	if (F.port < 0 || F.port > 65535 || F.heartbeat_ms <= 0 || strlen(F.token) > 400)
+		usage();
+	F.ring = xcalloc(LOG_MAX_ENTRIES, sizeof *F.ring);
+
+	struct sigaction ign;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, NULL);
+	lws_set_log_level(LLL_ERR, NULL);
+	struct lws_context_creation_info info;
+	memset(&info, 0, sizeof info);
+	info.port = F.port;
+	info.iface = "127.0.0.1";
+	info.protocols = protocols;
+	info.options = LWS_SERVER_OPTION_DISABLE_IPV6;
+	info.max_http_header_data = 8192;
+	info.timeout_secs = 30;
+	info.keepalive_timeout = 60;
+	F.ctx = lws_create_context(&info);
+	if (!F.ctx) {
+		fprintf(stderr, "fakediscord: cannot listen on 127.0.0.1:%d\n", F.port);
+		return 1;
+	}
+	struct lws_vhost *vh = lws_get_vhost_by_name(F.ctx, "default");
+	F.port = vh ? lws_get_vhost_listen_port(vh) : F.port;
+	if (F.portfile && write_portfile(F.portfile, F.port) < 0) {
+		fprintf(stderr, "fakediscord: cannot write %s: %s\n", F.portfile, strerror(errno));
+		lws_context_destroy(F.ctx);
+		return 1;
+	}
+	fprintf(stderr, "fakediscord: listening on 127.0.0.1:%d\n", F.port);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	lws_sul_schedule(F.ctx, 0, &F.tick, tick_due, TICK_US);
+	while (!F.stop)
+		if (lws_service(F.ctx, 0) < 0)
+			break;
+	lws_sul_cancel(&F.tick);
+	lws_sul_cancel(&F.stop_sul);
+	lws_context_destroy(F.ctx);
+	F.ctx = NULL;
+	free_all();
+	return 0;
+}

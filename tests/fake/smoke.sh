@@ -1,0 +1,272 @@
+#!/bin/sh
+# Smoke test of the fake Discord: HTTP API, gateway, control endpoints.
+# Usage: smoke.sh FAKEDISCORD
+set -u
+FAKE=${1:?usage: smoke.sh FAKEDISCORD}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fakediscord-smoke.XXXXXX")
+trap 'kill "$PID" 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+
+"$FAKE" --port 0 --portfile "$TMP/port" --token smoke-token --app-id 1000 --heartbeat-ms 300 \
+	>"$TMP/fake.out" 2>&1 &
+PID=$!
+
+python3 - "$TMP/port" <<'EOF'
+import base64, json, os, socket, struct, sys, time, urllib.error, urllib.request, zlib
+
+portfile = sys.argv[1]
+for _ in range(100):
+    if os.path.exists(portfile) and open(portfile).read().strip():
+        break
+    time.sleep(0.05)
+else:
+    print("the fake did not write its port file")
+    print("0 passed, 1 failed")
+    sys.exit(1)
+PORT = int(open(portfile).read())
+BASE = "http://127.0.0.1:%d" % PORT
+TOKEN = "smoke-token"
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL", what, flush=True)
+    return cond
+
+
+def http(method, path, body=None, token=TOKEN, raw=None):
+    """(status, headers, parsed JSON body or None)."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    headers = {"User-Agent": "DiscordBot (smoke, 1)"}
+    if data is not None:
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = "Bot " + token
+    req = urllib.request.Request(BASE + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            status, hdrs, text = r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        status, hdrs, text = e.code, e.headers, e.read()
+    return status, hdrs, json.loads(text) if text else None
+
+
+def ctl(method, path, body=None):
+    return http(method, path, body, token=None)[2]
+
+
+class WS:
+    """A minimal websocket client: handshake, masked frames, reassembly."""
+
+    def __init__(self, path="/?v=10&encoding=json"):
+        self.s = socket.create_connection(("127.0.0.1", PORT), timeout=5)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+                        "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+                        "Sec-WebSocket-Version: 13\r\n\r\n" % (path, PORT, key)).encode())
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            chunk = self.s.recv(4096)
+            if not chunk:
+                raise EOFError("handshake")
+            self.buf += chunk
+        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        self.status = int(head.split()[1])
+        self.inflater = zlib.decompressobj() if "zlib-stream" in path else None
+
+    def _read(self, n):
+        while len(self.buf) < n:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise EOFError("closed")
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def send_frame(self, opcode, payload):
+        head = bytes([0x80 | opcode])
+        n = len(payload)
+        if n < 126:
+            head += bytes([0x80 | n])
+        elif n < 65536:
+            head += bytes([0x80 | 126]) + struct.pack("!H", n)
+        else:
+            head += bytes([0x80 | 127]) + struct.pack("!Q", n)
+        mask = os.urandom(4)
+        self.s.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def send(self, obj):
+        self.send_frame(1, json.dumps(obj).encode())
+
+    def recv_message(self):
+        """(opcode, payload) of the next complete message; answers pings."""
+        data, first = b"", None
+        while True:
+            b0, b1 = self._read(2)
+            op, n = b0 & 0x0F, b1 & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", self._read(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", self._read(8))[0]
+            payload = self._read(n)
+            if op == 9:
+                self.send_frame(10, payload)
+                continue
+            if op == 8:
+                return 8, payload
+            if op != 0:
+                first = op
+            data += payload
+            if b0 & 0x80:
+                return first, data
+
+    def recv(self):
+        """The next gateway payload as JSON (("close", code) for a close frame)."""
+        op, data = self.recv_message()
+        if op == 8:
+            return ("close", struct.unpack("!H", data[:2])[0] if len(data) >= 2 else None)
+        if self.inflater is not None:
+            data = self.inflater.decompress(data)
+        return json.loads(data)
+
+    def recv_until(self, cond, limit=50):
+        for _ in range(limit):
+            m = self.recv()
+            if isinstance(m, tuple) or cond(m):
+                return m
+        return None
+
+    def close(self, code=4000):
+        try:
+            self.send_frame(8, struct.pack("!H", code))
+            self.s.close()
+        except OSError:
+            pass
+
+
+def interaction(iid, kind=2, message_id=None):
+    d = {"id": iid, "application_id": "1000", "type": kind, "token": "tok" + iid, "version": 1,
+         "guild_id": "500", "channel_id": "600", "locale": "en-US",
+         "member": {"user": {"id": "1001", "username": "alice"}, "permissions": "0"},
+         "data": {"id": "77", "name": "open", "type": 1}}
+    if message_id:
+        d["message"] = {"id": message_id, "channel_id": "600"}
+        d["data"] = {"custom_id": "g:1:join", "component_type": 2}
+    return d
+
+
+t0 = time.time()
+try:
+    # HTTP API: token, gateway URL, rate-limit headers, unknown routes.
+    st, hd, gw = http("GET", "/api/v10/gateway/bot")
+    check(st == 200 and gw["url"] == "ws://127.0.0.1:%d" % PORT, "GET /gateway/bot: %s %s" % (st, gw))
+    check(gw and gw["session_start_limit"]["max_concurrency"] == 1, "session_start_limit")
+    check(hd.get("X-RateLimit-Limit") == "5" and hd.get("X-RateLimit-Bucket"), "rate-limit headers")
+    st, _, body = http("GET", "/api/v10/gateway/bot", token=None)
+    check(st == 401 and body == {"message": "401: Unauthorized", "code": 0}, "no token: 401 (%s)" % st)
+    st, _, _ = http("GET", "/api/v10/gateway/bot", token="wrong")
+    check(st == 401, "wrong token: 401 (%s)" % st)
+    st, _, body = http("GET", "/api/v10/nowhere")
+    check(st == 404 and body["code"] == 0, "unknown route: 404 (%s)" % st)
+
+    # Gateway: HELLO, IDENTIFY -> READY, HEARTBEAT -> ACK.
+    ws = WS()
+    check(ws.status == 101, "websocket upgrade (%s)" % ws.status)
+    hello = ws.recv()
+    check(hello["op"] == 10 and hello["d"]["heartbeat_interval"] == 300, "HELLO: %s" % hello)
+    ws.send({"op": 2, "d": {"token": TOKEN, "intents": 0,
+                            "properties": {"os": "linux", "browser": "smoke", "device": "smoke"}}})
+    ready = ws.recv()
+    check(ready["op"] == 0 and ready["t"] == "READY" and ready["s"] == 1, "READY: %s" % ready)
+    check(ready["d"]["user"]["id"] == "1000" and ready["d"]["session_id"], "READY user and session")
+    check(ready["d"]["resume_gateway_url"].startswith("ws://127.0.0.1:%d" % PORT), "resume URL")
+    ws.send({"op": 1, "d": 1})
+    ack = ws.recv()
+    check(ack["op"] == 11, "HEARTBEAT ACK: %s" % ack)
+    state = ctl("GET", "/_fake/state")
+    check(state["connected"] and state["identifies"] == 1 and state["sessions"] == 1,
+          "state after IDENTIFY: %s" % state)
+
+    # A dispatched interaction arrives with the next sequence number.
+    res = ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880001")})
+    check(res == {"s": 2}, "dispatch answer: %s" % res)
+    ev = ws.recv_until(lambda m: m.get("op") == 0)
+    check(ev and ev["t"] == "INTERACTION_CREATE" and ev["s"] == 2 and ev["d"]["id"] == "880001",
+          "INTERACTION_CREATE with s 2: %s" % ev)
+
+    # The callback is accepted once; the second answer is refused.
+    cb = {"type": 4, "data": {"content": "hello", "embeds": [{"title": "t", "description": "d"}],
+                              "components": [{"type": 1, "components": [
+                                  {"type": 2, "style": 1, "label": "Join", "custom_id": "g:1:join"}]}]}}
+    path = "/api/v10/interactions/880001/tok880001/callback"
+    st, _, body = http("POST", path, cb)
+    check(st == 204 and body is None, "first callback: 204 (%s %s)" % (st, body))
+    st, _, body = http("POST", path, cb)
+    check(st == 400 and body == {"message": "Interaction has already been acknowledged.",
+                                 "code": 40060}, "second callback: 400 (%s %s)" % (st, body))
+
+    # A 429 fault is answered as Discord does.
+    ok = ctl("POST", "/_fake/fault", {"http": {"status": 429, "retry_after": 0.3, "global": False,
+                                               "count": 1, "path_prefix": "/api/v10/channels"}})
+    check(ok.get("ok") is True, "fault accepted: %s" % ok)
+    msg = {"content": "table"}
+    st, hd, body = http("POST", "/api/v10/channels/600/messages", msg)
+    check(st == 429 and body and body.get("retry_after") == 0.3 and body.get("global") is False,
+          "429 body: %s %s" % (st, body))
+    check(hd.get("Retry-After") and hd.get("X-RateLimit-Scope") == "user", "429 headers")
+    st, _, body = http("POST", "/api/v10/channels/600/messages", msg)
+    check(st == 200 and body and body.get("id") and body.get("channel_id") == "600",
+          "message after the 429: %s %s" % (st, body))
+
+    # The log holds all of it.
+    log = ctl("GET", "/_fake/log?since=0")
+    entries = log["entries"]
+    check(log["next"] == len(entries) and [e["n"] for e in entries] == list(range(len(entries))),
+          "log numbering")
+    kinds = [e["kind"] for e in entries]
+    for k in ("http", "gw_open", "gw_in", "gw_out"):
+        check(k in kinds, "log has %s entries" % k)
+    ident = [e for e in entries if e["kind"] == "gw_in" and e["op"] == 2]
+    check(ident and ident[0]["d"]["token"] == "<token>", "IDENTIFY logged, token redacted")
+    cbs = [e for e in entries if e["kind"] == "http" and e["path"] == path]
+    check([e["status"] for e in cbs] == [204, 400], "callbacks logged: %s" % [e.get("status") for e in cbs])
+    check(cbs and json.loads(cbs[0]["body"]) == cb and cbs[0]["headers"].get("Authorization") == "<token>",
+          "callback body and redacted token logged")
+    noauth = [e for e in entries if e["kind"] == "http" and e["status"] == 401]
+    check(len(noauth) == 2 and "Authorization" not in noauth[0]["headers"]
+          and noauth[1]["headers"]["Authorization"] == "<wrong>", "401s logged")
+    faulted = [e for e in entries if e["kind"] == "http_fault" and e["status"] == 429]
+    check(len(faulted) == 1, "the 429 is logged as http_fault")
+    outs = [e for e in entries if e["kind"] == "gw_out" and e.get("t") == "INTERACTION_CREATE"]
+    check(outs and outs[0]["s"] == 2, "dispatch logged")
+    since = ctl("GET", "/_fake/log?since=%d" % (log["next"] - 1))
+    check(len(since["entries"]) == 1 and since["entries"][0]["n"] == log["next"] - 1, "log since=N")
+    ws.close()
+finally:
+    try:
+        check(ctl("POST", "/_fake/shutdown", {}) == {"ok": True}, "shutdown")
+    except Exception as e:
+        check(False, "shutdown: %s" % e)
+print("%d passed, %d failed (%.1f s)" % (passed, failed, time.time() - t0))
+sys.exit(1 if failed else 0)
+EOF
+rc=$?
+# The fake exits on its own after /_fake/shutdown (sanitizer builds take a moment).
+i=0
+while [ "$i" -lt 100 ] && kill -0 "$PID" 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if kill -0 "$PID" 2>/dev/null; then
+	echo "FAIL the fake did not exit after /_fake/shutdown"
+	rc=1
+fi
+if [ "$rc" -ne 0 ]; then
+	echo "--- fake output"
+	cat "$TMP/fake.out"
+fi
+exit "$rc"
