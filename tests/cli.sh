@@ -4,6 +4,7 @@
 set -u
 rlyeh=$1
 golden=$2
+config=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -77,6 +78,40 @@ printf '{"players":3,"turns":[{"victim":0,"curse":"tentacle","response":"tentacl
 check replay-refused 1 "$rlyeh" replay "$tmp/bad.json" && expect_err replay-refused 'turn 1: the Caster'
 check replay-missing-file 2 "$rlyeh" replay "$tmp/none.json"
 check replay-two-files 2 "$rlyeh" replay a b
+
+# The daemon without a token explains, and suggests the terminal game.
+check run-no-token 2 env -u RLYEH_TOKEN -u CREDENTIALS_DIRECTORY "$rlyeh" run && expect_err run-no-token 'rlyeh console'
+check run-help 0 "$rlyeh" run --help && expect_out run-help 'SIGTERM'
+
+# Configuration: the shipped example is valid; a bad file names file and line.
+check check-config-example 0 "$rlyeh" check-config "$config"
+printf 'database = x.db\nspeed = 9\n' >"$tmp/bad.conf"
+check check-config-bad 1 "$rlyeh" check-config "$tmp/bad.conf" && expect_err check-config-bad "$tmp/bad.conf:2: unknown key 'speed'"
+RLYEH_TOKEN=sekrit-token check check-config-token 0 "$rlyeh" check-config "$config" && expect_out check-config-token 'token found'
+grep -q sekrit "$tmp/out" "$tmp/err" && { echo "FAIL check-config printed the token"; failures=$((failures + 1)); }
+
+# Backup while in use, restore refused while in use, restore when free.
+printf 'alice: /open\nbob: /join\nalice: /start alice\nalice: /curse bob\n' |
+	"$rlyeh" console --db "$tmp/live.db" --seed 5 --timeout 0 >/dev/null 2>&1
+mkfifo "$tmp/fifo"
+"$rlyeh" console --db "$tmp/live.db" --timeout 0 <"$tmp/fifo" >/dev/null 2>&1 &
+holder=$!
+exec 4>"$tmp/fifo"
+sleep 0.3
+check backup 0 "$rlyeh" backup "$tmp/copy.db" --db "$tmp/live.db"
+check backup-exists 1 "$rlyeh" backup "$tmp/copy.db" --db "$tmp/live.db"
+check restore-in-use 1 "$rlyeh" restore "$tmp/copy.db" --db "$tmp/live.db" && expect_err restore-in-use 'stop the daemon first'
+exec 4>&-
+wait "$holder"
+echo junk >"$tmp/junk.db"
+check restore-junk 1 "$rlyeh" restore "$tmp/junk.db" --db "$tmp/live.db"
+"$rlyeh" export 1 --db "$tmp/live.db" >"$tmp/before.json"
+printf 'bob: /abort\nalice: /abort\n' | "$rlyeh" console --db "$tmp/live.db" --timeout 0 >/dev/null 2>&1
+check restore 0 "$rlyeh" restore "$tmp/copy.db" --db "$tmp/live.db"
+"$rlyeh" export 1 --db "$tmp/live.db" >"$tmp/after.json"
+cmp -s "$tmp/before.json" "$tmp/after.json" && passes=$((passes + 1)) || { echo "FAIL the restored game differs"; failures=$((failures + 1)); }
+printf 'bob: /status\n' | "$rlyeh" console --db "$tmp/live.db" --timeout 0 >"$tmp/status.txt" 2>&1
+grep -q 'bob, the Victim, responds to alice' "$tmp/status.txt" && passes=$((passes + 1)) || { echo "FAIL the restored game does not resume"; cat "$tmp/status.txt"; failures=$((failures + 1)); }
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

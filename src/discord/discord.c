@@ -821,6 +821,10 @@ static void tick_due(lws_sorted_usec_list_t *sul)
 
 	msg_clear(&a->out);
 	bot_tick(a->bot, now, &a->out);
+	for (int i = 0; i < a->out.n; i++)
+		if (a->out.m[i].kind == MSG_TABLE)
+			log_msg(LOG_INFO, "timeout: game %lld, channel %s: the computer moved",
+			        (long long)a->out.m[i].game, a->out.m[i].channel);
 	for (int i = 0; i < a->out.n; i++) {
 		const struct msg *m = &a->out.m[i];
 		if (m->audience != MSG_CHANNEL || !m->channel[0])
@@ -857,8 +861,15 @@ static void on_interaction(struct app *a, const cJSON *d)
 	a->metrics.interactions[r.req.cmd.kind]++;
 	msg_clear(&a->out);
 	bot_handle(a->bot, &r.req, now_ms(), &a->out);
-	log_msg(LOG_INFO, "interaction %s: /%s by %s in %s/%s", r.id, cmd_name(r.req.cmd.kind),
-	        r.user, r.server, r.channel);
+	{
+		int64_t game = 0;
+		for (int i = 0; i < a->out.n && !game; i++)
+			game = a->out.m[i].game;
+		log_msg(LOG_INFO,
+		        "interaction %s: /%s by user %s, guild %s, channel %s, game %lld%s", r.id,
+		        cmd_name(r.req.cmd.kind), r.user, r.server, r.channel, (long long)game,
+		        a->out.n && a->out.m[0].kind == MSG_ERROR ? ", refused" : "");
+	}
 	a->hold = 0;
 	respond(a, &r, &a->out);
 	a->hold = 0;

@@ -1,0 +1,39 @@
+#!/bin/sh
+# cmake --install into a staging directory: the binary, migrations, example
+# configuration and unit file land where a prefix says, and the unit's
+# ExecStart names the installed binary. Usage: install.sh BUILD_DIR
+set -u
+build=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passes=0
+failures=0
+for prefix in /usr /opt/rlyeh; do
+	DESTDIR="$tmp/root" cmake --install "$build" --prefix "$prefix" >/dev/null || { echo "FAIL install $prefix"; failures=$((failures + 1)); continue; }
+	for f in bin/rlyeh share/rlyeh/rlyeh.conf share/rlyeh/migrations/0001_tables.sql lib/systemd/system/rlyeh.service; do
+		if [ -e "$tmp/root$prefix/$f" ]; then passes=$((passes + 1)); else echo "FAIL $prefix/$f missing"; failures=$((failures + 1)); fi
+	done
+	if grep -q "^ExecStart=$prefix/bin/rlyeh run " "$tmp/root$prefix/lib/systemd/system/rlyeh.service"; then
+		passes=$((passes + 1))
+	else
+		echo "FAIL ExecStart for prefix $prefix:"; grep ExecStart "$tmp/root$prefix/lib/systemd/system/rlyeh.service"
+		failures=$((failures + 1))
+	fi
+	"$tmp/root$prefix/bin/rlyeh" --version >/dev/null && passes=$((passes + 1)) || { echo "FAIL installed binary"; failures=$((failures + 1)); }
+done
+# A Debian package with the same layout.
+if command -v dpkg-deb >/dev/null 2>&1 && command -v dpkg-shlibdeps >/dev/null 2>&1; then
+	if (cd "$build" && cpack -G DEB -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1); then
+		deb=$(ls "$tmp"/pkg/rlyeh_*.deb 2>/dev/null | head -n 1)
+		dpkg-deb -c "$deb" >"$tmp/contents"
+		for f in ./usr/bin/rlyeh ./usr/lib/systemd/system/rlyeh.service ./usr/share/rlyeh/rlyeh.conf; do
+			grep -q " $f\$" "$tmp/contents" && passes=$((passes + 1)) || { echo "FAIL $f not in the package"; failures=$((failures + 1)); }
+		done
+	else
+		echo "FAIL cpack:"; tail -5 "$tmp/cpack.log"; failures=$((failures + 1))
+	fi
+else
+	echo "FAIL dpkg-dev is missing (scripts/deps installs it)"; failures=$((failures + 1))
+fi
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]
