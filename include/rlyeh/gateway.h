@@ -73,6 +73,10 @@ int gateway_fatal(const struct gateway *g);
 /* Reconnections since the start (for metrics). */
 long gateway_reconnects(const struct gateway *g);
 
+/* Handles one whole payload as if it had just been received (the path
+ * every incoming message takes; also the fuzzing entry point). */
+void gateway_receive(struct gateway *g, const char *text, size_t len);
+
 /* Frees the client (closing nothing: call after the context is destroyed or
  * the connection closed). NULL is a no-op. */
 void gateway_free(struct gateway *g);

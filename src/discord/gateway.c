@@ -437,6 +437,11 @@ static void on_payload(struct gateway *g, const char *text, size_t len)
 	cJSON_Delete(root);
 }
 
+void gateway_receive(struct gateway *g, const char *text, size_t len)
+{
+	on_payload(g, text, len);
+}
+
 /* Appends received bytes to the message buffer; -1 past the cap. */
 static int append(struct gateway *g, const void *in, size_t len)
 {
