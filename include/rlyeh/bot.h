@@ -57,7 +57,7 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 void bot_tick(struct bot *b, int64_t now, struct msg_list *out);
 
 /* The earliest pending deadline, or 0 when none. */
-int64_t bot_next_deadline(const struct bot *b);
+int64_t bot_next_deadline(struct bot *b);
 
 /* Changes the turn timeout for moves awaited from now on (0: none). */
 void bot_set_turn_timeout(struct bot *b, int64_t ms);

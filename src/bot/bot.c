@@ -35,12 +35,27 @@ struct work {
 	int oom;
 };
 
+/* A table as the bot keeps it between commands: compact (members and the
+ * engine state sized to fit), found by a hash of (server, channel). */
+struct slot {
+	struct store_game row;
+	const struct play_game *game;
+	int64_t seq;
+	int nm;
+	struct store_member *m; /* nm entries */
+	unsigned char *state;   /* game->ops->state_size bytes, or NULL */
+	struct slot *next;      /* in its hash bucket */
+};
+
 struct bot {
 	struct store *st;
 	struct bot_config cfg;
 	char lang[8];
-	struct table **t; /* open tables, and the last finished one per channel */
-	int n, cap;
+	struct slot **buckets; /* open tables, and the last finished one per channel */
+	size_t nbuckets;       /* a power of two */
+	size_t nslots;
+	struct table view; /* the expanded table find_table returns */
+	int64_t earliest;  /* cached earliest deadline; -1 when unknown */
 	int64_t games_made;
 	long store_errors;
 };
@@ -56,13 +71,54 @@ void bot_config_default(struct bot_config *cfg)
 
 /* ---- tables ---- */
 
+static uint64_t channel_hash(const char *server, const char *channel)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *server; server++)
+		h = (h ^ (unsigned char)*server) * 0x100000001b3ULL;
+	h = (h ^ 0xff) * 0x100000001b3ULL;
+	for (; *channel; channel++)
+		h = (h ^ (unsigned char)*channel) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct slot *find_slot(const struct bot *b, const char *server, const char *channel)
+{
+	struct slot *s;
+
+	if (!b->nbuckets)
+		return NULL;
+	s = b->buckets[channel_hash(server, channel) & (b->nbuckets - 1)];
+	for (; s; s = s->next)
+		if (strcmp(s->row.channel, channel) == 0 && strcmp(s->row.server, server) == 0)
+			return s;
+	return NULL;
+}
+
+/* Copies a kept table into its full working form. */
+static void expand(const struct slot *s, struct table *t)
+{
+	t->row = s->row;
+	t->game = s->game;
+	t->seq = s->seq;
+	t->nm = s->nm;
+	if (s->nm)
+		memcpy(t->m, s->m, (size_t)s->nm * sizeof(t->m[0]));
+	if (s->state)
+		memcpy(t->state, s->state, s->game->ops->state_size);
+}
+
+/* The channel's table, expanded into the bot's view (valid until the next
+ * call), or NULL. */
 static struct table *find_table(struct bot *b, const char *server, const char *channel)
 {
-	for (int i = 0; i < b->n; i++)
-		if (strcmp(b->t[i]->row.server, server) == 0 &&
-		    strcmp(b->t[i]->row.channel, channel) == 0)
-			return b->t[i];
-	return NULL;
+	struct slot *s = find_slot(b, server, channel);
+
+	if (!s)
+		return NULL;
+	expand(s, &b->view);
+	return &b->view;
 }
 
 static int is_open(const struct table *t)
@@ -70,28 +126,81 @@ static int is_open(const struct table *t)
 	return t && (t->row.state == STORE_LOBBY || t->row.state == STORE_PLAYING);
 }
 
+/* Doubles the hash table; -1 when memory is short (nothing changed). */
+static int grow(struct bot *b)
+{
+	size_t n = b->nbuckets ? b->nbuckets * 2 : 64;
+	struct slot **nb = calloc(n, sizeof(*nb));
+
+	if (!nb)
+		return -1;
+	for (size_t i = 0; i < b->nbuckets; i++) {
+		for (struct slot *s = b->buckets[i], *next; s; s = next) {
+			size_t k = channel_hash(s->row.server, s->row.channel) & (n - 1);
+			next = s->next;
+			s->next = nb[k];
+			nb[k] = s;
+		}
+	}
+	free(b->buckets);
+	b->buckets = nb;
+	b->nbuckets = n;
+	return 0;
+}
+
+/* Notes that a table's deadline changed from `before` to `after`. */
+static void deadline_moved(struct bot *b, int64_t before, int64_t after)
+{
+	if (b->earliest < 0)
+		return;
+	if (before && before == b->earliest)
+		b->earliest = -1; /* recomputed when asked */
+	else if (after && (b->earliest == 0 || after < b->earliest))
+		b->earliest = after;
+}
+
 /* Puts a copy of t in the bot, replacing the channel's previous table.
  * Returns 0, or -1 when memory is short (nothing changed). */
 static int keep_table(struct bot *b, const struct table *t)
 {
-	struct table *old = find_table(b, t->row.server, t->row.channel);
+	struct slot *s = find_slot(b, t->row.server, t->row.channel);
+	size_t state_size = t->game && t->row.state != STORE_LOBBY ? t->game->ops->state_size : 0;
+	struct store_member *m = NULL;
+	unsigned char *state = NULL;
+	int64_t before = 0;
 
-	if (old) {
-		*old = *t;
-		return 0;
-	}
-	if (b->n == b->cap) {
-		int cap = b->cap ? b->cap * 2 : 16;
-		struct table **bigger = realloc(b->t, (size_t)cap * sizeof(*bigger));
-		if (!bigger)
-			return -1;
-		b->t = bigger;
-		b->cap = cap;
-	}
-	b->t[b->n] = malloc(sizeof(struct table));
-	if (!b->t[b->n])
+	if (t->nm && !(m = malloc((size_t)t->nm * sizeof(*m))))
 		return -1;
-	*b->t[b->n++] = *t;
+	if (state_size && !(state = malloc(state_size))) {
+		free(m);
+		return -1;
+	}
+	if (!s) {
+		if ((b->nslots + 1 > b->nbuckets && grow(b)) || !(s = calloc(1, sizeof(*s)))) {
+			free(m);
+			free(state);
+			return -1;
+		}
+		size_t k = channel_hash(t->row.server, t->row.channel) & (b->nbuckets - 1);
+		s->next = b->buckets[k];
+		b->buckets[k] = s;
+		b->nslots++;
+	} else {
+		before = s->row.state == STORE_PLAYING ? s->row.deadline : 0;
+	}
+	free(s->m);
+	free(s->state);
+	s->row = t->row;
+	s->game = t->game;
+	s->seq = t->seq;
+	s->nm = t->nm;
+	s->m = m;
+	s->state = state;
+	if (m)
+		memcpy(m, t->m, (size_t)t->nm * sizeof(*m));
+	if (state)
+		memcpy(state, t->state, state_size);
+	deadline_moved(b, before, t->row.state == STORE_PLAYING ? t->row.deadline : 0);
 	return 0;
 }
 
@@ -1115,23 +1224,34 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
 
 void bot_tick(struct bot *b, int64_t now, struct msg_list *out)
 {
-	for (int i = 0; i < b->n; i++) {
-		struct table *t = b->t[i];
-		if (t->row.state == STORE_PLAYING && t->row.deadline > 0 && t->row.deadline <= now)
-			time_out(b, t, now, out);
+	int64_t next = bot_next_deadline(b);
+
+	if (!next || next > now)
+		return;
+	for (size_t i = 0; i < b->nbuckets; i++) {
+		for (struct slot *s = b->buckets[i]; s; s = s->next) {
+			if (s->row.state == STORE_PLAYING && s->row.deadline > 0 &&
+			    s->row.deadline <= now) {
+				struct table t;
+				expand(s, &t);
+				time_out(b, &t, now, out);
+			}
+		}
 	}
 }
 
-int64_t bot_next_deadline(const struct bot *b)
+int64_t bot_next_deadline(struct bot *b)
 {
 	int64_t next = 0;
 
-	for (int i = 0; i < b->n; i++) {
-		const struct table *t = b->t[i];
-		if (t->row.state == STORE_PLAYING && t->row.deadline > 0 &&
-		    (next == 0 || t->row.deadline < next))
-			next = t->row.deadline;
-	}
+	if (b->earliest >= 0)
+		return b->earliest;
+	for (size_t i = 0; i < b->nbuckets; i++)
+		for (const struct slot *s = b->buckets[i]; s; s = s->next)
+			if (s->row.state == STORE_PLAYING && s->row.deadline > 0 &&
+			    (next == 0 || s->row.deadline < next))
+				next = s->row.deadline;
+	b->earliest = next;
 	return next;
 }
 
@@ -1154,8 +1274,9 @@ int bot_open_games(const struct bot *b)
 {
 	int n = 0;
 
-	for (int i = 0; i < b->n; i++)
-		n += is_open(b->t[i]);
+	for (size_t i = 0; i < b->nbuckets; i++)
+		for (const struct slot *s = b->buckets[i]; s; s = s->next)
+			n += s->row.state == STORE_LOBBY || s->row.state == STORE_PLAYING;
 	return n;
 }
 
@@ -1250,8 +1371,14 @@ void bot_free(struct bot *b)
 {
 	if (!b)
 		return;
-	for (int i = 0; i < b->n; i++)
-		free(b->t[i]);
-	free(b->t);
+	for (size_t i = 0; i < b->nbuckets; i++) {
+		for (struct slot *s = b->buckets[i], *next; s; s = next) {
+			next = s->next;
+			free(s->m);
+			free(s->state);
+			free(s);
+		}
+	}
+	free(b->buckets);
 	free(b);
 }

@@ -17,15 +17,13 @@
 #include "rlyeh/store.h"
 #include "rlyeh/text.h"
 
-#define NAME_MAX_LEN 32
-
 struct console {
 	struct bot *bot;
 	const char *channel;
 	const char *locale;
 	const char *moderator;
 	int lang;
-	char last[NAME_MAX_LEN + 1];
+	char last[CONSOLE_NAME_MAX + 1];
 	FILE *out;
 };
 
@@ -125,7 +123,7 @@ static void complain(struct console *c, const char *name, int id, struct msg_lis
 
 static int valid_name(const char *s, size_t n)
 {
-	if (n == 0 || n > NAME_MAX_LEN)
+	if (n == 0 || n > CONSOLE_NAME_MAX)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
@@ -136,44 +134,61 @@ static int valid_name(const char *s, size_t n)
 	return 1;
 }
 
-/* Handles one input line. */
-static void line(struct console *c, char *s, struct msg_list *out)
+int console_parse_line(const char *text, char name[CONSOLE_NAME_MAX + 1], struct cmd *out)
 {
-	const char *name = c->last[0] ? c->last : "player";
-	char *colon, *p = s;
-	struct cmd cmd;
-	int rc;
+	char buf[CMD_LINE_MAX + 1];
+	size_t len = strcspn(text, "\r\n");
+	const char *colon, *p = buf;
 
-	s[strcspn(s, "\r\n")] = '\0';
+	name[0] = '\0';
+	if (len >= sizeof(buf))
+		return CMD_EARGS;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (!*p || *p == '#')
-		return;
+		return CONSOLE_LINE_EMPTY;
 	colon = strchr(p, ':');
 	if (*p != '/' && colon) {
 		size_t n = (size_t)(colon - p);
 		while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
 			n--;
-		if (!valid_name(p, n)) {
-			fprintf(c->out,
-			        "console: a name is 1-%d letters, digits, '_', '-' or '.'\n",
-			        NAME_MAX_LEN);
-			return;
-		}
-		memcpy(c->last, p, n);
-		c->last[n] = '\0';
-		name = c->last;
+		if (!valid_name(p, n))
+			return CONSOLE_LINE_BADNAME;
+		memcpy(name, p, n);
+		name[n] = '\0';
 		p = colon + 1;
 	}
-	rc = cmd_parse(p, &cmd);
+	return cmd_parse(p, out);
+}
+
+/* Handles one input line. */
+static void line(struct console *c, const char *s, struct msg_list *out)
+{
+	char name[CONSOLE_NAME_MAX + 1];
+	struct cmd cmd;
+	int rc = console_parse_line(s, name, &cmd);
+	const char *who;
+
+	if (rc == CONSOLE_LINE_EMPTY)
+		return;
+	if (rc == CONSOLE_LINE_BADNAME) {
+		fprintf(c->out, "console: a name is 1-%d letters, digits, '_', '-' or '.'\n",
+		        CONSOLE_NAME_MAX);
+		return;
+	}
+	if (name[0])
+		memcpy(c->last, name, strlen(name) + 1);
+	who = c->last[0] ? c->last : "player";
 	if (rc == CMD_ENOTCMD)
-		complain(c, name, S_ERR_NOT_COMMAND, out);
+		complain(c, who, S_ERR_NOT_COMMAND, out);
 	else if (rc == CMD_EUNKNOWN)
-		complain(c, name, S_ERR_UNKNOWN_COMMAND, out);
+		complain(c, who, S_ERR_UNKNOWN_COMMAND, out);
 	else if (rc != CMD_OK)
-		complain(c, name, S_ERR_ARGS, out);
+		complain(c, who, S_ERR_ARGS, out);
 	else
-		run(c, name, &cmd, out);
+		run(c, who, &cmd, out);
 }
 
 /* Makes the parent directories of path (like mkdir -p); 0 or -1. */
@@ -266,7 +281,7 @@ int console_main(int argc, char **argv)
 		case 'n':
 			if (!valid_name(optarg, strlen(optarg)))
 				return cli_usage_error("console", "--name: 1-%d letters or digits",
-				                       NAME_MAX_LEN);
+				                       CONSOLE_NAME_MAX);
 			me = optarg;
 			break;
 		case 'c':

@@ -431,8 +431,9 @@ struct chan {
 	char channel[64];
 	int64_t game;
 	char msg_id[32]; /* a channel message id, when known */
-	char token[512]; /* else the interaction whose response holds it */
+	char *token;     /* else the interaction whose response holds it, or NULL */
 	int64_t token_at;
+	struct chan *next; /* in its hash bucket */
 };
 
 /* A follow-up held until its interaction's callback is accepted. */
@@ -449,7 +450,8 @@ struct pending {
 	int64_t started_us; /* callbacks: when the interaction arrived */
 	char channel[64];
 	int64_t game;
-	char token[512]; /* TAG_CALLBACK of a table response: for @original */
+	char
+	    *token; /* TAG_CALLBACK of a table response: for @original; TAG_REGISTER: fingerprint */
 };
 
 struct app {
@@ -472,8 +474,8 @@ struct app {
 	int notified_ready;
 	uint64_t seen[2][DEDUP_SLOTS]; /* recent interaction ids: newer, older */
 	int seen_n;
-	struct chan *chans;
-	int nchans, capchans;
+	struct chan **chans; /* hash buckets */
+	size_t nchans, nbuckets;
 	struct pending pend[PENDING_SLOTS];
 	struct metrics metrics;
 	int64_t arrived_us; /* the interaction being handled */
@@ -550,25 +552,65 @@ static int seen_before(struct app *a, const char *id)
 	return 0;
 }
 
+static size_t chan_hash(const char *channel, size_t nbuckets)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *channel; channel++)
+		h = (h ^ (unsigned char)*channel) * 0x100000001b3ULL;
+	return (size_t)(h & (nbuckets - 1));
+}
+
+/* The channel's record, made when new (at most CHANNELS_MAX); NULL when
+ * memory is short or there are too many. Records never move. */
 static struct chan *chan_get(struct app *a, const char *channel)
 {
-	for (int i = 0; i < a->nchans; i++)
-		if (strcmp(a->chans[i].channel, channel) == 0)
-			return &a->chans[i];
-	if (a->nchans == a->capchans) {
-		int cap = a->capchans ? a->capchans * 2 : 64;
-		struct chan *bigger;
-		if (cap > CHANNELS_MAX)
-			return NULL;
-		bigger = realloc(a->chans, (size_t)cap * sizeof(*bigger));
-		if (!bigger)
-			return NULL;
-		a->chans = bigger;
-		a->capchans = cap;
+	struct chan *c;
+
+	if (a->nbuckets) {
+		for (c = a->chans[chan_hash(channel, a->nbuckets)]; c; c = c->next)
+			if (strcmp(c->channel, channel) == 0)
+				return c;
 	}
-	memset(&a->chans[a->nchans], 0, sizeof(a->chans[0]));
-	text_copy(a->chans[a->nchans].channel, sizeof(a->chans[0].channel), channel);
-	return &a->chans[a->nchans++];
+	if (a->nchans >= CHANNELS_MAX)
+		return NULL;
+	if (a->nchans + 1 > a->nbuckets) {
+		size_t n = a->nbuckets ? a->nbuckets * 2 : 64;
+		struct chan **nb = calloc(n, sizeof(*nb));
+		if (!nb)
+			return NULL;
+		for (size_t i = 0; i < a->nbuckets; i++) {
+			for (struct chan *x = a->chans[i], *next; x; x = next) {
+				size_t k = chan_hash(x->channel, n);
+				next = x->next;
+				x->next = nb[k];
+				nb[k] = x;
+			}
+		}
+		free(a->chans);
+		a->chans = nb;
+		a->nbuckets = n;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	text_copy(c->channel, sizeof(c->channel), channel);
+	c->next = a->chans[chan_hash(channel, a->nbuckets)];
+	a->chans[chan_hash(channel, a->nbuckets)] = c;
+	a->nchans++;
+	return c;
+}
+
+/* Replaces *dst with a copy of src (NULL clears it); keeps the old one
+ * when memory is short. */
+static void set_str(char **dst, const char *src)
+{
+	char *copy = src ? strdup(src) : NULL;
+
+	if (src && !copy)
+		return;
+	free(*dst);
+	*dst = copy;
 }
 
 /* Frees a pending entry's held follow-ups. */
@@ -610,13 +652,14 @@ static void submit(struct app *a, int method, const char *path, const char *body
 	rq.tag = ++a->next_tag;
 	p = &a->pend[rq.tag % PENDING_SLOTS];
 	release_later(p);
+	free(p->token);
 	memset(p, 0, sizeof(*p));
 	p->tag = rq.tag;
 	p->kind = kind;
 	p->started_us = kind == TAG_CALLBACK ? a->arrived_us : 0;
 	p->game = game;
 	text_copy(p->channel, sizeof(p->channel), channel ? channel : "");
-	text_copy(p->token, sizeof(p->token), token ? token : "");
+	p->token = token ? strdup(token) : NULL;
 	if (kind == TAG_CALLBACK)
 		a->hold = rq.tag;
 	if (rest_submit(a->rest, &rq))
@@ -639,7 +682,7 @@ static void send_table(struct app *a, const struct msg *t, int64_t now)
 	if (c->game == t->game && c->msg_id[0]) {
 		snprintf(path, sizeof(path), "/channels/%s/messages/%s", t->channel, c->msg_id);
 		submit(a, REST_PATCH, path, body, TAG_OTHER, t->channel, t->game, NULL);
-	} else if (c->game == t->game && c->token[0] && now - c->token_at < TOKEN_LIFE_MS) {
+	} else if (c->game == t->game && c->token && now - c->token_at < TOKEN_LIFE_MS) {
 		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", a->app_id,
 		         c->token);
 		submit(a, REST_PATCH, path, body, TAG_OTHER, t->channel, t->game, NULL);
@@ -647,7 +690,7 @@ static void send_table(struct app *a, const struct msg *t, int64_t now)
 		snprintf(path, sizeof(path), "/channels/%s/messages", t->channel);
 		c->game = t->game;
 		c->msg_id[0] = '\0';
-		c->token[0] = '\0';
+		set_str(&c->token, NULL);
 		submit(a, REST_POST, path, body, TAG_POST_TABLE, t->channel, t->game, NULL);
 	}
 	free(body);
@@ -710,7 +753,7 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 	} else if (npub || table) {
 		struct chan *c = table ? chan_get(a, table->channel) : NULL;
 		int in_place = c && table && c->game == table->game &&
-		               (c->msg_id[0] || (c->token[0] && now - c->token_at < TOKEN_LIFE_MS));
+		               (c->msg_id[0] || (c->token && now - c->token_at < TOKEN_LIFE_MS));
 		if (npub) {
 			/* The first event answers; the table goes with it unless an
 			 * existing table message is edited instead. */
@@ -735,7 +778,7 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 			if (table && !in_place && c) {
 				c->game = table->game;
 				c->msg_id[0] = '\0';
-				text_copy(c->token, sizeof(c->token), r->token);
+				set_str(&c->token, r->token);
 				c->token_at = now;
 			}
 		} else {
@@ -746,7 +789,7 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 			if (c) {
 				c->game = table->game;
 				c->msg_id[0] = '\0';
-				text_copy(c->token, sizeof(c->token), r->token);
+				set_str(&c->token, r->token);
 				c->token_at = now;
 			}
 		}
@@ -1019,10 +1062,10 @@ static void on_response(struct app *a, struct rest_response *resp)
 	if (ok && p->kind == TAG_CALLBACK && p->started_us)
 		metrics_latency(&a->metrics, (double)(lws_now_usecs() - p->started_us) / 1e6);
 	if (ok && p->kind == TAG_REGISTER) {
-		store_setting_put(a->st, p->channel, p->token);
+		store_setting_put(a->st, p->channel, p->token ? p->token : "");
 		log_msg(LOG_INFO, "commands: registered (%s)", p->channel);
 	}
-	if (ok && p->kind == TAG_CALLBACK && p->token[0]) {
+	if (ok && p->kind == TAG_CALLBACK && p->token) {
 		/* The response holds the table: learn its message id. */
 		char path[768];
 		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", a->app_id,
@@ -1038,6 +1081,8 @@ static void on_response(struct app *a, struct rest_response *resp)
 		cJSON_Delete(m);
 	}
 	p->tag = 0;
+	free(p->token);
+	p->token = NULL;
 	rest_response_free(resp);
 }
 
@@ -1399,8 +1444,17 @@ out:
 	store_checkpoint(a->st);
 	store_close(a->st);
 	msg_free(&a->out);
-	for (int i = 0; i < PENDING_SLOTS; i++)
+	for (int i = 0; i < PENDING_SLOTS; i++) {
 		release_later(&a->pend[i]);
+		free(a->pend[i].token);
+	}
+	for (size_t i = 0; i < a->nbuckets; i++) {
+		for (struct chan *c = a->chans[i], *next; c; c = next) {
+			next = c->next;
+			free(c->token);
+			free(c);
+		}
+	}
 	free(a->chans);
 	log_msg(LOG_NOTICE, "stopped (exit status %d)", status);
 	free(a);
