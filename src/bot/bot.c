@@ -26,6 +26,8 @@ struct work {
 	struct bot *b;
 	struct table t;
 	int created; /* the game row is new */
+	int nm0;     /* the members as loaded, to write them only when changed */
+	struct store_member m0[STORE_MEMBERS_MAX];
 	int64_t now;
 	struct store_event *ev;
 	int nev, capev;
@@ -237,8 +239,11 @@ static void work_init(struct work *w, struct bot *b, const struct table *t, int6
 {
 	memset(w, 0, sizeof(*w));
 	w->b = b;
-	if (t)
+	if (t) {
 		w->t = *t;
+		w->nm0 = t->nm;
+		memcpy(w->m0, t->m, (size_t)t->nm * sizeof(t->m[0]));
+	}
 	w->now = now;
 	text_init(&w->narr, w->narr_buf, sizeof(w->narr_buf));
 }
@@ -482,7 +487,9 @@ static int save(struct work *w)
 	} else if (store_game_update(st, &w->t.row)) {
 		goto fail;
 	}
-	if (store_members_put(st, w->t.row.id, w->t.m, w->t.nm))
+	if ((w->created || w->t.nm != w->nm0 ||
+	     memcmp(w->t.m, w->m0, (size_t)w->t.nm * sizeof(w->t.m[0])) != 0) &&
+	    store_members_put(st, w->t.row.id, w->t.m, w->t.nm))
 		goto fail;
 	for (int i = 0; i < w->nev; i++)
 		if (store_event_append(st, w->t.row.id, &w->ev[i]))
