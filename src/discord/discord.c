@@ -69,7 +69,8 @@ static int add_arg(struct cmd *c, const cJSON *opt)
 		if (strlen(v->valuestring) >= sizeof(buf) || !v->valuestring[0])
 			return -1;
 		snprintf(buf, sizeof(buf), "%s", v->valuestring);
-	} else if (cJSON_IsNumber(v)) {
+	} else if (cJSON_IsNumber(v) && v->valuedouble > -9007199254740992.0 &&
+	           v->valuedouble < 9007199254740992.0) {
 		snprintf(buf, sizeof(buf), "%lld", (long long)v->valuedouble);
 	} else if (cJSON_IsBool(v)) {
 		snprintf(buf, sizeof(buf), "%s", cJSON_IsTrue(v) ? "true" : "false");

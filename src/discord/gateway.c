@@ -15,7 +15,7 @@
 #define OUT_MAX      8
 #define ZOMBIE_CODE  4901 /* our close code for a zombied connection: resumable */
 #define STOP_CODE    4900 /* our close code at shutdown: resumable, not 1000/1001 */
-#define IDENTIFY_GAP (5 * LWS_US_PER_SEC)
+#define IDENTIFY_GAP (5500 * LWS_US_PER_MS) /* 5 s, with a margin for the way there */
 
 enum next_step {
 	NEXT_RESUME,
@@ -26,6 +26,7 @@ enum next_step {
 struct frame {
 	size_t len;
 	int heartbeat;
+	int identify;
 	unsigned char buf[LWS_PRE + GATEWAY_MAX_SEND];
 };
 
@@ -119,9 +120,9 @@ struct gateway *gateway_new(struct lws_context *ctx, const struct gateway_config
 	return g;
 }
 
-/* Queues a payload; heartbeats bypass the part of the send window kept for
- * them. Returns 0, or -1 when it is too large, the queue is full or the
- * send limit would be passed. */
+/* Queues a payload; heartbeats (heartbeat 1) bypass the part of the send
+ * window kept for them; heartbeat 2 marks an IDENTIFY, timed when written. Returns 0, or -1 when it
+ * is too large, the queue is full or the send limit would be passed. */
 static int send_json(struct gateway *g, const char *json, int heartbeat)
 {
 	size_t len = strlen(json);
@@ -131,7 +132,7 @@ static int send_json(struct gateway *g, const char *json, int heartbeat)
 	if (len > GATEWAY_MAX_SEND || g->nout == OUT_MAX || !g->wsi)
 		return -1;
 	/* 120 per 60 s, with 5 of them kept for heartbeats. */
-	if (!heartbeat && oldest && now_us() - oldest < 60 * LWS_US_PER_SEC) {
+	if (heartbeat != 1 && oldest && now_us() - oldest < 60 * LWS_US_PER_SEC) {
 		int recent = 0;
 		for (int i = 0; i < GATEWAY_SEND_WINDOW; i++)
 			recent += g->sends[i] && now_us() - g->sends[i] < 60 * LWS_US_PER_SEC;
@@ -142,6 +143,7 @@ static int send_json(struct gateway *g, const char *json, int heartbeat)
 	memcpy(f->buf + LWS_PRE, json, len);
 	f->len = len;
 	f->heartbeat = heartbeat;
+	f->identify = heartbeat == 2;
 	lws_callback_on_writable(g->wsi);
 	return 0;
 }
@@ -322,7 +324,7 @@ static void identify(struct gateway *g)
 	cJSON_AddStringToObject(props, "browser", "rlyeh");
 	cJSON_AddStringToObject(props, "device", "rlyeh");
 	json = cJSON_PrintUnformatted(root);
-	if (json && send_json(g, json, 0) == 0) {
+	if (json && send_json(g, json, 2) == 0) {
 		g->last_identify = now_us();
 		set_state(g, GATEWAY_IDENTIFYING, "identifying");
 	}
@@ -346,6 +348,9 @@ static void resume(struct gateway *g)
 	cJSON_Delete(root);
 }
 
+#define BEAT_MAX_MS 3600000            /* longest heartbeat interval taken from HELLO */
+#define SEQ_MAX     9007199254740992.0 /* 2^53: the largest sequence number taken */
+
 /* Handles one whole payload. */
 static void on_payload(struct gateway *g, const char *text, size_t len)
 {
@@ -368,9 +373,8 @@ static void on_payload(struct gateway *g, const char *text, size_t len)
 	switch (op->valueint) {
 	case 10: { /* HELLO */
 		const cJSON *iv = cJSON_GetObjectItemCaseSensitive(d, "heartbeat_interval");
-		long interval = cJSON_IsNumber(iv) ? (long)iv->valuedouble : 41250;
-		if (interval < 100)
-			interval = 100;
+		double ms = cJSON_IsNumber(iv) ? iv->valuedouble : 41250;
+		long interval = ms < 100 ? 100 : ms > BEAT_MAX_MS ? BEAT_MAX_MS : (long)ms;
 		g->interval_ms = interval;
 		g->acked = 1;
 		/* First beat after interval * jitter, jitter in [0, 1). */
@@ -405,9 +409,12 @@ static void on_payload(struct gateway *g, const char *text, size_t len)
 			close_with(g, ZOMBIE_CODE, NEXT_IDENTIFY);
 		}
 		break;
-	case 0: /* DISPATCH */
-		if (cJSON_IsNumber(s) && s->valuedouble > (double)g->seq)
-			g->seq = (int64_t)s->valuedouble;
+	case 0: { /* DISPATCH */
+		int64_t seq = cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble <= SEQ_MAX
+		                  ? (int64_t)s->valuedouble
+		                  : -1;
+		if (seq > g->seq)
+			g->seq = seq;
 		if (cJSON_IsString(t)) {
 			if (strcmp(t->valuestring, "READY") == 0) {
 				const cJSON *sid =
@@ -427,10 +434,10 @@ static void on_payload(struct gateway *g, const char *text, size_t len)
 				set_state(g, GATEWAY_READY, "resumed");
 			}
 			if (g->h.dispatch)
-				g->h.dispatch(g->h.ctx, t->valuestring, d,
-				              cJSON_IsNumber(s) ? (int64_t)s->valuedouble : -1);
+				g->h.dispatch(g->h.ctx, t->valuestring, d, seq);
 		}
 		break;
+	}
 	default:
 		break;
 	}
@@ -598,6 +605,8 @@ int gateway_callback(struct gateway *g, struct lws *wsi, int reason, void *in, s
 			if (lws_write(wsi, f->buf + LWS_PRE, f->len, LWS_WRITE_TEXT) < (int)f->len)
 				return -1;
 			g->sends[g->send_head] = now_us();
+			if (f->identify)
+				g->last_identify = now_us();
 			g->send_head = (g->send_head + 1) % GATEWAY_SEND_WINDOW;
 			memmove(&g->out[0], &g->out[1], (size_t)(g->nout - 1) * sizeof(g->out[0]));
 			g->nout--;
