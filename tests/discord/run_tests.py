@@ -339,6 +339,52 @@ def test_faults(fake, table, tmp):
         interact(fake, table, d)
 
 
+def test_locked_database(fake, table, tmp):
+    """A locked database: the move is refused privately, nothing is announced,
+    and the same move works once the lock is gone."""
+    if game_over(table):
+        interact(fake, table, slash(USERS["alice"], "rematch"))
+    uid, action, custom = whose_turn(table)
+    before = table.text()
+    db = sqlite3.connect(os.path.join(tmp, "rlyeh.db"), timeout=5, isolation_level=None)
+    db.execute("BEGIN EXCLUSIVE")
+    body = interact(fake, table, click(uid, custom))
+    db.execute("ROLLBACK")
+    db.close()
+    check(body and body["data"].get("flags") == 64 and "could not be saved" in body["data"]["content"],
+          "a locked database refuses the move privately: %s" % (body and body["data"].get("content")))
+    check(table.text() == before, "nothing was announced while the database was locked")
+    ok = play_move(fake, table, use_slash=False)
+    check(ok, "the move works once the database is free")
+
+
+def rss_kb(pid):
+    for line in open("/proc/%d/status" % pid):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def test_stalled_api(fake, table, bot):
+    """A stalled HTTP API: requests wait in a bounded queue, memory stays flat,
+    the daemon keeps serving the gateway and catches up when the API does."""
+    rss0 = rss_kb(bot.proc.pid)
+    fake.fault({"http": {"delay_ms": 2500, "count": 40, "path_prefix": "/api/v10/"}})
+    for i in range(40):
+        fake.dispatch(slash(USERS["carol"], "help"))
+    time.sleep(0.5)
+    check(bot.proc.poll() is None, "alive while the API stalls")
+    check(fake.state().get("connected"), "the gateway stays connected while the API stalls")
+    time.sleep(3.5)
+    rss1 = rss_kb(bot.proc.pid)
+    check(rss1 < rss0 + 8192, "memory stays flat during the stall (%d -> %d KiB)" % (rss0, rss1))
+    body = interact(fake, table, slash(USERS["carol"], "help"))
+    check(body and body["type"] == 4, "answers again once the API does")
+    answered = [e for e in fake.all_log() if e.get("kind") == "http"
+                and e.get("path", "").endswith("/callback") and e.get("delay_ms")]
+    check(len(answered) >= 30, "the stalled callbacks were all sent (%d)" % len(answered))
+
+
 def test_bodies(fake):
     """Every request the bot sent: documented shapes, token and user agent."""
     entries = fake.all_log()
@@ -508,6 +554,8 @@ def main():
         table = Table()
         test_full_game(fake, table)
         test_faults(fake, table, tmp)
+        test_locked_database(fake, table, tmp)
+        test_stalled_api(fake, table, bot)
         check(bot.proc.poll() is None, "the bot survived every fault")
         bot.proc.send_signal(signal.SIGTERM)
         check(bot.proc.wait(timeout=10) == 0, "stopped cleanly")
