@@ -194,6 +194,8 @@ struct qitem {
 	int code;
 	unsigned char *data; /* LWS_PRE bytes of headroom, then the payload */
 	size_t len, off;
+	uint32_t load;     /* a load generator dispatch: its channel + 1, or 0 */
+	uint64_t load_iid; /* and its interaction */
 };
 
 enum { Q_FRAME, Q_CLOSE, Q_ABRUPT };
@@ -283,6 +285,7 @@ static struct {
 	struct session *current;
 	int nsessions;
 	int identifies, resumes, heartbeats, violations, acks_withheld;
+	int violations_unprinted;
 	int withhold_acks;
 	int remaining_starts;
 	int64_t last_identify;
@@ -290,6 +293,11 @@ static struct {
 	struct hfault hfaults[MAX_HFAULTS];
 	int nhfaults;
 } F;
+
+/* The load generator (below) watches tables and quiets the log while it runs. */
+static int load_quiet(void);
+static void load_table(const char *channel, const char *mid, const cJSON *body);
+static void load_written(uint32_t load, uint64_t iid);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Log */
@@ -367,7 +375,10 @@ __attribute__((format(printf, 2, 3))) static void violation(int conn, const char
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	F.violations++;
-	fprintf(stderr, "fakediscord: violation: %s\n", what);
+	if (load_quiet())
+		F.violations_unprinted++;
+	else
+		fprintf(stderr, "fakediscord: violation: %s\n", what);
 	char *clean = utf8_clean(what, strlen(what));
 	cJSON *e = entry_new("violation");
 	cJSON_AddStringToObject(e, "what", clean);
@@ -413,6 +424,7 @@ struct interaction {
 	char original[32]; /* the message the callback made or updated */
 	int64_t dispatched;
 	int64_t delivered;
+	uint32_t load; /* the load generator's channel + 1, or 0 */
 };
 
 struct message {
@@ -427,6 +439,12 @@ struct cmdset {
 	cJSON *list;
 };
 
+/* An open-addressing index of record positions by a string key (-1: empty slot). */
+struct index {
+	int32_t *slot;
+	size_t cap; /* a power of two, at least twice the records it indexes */
+};
+
 static struct {
 	struct interaction *in;
 	size_t nin, capin;
@@ -435,7 +453,82 @@ static struct {
 	struct cmdset sets[MAX_CMDSETS];
 	size_t nsets;
 	uint64_t next_id;
+	struct index by_id, by_token, msg_by_id;
 } R;
+
+static uint64_t fnv1a(const char *s, uint64_t h)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static const char *key_in_id(size_t i)
+{
+	return R.in[i].id;
+}
+
+static const char *key_in_token(size_t i)
+{
+	return R.in[i].token;
+}
+
+static const char *key_msg_id(size_t i)
+{
+	return R.msg[i].id;
+}
+
+/* Position of the record with this key, or -1. */
+static long index_find(const struct index *x, const char *(*key)(size_t), const char *k)
+{
+	if (!x->cap)
+		return -1;
+	for (size_t h = fnv1a(k, 14695981039346656037ull) & (x->cap - 1);;
+	     h = (h + 1) & (x->cap - 1)) {
+		int32_t at = x->slot[h];
+		if (at < 0)
+			return -1;
+		if (!strcmp(key((size_t)at), k))
+			return at;
+	}
+}
+
+/* Indexes record i; a record with the same key is replaced (the newest wins). */
+static void index_put(struct index *x, const char *(*key)(size_t), size_t i, size_t max)
+{
+	if (!x->cap) {
+		x->cap = 1024;
+		while (x->cap < 2 * max)
+			x->cap *= 2;
+		x->slot = xcalloc(x->cap, sizeof *x->slot);
+		memset(x->slot, 0xff, x->cap * sizeof *x->slot);
+	}
+	const char *k = key(i);
+	for (size_t h = fnv1a(k, 14695981039346656037ull) & (x->cap - 1);;
+	     h = (h + 1) & (x->cap - 1)) {
+		int32_t at = x->slot[h];
+		if (at < 0 || !strcmp(key((size_t)at), k)) {
+			x->slot[h] = (int32_t)i;
+			return;
+		}
+	}
+}
+
+/* Rebuilds an index after its records moved. */
+static void index_rebuild(struct index *x, const char *(*key)(size_t), size_t n, size_t max)
+{
+	if (x->cap)
+		memset(x->slot, 0xff, x->cap * sizeof *x->slot);
+	for (size_t i = 0; i < n; i++)
+		index_put(x, key, i, max);
+}
+
+static void index_free(struct index *x)
+{
+	free(x->slot);
+	x->slot = NULL;
+	x->cap = 0;
+}
 
 static void new_snowflake(char *out, size_t size)
 {
@@ -453,18 +546,14 @@ static void new_snowflake(char *out, size_t size)
 
 static struct interaction *interaction_find(const char *id)
 {
-	for (size_t i = R.nin; i-- > 0;)
-		if (!strcmp(R.in[i].id, id))
-			return &R.in[i];
-	return NULL;
+	long i = index_find(&R.by_id, key_in_id, id);
+	return i < 0 ? NULL : &R.in[i];
 }
 
 static struct interaction *interaction_by_token(const char *token)
 {
-	for (size_t i = R.nin; i-- > 0;)
-		if (!strcmp(R.in[i].token, token))
-			return &R.in[i];
-	return NULL;
+	long i = index_find(&R.by_token, key_in_token, token);
+	return i < 0 ? NULL : &R.in[i];
 }
 
 static void interaction_free(struct interaction *it)
@@ -481,6 +570,8 @@ static struct interaction *interaction_add(const char *id, const char *token)
 			interaction_free(&R.in[i]);
 		memmove(R.in, R.in + drop, (R.nin - drop) * sizeof *R.in);
 		R.nin -= drop;
+		index_rebuild(&R.by_id, key_in_id, R.nin, MAX_INTERACTIONS);
+		index_rebuild(&R.by_token, key_in_token, R.nin, MAX_INTERACTIONS);
 	}
 	if (R.nin == R.capin) {
 		size_t cap = R.capin ? R.capin * 2 : 64;
@@ -496,15 +587,15 @@ static struct interaction *interaction_add(const char *id, const char *token)
 	memset(it, 0, sizeof *it);
 	it->id = xstrdup(id);
 	it->token = xstrdup(token);
+	index_put(&R.by_id, key_in_id, R.nin - 1, MAX_INTERACTIONS);
+	index_put(&R.by_token, key_in_token, R.nin - 1, MAX_INTERACTIONS);
 	return it;
 }
 
 static struct message *message_find(const char *id)
 {
-	for (size_t i = R.nmsg; i-- > 0;)
-		if (!strcmp(R.msg[i].id, id))
-			return &R.msg[i];
-	return NULL;
+	long i = index_find(&R.msg_by_id, key_msg_id, id);
+	return i < 0 ? NULL : &R.msg[i];
 }
 
 static void message_free(struct message *m)
@@ -519,6 +610,7 @@ static void message_remove(struct message *m)
 	message_free(m);
 	memmove(R.msg + i, R.msg + i + 1, (R.nmsg - i - 1) * sizeof *R.msg);
 	R.nmsg--;
+	index_rebuild(&R.msg_by_id, key_msg_id, R.nmsg, MAX_MESSAGES);
 }
 
 static void iso_now(char *out, size_t size)
@@ -572,6 +664,7 @@ static struct message *message_add(const char *id, const char *channel, const ch
 			message_free(&R.msg[i]);
 		memmove(R.msg, R.msg + drop, (R.nmsg - drop) * sizeof *R.msg);
 		R.nmsg -= drop;
+		index_rebuild(&R.msg_by_id, key_msg_id, R.nmsg, MAX_MESSAGES);
 	}
 	if (R.nmsg == R.capmsg) {
 		size_t cap = R.capmsg ? R.capmsg * 2 : 64;
@@ -587,6 +680,7 @@ static struct message *message_add(const char *id, const char *channel, const ch
 	memset(m, 0, sizeof *m);
 	copy_str(m->id, sizeof m->id, id);
 	copy_str(m->channel, sizeof m->channel, channel);
+	index_put(&R.msg_by_id, key_msg_id, R.nmsg - 1, MAX_MESSAGES);
 	m->owner = owner ? xstrdup(owner) : NULL;
 	char ts[64];
 	iso_now(ts, sizeof ts);
@@ -614,8 +708,10 @@ static struct message *message_add(const char *id, const char *channel, const ch
 		cJSON_AddStringToObject(o, "webhook_id", F.app_id);
 		cJSON_AddStringToObject(o, "application_id", F.app_id);
 	}
-	if (body)
+	if (body) {
 		message_apply(o, body);
+		load_table(channel, id, body);
+	}
 	return m;
 }
 
@@ -625,6 +721,7 @@ static void message_edit(struct message *m, const cJSON *body)
 	iso_now(ts, sizeof ts);
 	message_apply(m->obj, body);
 	cJSON_ReplaceItemInObjectCaseSensitive(m->obj, "edited_timestamp", cJSON_CreateString(ts));
+	load_table(m->channel, m->id, body);
 }
 
 /* Remembers a message that the fake never saw created (a clicked message). */
@@ -662,6 +759,9 @@ static void records_free(void)
 	free(R.msg);
 	for (size_t i = 0; i < R.nsets; i++)
 		cJSON_Delete(R.sets[i].list);
+	index_free(&R.by_id);
+	index_free(&R.by_token);
+	index_free(&R.msg_by_id);
 }
 
 /* Called for every INTERACTION_CREATE the test dispatches. */
@@ -1170,11 +1270,14 @@ static void q_push(struct conn *c, struct qitem *it)
 	conn_request_write(c);
 }
 
-/* Queues one message, deflated through the connection's stream for zlib-stream. */
-static void q_text(struct conn *c, const char *text, size_t len)
+/* Queues one message, deflated through the connection's stream for zlib-stream; a load
+ * generator dispatch carries its channel and interaction to time the write. */
+static void q_text_load(struct conn *c, const char *text, size_t len, uint32_t load, uint64_t iid)
 {
 	struct qitem *it = xcalloc(1, sizeof *it);
 	it->kind = Q_FRAME;
+	it->load = load;
+	it->load_iid = iid;
 	if (c->zlib) {
 		size_t cap = len / 2 + 1024;
 		unsigned char *out = xcalloc(1, LWS_PRE + cap);
@@ -1207,6 +1310,11 @@ static void q_text(struct conn *c, const char *text, size_t len)
 		it->len = len;
 	}
 	q_push(c, it);
+}
+
+static void q_text(struct conn *c, const char *text, size_t len)
+{
+	q_text_load(c, text, len, 0, 0);
 }
 
 static void log_close(struct conn *c, int code, const char *by)
@@ -1722,6 +1830,8 @@ static int conn_writable(struct conn *c)
 		return -1;
 	it->off += n;
 	if (end) {
+		if (it->load)
+			load_written(it->load, it->load_iid);
 		c->qhead = it->next;
 		if (!c->qhead)
 			c->qtail = NULL;
@@ -1927,6 +2037,719 @@ static const char *query_arg(const char *query, const char *name, char *out, siz
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* Load generator: many channels playing at once, through the gateway and the HTTP API.
+ *
+ * Each channel is a table of three scripted humans (alice, bob and carol, with user ids of
+ * their own) and, for a share of the channels, a computer player. The fake sends the
+ * INTERACTION_CREATEs that Discord would (slash commands /open, /join, /rematch and /status;
+ * clicks on the buttons the bot sent) and reads the bot's tables (embed description and
+ * buttons, from callbacks, follow-ups and channel messages) to choose the next legal move for
+ * the right player. A channel has one interaction in flight at a time; it acts again once
+ * the callback came and a table it has not acted on is known. Latency runs from the write of
+ * the dispatch frame to the callback POST. */
+
+#define LOAD_CHANNELS_MAX 100000
+#define LOAD_IDS          8
+#define LOAD_ID_LEN       48
+#define LOAD_TIMEOUT_US   (5 * LWS_US_PER_SEC) /* no callback by then: given up */
+#define LOAD_STALL_US     (2 * LWS_US_PER_SEC) /* answered but no new table by then: /status */
+#define LOAD_DRAIN_US     (6 * LWS_US_PER_SEC) /* after the duration, for the answers in flight */
+#define LOAD_PACE_US      (1 * LWS_US_PER_MS)
+#define LOAD_SCAN_US      (100 * LWS_US_PER_MS)
+#define LOAD_SECONDS_MAX  3600
+#define LOAD_PROBES_MAX   3
+/* Latency histogram: 1 us buckets below 10 ms, 10 us below 100 ms, 1 ms below 10 s. */
+#define HIST_FINE   10000
+#define HIST_MID    19000
+#define HIST_COARSE 28900
+#define HIST_N      (HIST_COARSE + 1)
+
+enum { T_NONE, T_LOBBY, T_CURSE, T_EYE, T_RESPOND, T_OVER, T_OTHER };
+
+static const char *const load_names[3] = { "alice", "bob", "carol" };
+
+struct lchan {
+	char cid[24];
+	uint64_t user[3];
+	int computer;   /* the table gets a computer player */
+	int opened;     /* /open was sent */
+	int done;       /* keep_open: its game is started and left in progress */
+	int broken;     /* gave up after LOAD_PROBES_MAX fruitless /status */
+	int in_ready;   /* in the ready queue */
+	int want_probe; /* the next interaction is a /status */
+	/* the interaction in flight */
+	uint64_t iid;
+	int64_t queued_us, written_us;
+	int probe;
+	/* the newest table */
+	int fresh; /* not acted on yet */
+	int kind;
+	int actor; /* 0..2, or -1 */
+	int64_t game;
+	int move;
+	int lobby[3], lobby_bot;
+	int nids;
+	char ids[LOAD_IDS][LOAD_ID_LEN];
+	char msg_id[32];
+	int64_t idle_since;
+	int64_t last_over; /* the newest finished game counted */
+	int probes_in_row;
+};
+
+static struct {
+	int active;  /* a run was started: its results can be read */
+	int running; /* dispatching, or draining the answers in flight */
+	int draining;
+	int burst;
+	int keep_open;
+	int concurrency;
+	double rate;
+	double computer;
+	int64_t duration_us;
+	char guild[32];
+	int run;
+	struct lchan *ch;
+	int nch;
+	struct index by_chan;
+	int32_t *ring;
+	int ring_head, ring_n;
+	uint64_t rng;
+	double tokens;
+	int64_t paced_us;
+	int64_t start_us, stop_us, end_us;
+	uint64_t sent, answered, errors, timeouts, late, stalls, probes, unlogged, no_session;
+	uint64_t answered_busy;
+	uint64_t games_finished, games_open, ndone, nbroken;
+	int inflight;
+	int violations_at_start;
+	uint32_t *hist;
+	int64_t max_us;
+	uint32_t per_s[LOAD_SECONDS_MAX];
+	lws_sorted_usec_list_t pace, scan;
+} L;
+
+static int load_quiet(void)
+{
+	return L.running;
+}
+
+static const char *key_lchan(size_t i)
+{
+	return L.ch[i].cid;
+}
+
+static uint64_t load_random(void)
+{
+	L.rng ^= L.rng >> 12;
+	L.rng ^= L.rng << 25;
+	L.rng ^= L.rng >> 27;
+	return L.rng * 2685821657736338717ull;
+}
+
+static void hist_add(int64_t us)
+{
+	size_t i;
+	if (us < 0)
+		us = 0;
+	if (us < HIST_FINE)
+		i = (size_t)us;
+	else if (us < 100000)
+		i = HIST_FINE + (size_t)(us - HIST_FINE) / 10;
+	else if (us < 10000000)
+		i = HIST_MID + (size_t)(us - 100000) / 1000;
+	else
+		i = HIST_COARSE;
+	L.hist[i]++;
+	if (us > L.max_us)
+		L.max_us = us;
+}
+
+/* The smallest latency (us) that at least p of the samples do not exceed. */
+static double hist_percentile(double p)
+{
+	uint64_t n = 0, seen = 0;
+	for (size_t i = 0; i < HIST_N; i++)
+		n += L.hist[i];
+	if (!n)
+		return 0;
+	uint64_t want = (uint64_t)(p * (double)n);
+	if ((double)want < p * (double)n)
+		want++;
+	if (!want)
+		want = 1;
+	for (size_t i = 0; i < HIST_N; i++) {
+		seen += L.hist[i];
+		if (seen < want)
+			continue;
+		if (i < HIST_FINE)
+			return (double)i;
+		if (i < HIST_MID)
+			return (double)(HIST_FINE + (i - HIST_FINE) * 10 + 5);
+		if (i < HIST_COARSE)
+			return (double)(100000 + (i - HIST_MID) * 1000 + 500);
+		return (double)L.max_us;
+	}
+	return (double)L.max_us;
+}
+
+static int load_can_act(const struct lchan *c)
+{
+	return !c->iid && !c->done && !c->broken && (!c->opened || c->want_probe || c->fresh);
+}
+
+static void load_ready(struct lchan *c)
+{
+	if (c->in_ready || !load_can_act(c))
+		return;
+	c->in_ready = 1;
+	L.ring[(L.ring_head + L.ring_n++) % L.nch] = (int32_t)(c - L.ch);
+}
+
+/* Sends one INTERACTION_CREATE for channel c: a slash command (type 2; `what` is its name,
+ * `options` its options array or NULL) or a button click (type 3; `what` is the custom_id).
+ * Returns 0, or -1 when no gateway session can take it. */
+static int load_send(struct lchan *c, int user, int type, const char *what, const char *options)
+{
+	struct session *ss = F.current;
+	if (!ss || !conn_live(ss->conn)) {
+		L.no_session++;
+		return -1;
+	}
+	char iid[32], token[40], text[2048], tail[512];
+	new_snowflake(iid, sizeof iid);
+	snprintf(token, sizeof token, "tok%s", iid);
+	if (type == 2)
+		snprintf(tail, sizeof tail,
+		         "\"data\":{\"id\":\"77\",\"name\":\"%s\",\"type\":1%s%s}", what,
+		         options ? ",\"options\":" : "", options ? options : "");
+	else
+		snprintf(tail, sizeof tail,
+		         "\"message\":{\"id\":\"%s\",\"channel_id\":\"%s\"},"
+		         "\"data\":{\"custom_id\":\"%s\",\"component_type\":2}",
+		         c->msg_id, c->cid, what);
+	int64_t s = ++ss->seq;
+	int n =
+	    snprintf(text, sizeof text,
+	             "{\"op\":0,\"s\":%lld,\"t\":\"INTERACTION_CREATE\",\"d\":{\"id\":\"%s\","
+	             "\"application_id\":\"%s\",\"type\":%d,\"token\":\"%s\",\"version\":1,"
+	             "\"guild_id\":\"%s\",\"channel_id\":\"%s\",\"member\":{\"user\":{\"id\":"
+	             "\"%llu\",\"username\":\"%s\",\"global_name\":\"%s\"},\"permissions\":\"0\"},"
+	             "\"locale\":\"en-US\",\"guild_locale\":\"en-US\",%s}}",
+	             (long long)s, iid, F.app_id, type, token, L.guild, c->cid,
+	             (unsigned long long)c->user[user], load_names[user], load_names[user], tail);
+	if (n < 0 || (size_t)n >= sizeof text)
+		return -1;
+	int64_t now = now_us();
+	struct interaction *it = interaction_add(iid, token);
+	it->type = type;
+	it->dispatched = it->delivered = now;
+	it->load = (uint32_t)(c - L.ch) + 1;
+	copy_str(it->channel, sizeof it->channel, c->cid);
+	if (type == 3) {
+		copy_str(it->message, sizeof it->message, c->msg_id);
+		message_known(c->msg_id, c->cid);
+	}
+	c->iid = strtoull(iid, NULL, 10);
+	c->queued_us = now;
+	c->written_us = 0;
+	L.sent++;
+	L.inflight++;
+	L.unlogged++; /* the dispatch is not in the log */
+	q_text_load(ss->conn, text, (size_t)n, it->load, c->iid);
+	return 0;
+}
+
+/* A button of the newest table whose custom_id has `part` (a random one of several). */
+static const char *load_button(struct lchan *c, const char *part)
+{
+	const char *pick[LOAD_IDS];
+	int n = 0;
+	for (int i = 0; i < c->nids; i++)
+		if (strstr(c->ids[i], part))
+			pick[n++] = c->ids[i];
+	return n ? pick[load_random() % (uint64_t)n] : NULL;
+}
+
+/* Sends channel c's next interaction: /open for a new channel, /status to find the table again,
+ * else the move the newest table asks for. Returns 0, or -1 when it could not be sent. */
+static int load_act(struct lchan *c)
+{
+	char opt[128];
+	const char *what = NULL, *options = NULL;
+	int user = 0, type = 3, probe = 0;
+	if (!c->opened) {
+		type = 2;
+		what = "open";
+	} else if (!c->want_probe) {
+		switch (c->kind) {
+		case T_LOBBY:
+			if (!c->lobby[1]) {
+				user = 1;
+				what = load_button(c, ":join");
+			} else if (!c->lobby[2]) {
+				user = 2;
+				type = 2;
+				what = "join";
+			} else if (c->computer && !c->lobby_bot) {
+				what = load_button(c, ":addbot");
+			} else if (!(what = load_button(c, ":start"))) {
+				snprintf(opt, sizeof opt,
+				         "[{\"name\":\"first\",\"type\":6,\"value\":\"%llu\"}]",
+				         (unsigned long long)c->user[0]);
+				type = 2;
+				what = "start";
+				options = opt;
+			}
+			break;
+		case T_CURSE:
+		case T_EYE:
+		case T_RESPOND:
+			user = c->actor;
+			what = user < 0             ? NULL
+			       : c->kind == T_CURSE ? load_button(c, ":curse:")
+			       : c->kind == T_EYE   ? load_button(c, ":eye:")
+			                            : load_button(c, ":respond");
+			break;
+		case T_OVER:
+			type = 2;
+			what = "rematch";
+			break;
+		default:
+			break;
+		}
+	}
+	if (!what) {
+		user = 0;
+		type = 2;
+		what = "status";
+		probe = 1;
+	}
+	if (load_send(c, user, type, what, options) < 0)
+		return -1;
+	c->opened = 1;
+	c->fresh = 0;
+	c->want_probe = 0;
+	if (probe) {
+		c->probe = 1;
+		L.probes++;
+	}
+	return 0;
+}
+
+/* Dispatches what the pacing allows to the channels that are ready. */
+static void load_pump(void)
+{
+	if (!L.running || L.draining)
+		return;
+	int64_t now = now_us();
+	if (L.burst && ((now - L.start_us) / LWS_US_PER_SEC) % 2)
+		return; /* an idle second */
+	if (L.rate > 0) {
+		double cap = L.rate * 0.01 > 1 ? L.rate * 0.01 : 1;
+		L.tokens += L.rate * (double)(now - L.paced_us) / 1e6;
+		if (L.tokens > cap)
+			L.tokens = cap;
+		L.paced_us = now;
+	}
+	while (L.inflight < L.concurrency && L.ring_n > 0 && (L.rate <= 0 || L.tokens >= 1)) {
+		struct lchan *c = &L.ch[L.ring[L.ring_head]];
+		L.ring_head = (L.ring_head + 1) % L.nch;
+		L.ring_n--;
+		c->in_ready = 0;
+		if (!load_can_act(c))
+			continue;
+		if (load_act(c) < 0) {
+			load_ready(c); /* no session now: try again later */
+			break;
+		}
+		L.tokens -= 1;
+	}
+}
+
+/* Parses a table (a message body with an embed) sent to channel `channel`. */
+static void load_table(const char *channel, const char *mid, const cJSON *body)
+{
+	if (!L.running)
+		return;
+	long at = index_find(&L.by_chan, key_lchan, channel);
+	if (at < 0)
+		return;
+	struct lchan *c = &L.ch[at];
+	const cJSON *embeds = cJSON_GetObjectItemCaseSensitive(body, "embeds");
+	const cJSON *e0 = cJSON_IsArray(embeds) ? embeds->child : NULL;
+	const cJSON *desc = cJSON_GetObjectItemCaseSensitive(e0, "description");
+	if (!cJSON_IsString(desc))
+		return;
+	const char *ids[25];
+	int n = 0;
+	const cJSON *row, *b;
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(body, "components"))
+	{
+		cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(row, "components"))
+		{
+			const cJSON *cid = cJSON_GetObjectItemCaseSensitive(b, "custom_id");
+			if (cJSON_IsString(cid) && n < 25)
+				ids[n++] = cid->valuestring;
+		}
+	}
+	if (!n)
+		return;
+	char *end;
+	long long game = strtoll(ids[0], &end, 10);
+	long move = *end == ':' ? strtol(end + 1, NULL, 10) : 0;
+	if (!c->probe && (game < c->game || (game == c->game && move < c->move)))
+		return; /* older than what the channel knows */
+	const char *d = desc->valuestring;
+	int kind = T_OTHER, actor = -1;
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(ids[i]);
+		if (len > 5 && !strcmp(ids[i] + len - 5, ":join"))
+			kind = T_LOBBY;
+	}
+	if (kind == T_LOBBY) {
+		for (int k = 0; k < 3; k++) {
+			char bullet[32];
+			snprintf(bullet, sizeof bullet, "\n\xe2\x80\xa2 %s", load_names[k]);
+			c->lobby[k] = strstr(d, bullet) != NULL;
+		}
+		c->lobby_bot = strstr(d, " (computer,") != NULL;
+	} else if (strstr(d, "Game over")) {
+		kind = T_OVER;
+	} else {
+		for (int k = 0; k < 3 && actor < 0; k++) {
+			size_t len = strlen(load_names[k]);
+			if (!strncmp(d, load_names[k], len) && (d[len] == ' ' || d[len] == ','))
+				actor = k;
+		}
+		if (strstr(d, " is the Caster"))
+			kind = T_CURSE;
+		else if (strstr(d, " rolled the Eye"))
+			kind = T_EYE;
+		else if (strstr(d, ", the Victim, responds"))
+			kind = T_RESPOND;
+	}
+	c->game = game;
+	c->move = (int)move;
+	c->kind = kind;
+	c->actor = actor;
+	c->nids = 0;
+	for (int i = 0; i < n && c->nids < LOAD_IDS; i++)
+		if (strlen(ids[i]) < LOAD_ID_LEN)
+			copy_str(c->ids[c->nids++], LOAD_ID_LEN, ids[i]);
+	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(body, "flags");
+	int ephemeral = cJSON_IsNumber(flags) && flags->valueint == 64;
+	if (!ephemeral || !c->msg_id[0])
+		copy_str(c->msg_id, sizeof c->msg_id, mid);
+	c->fresh = 1;
+	if (kind == T_OVER && game > c->last_over) {
+		c->last_over = game;
+		L.games_finished++;
+	}
+	if (L.keep_open && (kind == T_CURSE || kind == T_EYE || kind == T_RESPOND) && !c->done) {
+		c->done = 1;
+		L.ndone++;
+		L.games_open++;
+	}
+	load_ready(c);
+}
+
+static void load_written(uint32_t load, uint64_t iid)
+{
+	if (!L.running || load > (uint32_t)L.nch)
+		return;
+	struct lchan *c = &L.ch[load - 1];
+	if (c->iid == iid)
+		c->written_us = now_us();
+}
+
+/* The callback of a load interaction came (status: the fake's answer to it). */
+static void load_callback(const struct interaction *it, int status, const cJSON *body)
+{
+	if (it->load > (uint32_t)L.nch)
+		return;
+	struct lchan *c = &L.ch[it->load - 1];
+	uint64_t iid = strtoull(it->id, NULL, 10);
+	if (c->iid != iid) {
+		L.late++; /* given up already, or answered twice */
+		return;
+	}
+	int64_t now = now_us();
+	hist_add(now - (c->written_us ? c->written_us : c->queued_us));
+	L.answered++;
+	int64_t sec = (now - L.start_us) / LWS_US_PER_SEC;
+	if (sec >= 0 && sec < LOAD_SECONDS_MAX)
+		L.per_s[sec]++;
+	if (L.burst && !(sec % 2) && (!L.draining || now < L.stop_us))
+		L.answered_busy++;
+	L.inflight--;
+	c->iid = 0;
+	c->idle_since = now;
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(body, "data");
+	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(data, "flags");
+	int bad = status < 200 || status > 299 || (cJSON_IsNumber(flags) && flags->valueint == 64);
+	if (c->probe) {
+		/* /status answers privately: what counts is whether it showed a table. */
+		c->probe = 0;
+		if (c->fresh) {
+			c->probes_in_row = 0;
+		} else if (++c->probes_in_row >= LOAD_PROBES_MAX) {
+			c->broken = 1;
+			L.nbroken++;
+		} else if (status >= 200 && status <= 299) {
+			c->opened = 0; /* no table in the channel: open one */
+		}
+	} else if (bad) {
+		L.errors++;
+		c->fresh = 0;
+		c->want_probe = 1;
+	}
+	load_ready(c);
+	load_pump();
+}
+
+static void load_finish(int64_t now)
+{
+	L.running = 0;
+	L.draining = 0;
+	L.end_us = now;
+	lws_sul_cancel(&L.pace);
+	lws_sul_cancel(&L.scan);
+	fprintf(stderr,
+	        "fakediscord: load run %d done: %llu sent, %llu answered, %llu errors, %llu "
+	        "timeouts, %d violations (%d not printed)\n",
+	        L.run, (unsigned long long)L.sent, (unsigned long long)L.answered,
+	        (unsigned long long)L.errors, (unsigned long long)L.timeouts,
+	        F.violations - L.violations_at_start, F.violations_unprinted);
+}
+
+static void load_pace_due(lws_sorted_usec_list_t *sul)
+{
+	int64_t now = now_us();
+	if (!L.running)
+		return;
+	if (!L.draining &&
+	    (now >= L.start_us + L.duration_us || L.ndone + L.nbroken >= (uint64_t)L.nch)) {
+		L.draining = 1;
+		L.stop_us = now;
+	}
+	if (L.draining && (L.inflight == 0 || now >= L.stop_us + LOAD_DRAIN_US)) {
+		load_finish(now);
+		return;
+	}
+	load_pump();
+	lws_sul_schedule(F.ctx, 0, sul, load_pace_due, LOAD_PACE_US);
+}
+
+/* Gives up interactions without an answer, and resynchronises channels that wait for a table
+ * that does not come. */
+static void load_scan_due(lws_sorted_usec_list_t *sul)
+{
+	int64_t now = now_us();
+	if (!L.running)
+		return;
+	for (int i = 0; i < L.nch; i++) {
+		struct lchan *c = &L.ch[i];
+		if (c->iid && now - c->queued_us > LOAD_TIMEOUT_US) {
+			L.timeouts++;
+			L.inflight--;
+			c->iid = 0;
+			c->idle_since = now;
+			if (c->probe) {
+				c->probe = 0;
+				if (++c->probes_in_row >= LOAD_PROBES_MAX) {
+					c->broken = 1;
+					L.nbroken++;
+					continue;
+				}
+			}
+			c->fresh = 0;
+			c->want_probe = 1;
+			load_ready(c);
+		} else if (!c->iid && c->opened && !c->fresh && !c->want_probe && !c->done &&
+		           !c->broken && now - c->idle_since > LOAD_STALL_US) {
+			L.stalls++;
+			c->want_probe = 1;
+			load_ready(c);
+		}
+	}
+	load_pump();
+	lws_sul_schedule(F.ctx, 0, sul, load_scan_due, LOAD_SCAN_US);
+}
+
+static void load_free(void)
+{
+	lws_sul_cancel(&L.pace);
+	lws_sul_cancel(&L.scan);
+	free(L.ch);
+	free(L.ring);
+	free(L.hist);
+	index_free(&L.by_chan);
+	L.ch = NULL;
+	L.ring = NULL;
+	L.hist = NULL;
+	L.nch = 0;
+}
+
+static int is_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/* POST /_fake/load: starts a run. */
+static void ctl_load_start(struct req *r, const cJSON *b)
+{
+	const cJSON *stop = cJSON_GetObjectItemCaseSensitive(b, "stop");
+	if (cJSON_IsTrue(stop)) {
+		if (L.running && !L.draining) {
+			L.draining = 1;
+			L.stop_us = now_us();
+		}
+		set_body(r, 200, "{\"ok\":true}");
+		return;
+	}
+	if (L.running) {
+		set_body(r, 409, "{\"error\":\"a load run is going on\"}");
+		return;
+	}
+	if (!F.current || !conn_live(F.current->conn)) {
+		set_body(r, 409, "{\"error\":\"no gateway session\"}");
+		return;
+	}
+	const cJSON *channels = cJSON_GetObjectItemCaseSensitive(b, "channels");
+	const cJSON *duration = cJSON_GetObjectItemCaseSensitive(b, "duration_s");
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(b, "mode");
+	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(b, "rate");
+	const cJSON *conc = cJSON_GetObjectItemCaseSensitive(b, "concurrency");
+	const cJSON *computer = cJSON_GetObjectItemCaseSensitive(b, "computer");
+	const cJSON *guild = cJSON_GetObjectItemCaseSensitive(b, "guild");
+	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(b, "seed");
+	int n = cJSON_IsNumber(channels) ? channels->valueint : 0;
+	double dur = cJSON_IsNumber(duration) ? duration->valuedouble : 10;
+	const char *m = cJSON_IsString(mode) ? mode->valuestring : "steady";
+	double comp = cJSON_IsNumber(computer) ? computer->valuedouble
+	              : cJSON_IsTrue(computer) ? 1
+	                                       : 0;
+	if (n < 1 || n > LOAD_CHANNELS_MAX || !(dur > 0 && dur <= LOAD_SECONDS_MAX) ||
+	    (strcmp(m, "steady") && strcmp(m, "burst")) ||
+	    (rate && (!cJSON_IsNumber(rate) || rate->valuedouble < 0)) ||
+	    (conc && (!cJSON_IsNumber(conc) || conc->valueint < 1)) || comp < 0 || comp > 1 ||
+	    (guild && (!cJSON_IsString(guild) || !is_digits(guild->valuestring) ||
+	               strlen(guild->valuestring) > 20))) {
+		set_body(
+		    r, 400,
+		    "{\"error\":\"need {\\\"channels\\\":1..100000, \\\"duration_s\\\":0..3600, "
+		    "\\\"mode\\\":\\\"steady\\\"|\\\"burst\\\", \\\"rate\\\":>=0, "
+		    "\\\"concurrency\\\":>=1, \\\"keep_open\\\":bool, \\\"computer\\\":0..1, "
+		    "\\\"guild\\\":digits}\"}");
+		return;
+	}
+	load_free();
+	int run = L.run + 1;
+	memset(&L, 0, sizeof L);
+	L.run = run;
+	L.active = 1;
+	L.burst = !strcmp(m, "burst");
+	L.rate = cJSON_IsNumber(rate) ? rate->valuedouble : 0;
+	L.concurrency = cJSON_IsNumber(conc) ? conc->valueint : 64;
+	L.keep_open = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "keep_open"));
+	L.computer = comp;
+	L.duration_us = (int64_t)(dur * 1e6);
+	copy_str(L.guild, sizeof L.guild, guild ? guild->valuestring : "500");
+	L.rng = cJSON_IsNumber(seed) && seed->valuedouble >= 1 ? (uint64_t)seed->valuedouble
+	                                                       : (uint64_t)now_us() | 1;
+	L.nch = n;
+	L.ch = xcalloc((size_t)n, sizeof *L.ch);
+	L.ring = xcalloc((size_t)n, sizeof *L.ring);
+	L.hist = xcalloc(HIST_N, sizeof *L.hist);
+	for (int i = 0; i < n; i++) {
+		struct lchan *c = &L.ch[i];
+		snprintf(c->cid, sizeof c->cid, "%llu",
+		         700000000000000000ull + (unsigned long long)run * 1000000ull +
+		             (unsigned long long)i);
+		for (int k = 0; k < 3; k++)
+			c->user[k] = 800000000000000000ull + (unsigned long long)run * 10000000ull +
+			             (unsigned long long)i * 4 + (unsigned long long)k;
+		/* Spread the computer players evenly over the channels. */
+		c->computer = (int)((double)(i + 1) * comp) > (int)((double)i * comp);
+		c->actor = -1;
+		index_put(&L.by_chan, key_lchan, (size_t)i, (size_t)n);
+		load_ready(c);
+	}
+	L.violations_at_start = F.violations;
+	F.violations_unprinted = 0;
+	L.running = 1;
+	L.start_us = L.paced_us = now_us();
+	fprintf(stderr, "fakediscord: load run %d: %d channels, %s, rate %g, concurrency %d%s\n",
+	        L.run, n, m, L.rate, L.concurrency, L.keep_open ? ", games kept open" : "");
+	lws_sul_schedule(F.ctx, 0, &L.pace, load_pace_due, LOAD_PACE_US);
+	lws_sul_schedule(F.ctx, 0, &L.scan, load_scan_due, LOAD_SCAN_US);
+	load_pump();
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddBoolToObject(j, "ok", 1);
+	cJSON_AddNumberToObject(j, "run", L.run);
+	set_json(r, 200, j);
+}
+
+/* GET /_fake/load: the run's counters and latency percentiles. */
+static void ctl_load_status(struct req *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	int64_t now = now_us();
+	int64_t end = L.running ? now : L.end_us;
+	int64_t stop = L.running && !L.draining ? now : L.stop_us;
+	double elapsed = L.active ? (double)(end - L.start_us) / 1e6 : 0;
+	double sending = L.active ? (double)(stop - L.start_us) / 1e6 : 0;
+	uint64_t open = 0;
+	for (int i = 0; i < L.nch; i++)
+		open += L.ch[i].kind >= T_CURSE && L.ch[i].kind <= T_RESPOND;
+	cJSON_AddBoolToObject(j, "running", L.running);
+	cJSON_AddNumberToObject(j, "run", L.run);
+	cJSON_AddStringToObject(j, "mode", L.burst ? "burst" : "steady");
+	cJSON_AddNumberToObject(j, "channels", L.nch);
+	cJSON_AddNumberToObject(j, "sent", (double)L.sent);
+	cJSON_AddNumberToObject(j, "answered", (double)L.answered);
+	cJSON_AddNumberToObject(j, "errors", (double)L.errors);
+	cJSON_AddNumberToObject(j, "timeouts", (double)L.timeouts);
+	cJSON_AddNumberToObject(j, "late", (double)L.late);
+	cJSON_AddNumberToObject(j, "stalls", (double)L.stalls);
+	cJSON_AddNumberToObject(j, "probes", (double)L.probes);
+	cJSON_AddNumberToObject(j, "in_flight", L.inflight);
+	cJSON_AddNumberToObject(j, "elapsed_s", elapsed);
+	cJSON_AddNumberToObject(j, "sending_s", sending);
+	cJSON_AddNumberToObject(j, "rate", elapsed > 0 ? (double)L.answered / elapsed : 0);
+	if (L.burst) {
+		/* Busy seconds: the even seconds of the sending time. */
+		long long periods = (long long)(sending / 2);
+		double rest = sending - 2.0 * (double)periods;
+		double busy = (double)periods + (rest < 1 ? rest : 1);
+		cJSON_AddNumberToObject(j, "busy_s", busy);
+		cJSON_AddNumberToObject(j, "busy_rate",
+		                        busy > 0 ? (double)L.answered_busy / busy : 0);
+	}
+	cJSON_AddNumberToObject(j, "p50_ms", L.hist ? hist_percentile(0.5) / 1000 : 0);
+	cJSON_AddNumberToObject(j, "p90_ms", L.hist ? hist_percentile(0.9) / 1000 : 0);
+	cJSON_AddNumberToObject(j, "p99_ms", L.hist ? hist_percentile(0.99) / 1000 : 0);
+	cJSON_AddNumberToObject(j, "p999_ms", L.hist ? hist_percentile(0.999) / 1000 : 0);
+	cJSON_AddNumberToObject(j, "max_ms", (double)L.max_us / 1000);
+	cJSON_AddNumberToObject(j, "games_finished", (double)L.games_finished);
+	cJSON_AddNumberToObject(j, "games_open", (double)(L.keep_open ? L.games_open : open));
+	cJSON_AddNumberToObject(j, "channels_broken", (double)L.nbroken);
+	cJSON_AddNumberToObject(j, "violations", F.violations - L.violations_at_start);
+	cJSON_AddNumberToObject(j, "unlogged", (double)L.unlogged);
+	cJSON_AddNumberToObject(j, "no_session", (double)L.no_session);
+	cJSON *per = cJSON_AddArrayToObject(j, "per_s");
+	int64_t secs = (end - L.start_us) / LWS_US_PER_SEC + 1;
+	for (int64_t i = 0; L.active && i < secs && i < LOAD_SECONDS_MAX; i++)
+		cJSON_AddItemToArray(per, cJSON_CreateNumber(L.per_s[i]));
+	set_json(r, 200, j);
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* Control endpoints */
 
 static void ctl_state(struct req *r)
@@ -2112,13 +2935,6 @@ static void ctl_fault(struct req *r, const cJSON *f)
 /* ---------------------------------------------------------------------------------------- */
 /* API */
 
-static uint64_t fnv1a(const char *s, uint64_t h)
-{
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static void api_headers(struct req *r, const char *bucket)
 {
 	char v[64];
@@ -2169,7 +2985,7 @@ static int allow(struct req *r, int ok)
 	return ok;
 }
 
-static void api_callback(struct req *r, const char *id, const char *token, const cJSON *body)
+static void api_answer(struct req *r, const char *id, const char *token, const cJSON *body)
 {
 	if (!allow(r, r->method == M_POST))
 		return;
@@ -2215,6 +3031,17 @@ static void api_callback(struct req *r, const char *id, const char *token, const
 			message_edit(m, data);
 	}
 	set_body(r, 204, NULL);
+}
+
+/* POST /interactions/{id}/{token}/callback; the load generator hears of its own. */
+static void api_callback(struct req *r, const char *id, const char *token, const cJSON *body)
+{
+	api_answer(r, id, token, body);
+	if (L.running) {
+		const struct interaction *it = interaction_find(id);
+		if (it && it->load)
+			load_callback(it, r->status, body);
+	}
 }
 
 /* The interaction a webhook URL belongs to, or NULL after refusing the request. */
@@ -2609,6 +3436,10 @@ static void handle(struct req *r)
 			ctl_dispatch(r, json);
 		else if (r->method == M_POST && !strcmp(c, "fault"))
 			ctl_fault(r, json);
+		else if (r->method == M_POST && !strcmp(c, "load"))
+			ctl_load_start(r, json);
+		else if (r->method == M_GET && !strcmp(c, "load"))
+			ctl_load_status(r);
 		else if (r->method == M_POST && !strcmp(c, "shutdown")) {
 			set_body(r, 200, "{\"ok\":true}");
 			r->shutdown_after = 1;
@@ -2654,7 +3485,10 @@ static void handle(struct req *r)
 			route_api(r, r->path + 8, json);
 		}
 	}
-	log_http(r, kind, delay_ms);
+	if (L.running)
+		L.unlogged++; /* a load run would fill the log: it is counted instead */
+	else
+		log_http(r, kind, delay_ms);
 	cJSON_Delete(json);
 	if (delay_ms)
 		lws_sul_schedule(F.ctx, 0, &r->delay, delay_due, delay_ms * LWS_US_PER_MS);
@@ -2869,6 +3703,7 @@ static void free_all(void)
 		free(entry_at(i)->json);
 	free(F.ring);
 	records_free();
+	load_free();
 }
 
 int main(int argc, char **argv)
@@ -2939,6 +3774,8 @@ int main(int argc, char **argv)
 			break;
 	lws_sul_cancel(&F.tick);
 	lws_sul_cancel(&F.stop_sul);
+	lws_sul_cancel(&L.pace);
+	lws_sul_cancel(&L.scan);
 	lws_context_destroy(F.ctx);
 	F.ctx = NULL;
 	free_all();
