@@ -1,7 +1,7 @@
 #!/bin/sh
-# The database on a full disk (a 300 KiB tmpfs): moves are refused with a
-# clear message and change nothing; once the disk has room again (remounted
-# larger), play resumes from the last stored move. Usage: diskfull.sh RLYEH
+# The database on a full disk (a 300 KiB tmpfs), then on a read-only one
+# (refused at start with a clear message). Moves on a full disk are refused,
+# change nothing, and play resumes from the last stored move with room again. Usage: diskfull.sh RLYEH
 set -u
 rlyeh=$1
 tmp=$(mktemp -d)
@@ -46,8 +46,17 @@ say "carol: /start carol"
 say "carol: /curse dave"
 sleep 0.3
 tail -n +"$((lines + 1))" "$tmp/out" | grep -q "Turn 1: carol curses dave." && ok || { bad "play did not resume"; tail -5 "$tmp/out"; }
+# Remove dave's turn from the picture: the game is stored, the process ends.
 exec 3>&-
 wait "$pid"
 python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])' "$fs/rlyeh.db" | grep -qx ok && ok || bad "integrity"
+# A read-only filesystem: refused at start with a clear message, nothing lost.
+mount -o remount,ro "$fs" && ok || bad "remount read-only"
+printf 'dave: /status\n' | "$rlyeh" console --db "$fs/rlyeh.db" --timeout 0 >"$tmp/ro.out" 2>"$tmp/ro.err"
+status=$?
+[ "$status" -eq 1 ] && grep -q "$fs/rlyeh.db" "$tmp/ro.err" && ok || { bad "read-only start: exit $status, $(cat "$tmp/ro.err")"; }
+mount -o remount,rw "$fs" && ok || bad "remount read-write"
+printf 'dave: /respond\n' | "$rlyeh" console --db "$fs/rlyeh.db" --timeout 0 >"$tmp/rw.out" 2>&1
+grep -q "dave responds" "$tmp/rw.out" && ok || { bad "the game did not go on after read-only"; tail -3 "$tmp/rw.out"; }
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
