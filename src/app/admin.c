@@ -94,7 +94,7 @@ int admin_backup(int argc, char **argv)
 	    "Copy the database consistently (SQLite online backup) into the new file DEST,\n"
 	    "while the daemon runs, and check the copy's integrity.\n";
 	char db[CONFIG_PATH_MAX], err[1024];
-	const char *dest;
+	const char *dest = NULL;
 	int rc = db_args("backup", usage, argc, argv, &dest, db, sizeof(db));
 
 	if (rc)
@@ -115,7 +115,7 @@ int admin_restore(int argc, char **argv)
 	    "database no newer than this program. Stop the daemon first: a database in use\n"
 	    "is refused. Unfinished games in the backup resume when the daemon starts.\n";
 	char db[CONFIG_PATH_MAX], err[1024];
-	const char *src;
+	const char *src = NULL;
 	int rc = db_args("restore", usage, argc, argv, &src, db, sizeof(db));
 
 	if (rc)

@@ -2124,6 +2124,9 @@ static struct {
 	int violations_at_start;
 	uint32_t *hist;
 	int64_t max_us;
+	double sum_us;     /* of the latencies */
+	double gap_sum_us; /* from a channel's callback to the write of its next dispatch */
+	uint64_t gaps;
 	uint32_t per_s[LOAD_SECONDS_MAX];
 	lws_sorted_usec_list_t pace, scan;
 } L;
@@ -2160,6 +2163,7 @@ static void hist_add(int64_t us)
 	else
 		i = HIST_COARSE;
 	L.hist[i]++;
+	L.sum_us += (double)us;
 	if (us > L.max_us)
 		L.max_us = us;
 }
@@ -2287,9 +2291,15 @@ static int load_act(struct lchan *c)
 				user = 1;
 				what = load_button(c, ":join");
 			} else if (!c->lobby[2]) {
+				/* /join; a click when the games are kept open, which spares the bot
+				 * a GET of the response message */
 				user = 2;
-				type = 2;
-				what = "join";
+				if (L.keep_open) {
+					what = load_button(c, ":join");
+				} else {
+					type = 2;
+					what = "join";
+				}
 			} else if (c->computer && !c->lobby_bot) {
 				what = load_button(c, ":addbot");
 			} else if (!(what = load_button(c, ":start"))) {
@@ -2458,8 +2468,13 @@ static void load_written(uint32_t load, uint64_t iid)
 	if (!L.running || load > (uint32_t)L.nch)
 		return;
 	struct lchan *c = &L.ch[load - 1];
-	if (c->iid == iid)
-		c->written_us = now_us();
+	if (c->iid != iid)
+		return;
+	c->written_us = now_us();
+	if (c->idle_since) {
+		L.gap_sum_us += (double)(c->written_us - c->idle_since);
+		L.gaps++;
+	}
 }
 
 /* The callback of a load interaction came (status: the fake's answer to it). */
@@ -2736,6 +2751,10 @@ static void ctl_load_status(struct req *r)
 	cJSON_AddNumberToObject(j, "p99_ms", L.hist ? hist_percentile(0.99) / 1000 : 0);
 	cJSON_AddNumberToObject(j, "p999_ms", L.hist ? hist_percentile(0.999) / 1000 : 0);
 	cJSON_AddNumberToObject(j, "max_ms", (double)L.max_us / 1000);
+	cJSON_AddNumberToObject(j, "mean_ms",
+	                        L.answered ? L.sum_us / (double)L.answered / 1000 : 0);
+	cJSON_AddNumberToObject(j, "gap_mean_ms",
+	                        L.gaps ? L.gap_sum_us / (double)L.gaps / 1000 : 0);
 	cJSON_AddNumberToObject(j, "games_finished", (double)L.games_finished);
 	cJSON_AddNumberToObject(j, "games_open", (double)(L.keep_open ? L.games_open : open));
 	cJSON_AddNumberToObject(j, "channels_broken", (double)L.nbroken);
