@@ -160,9 +160,8 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 }
 
 static const char *const env_keys[] = {
-	"database",       "api_url",   "gateway_url", "token_file",
-	"application_id", "guilds",    "language",    "turn_timeout",
-	"compress",       "log_level", NULL,
+	"database", "api_url",      "gateway_url", "token_file", "application_id", "guilds",
+	"language", "turn_timeout", "compress",    "log_level",  "health_port",    NULL,
 };
 
 static char *trim(char *s)
@@ -190,6 +189,10 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen)
 			char *eq, *key, *value;
 			n++;
 			snprintf(where, sizeof(where), "%s:%d", path, n);
+			if (strlen(line) + 1 < sizeof(line) && !strchr(line, '\n') && !feof(f)) {
+				fclose(f);
+				return fail(err, errlen, where, "a NUL byte in the line");
+			}
 			if (!strchr(line, '\n') && !feof(f)) {
 				fclose(f);
 				return fail(err, errlen, where, "line longer than %zu bytes",

@@ -25,7 +25,7 @@ extern const char *const store_migrations[];
 extern const char *const store_migration_names[];
 
 #define SQLITE_NEEDED   3037000 /* STRICT tables */
-#define BUSY_TIMEOUT_MS 1000 /* a locked database refuses a move within the 3 s an answer has */
+#define BUSY_TIMEOUT_MS 1000    /* a locked database refuses a move within the 3 s an answer has */
 #define EVENTS_MAX      65536   /* events loaded for one game */
 #define LIST_MAX        1048576 /* game ids gathered by one walk */
 #define LANG_SIZE       8       /* char lang[8] in store.h */

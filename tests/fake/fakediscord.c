@@ -615,12 +615,17 @@ static void message_remove(struct message *m)
 
 static void iso_now(char *out, size_t size)
 {
+	static time_t last;
+	static char secs[32];
 	struct timespec ts;
-	struct tm tm;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	size_t n = strftime(out, size, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out + n, size - n, ".%06ld+00:00", ts.tv_nsec / 1000);
+	if (ts.tv_sec != last || !secs[0]) {
+		struct tm tm;
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(secs, sizeof secs, "%Y-%m-%dT%H:%M:%S", &tm);
+		last = ts.tv_sec;
+	}
+	snprintf(out, size, "%s.%06ld+00:00", secs, ts.tv_nsec / 1000);
 }
 
 static const char *const message_fields[] = { "content",     "embeds", "components",
@@ -1944,6 +1949,14 @@ static void set_json(struct req *r, int status, cJSON *j)
 	free(s);
 }
 
+/* Sets the response from a JSON value that stays the caller's. */
+static void set_json_of(struct req *r, int status, const cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+	set_body(r, status, s ? s : "");
+	free(s);
+}
+
 static void set_error(struct req *r, int status, const char *message, int code)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -2054,7 +2067,8 @@ static const char *query_arg(const char *query, const char *name, char *out, siz
 #define LOAD_TIMEOUT_US   (5 * LWS_US_PER_SEC) /* no callback by then: given up */
 #define LOAD_STALL_US     (2 * LWS_US_PER_SEC) /* answered but no new table by then: /status */
 #define LOAD_DRAIN_US     (6 * LWS_US_PER_SEC) /* after the duration, for the answers in flight */
-#define LOAD_PACE_US      (1 * LWS_US_PER_MS)
+#define LOAD_PACE_MIN_US  (1 * LWS_US_PER_MS)  /* the pacing timer: one dispatch's time, */
+#define LOAD_PACE_MAX_US  (10 * LWS_US_PER_MS) /* within these bounds */
 #define LOAD_SCAN_US      (100 * LWS_US_PER_MS)
 #define LOAD_SECONDS_MAX  3600
 #define LOAD_PROBES_MAX   3
@@ -2113,9 +2127,11 @@ static struct {
 	struct index by_chan;
 	int32_t *ring;
 	int ring_head, ring_n;
+	int next_new; /* keep_open: the next table to open */
 	uint64_t rng;
 	double tokens;
 	int64_t paced_us;
+	int64_t pace_us; /* the pacing timer's period */
 	int64_t start_us, stop_us, end_us;
 	uint64_t sent, answered, errors, timeouts, late, stalls, probes, unlogged, no_session;
 	uint64_t answered_busy;
@@ -2355,17 +2371,24 @@ static void load_pump(void)
 	if (L.burst && ((now - L.start_us) / LWS_US_PER_SEC) % 2)
 		return; /* an idle second */
 	if (L.rate > 0) {
-		double cap = L.rate * 0.01 > 1 ? L.rate * 0.01 : 1;
+		double cap =
+		    L.rate * 0.01 > 2 ? L.rate * 0.01 : 2; /* 10 ms of backlog, 2 at least */
 		L.tokens += L.rate * (double)(now - L.paced_us) / 1e6;
 		if (L.tokens > cap)
 			L.tokens = cap;
 		L.paced_us = now;
 	}
-	while (L.inflight < L.concurrency && L.ring_n > 0 && (L.rate <= 0 || L.tokens >= 1)) {
-		struct lchan *c = &L.ch[L.ring[L.ring_head]];
-		L.ring_head = (L.ring_head + 1) % L.nch;
-		L.ring_n--;
-		c->in_ready = 0;
+	while (L.inflight < L.concurrency && (L.ring_n > 0 || L.next_new < L.nch) &&
+	       (L.rate <= 0 || L.tokens >= 1)) {
+		struct lchan *c;
+		if (L.ring_n > 0) {
+			c = &L.ch[L.ring[L.ring_head]];
+			L.ring_head = (L.ring_head + 1) % L.nch;
+			L.ring_n--;
+			c->in_ready = 0;
+		} else {
+			c = &L.ch[L.next_new++];
+		}
 		if (!load_can_act(c))
 			continue;
 		if (load_act(c) < 0) {
@@ -2552,7 +2575,7 @@ static void load_pace_due(lws_sorted_usec_list_t *sul)
 		return;
 	}
 	load_pump();
-	lws_sul_schedule(F.ctx, 0, sul, load_pace_due, LOAD_PACE_US);
+	lws_sul_schedule(F.ctx, 0, sul, load_pace_due, L.pace_us);
 }
 
 /* Gives up interactions without an answer, and resynchronises channels that wait for a table
@@ -2693,15 +2716,24 @@ static void ctl_load_start(struct req *r, const cJSON *b)
 		c->computer = (int)((double)(i + 1) * comp) > (int)((double)i * comp);
 		c->actor = -1;
 		index_put(&L.by_chan, key_lchan, (size_t)i, (size_t)n);
-		load_ready(c);
 	}
+	/* All the tables open at once; with keep_open, a new one opens only when none of the
+	 * open ones can act, so that each table is set up in one go. */
+	L.next_new = L.keep_open ? 0 : n;
+	for (int i = 0; i < n && !L.keep_open; i++)
+		load_ready(&L.ch[i]);
 	L.violations_at_start = F.violations;
 	F.violations_unprinted = 0;
 	L.running = 1;
 	L.start_us = L.paced_us = now_us();
 	fprintf(stderr, "fakediscord: load run %d: %d channels, %s, rate %g, concurrency %d%s\n",
 	        L.run, n, m, L.rate, L.concurrency, L.keep_open ? ", games kept open" : "");
-	lws_sul_schedule(F.ctx, 0, &L.pace, load_pace_due, LOAD_PACE_US);
+	L.pace_us = L.rate > 0 ? (int64_t)(1e6 / L.rate) : LOAD_PACE_MAX_US;
+	if (L.pace_us < LOAD_PACE_MIN_US)
+		L.pace_us = LOAD_PACE_MIN_US;
+	if (L.pace_us > LOAD_PACE_MAX_US)
+		L.pace_us = LOAD_PACE_MAX_US;
+	lws_sul_schedule(F.ctx, 0, &L.pace, load_pace_due, L.pace_us);
 	lws_sul_schedule(F.ctx, 0, &L.scan, load_scan_due, LOAD_SCAN_US);
 	load_pump();
 	cJSON *j = cJSON_CreateObject();
@@ -3093,7 +3125,7 @@ static void api_followup(struct req *r, const char *app, const char *token, cons
 	char mid[32];
 	new_snowflake(mid, sizeof mid);
 	struct message *m = message_add(mid, it->channel, it->token, body, 1);
-	set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+	set_json_of(r, 200, m->obj);
 }
 
 static void api_webhook_message(struct req *r, const char *app, const char *token, const char *mid,
@@ -3112,14 +3144,14 @@ static void api_webhook_message(struct req *r, const char *app, const char *toke
 		return;
 	}
 	if (r->method == M_GET) {
-		set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+		set_json_of(r, 200, m->obj);
 	} else if (r->method == M_PATCH) {
 		struct problems p = { 0 };
 		check_message(&p, body, 0, 1);
 		if (reject(r, &p))
 			return;
 		message_edit(m, body);
-		set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+		set_json_of(r, 200, m->obj);
 	} else {
 		if (original)
 			it->original[0] = '\0';
@@ -3147,7 +3179,7 @@ static void api_channel_messages(struct req *r, const char *cid, const cJSON *bo
 	char mid[32];
 	new_snowflake(mid, sizeof mid);
 	struct message *m = message_add(mid, cid, NULL, body, 0);
-	set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+	set_json_of(r, 200, m->obj);
 }
 
 static void api_channel_message(struct req *r, const char *cid, const char *mid, const cJSON *body)
@@ -3161,14 +3193,14 @@ static void api_channel_message(struct req *r, const char *cid, const char *mid,
 		return;
 	}
 	if (r->method == M_GET) {
-		set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+		set_json_of(r, 200, m->obj);
 	} else if (r->method == M_PATCH) {
 		struct problems p = { 0 };
 		check_message(&p, body, 0, 0);
 		if (reject(r, &p))
 			return;
 		message_edit(m, body);
-		set_json(r, 200, cJSON_Duplicate(m->obj, 1));
+		set_json_of(r, 200, m->obj);
 	} else {
 		message_remove(m);
 		set_body(r, 204, NULL);

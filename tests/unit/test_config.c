@@ -102,6 +102,10 @@ static void test_environment_overrides(void **unused)
 	assert_int_equal(c.turn_timeout, 45);
 	assert_int_equal(c.nguilds, 2);
 	assert_string_equal(c.guilds[1], "2");
+	setenv("RLYEH_HEALTH_PORT", "9464", 1);
+	assert_int_equal(config_load(&c, path, err, sizeof(err)), 0);
+	assert_int_equal(c.health_port, 9464);
+	unsetenv("RLYEH_HEALTH_PORT");
 	setenv("RLYEH_TURN_TIMEOUT", "-1", 1);
 	assert_int_equal(config_load(&c, path, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "RLYEH_TURN_TIMEOUT"));

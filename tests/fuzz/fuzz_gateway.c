@@ -1,0 +1,109 @@
+/* Fuzzes gateway payloads: each input is one received message, handed to
+ * gateway_receive as raw bytes (not NUL-terminated), first on a gateway with
+ * no session, then on one that has seen READY (so RESUME, op 9 "resumable"
+ * and sequence tracking are reached). Dispatches of INTERACTION_CREATE also
+ * go through discord_parse_interaction, as in the daemon. The lws context
+ * is real but never serviced and has no listener: nothing touches the
+ * network. */
+#include <libwebsockets.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rlyeh/discord.h"
+#include "rlyeh/gateway.h"
+#include "rlyeh/log.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define PROTOCOL "rlyeh-gateway"
+
+static struct lws_context *ctx;
+static const char ready[] = "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"s1\","
+                            "\"resume_gateway_url\":\"wss://resume.invalid\"}}";
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+	return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+static const struct lws_protocols protocols[] = {
+	{ PROTOCOL, callback, 0, 0, 0, NULL, 0 },
+	{ NULL, NULL, 0, 0, 0, NULL, 0 },
+};
+
+static void on_dispatch(void *unused, const char *t, const cJSON *d, int64_t seq)
+{
+	struct discord_req r;
+	char err[128];
+
+	(void)unused;
+	(void)seq;
+	if (strcmp(t, "INTERACTION_CREATE") != 0)
+		return;
+	if (discord_parse_interaction(d, &r, err, sizeof(err)) == 0) {
+		if (r.req.cmd.kind < 0 || r.req.cmd.kind >= CMD_COUNT || r.req.cmd.nargs < 0 ||
+		    r.req.cmd.nargs > CMD_ARGS_MAX)
+			abort();
+	} else if (!memchr(err, '\0', sizeof(err))) {
+		abort();
+	}
+}
+
+static void on_state(void *unused, int state, const char *why)
+{
+	(void)unused;
+	if (state < GATEWAY_IDLE || state > GATEWAY_STOPPED || !why)
+		abort();
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	struct lws_context_creation_info info;
+
+	(void)argc;
+	(void)argv;
+	log_set_level(LOG_ERR);
+	lws_set_log_level(0, NULL);
+	memset(&info, 0, sizeof(info));
+	info.port = CONTEXT_PORT_NO_LISTEN;
+	info.protocols = protocols;
+	ctx = lws_create_context(&info);
+	if (!ctx)
+		abort();
+	return 0;
+}
+
+/* Feeds the input to a new gateway, after `prime` when not NULL; the
+ * gateway's timers are cancelled before it is freed. */
+static void run(const uint8_t *data, size_t size, const char *prime)
+{
+	struct gateway_config cfg = {
+		.url = "wss://gateway.invalid",
+		.token = "token",
+		.compress = 0,
+		.protocol_name = PROTOCOL,
+	};
+	struct gateway_handler h = { .dispatch = on_dispatch, .state = on_state };
+	struct gateway *g = gateway_new(ctx, &cfg, &h);
+
+	if (!g)
+		abort();
+	if (prime)
+		gateway_receive(g, prime, strlen(prime));
+	gateway_receive(g, (const char *)data, size);
+	gateway_stop(g);
+	if (gateway_state(g) != GATEWAY_STOPPED)
+		abort();
+	gateway_free(g);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	run(data, size, NULL);
+	run(data, size, ready);
+	return 0;
+}
