@@ -14,9 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define REST_MAX_REQUEST  (8u << 20) /* bytes of a request body */
-#define REST_MAX_RESPONSE (1u << 20) /* bytes of a response body kept */
-#define REST_QUEUE_MAX    4096       /* requests waiting or in flight */
+#define REST_MAX_REQUEST   (8u << 20) /* bytes of a request body */
+#define REST_MAX_RESPONSE  (1u << 20) /* bytes of a response body kept */
+#define REST_QUEUE_MAX     4096       /* requests waiting or in flight */
+#define REST_QUEUE_RESERVE 1024       /* more, for exempt (interaction) requests only */
 
 struct rest;
 
@@ -63,7 +64,8 @@ struct rest_response {
 struct rest *rest_start(const struct rest_config *cfg, void (*wake)(void *), void *wake_ctx);
 
 /* Queues a request (copied). Returns 0, or -1 when the queue holds
- * REST_QUEUE_MAX requests, the body exceeds REST_MAX_REQUEST, the request is
+ * REST_QUEUE_MAX requests (REST_QUEUE_MAX + REST_QUEUE_RESERVE for exempt
+ * ones), the body exceeds REST_MAX_REQUEST, the request is
  * malformed (path not starting with '/', control characters, a GET with a
  * body…) or rest_stop has begun; nothing is queued then. Thread-safe. */
 int rest_submit(struct rest *r, const struct rest_request *req);

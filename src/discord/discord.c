@@ -630,11 +630,15 @@ static void release_later(struct pending *p)
 static void submit(struct app *a, int method, const char *path, const char *body, int kind,
                    const char *channel, int64_t game, const char *token)
 {
+	/* Interaction endpoints (the callback, and the webhook of the
+	 * interaction's token: follow-ups, @original) are not bound by the
+	 * global limit. */
 	struct rest_request rq = { .method = method,
 		                   .path = path,
 		                   .body = body,
 		                   .body_len = body ? strlen(body) : 0,
-		                   .exempt_global = kind == TAG_CALLBACK };
+		                   .exempt_global = kind == TAG_CALLBACK ||
+		                                    strncmp(path, "/webhooks/", 10) == 0 };
 	struct pending *p;
 
 	if (kind == TAG_FOLLOWUP && a->hold && a->pend[a->hold % PENDING_SLOTS].tag == a->hold) {
@@ -680,12 +684,12 @@ static void send_table(struct app *a, const struct msg *t, int64_t now)
 	body = discord_response_json(0, &t, 1, 0);
 	if (!body)
 		return;
-	if (c->game == t->game && c->msg_id[0]) {
-		snprintf(path, sizeof(path), "/channels/%s/messages/%s", t->channel, c->msg_id);
-		submit(a, REST_PATCH, path, body, TAG_OTHER, t->channel, t->game, NULL);
-	} else if (c->game == t->game && c->token && now - c->token_at < TOKEN_LIFE_MS) {
+	if (c->game == t->game && c->token && now - c->token_at < TOKEN_LIFE_MS) {
 		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", a->app_id,
 		         c->token);
+		submit(a, REST_PATCH, path, body, TAG_OTHER, t->channel, t->game, NULL);
+	} else if (c->game == t->game && c->msg_id[0]) {
+		snprintf(path, sizeof(path), "/channels/%s/messages/%s", t->channel, c->msg_id);
 		submit(a, REST_PATCH, path, body, TAG_OTHER, t->channel, t->game, NULL);
 	} else {
 		snprintf(path, sizeof(path), "/channels/%s/messages", t->channel);

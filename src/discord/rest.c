@@ -1327,7 +1327,11 @@ int rest_submit(struct rest *r, const struct rest_request *req)
 		return -1;
 
 	pthread_mutex_lock(&r->lock);
-	refused = r->stopping || r->pending >= REST_QUEUE_MAX;
+	/* Interaction answers keep a reserve of their own: a queue full of other
+	 * requests never stops the bot from answering within its 3 s. */
+	refused = r->stopping ||
+	          r->pending >=
+	              (req->exempt_global ? REST_QUEUE_MAX + REST_QUEUE_RESERVE : REST_QUEUE_MAX);
 	if (!refused)
 		r->pending++;
 	pthread_mutex_unlock(&r->lock);
