@@ -1,7 +1,8 @@
 /* msg: the neutral message model the bot speaks; each adapter maps it to
  * its own form (terminal lines, a Discord message with embed and buttons).
  *
- * Limits follow the strictest platform: text up to 2000 bytes, 25 fields,
+ * Limits are within the strictest platform's: text up to 2000 bytes, 25 fields
+ * (names up to 80 bytes, values up to 160),
  * 25 buttons (5 rows of 5), a button id up to 100 bytes. */
 #ifndef RLYEH_MSG_H
 #define RLYEH_MSG_H
@@ -12,8 +13,8 @@
 #define MSG_TEXT_MAX     2001
 #define MSG_TITLE_MAX    257
 #define MSG_FIELDS_MAX   25
-#define MSG_FIELD_NAME   257
-#define MSG_FIELD_VALUE  1025
+#define MSG_FIELD_NAME   81
+#define MSG_FIELD_VALUE  161
 #define MSG_BUTTONS_MAX  25
 #define MSG_BUTTON_ID    101
 #define MSG_BUTTON_LABEL 81

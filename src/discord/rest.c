@@ -29,21 +29,22 @@
 #include <strings.h>
 #include <time.h>
 
-#define DEFAULT_TIMEOUT_MS 10000L
-#define DEFAULT_RETRIES    3
-#define DEFAULT_GLOBAL     50
-#define GLOBAL_MAX         100000 /* bounds the window's memory */
-#define BACKOFF_FIRST      0.5    /* seconds before the first retry; doubles with each */
-#define BACKOFF_LAST       8.0
-#define BACKOFF_JITTER     0.25 /* up to this fraction is added at random */
-#define RETRY_AFTER_NONE   1.0  /* a 429 that does not say how long to wait */
-#define POLL_MAX_MS        1000
-#define ROUTE_IDLE         600.0 /* seconds before an unused route is forgotten */
-#define SWEEP_EVERY        10.0
-#define PATH_MAX_LEN       2048
-#define BUCKET_MAX_LEN     64
-#define CTYPE_MAX_LEN      128
-#define TABLE_FIRST_SLOTS  64
+#define DEFAULT_TIMEOUT_MS     10000L
+#define DEFAULT_RETRIES        3
+#define DEFAULT_GLOBAL         50
+#define GLOBAL_MAX             100000 /* bounds the window's memory */
+#define BACKOFF_FIRST          0.5    /* seconds before the first retry; doubles with each */
+#define BACKOFF_LAST           8.0
+#define BACKOFF_JITTER         0.25 /* up to this fraction is added at random */
+#define RETRY_AFTER_NONE       1.0  /* a 429 that does not say how long to wait */
+#define POLL_MAX_MS            1000
+#define ROUTE_IDLE             600.0 /* seconds before an unused route is forgotten */
+#define ROUTE_IDLE_INTERACTION 5.0   /* the same for one interaction's routes */
+#define SWEEP_EVERY            1.0
+#define PATH_MAX_LEN           2048
+#define BUCKET_MAX_LEN         64
+#define CTYPE_MAX_LEN          128
+#define TABLE_FIRST_SLOTS      64
 
 static const char *const method_names[] = { "GET", "POST", "PUT", "PATCH", "DELETE" };
 
@@ -433,7 +434,14 @@ static void sweep(struct rest *r, double now)
 		while (*p) {
 			struct route *rt = (struct route *)(void *)*p;
 
-			if (rt->refs == 0 && now - rt->last_used >= ROUTE_IDLE &&
+			/* An interaction's own routes (its callback, its token's
+			 * webhook) are used for minutes at most: forget them soon. */
+			double idle = strstr(rt->node.key, "/interactions/") ||
+			                      strstr(rt->node.key, "/webhooks/")
+			                  ? ROUTE_IDLE_INTERACTION
+			                  : ROUTE_IDLE;
+
+			if (rt->refs == 0 && now - rt->last_used >= idle &&
 			    !limit_holds(rt->limit, now)) {
 				*p = rt->node.next;
 				r->routes.count--;

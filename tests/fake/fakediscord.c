@@ -2059,7 +2059,17 @@ static const char *query_arg(const char *query, const char *name, char *out, siz
  * buttons, from callbacks, follow-ups and channel messages) to choose the next legal move for
  * the right player. A channel has one interaction in flight at a time; it acts again once
  * the callback came and a table it has not acted on is known. Latency runs from the write of
- * the dispatch frame to the callback POST. */
+ * the dispatch frame to the callback POST.
+ *
+ * POST /_fake/load {"channels":N, "duration_s":S, "mode":"steady"|"burst", "rate":R (paced
+ * interactions/s; 0: as fast as the answers allow), "concurrency":C (in flight at most),
+ * "keep_open":bool (tables stop once their game is started), "computer":0..1 (share of the
+ * tables with a computer player), "guild":"id", "seed":n} starts a run; {"stop":true} ends it.
+ * Burst mode dispatches in the even seconds only. GET /_fake/load: running, sent, answered,
+ * errors (callbacks not 2xx or private), timeouts (no callback within 5 s), elapsed_s, rate,
+ * busy_s and busy_rate (burst), p50/p90/p99/p999/max/mean_ms, games_finished, games_open,
+ * violations, unlogged (requests kept out of the log while the run goes on), per_s (callbacks
+ * in each second). */
 
 #define LOAD_CHANNELS_MAX 100000
 #define LOAD_IDS          8
