@@ -52,7 +52,7 @@ def parse_args():
     p.add_argument("--duration", type=float, default=20, help="seconds of load (steady, burst)")
     p.add_argument("--rate", type=float, default=None,
                    help="target interactions/s, 0 = as fast as the answers allow "
-                        "(default: 5000 for steady, 0 for burst, 100 for games)")
+                        "(default: 5000 for steady, 0 otherwise)")
     p.add_argument("--concurrency", type=int, default=64, help="interactions in flight at most")
     p.add_argument("--computer", type=float, default=0.5,
                    help="share of the tables with a computer player (0 to 1)")
@@ -238,9 +238,7 @@ def one_run(args, index):
         if args.rate is not None:
             rate = args.rate
         else:
-            # games: paced under the daemon's global window of 50 non-callback requests/s
-            # (two per game: see README.md)
-            rate = {"steady": 5000, "burst": 0, "games": 100}[args.scenario]
+            rate = 5000 if args.scenario == "steady" else 0
         body = {"channels": args.games if games else args.channels,
                 "duration_s": args.games_timeout if games else args.duration,
                 "mode": "burst" if args.scenario == "burst" else "steady",

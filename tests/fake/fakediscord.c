@@ -1812,7 +1812,7 @@ static void conn_free(struct conn *c)
 }
 
 /* Writes the next queued item; returns -1 to close the connection. */
-static int conn_writable(struct conn *c)
+static int conn_write_one(struct conn *c)
 {
 	struct qitem *it = c->qhead;
 	if (!it)
@@ -1844,6 +1844,19 @@ static int conn_writable(struct conn *c)
 		c->qbytes -= it->len;
 		free(it->data);
 		free(it);
+	}
+	return 0;
+}
+
+/* Writes queued frames while the socket takes them (a few per call, so that one busy
+ * connection does not hold up the others); returns -1 to close the connection. */
+static int conn_writable(struct conn *c)
+{
+	for (int i = 0; i < 32; i++) {
+		if (conn_write_one(c) < 0)
+			return -1;
+		if (!c->qhead || c->qhead->kind != Q_FRAME || lws_send_pipe_choked(c->wsi))
+			break;
 	}
 	if (c->qhead)
 		lws_callback_on_writable(c->wsi);
@@ -1897,7 +1910,7 @@ struct req {
 	struct hdr hdrs[16];
 	int nhdrs;
 	unsigned char *resp; /* LWS_PRE headroom */
-	size_t resp_len, resp_off;
+	size_t resp_len, resp_off, resp_cap;
 	int hdr_sent;
 	int handled;
 	int ready;
@@ -1933,10 +1946,14 @@ static void set_body(struct req *r, int status, const char *text)
 {
 	size_t n = text ? strlen(text) : 0;
 	r->status = status;
-	free(r->resp);
-	r->resp = xcalloc(1, LWS_PRE + n + 1);
+	if (LWS_PRE + n + 1 > r->resp_cap) {
+		free(r->resp);
+		r->resp_cap = LWS_PRE + n + 1 > 4096 ? LWS_PRE + n + 1 : 4096;
+		r->resp = xcalloc(1, r->resp_cap);
+	}
 	if (n)
 		memcpy(r->resp + LWS_PRE, text, n);
+	r->resp[LWS_PRE + n] = '\0';
 	r->resp_len = n;
 }
 
@@ -1995,11 +2012,12 @@ static int http_writable(struct lws *wsi, struct req *r)
 		if (lws_finalize_write_http_header(wsi, start, &p, end))
 			return -1;
 		r->hdr_sent = 1;
-		if (r->resp_len) {
+		if (r->resp_len && lws_send_pipe_choked(wsi)) {
 			lws_callback_on_writable(wsi);
 			return 0;
 		}
-	} else if (r->resp_off < r->resp_len) {
+	}
+	if (r->resp_off < r->resp_len) {
 		size_t n = r->resp_len - r->resp_off;
 		if (n > FRAGMENT)
 			n = FRAGMENT;
@@ -2018,6 +2036,17 @@ static int http_writable(struct lws *wsi, struct req *r)
 	r->ready = 0;
 	if (lws_http_transaction_completed(wsi))
 		return -1;
+	return 0;
+}
+
+/* Answers a handled request at once when the socket takes it (one trip through the event loop
+ * fewer), else when it becomes writable; a delayed answer waits for its timer. */
+static int http_respond(struct lws *wsi, struct req *r)
+{
+	if (r->ready && !lws_send_pipe_choked(wsi))
+		return http_writable(wsi, r);
+	if (r->ready)
+		lws_callback_on_writable(wsi);
 	return 0;
 }
 
@@ -3572,8 +3601,21 @@ static void copy_header(struct lws *wsi, enum lws_token_indexes t, char *out, si
 
 static int http_start(struct lws *wsi, struct pss *pss, const char *path)
 {
-	req_free(pss->req);
-	struct req *r = pss->req = xcalloc(1, sizeof *r);
+	struct req *r = pss->req;
+	if (r) {
+		/* The next request on a kept-alive connection: its buffers are reused. */
+		lws_sul_cancel(&r->delay);
+		struct buf body = r->body;
+		unsigned char *resp = r->resp;
+		size_t resp_cap = r->resp_cap;
+		memset(r, 0, sizeof *r);
+		r->body = body;
+		r->body.len = 0;
+		r->resp = resp;
+		r->resp_cap = resp_cap;
+	} else {
+		r = pss->req = xcalloc(1, sizeof *r);
+	}
 	r->wsi = wsi;
 	static const struct {
 		enum lws_token_indexes t;
@@ -3609,8 +3651,7 @@ static int http_start(struct lws *wsi, struct pss *pss, const char *path)
 	if (length > 0 || has_te)
 		return 0; /* the body follows */
 	handle(r);
-	lws_callback_on_writable(wsi);
-	return 0;
+	return http_respond(wsi, r);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -3631,7 +3672,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_HTTP_BODY_COMPLETION:
 		if (pss->req) {
 			handle(pss->req);
-			lws_callback_on_writable(wsi);
+			return http_respond(wsi, pss->req);
 		}
 		return 0;
 	case LWS_CALLBACK_HTTP_WRITEABLE:
