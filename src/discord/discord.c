@@ -1431,8 +1431,9 @@ int discord_main(int argc, char **argv)
 	}
 	status = gateway_fatal(a->gw);
 	/* Finish the replies in flight, then leave. */
+	/* The gateway is closed: only the HTTP worker is left, polled here
+	 * (the event loop could block until its next timer), 5 s at most. */
 	for (int i = 0; i < 500 && rest_pending(a->rest) > 0; i++) {
-		lws_service(a->ctx, 0);
 		drain(a);
 		sleep_ms(10);
 	}

@@ -532,6 +532,25 @@ def test_systemd_health_reload_compress(tmp, fake):
     ns.close()
 
 
+def test_shutdown_with_stalled_api(tmp, fake):
+    """SIGTERM while the API stalls: the daemon still exits within its bound."""
+    bot = Bot(tmp, fake, "bot6")
+    wait(connected(fake), 15, "the bot connects")
+    fake.fault({"http": {"delay_ms": 60000, "count": 100, "path_prefix": "/api/v10/"}})
+    for i in range(20):
+        fake.dispatch(slash(USERS["carol"], "help"))
+    time.sleep(1)
+    start = time.time()
+    bot.proc.send_signal(signal.SIGTERM)
+    try:
+        code = bot.proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        bot.proc.kill()
+        code = None
+    took = time.time() - start
+    check(code == 0 and took < 15, "SIGTERM with a stalled API: exit %s after %.1f s" % (code, took))
+
+
 def test_intents_refused(tmp, fake):
     bot = Bot(tmp, fake, "bot5")
     wait(connected(fake), 15, "the bot connects")
@@ -569,7 +588,8 @@ def main():
         test_systemd_health_reload_compress(tmp, fake)
         test_intents_refused(tmp, fake)
         test_token_refused(tmp, fake)
-        for name in ("bot", "bot2", "bot3", "bot4", "bot5"):
+        test_shutdown_with_stalled_api(tmp, fake)
+        for name in ("bot", "bot2", "bot3", "bot4", "bot5", "bot6"):
             path = os.path.join(tmp, name + ".err")
             if os.path.exists(path):
                 check(TOKEN not in open(path).read(), "the token is not in the log of " + name)
