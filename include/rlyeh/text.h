@@ -5,6 +5,7 @@
 #define RLYEH_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct text {
 	char *buf;
@@ -24,6 +25,12 @@ void text_addf(struct text *t, const char *fmt, ...) __attribute__((format(print
 
 /* Copies src into dst[0..cap-1], cut at a UTF-8 boundary; returns 1 when cut. */
 int text_copy(char *dst, size_t cap, const char *src);
+
+#define TEXT_HASH_SEED 0xcbf29ce484222325ULL /* the FNV-1a offset basis */
+
+/* Continues the 64-bit FNV-1a hash h over the bytes of s; start from
+ * TEXT_HASH_SEED. */
+uint64_t text_hash(uint64_t h, const char *s);
 
 /* Compares ASCII letters without regard to case (other bytes as they are);
  * <0, 0 or >0 as strcmp. */

@@ -75,14 +75,7 @@ void bot_config_default(struct bot_config *cfg)
 
 static uint64_t channel_hash(const char *server, const char *channel)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *server; server++)
-		h = (h ^ (unsigned char)*server) * 0x100000001b3ULL;
-	h = (h ^ 0xff) * 0x100000001b3ULL;
-	for (; *channel; channel++)
-		h = (h ^ (unsigned char)*channel) * 0x100000001b3ULL;
-	return h;
+	return text_hash(text_hash(text_hash(TEXT_HASH_SEED, server), "\xff"), channel);
 }
 
 static struct slot *find_slot(const struct bot *b, const char *server, const char *channel)

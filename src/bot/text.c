@@ -79,3 +79,10 @@ int text_casecmp(const char *a, const char *b)
 			return x - y;
 	}
 }
+
+uint64_t text_hash(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}

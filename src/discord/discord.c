@@ -555,11 +555,7 @@ static int seen_before(struct app *a, const char *id)
 
 static size_t chan_hash(const char *channel, size_t nbuckets)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *channel; channel++)
-		h = (h ^ (unsigned char)*channel) * 0x100000001b3ULL;
-	return (size_t)(h & (nbuckets - 1));
+	return (size_t)(text_hash(TEXT_HASH_SEED, channel) & (nbuckets - 1));
 }
 
 /* The channel's record, made when new (at most CHANNELS_MAX); NULL when
@@ -927,13 +923,7 @@ static void on_interaction(struct app *a, const cJSON *d)
 /* A 64-bit FNV-1a fingerprint, in hex. */
 static void fingerprint(const char *s, char out[17])
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	snprintf(out, 17, "%016llx", (unsigned long long)h);
+	snprintf(out, 17, "%016llx", (unsigned long long)text_hash(TEXT_HASH_SEED, s));
 }
 
 /* Registers the slash commands by bulk overwrite, globally or for the
