@@ -52,6 +52,20 @@ void bot_free(struct bot *b);
  * an accepted one is committed to the store before its replies are made. */
 void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct msg_list *out);
 
+/* Group commit. Between bot_batch_begin and bot_batch_end, bot_handle and
+ * bot_tick write to one transaction, each command under its own mark (a
+ * refused or failed command still changes nothing), and bot_batch_end
+ * commits it. The caller must hold back every reply made in the batch until
+ * bot_batch_end returns 0. On -1 the commit failed: the database and the
+ * bot's tables are as they were at bot_batch_begin, and each command's
+ * replies must be replaced by bot_batch_refusal's. A batch changes at most
+ * 256 tables; past that, commands are refused privately. */
+void bot_batch_begin(struct bot *b);
+int bot_batch_end(struct bot *b);
+
+/* Appends to out the private refusal of a command whose batch failed. */
+void bot_batch_refusal(struct bot *b, const struct bot_req *req, struct msg_list *out);
+
 /* Plays every awaited move whose deadline is at or before `now` for its idle
  * player, and appends what the tables are told. */
 void bot_tick(struct bot *b, int64_t now, struct msg_list *out);

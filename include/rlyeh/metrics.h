@@ -14,6 +14,7 @@ struct metrics {
 	long latency[METRICS_BUCKETS]; /* cumulative counts per upper bound */
 	double latency_sum;
 	long latency_count;
+	long commits; /* group commits of handled interactions */
 };
 
 /* Values read at the time of rendering. */

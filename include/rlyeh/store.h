@@ -118,12 +118,40 @@ int store_begin(struct store *st);
 int store_commit(struct store *st);
 void store_rollback(struct store *st);
 
+/* 1 while a transaction is open. */
+int store_in_transaction(struct store *st);
+
+/* A mark inside an open transaction, so that one caller's writes can be
+ * undone without the others' (SAVEPOINT): store_mark sets it, store_mark_keep
+ * keeps the writes since and drops the mark, store_mark_undo undoes them and
+ * drops the mark (the transaction stays open). Marks do not nest. */
+int store_mark(struct store *st);
+int store_mark_keep(struct store *st);
+void store_mark_undo(struct store *st);
+
+/* Moves WAL checkpoints off the calling thread: from now on a thread with
+ * its own connection copies the WAL into the database once it holds 1000
+ * pages, so a commit does not wait for that copy and its fsyncs. Under
+ * constant writes that copy never quite catches up, so a commit past 4000
+ * pages finishes it itself (usually little is left) and lets the WAL start
+ * over; the WAL file is cut back to 16 MiB after a reset. Stopped by
+ * store_close. Returns 0, or -1 (with the reason; checkpoints then stay in
+ * commits). */
+int store_checkpoint_background(struct store *st);
+
+/* Checkpoints the background thread has made so far (0 without one). */
+long store_checkpoints_made(struct store *st);
+
 /* Inserts a game (g->id is ignored and then set). Refused while the channel
  * already has a game in the lobby or playing. */
 int store_game_create(struct store *st, struct store_game *g);
 
 /* Writes every field of an existing game. */
 int store_game_update(struct store *st, const struct store_game *g);
+
+/* As store_game_update, for a move that changed only the dice stream,
+ * moves and deadline of g (the other fields are not written). */
+int store_game_progress(struct store *st, const struct store_game *g);
 
 /* Replaces the members of a game with members[0..n-1]. */
 int store_members_put(struct store *st, int64_t game_id, const struct store_member *members, int n);

@@ -11,6 +11,7 @@
 #include "rlyeh/text.h"
 
 #define LOCAL_NAME_MAX 32
+#define BATCH_MAX      256 /* tables one batch may change */
 
 struct table {
 	struct store_game row;
@@ -25,8 +26,9 @@ struct table {
 struct work {
 	struct bot *b;
 	struct table t;
-	int created; /* the game row is new */
-	int nm0;     /* the members as loaded, to write them only when changed */
+	int created;            /* the game row is new */
+	struct store_game row0; /* the row as loaded */
+	int nm0;                /* the members as loaded, to write them only when changed */
 	struct store_member m0[STORE_MEMBERS_MAX];
 	int64_t now;
 	struct store_event *ev;
@@ -37,16 +39,96 @@ struct work {
 	int oom;
 };
 
-/* A table as the bot keeps it between commands: compact (members and the
- * engine state sized to fit), found by a hash of (server, channel). */
+/* A table as the bot keeps it between commands, found by a hash of
+ * (server, channel). The members and the engine state live packed in one
+ * allocation: per member its player, name and policy, each NUL-terminated,
+ * then strikes, autopilot, place and cthulhu as four int32_t (mlen bytes in
+ * all); then, while the game is under way, game->ops->state_size bytes. */
 struct slot {
 	struct store_game row;
 	const struct play_game *game;
 	int64_t seq;
 	int nm;
-	struct store_member *m; /* nm entries */
-	unsigned char *state;   /* game->ops->state_size bytes, or NULL */
-	struct slot *next;      /* in its hash bucket */
+	uint32_t mlen;
+	int has_state;
+	unsigned char *blob; /* NULL when empty */
+	struct slot *next;   /* in its hash bucket */
+};
+
+#define MEMBER_INTS 4
+
+/* Bytes the packed form of m[0..nm-1] takes. */
+static uint32_t members_size(const struct store_member *m, int nm)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < nm; i++)
+		n += strnlen(m[i].player, sizeof(m[i].player) - 1) +
+		     strnlen(m[i].name, sizeof(m[i].name) - 1) +
+		     strnlen(m[i].policy, sizeof(m[i].policy) - 1) + 3 +
+		     MEMBER_INTS * sizeof(int32_t);
+	return (uint32_t)n;
+}
+
+static unsigned char *put_str(unsigned char *p, const char *s, size_t size)
+{
+	size_t n = strnlen(s, size - 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p + n + 1;
+}
+
+static const unsigned char *get_str(const unsigned char *p, char *s, size_t size)
+{
+	size_t n = strnlen((const char *)p, size - 1);
+
+	memcpy(s, p, n);
+	s[n] = '\0';
+	return p + strlen((const char *)p) + 1;
+}
+
+/* Writes the packed form of m[0..nm-1] at p (members_size bytes). */
+static void pack_members(const struct store_member *m, int nm, unsigned char *p)
+{
+	for (int i = 0; i < nm; i++) {
+		int32_t v[MEMBER_INTS] = { m[i].strikes, m[i].autopilot, m[i].place, m[i].cthulhu };
+		p = put_str(p, m[i].player, sizeof(m[i].player));
+		p = put_str(p, m[i].name, sizeof(m[i].name));
+		p = put_str(p, m[i].policy, sizeof(m[i].policy));
+		memcpy(p, v, sizeof(v));
+		p += sizeof(v);
+	}
+}
+
+/* Reads nm packed members at p into m (zero-filled past each string). */
+static void unpack_members(const unsigned char *p, int nm, struct store_member *m)
+{
+	for (int i = 0; i < nm; i++) {
+		int32_t v[MEMBER_INTS];
+		memset(&m[i], 0, sizeof(m[i]));
+		p = get_str(p, m[i].player, sizeof(m[i].player));
+		p = get_str(p, m[i].name, sizeof(m[i].name));
+		p = get_str(p, m[i].policy, sizeof(m[i].policy));
+		memcpy(v, p, sizeof(v));
+		p += sizeof(v);
+		m[i].strikes = v[0];
+		m[i].autopilot = v[1];
+		m[i].place = v[2];
+		m[i].cthulhu = v[3];
+	}
+}
+
+static size_t blob_size(const struct slot *s)
+{
+	return s->mlen + (s->has_state ? s->game->ops->state_size : 0);
+}
+
+/* A table as it was before the open batch changed it, to put back when
+ * the batch's commit fails. */
+struct undo {
+	int existed;      /* 0: the batch created the channel's slot */
+	struct slot copy; /* existed: the slot's fields, m and state owned here */
 };
 
 struct bot {
@@ -60,6 +142,9 @@ struct bot {
 	int64_t earliest;  /* cached earliest deadline; -1 when unknown */
 	int64_t games_made;
 	long store_errors;
+	int batch; /* inside bot_batch_begin / bot_batch_end */
+	int nundo;
+	struct undo undo[BATCH_MAX];
 };
 
 void bot_config_default(struct bot_config *cfg)
@@ -99,9 +184,9 @@ static void expand(const struct slot *s, struct table *t)
 	t->seq = s->seq;
 	t->nm = s->nm;
 	if (s->nm)
-		memcpy(t->m, s->m, (size_t)s->nm * sizeof(t->m[0]));
-	if (s->state)
-		memcpy(t->state, s->state, s->game->ops->state_size);
+		unpack_members(s->blob, s->nm, t->m);
+	if (s->has_state)
+		memcpy(t->state, s->blob + s->mlen, s->game->ops->state_size);
 }
 
 /* The channel's table, expanded into the bot's view (valid until the next
@@ -154,26 +239,109 @@ static void deadline_moved(struct bot *b, int64_t before, int64_t after)
 		b->earliest = after;
 }
 
+/* Inside a batch, keeps the channel's table as it is now so that a failed
+ * commit can put it back (once per channel and batch). Returns 0, or -1
+ * when memory is short or the batch is full (nothing kept). */
+static int remember(struct bot *b, const char *server, const char *channel)
+{
+	struct slot *s = find_slot(b, server, channel);
+	struct undo *u;
+
+	if (!b->batch)
+		return 0;
+	for (int i = 0; i < b->nundo; i++)
+		if (strcmp(b->undo[i].copy.row.channel, channel) == 0 &&
+		    strcmp(b->undo[i].copy.row.server, server) == 0)
+			return 0;
+	if (b->nundo == BATCH_MAX)
+		return -1;
+	u = &b->undo[b->nundo];
+	memset(u, 0, sizeof(*u));
+	if (!s) {
+		text_copy(u->copy.row.server, sizeof(u->copy.row.server), server);
+		text_copy(u->copy.row.channel, sizeof(u->copy.row.channel), channel);
+		b->nundo++;
+		return 0;
+	}
+	u->existed = 1;
+	u->copy = *s;
+	u->copy.next = NULL;
+	u->copy.blob = NULL;
+	if (s->blob) {
+		if (!(u->copy.blob = malloc(blob_size(s))))
+			return -1;
+		memcpy(u->copy.blob, s->blob, blob_size(s));
+	}
+	b->nundo++;
+	return 0;
+}
+
+/* Removes the channel's slot from the hash and frees it. */
+static void drop_slot(struct bot *b, const char *server, const char *channel)
+{
+	struct slot **p;
+
+	if (!b->nbuckets)
+		return;
+	p = &b->buckets[channel_hash(server, channel) & (b->nbuckets - 1)];
+	for (; *p; p = &(*p)->next) {
+		struct slot *s = *p;
+		if (strcmp(s->row.channel, channel) == 0 && strcmp(s->row.server, server) == 0) {
+			*p = s->next;
+			free(s->blob);
+			free(s);
+			b->nslots--;
+			return;
+		}
+	}
+}
+
+/* Puts back, newest first, every table the batch changed, and forgets
+ * the batch's copies. */
+static void undo_batch(struct bot *b)
+{
+	for (int i = b->nundo - 1; i >= 0; i--) {
+		struct undo *u = &b->undo[i];
+		struct slot *s = find_slot(b, u->copy.row.server, u->copy.row.channel);
+		if (!u->existed) {
+			drop_slot(b, u->copy.row.server, u->copy.row.channel);
+			continue;
+		}
+		if (!s) { /* cannot happen: slots are only dropped here */
+			free(u->copy.blob);
+			continue;
+		}
+		free(s->blob);
+		u->copy.next = s->next;
+		*s = u->copy;
+	}
+	b->nundo = 0;
+	b->earliest = -1;
+}
+
+/* Forgets the batch's copies after its commit. */
+static void forget_batch(struct bot *b)
+{
+	for (int i = 0; i < b->nundo; i++)
+		free(b->undo[i].copy.blob);
+	b->nundo = 0;
+}
+
 /* Puts a copy of t in the bot, replacing the channel's previous table.
  * Returns 0, or -1 when memory is short (nothing changed). */
 static int keep_table(struct bot *b, const struct table *t)
 {
 	struct slot *s = find_slot(b, t->row.server, t->row.channel);
 	size_t state_size = t->game && t->row.state != STORE_LOBBY ? t->game->ops->state_size : 0;
-	struct store_member *m = NULL;
-	unsigned char *state = NULL;
+	uint32_t mlen = members_size(t->m, t->nm);
+	unsigned char *blob = NULL;
 	int64_t before = 0;
 
-	if (t->nm && !(m = malloc((size_t)t->nm * sizeof(*m))))
+	if (mlen + state_size && !(blob = malloc(mlen + state_size)))
 		return -1;
-	if (state_size && !(state = malloc(state_size))) {
-		free(m);
-		return -1;
-	}
 	if (!s) {
 		if ((b->nslots + 1 > b->nbuckets && grow(b)) || !(s = calloc(1, sizeof(*s)))) {
-			free(m);
-			free(state);
+			free(blob);
 			return -1;
 		}
 		size_t k = channel_hash(t->row.server, t->row.channel) & (b->nbuckets - 1);
@@ -183,18 +351,17 @@ static int keep_table(struct bot *b, const struct table *t)
 	} else {
 		before = s->row.state == STORE_PLAYING ? s->row.deadline : 0;
 	}
-	free(s->m);
-	free(s->state);
+	free(s->blob);
 	s->row = t->row;
 	s->game = t->game;
 	s->seq = t->seq;
 	s->nm = t->nm;
-	s->m = m;
-	s->state = state;
-	if (m)
-		memcpy(m, t->m, (size_t)t->nm * sizeof(*m));
-	if (state)
-		memcpy(state, t->state, state_size);
+	s->mlen = mlen;
+	s->has_state = state_size > 0;
+	s->blob = blob;
+	pack_members(t->m, t->nm, blob);
+	if (state_size)
+		memcpy(blob + mlen, t->state, state_size);
 	deadline_moved(b, before, t->row.state == STORE_PLAYING ? t->row.deadline : 0);
 	return 0;
 }
@@ -234,6 +401,7 @@ static void work_init(struct work *w, struct bot *b, const struct table *t, int6
 	w->b = b;
 	if (t) {
 		w->t = *t;
+		w->row0 = t->row;
 		w->nm0 = t->nm;
 		memcpy(w->m0, t->m, (size_t)t->nm * sizeof(t->m[0]));
 	}
@@ -463,6 +631,18 @@ static void advance(struct work *w)
 	w->t.row.deadline = w->b->cfg.turn_timeout_ms > 0 ? w->now + w->b->cfg.turn_timeout_ms : 0;
 }
 
+/* 1 when row b differs from a at most in what store_game_progress writes. */
+static int progress_only(const struct store_game *a, const struct store_game *b)
+{
+	return a->id == b->id && strcmp(a->server, b->server) == 0 &&
+	       strcmp(a->channel, b->channel) == 0 && strcmp(a->game, b->game) == 0 &&
+	       a->per_player == b->per_player && strcmp(a->lang, b->lang) == 0 &&
+	       strcmp(a->owner, b->owner) == 0 && a->state == b->state && a->seed == b->seed &&
+	       a->first == b->first && a->winner == b->winner && a->created_at == b->created_at &&
+	       a->started_at == b->started_at && a->finished_at == b->finished_at &&
+	       a->series_of == b->series_of;
+}
+
 /* Writes the pending work in one transaction. Returns 0, or -1 (rolled
  * back, nothing written). */
 static int save(struct work *w)
@@ -471,13 +651,21 @@ static int save(struct work *w)
 
 	if (w->oom)
 		return -1;
-	if (store_begin(st))
+	if (w->b->batch) {
+		/* One transaction for the batch, a mark for this command. */
+		if (!store_in_transaction(st) && store_begin(st))
+			return -1;
+		if (store_mark(st))
+			return -1;
+	} else if (store_begin(st)) {
 		return -1;
+	}
 	if (w->created) {
 		int64_t expected = w->t.row.id;
 		if (store_game_create(st, &w->t.row) || w->t.row.id != expected)
 			goto fail;
-	} else if (store_game_update(st, &w->t.row)) {
+	} else if (progress_only(&w->row0, &w->t.row) ? store_game_progress(st, &w->t.row)
+	                                              : store_game_update(st, &w->t.row)) {
 		goto fail;
 	}
 	if ((w->created || w->t.nm != w->nm0 ||
@@ -487,11 +675,19 @@ static int save(struct work *w)
 	for (int i = 0; i < w->nev; i++)
 		if (store_event_append(st, w->t.row.id, &w->ev[i]))
 			goto fail;
+	if (w->b->batch) {
+		if (store_mark_keep(st))
+			goto fail;
+		return 0;
+	}
 	if (store_commit(st))
 		goto fail;
 	return 0;
 fail:
-	store_rollback(st);
+	if (w->b->batch)
+		store_mark_undo(st);
+	else
+		store_rollback(st);
 	return -1;
 }
 
@@ -513,6 +709,11 @@ static void refuse(struct msg_list *out, const struct bot_req *req, int lang, in
 static void commit(struct work *w, const struct bot_req *req, int lang, struct msg_list *out)
 {
 	flush_narration(w);
+	if (remember(w->b, w->t.row.server, w->t.row.channel)) {
+		if (req)
+			refuse(out, req, lang, S_ERR_MEMORY, NULL, NULL);
+		return;
+	}
 	if (save(w)) {
 		w->b->store_errors++;
 		if (req)
@@ -1367,15 +1568,45 @@ struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, s
 	return b;
 }
 
+void bot_batch_begin(struct bot *b)
+{
+	b->batch = 1;
+}
+
+int bot_batch_end(struct bot *b)
+{
+	int rc = 0;
+
+	b->batch = 0;
+	if (store_in_transaction(b->st) && store_commit(b->st)) {
+		store_rollback(b->st);
+		undo_batch(b);
+		b->store_errors++;
+		rc = -1;
+	}
+	forget_batch(b);
+	return rc;
+}
+
+void bot_batch_refusal(struct bot *b, const struct bot_req *req, struct msg_list *out)
+{
+	refuse(out, req, user_lang(b, req, find_table(b, req->server, req->channel)), S_ERR_STORAGE,
+	       NULL, NULL);
+}
+
 void bot_free(struct bot *b)
 {
 	if (!b)
 		return;
+	if (b->batch) {
+		b->batch = 0;
+		store_rollback(b->st);
+		undo_batch(b);
+	}
 	for (size_t i = 0; i < b->nbuckets; i++) {
 		for (struct slot *s = b->buckets[i], *next; s; s = next) {
 			next = s->next;
-			free(s->m);
-			free(s->state);
+			free(s->blob);
 			free(s);
 		}
 	}

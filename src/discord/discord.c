@@ -33,6 +33,7 @@
 #define ADMINISTRATOR   (1ULL << 3)
 #define TOKEN_LIFE_MS   (14LL * 60 * 1000) /* interaction tokens last 15 minutes */
 #define CONTENT_MAX     2000
+#define BATCH_MAX       32 /* interactions committed together at most */
 
 /* ---- interactions in ---- */
 
@@ -455,6 +456,13 @@ struct pending {
 	    *token; /* TAG_CALLBACK of a table response: for @original; TAG_REGISTER: fingerprint */
 };
 
+/* An interaction whose replies wait for its batch's commit. */
+struct held {
+	struct discord_req r;
+	int64_t arrived_us;
+	struct msg_list out;
+};
+
 struct app {
 	struct config cfg;
 	struct store *st;
@@ -480,7 +488,10 @@ struct app {
 	struct pending pend[PENDING_SLOTS];
 	struct metrics metrics;
 	int64_t arrived_us; /* the interaction being handled */
-	uint64_t hold;      /* the callback that follow-ups wait for, or 0 */
+	struct held *batch; /* interactions handled, replies held until the commit */
+	int nbatch;
+	int batching;  /* a bot batch is open */
+	uint64_t hold; /* the callback that follow-ups wait for, or 0 */
 };
 
 /* A /healthz or /metrics answer being written. */
@@ -858,11 +869,42 @@ static void schedule_tick(struct app *a)
 	lws_sul_schedule(a->ctx, 0, &a->tick, tick_due, wait * LWS_US_PER_MS);
 }
 
+/* Commits the open batch, then sends every held reply in arrival order (or,
+ * when the commit failed, a private refusal instead of each). */
+static void flush(struct app *a)
+{
+	int ok;
+
+	if (!a->batching)
+		return;
+	a->batching = 0;
+	ok = bot_batch_end(a->bot) == 0;
+	a->metrics.commits++;
+	for (int i = 0; i < a->nbatch; i++) {
+		struct held *h = &a->batch[i];
+		if (!ok) {
+			log_msg(LOG_ERR, "interaction %s: the commit failed; refused", h->r.id);
+			msg_clear(&h->out);
+			bot_batch_refusal(a->bot, &h->r.req, &h->out);
+		}
+		a->arrived_us = h->arrived_us;
+		a->hold = 0;
+		respond(a, &h->r, &h->out);
+		a->hold = 0;
+		/* Kept for the next batch unless unusually large. */
+		if (h->out.cap > 4)
+			msg_free(&h->out);
+	}
+	a->nbatch = 0;
+	schedule_tick(a);
+}
+
 static void tick_due(lws_sorted_usec_list_t *sul)
 {
 	struct app *a = lws_container_of(sul, struct app, tick);
 	int64_t now = now_ms();
 
+	flush(a);
 	msg_clear(&a->out);
 	bot_tick(a->bot, now, &a->out);
 	for (int i = 0; i < a->out.n; i++)
@@ -884,6 +926,7 @@ static void tick_due(lws_sorted_usec_list_t *sul)
 static void on_interaction(struct app *a, const cJSON *d)
 {
 	struct discord_req r;
+	struct held *h;
 	char err[128];
 	const char *id = str(d, "id");
 
@@ -903,21 +946,31 @@ static void on_interaction(struct app *a, const cJSON *d)
 		return;
 	}
 	a->metrics.interactions[r.req.cmd.kind]++;
-	msg_clear(&a->out);
-	bot_handle(a->bot, &r.req, now_ms(), &a->out);
+	if (!a->batching) {
+		bot_batch_begin(a->bot);
+		a->batching = 1;
+	}
+	h = &a->batch[a->nbatch++];
+	h->r = r;
+	h->r.req.server = h->r.server;
+	h->r.req.channel = h->r.channel;
+	h->r.req.user = h->r.user;
+	h->r.req.name = h->r.name;
+	h->r.req.locale = h->r.locale[0] ? h->r.locale : NULL;
+	h->arrived_us = a->arrived_us;
+	msg_clear(&h->out);
+	bot_handle(a->bot, &h->r.req, now_ms(), &h->out);
 	{
 		int64_t game = 0;
-		for (int i = 0; i < a->out.n && !game; i++)
-			game = a->out.m[i].game;
+		for (int i = 0; i < h->out.n && !game; i++)
+			game = h->out.m[i].game;
 		log_msg(LOG_INFO,
 		        "interaction %s: /%s by user %s, guild %s, channel %s, game %lld%s", r.id,
 		        cmd_name(r.req.cmd.kind), r.user, r.server, r.channel, (long long)game,
-		        a->out.n && a->out.m[0].kind == MSG_ERROR ? ", refused" : "");
+		        h->out.n && h->out.m[0].kind == MSG_ERROR ? ", refused" : "");
 	}
-	a->hold = 0;
-	respond(a, &r, &a->out);
-	a->hold = 0;
-	schedule_tick(a);
+	if (a->nbatch == BATCH_MAX)
+		flush(a);
 }
 
 /* A 64-bit FNV-1a fingerprint, in hex. */
@@ -1335,6 +1388,16 @@ int discord_main(int argc, char **argv)
 		free(a);
 		return 1;
 	}
+	if (store_checkpoint_background(a->st))
+		log_msg(LOG_WARN, "database %s: %s; checkpoints stay in commits", a->cfg.database,
+		        store_errmsg(a->st));
+	a->batch = calloc(BATCH_MAX, sizeof(*a->batch));
+	if (!a->batch) {
+		log_msg(LOG_ERR, "out of memory");
+		store_close(a->st);
+		free(a);
+		return 1;
+	}
 	bot_config_default(&bc);
 	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
 		seed = (uint64_t)now_ms() ^ (uint64_t)getpid();
@@ -1345,6 +1408,7 @@ int discord_main(int argc, char **argv)
 	if (!a->bot) {
 		log_msg(LOG_ERR, "cannot resume the stored games: %s", err);
 		store_close(a->st);
+		free(a->batch);
 		free(a);
 		return 1;
 	}
@@ -1409,6 +1473,7 @@ int discord_main(int argc, char **argv)
 	while (gateway_state(a->gw) != GATEWAY_STOPPED) {
 		if (lws_service(a->ctx, 0) < 0)
 			break;
+		flush(a);
 		if (reload_signal) {
 			reload_signal = 0;
 			reload(a);
@@ -1419,6 +1484,7 @@ int discord_main(int argc, char **argv)
 			gateway_stop(a->gw);
 		}
 	}
+	flush(a);
 	status = gateway_fatal(a->gw);
 	/* Finish the replies in flight, then leave. */
 	/* The gateway is closed: only the HTTP worker is left, polled here
@@ -1440,6 +1506,9 @@ out:
 	store_checkpoint(a->st);
 	store_close(a->st);
 	msg_free(&a->out);
+	for (int i = 0; a->batch && i < BATCH_MAX; i++)
+		msg_free(&a->batch[i].out);
+	free(a->batch);
 	for (int i = 0; i < PENDING_SLOTS; i++) {
 		release_later(&a->pend[i]);
 		free(a->pend[i].token);

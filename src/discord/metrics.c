@@ -38,6 +38,9 @@ void metrics_render(const struct metrics *m, const struct metrics_gauges *g, str
 	text_addf(out, "rlyeh_response_seconds_bucket{le=\"+Inf\"} %ld\n", m->latency_count);
 	text_addf(out, "rlyeh_response_seconds_sum %.6f\n", m->latency_sum);
 	text_addf(out, "rlyeh_response_seconds_count %ld\n", m->latency_count);
+	text_add(out, "# HELP rlyeh_commits_total Database commits of handled interactions (one "
+	              "per batch).\n# TYPE rlyeh_commits_total counter\n");
+	text_addf(out, "rlyeh_commits_total %ld\n", m->commits);
 	text_add(out, "# HELP rlyeh_http_rate_limited_total HTTP requests held back by a rate "
 	              "limit.\n# TYPE rlyeh_http_rate_limited_total counter\n");
 	text_addf(out, "rlyeh_http_rate_limited_total %ld\n", g->rate_limited_waits);

@@ -45,6 +45,8 @@
 #define BUCKET_MAX_LEN         64
 #define CTYPE_MAX_LEN          128
 #define TABLE_FIRST_SLOTS      64
+#define EASY_POOL              64  /* finished easy handles kept for reuse */
+#define MAX_CONNECTS           256 /* idle connections kept open to the API */
 
 static const char *const method_names[] = { "GET", "POST", "PUT", "PATCH", "DELETE" };
 
@@ -76,6 +78,7 @@ struct route {
 	char *major;
 	struct limit *limit;
 	int refs; /* requests of this route, waiting or in flight */
+	int once; /* an interaction's own route: forgotten as soon as it is idle */
 	double last_used;
 };
 
@@ -114,8 +117,8 @@ struct job {
 	double not_before; /* backoff */
 	int counted_wait;
 
-	CURL *easy; /* the attempt in flight */
-	struct curl_slist *headers;
+	CURL *easy;                 /* the attempt in flight */
+	struct curl_slist *headers; /* this attempt's own header list, or NULL */
 	char *resp;
 	size_t resp_len, resp_cap;
 	int too_big;
@@ -153,6 +156,9 @@ struct rest {
 	unsigned scan;
 	uint64_t prng;
 	double next_sweep;
+	CURL *pool[EASY_POOL]; /* reset easy handles */
+	int npool;
+	struct curl_slist *hdr_none, *hdr_json; /* the common header lists, shared */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -335,6 +341,17 @@ static int table_add(struct table *t, struct node *n)
 	return 0;
 }
 
+/* Unlinks n from t (n must be in t). */
+static void table_remove(struct table *t, struct node *n)
+{
+	struct node **p = &t->slots[n->hash & (t->nslots - 1)];
+
+	while (*p != n)
+		p = &(*p)->next;
+	*p = n->next;
+	t->count--;
+}
+
 /* Frees every node of t (each a struct route or a struct limit: `extra`
  * frees what the node owns besides its key), then the slots. */
 static void table_free(struct table *t, void (*extra)(struct node *))
@@ -403,6 +420,10 @@ static struct route *route_get(struct rest *r, const char *key, const char *majo
 	if (!rt->limit || table_add(&r->routes, &rt->node) != 0)
 		goto fail;
 	rt->limit->refs++;
+	/* An interaction's callback is answered once; its token's webhook
+	 * serves a few follow-ups and edits, one at a time. Neither needs
+	 * its limit remembered once idle, unless the limit holds back. */
+	rt->once = strstr(key, "/interactions/") || strstr(key, "/webhooks/");
 	free(lkey);
 	return rt;
 fail:
@@ -796,8 +817,40 @@ static void attempt_cleanup(struct job *j)
 	j->headers = NULL;
 }
 
+/* Ends j's attempt, keeping its easy handle (reset) for the next one when
+ * the pool has room. */
+static void attempt_release(struct rest *r, struct job *j)
+{
+	if (j->easy && r->npool < EASY_POOL) {
+		curl_easy_reset(j->easy);
+		r->pool[r->npool++] = j->easy;
+		j->easy = NULL;
+	}
+	attempt_cleanup(j);
+}
+
+/* Forgets rt, an interaction's route that nothing uses, and its limit
+ * when nothing else does; kept when its limit holds requests back (the
+ * sweep forgets it later). */
+static void route_forget(struct rest *r, struct route *rt, double now)
+{
+	struct limit *l = rt->limit;
+
+	if (rt->refs > 0 || limit_holds(l, now))
+		return;
+	table_remove(&r->routes, &rt->node);
+	free(rt->node.key);
+	free(rt->major);
+	free(rt);
+	if (--l->refs == 0 && l->inflight == 0) {
+		table_remove(&r->limits, &l->node);
+		free(l->node.key);
+		free(l);
+	}
+}
+
 /* Frees j and everything it owns, and lets go of its route. */
-static void job_free(struct job *j, double now)
+static void job_free(struct rest *r, struct job *j, double now)
 {
 	if (!j)
 		return;
@@ -805,6 +858,8 @@ static void job_free(struct job *j, double now)
 	if (j->route) {
 		j->route->refs--;
 		j->route->last_used = now;
+		if (j->route->once)
+			route_forget(r, j->route, now);
 	}
 	free(j->path);
 	free(j->body);
@@ -822,7 +877,7 @@ static void drop(struct rest *r, struct job *j, double now)
 	pthread_mutex_lock(&r->lock);
 	r->pending--;
 	pthread_mutex_unlock(&r->lock);
-	job_free(j, now);
+	job_free(r, j, now);
 }
 
 /* Answers j: its response (the body kept so far, `status`, and the error
@@ -860,36 +915,53 @@ static void deliver(struct rest *r, struct job *j, long status, const char *fmt,
 	pthread_mutex_unlock(&r->lock);
 	if (r->wake)
 		r->wake(r->wake_ctx);
-	job_free(j, mono_now());
+	job_free(r, j, mono_now());
 }
 
-/* Starts one attempt of j: a new easy handle, added to the multi handle.
- * Returns 0, or -1 with the attempt's resources released. */
+/* A header list: the authorization, the content type ("Content-Type:"
+ * with no value keeps libcurl from adding its form type) and "Expect:"
+ * (no waiting for a 100 Continue). NULL when memory is short. */
+static struct curl_slist *header_list(const struct rest *r, const char *content_type)
+{
+	struct curl_slist *h = NULL, *t;
+	char *ctype = content_type ? join2("Content-Type: ", content_type) : NULL;
+	const char *lines[] = { r->auth, content_type ? ctype : "Content-Type:", "Expect:" };
+
+	if (content_type && !ctype)
+		return NULL;
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		t = curl_slist_append(h, lines[i]);
+		if (!t) {
+			curl_slist_free_all(h);
+			h = NULL;
+			break;
+		}
+		h = t;
+	}
+	free(ctype);
+	return h;
+}
+
+/* Starts one attempt of j: an easy handle (from the pool, or new) added to
+ * the multi handle. Returns 0, or -1 with the attempt's resources released. */
 static int start(struct rest *r, struct job *j)
 {
-	CURL *e = curl_easy_init();
-	struct curl_slist *h = NULL, *t;
-	char *url = NULL, *ctype = NULL;
-	/* "Content-Type:" with no value keeps libcurl from adding its form type,
-	 * "Expect:" from waiting for a 100 Continue */
-	const char *lines[] = { r->auth, "Content-Type:", "Expect:" };
+	CURL *e = r->npool ? r->pool[--r->npool] : curl_easy_init();
+	struct curl_slist *h = NULL, *own = NULL;
+	char *url = NULL;
 	int bad = 0;
 
 	if (!e)
 		return -1;
 	url = join2(r->base_url, j->path);
-	if (j->content_type) {
-		ctype = join2("Content-Type: ", j->content_type);
-		lines[1] = ctype;
-	}
-	if (!url || !lines[1])
+	if (!j->content_type)
+		h = r->hdr_none;
+	else if (strcmp(j->content_type, "application/json") == 0)
+		h = r->hdr_json;
+	else
+		h = own = header_list(r, j->content_type);
+	if (!url || !h)
 		goto fail;
-	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-		t = curl_slist_append(h, lines[i]);
-		if (!t)
-			goto fail;
-		h = t;
-	}
 
 	bad |= curl_easy_setopt(e, CURLOPT_URL, url) != CURLE_OK;
 	bad |= curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK;
@@ -918,21 +990,20 @@ static int start(struct rest *r, struct job *j)
 	}
 	if (bad || curl_multi_add_handle(r->multi, e) != CURLM_OK)
 		goto fail;
+	/* libcurl copies the URL; the header list must outlive the transfer */
 	free(url);
-	free(ctype);
 	free(j->resp);
 	j->resp = NULL;
 	j->resp_len = j->resp_cap = 0;
 	j->too_big = 0;
 	memset(&j->hdr, 0, sizeof j->hdr);
 	j->easy = e;
-	j->headers = h;
+	j->headers = own;
 	return 0;
 fail:
 	curl_easy_cleanup(e);
-	curl_slist_free_all(h);
+	curl_slist_free_all(own);
 	free(url);
-	free(ctype);
 	return -1;
 }
 
@@ -1078,7 +1149,7 @@ static void finish(struct rest *r, struct job *j, CURLcode rc, int stopping)
 	j->charge->inflight--;
 	j->charge = NULL;
 	curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &status);
-	attempt_cleanup(j);
+	attempt_release(r, j);
 	if (stopping) {
 		drop(r, j, now);
 		return;
@@ -1240,7 +1311,7 @@ static void rest_free(struct rest *r)
 
 	while ((j = r->incoming.head)) {
 		jlist_remove(&r->incoming, j);
-		job_free(j, 0);
+		job_free(r, j, 0);
 	}
 	while (r->done_head) {
 		struct done *d = r->done_head;
@@ -1253,6 +1324,10 @@ static void rest_free(struct rest *r)
 	table_free(&r->limits, NULL);
 	if (r->multi)
 		curl_multi_cleanup(r->multi);
+	while (r->npool > 0)
+		curl_easy_cleanup(r->pool[--r->npool]);
+	curl_slist_free_all(r->hdr_none);
+	curl_slist_free_all(r->hdr_json);
 	pthread_mutex_destroy(&r->lock);
 	free(r->sent);
 	free(r->base_url);
@@ -1297,7 +1372,13 @@ struct rest *rest_start(const struct rest_config *cfg, void (*wake)(void *), voi
 	r->auth = join2("Authorization: Bot ", cfg->token);
 	r->sent = malloc((size_t)r->global_per_second * sizeof *r->sent);
 	r->multi = curl_multi_init();
-	if (!r->base_url || !r->token || !r->user_agent || !r->auth || !r->sent || !r->multi) {
+	if (r->auth) {
+		r->hdr_none = header_list(r, NULL);
+		r->hdr_json = header_list(r, "application/json");
+	}
+	if (!r->base_url || !r->token || !r->user_agent || !r->auth || !r->sent || !r->multi ||
+	    !r->hdr_none || !r->hdr_json ||
+	    curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)MAX_CONNECTS) != CURLM_OK) {
 		rest_free(r);
 		return NULL;
 	}
@@ -1323,7 +1404,7 @@ struct rest *rest_start(const struct rest_config *cfg, void (*wake)(void *), voi
 int rest_submit(struct rest *r, const struct rest_request *req)
 {
 	struct job *j;
-	int refused;
+	int refused, wake;
 
 	if (!r || !req || req->method < REST_GET || req->method > REST_DELETE || !req->path ||
 	    req->path[0] != '/' || strlen(req->path) > PATH_MAX_LEN || !printable(req->path) ||
@@ -1366,12 +1447,15 @@ int rest_submit(struct rest *r, const struct rest_request *req)
 	}
 
 	pthread_mutex_lock(&r->lock);
+	/* A non-empty list has a wake-up on its way, which takes this job too. */
+	wake = !r->incoming.head;
 	jlist_append(&r->incoming, j);
 	pthread_mutex_unlock(&r->lock);
-	curl_multi_wakeup(r->multi);
+	if (wake)
+		curl_multi_wakeup(r->multi);
 	return 0;
 fail:
-	job_free(j, 0);
+	job_free(r, j, 0);
 	pthread_mutex_lock(&r->lock);
 	r->pending--;
 	pthread_mutex_unlock(&r->lock);

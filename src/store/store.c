@@ -12,6 +12,8 @@
  *
  * Unsigned 64-bit values are stored as the INTEGER with the same two's
  * complement bit pattern (see migrations/0001_tables.sql). */
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,9 @@ extern const char *const store_migration_names[];
 #define EVENTS_MAX      65536   /* events loaded for one game */
 #define LIST_MAX        1048576 /* game ids gathered by one walk */
 #define LANG_SIZE       8       /* char lang[8] in store.h */
+#define CKPT_PAGES      1000    /* WAL pages that wake the background checkpointer */
+#define CKPT_HARD_PAGES 4000    /* WAL pages past which a commit checkpoints itself */
+#define WAL_SIZE_LIMIT  "16777216" /* bytes of WAL kept on disk after a reset */
 
 enum stmt_id {
 	ST_BEGIN,
@@ -37,8 +42,12 @@ enum stmt_id {
 	ST_SAVEPOINT,
 	ST_RELEASE,
 	ST_ROLLBACK_TO,
+	ST_MARK,
+	ST_MARK_RELEASE,
+	ST_MARK_UNDO,
 	ST_GAME_INSERT,
 	ST_GAME_UPDATE,
+	ST_GAME_PROGRESS,
 	ST_GAME_GET,
 	ST_GAMES_OPEN,
 	ST_RESULTS_ALL,
@@ -68,6 +77,9 @@ static const struct {
 	[ST_SAVEPOINT] = { "SAVEPOINT store_call", 0 },
 	[ST_RELEASE] = { "RELEASE store_call", 0 },
 	[ST_ROLLBACK_TO] = { "ROLLBACK TO store_call", 0 },
+	[ST_MARK] = { "SAVEPOINT store_mark", 0 },
+	[ST_MARK_RELEASE] = { "RELEASE store_mark", 0 },
+	[ST_MARK_UNDO] = { "ROLLBACK TO store_mark", 0 },
 	[ST_GAME_INSERT] = { "INSERT INTO games (server, channel, game, per_player, lang, owner, "
 	                     "state, seed, rng0, rng1, rng2, rng3, first, moves, winner, "
 	                     "created_at, started_at, finished_at, deadline, series_of) "
@@ -81,6 +93,10 @@ static const struct {
 	                     "finished_at = ?18, deadline = ?19, series_of = nullif(?20, 0) "
 	                     "WHERE id = ?21",
 	                     1 },
+	/* No indexed column changes, so no index is touched. */
+	[ST_GAME_PROGRESS] = { "UPDATE games SET rng0 = ?1, rng1 = ?2, rng2 = ?3, rng3 = ?4, "
+	                       "moves = ?5, deadline = ?6 WHERE id = ?7",
+	                       1 },
 	[ST_GAME_GET] = { "SELECT id, server, channel, game, per_player, lang, owner, state, seed, "
 	                  "rng0, rng1, rng2, rng3, first, moves, winner, created_at, started_at, "
 	                  "finished_at, deadline, coalesce(series_of, 0) FROM games WHERE id = ?1",
@@ -131,10 +147,23 @@ static const struct {
 	[ST_CHECKPOINT] = { "PRAGMA wal_checkpoint(TRUNCATE)", 0 },
 };
 
+/* The background checkpointer: its own connection, woken by the main
+ * connection's WAL hook. */
+struct ckpt {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	sqlite3 *db;
+	int due, stop;
+	long runs; /* checkpoints made, under lock */
+};
+
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[ST_COUNT];
 	int fail_after; /* successful writes left before injected failures; -1 off */
+	char *path;
+	struct ckpt *ckpt; /* NULL: SQLite checkpoints inside commits */
 	char err[256];
 };
 
@@ -687,6 +716,10 @@ int store_open_version(const char *path, int version, struct store **out, char *
 			set_err(st, "%s: out of memory", path);
 		goto fail;
 	}
+	if (!(st->path = strdup(path))) {
+		set_err(st, "out of memory");
+		goto fail;
+	}
 	if (setup(st, version))
 		goto fail;
 	*out = st;
@@ -703,14 +736,137 @@ int store_open(const char *path, struct store **out, char *err, size_t errlen)
 	return store_open_version(path, store_schema_latest(), out, err, errlen);
 }
 
+/* Stops and frees the background checkpointer, if any. */
+static void ckpt_stop(struct store *st)
+{
+	struct ckpt *c = st->ckpt;
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stop = 1;
+	pthread_cond_signal(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->thread, NULL);
+	sqlite3_close(c->db);
+	pthread_cond_destroy(&c->wake);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	st->ckpt = NULL;
+	if (st->db)
+		sqlite3_wal_autocheckpoint(st->db, CKPT_PAGES);
+}
+
 void store_close(struct store *st)
 {
 	if (!st)
 		return;
+	ckpt_stop(st);
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	sqlite3_close(st->db);
+	free(st->path);
 	free(st);
+}
+
+static void *ckpt_main(void *arg)
+{
+	struct ckpt *c = arg;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while (!c->due && !c->stop)
+			pthread_cond_wait(&c->wake, &c->lock);
+		if (c->stop)
+			break;
+		c->due = 0;
+		pthread_mutex_unlock(&c->lock);
+		/* PASSIVE never waits for the writer: what it cannot copy now,
+		 * the next wake-up copies. */
+		sqlite3_wal_checkpoint_v2(c->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		pthread_mutex_lock(&c->lock);
+		c->runs++;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+/* The main connection's WAL hook, called after each commit with the WAL's
+ * size in pages. */
+static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
+{
+	struct ckpt *c = arg;
+
+	if (pages >= CKPT_HARD_PAGES) {
+		/* The checkpointer has fallen far behind: bound the WAL here. */
+		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		return SQLITE_OK;
+	}
+	if (pages >= CKPT_PAGES) {
+		pthread_mutex_lock(&c->lock);
+		c->due = 1;
+		pthread_cond_signal(&c->wake);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return SQLITE_OK;
+}
+
+int store_checkpoint_background(struct store *st)
+{
+	struct ckpt *c;
+	sigset_t all, old;
+	int rc;
+
+	if (st->ckpt)
+		return 0;
+	if (!(c = calloc(1, sizeof(*c)))) {
+		set_err(st, "checkpointer: out of memory");
+		return -1;
+	}
+	if (sqlite3_open_v2(st->path, &c->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		set_err(st, "checkpointer: %s", c->db ? sqlite3_errmsg(c->db) : "out of memory");
+		sqlite3_close(c->db);
+		free(c);
+		return -1;
+	}
+	sqlite3_busy_timeout(c->db, BUSY_TIMEOUT_MS);
+	if (sqlite3_exec(st->db, "PRAGMA journal_size_limit = " WAL_SIZE_LIMIT, NULL, NULL, NULL) !=
+	    SQLITE_OK) {
+		set_db_err(st, "checkpointer");
+		sqlite3_close(c->db);
+		free(c);
+		return -1;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->wake, NULL);
+	/* signals go to the caller's threads */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&c->thread, NULL, ckpt_main, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		set_err(st, "checkpointer: cannot start a thread");
+		pthread_cond_destroy(&c->wake);
+		pthread_mutex_destroy(&c->lock);
+		sqlite3_close(c->db);
+		free(c);
+		return -1;
+	}
+	st->ckpt = c;
+	sqlite3_wal_hook(st->db, ckpt_hook, c);
+	return 0;
+}
+
+long store_checkpoints_made(struct store *st)
+{
+	long n = 0;
+
+	if (st->ckpt) {
+		pthread_mutex_lock(&st->ckpt->lock);
+		n = st->ckpt->runs;
+		pthread_mutex_unlock(&st->ckpt->lock);
+	}
+	return n;
 }
 
 int store_schema_latest(void)
@@ -754,6 +910,32 @@ void store_rollback(struct store *st)
 		run_plain(st, ST_ROLLBACK, "rollback");
 }
 
+int store_in_transaction(struct store *st)
+{
+	return !sqlite3_get_autocommit(st->db);
+}
+
+int store_mark(struct store *st)
+{
+	return run_plain(st, ST_MARK, "mark");
+}
+
+int store_mark_keep(struct store *st)
+{
+	return run_plain(st, ST_MARK_RELEASE, "mark");
+}
+
+void store_mark_undo(struct store *st)
+{
+	if (sqlite3_get_autocommit(st->db) || !stmt_get(st, ST_MARK_UNDO) ||
+	    !stmt_get(st, ST_MARK_RELEASE))
+		return;
+	sqlite3_step(st->stmt[ST_MARK_UNDO]);
+	stmt_done(st->stmt[ST_MARK_UNDO]);
+	sqlite3_step(st->stmt[ST_MARK_RELEASE]);
+	stmt_done(st->stmt[ST_MARK_RELEASE]);
+}
+
 int store_game_create(struct store *st, struct store_game *g)
 {
 	sqlite3_stmt *s = stmt_get(st, ST_GAME_INSERT);
@@ -782,6 +964,26 @@ int store_game_update(struct store *st, const struct store_game *g)
 	}
 	sqlite3_bind_int64(s, 21, g->id);
 	if (run(st, ST_GAME_UPDATE, "update game"))
+		return -1;
+	if (sqlite3_changes(st->db) == 0) {
+		set_err(st, "update game %lld: no such game", (long long)g->id);
+		return -1;
+	}
+	return 0;
+}
+
+int store_game_progress(struct store *st, const struct store_game *g)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_GAME_PROGRESS);
+
+	if (!s)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		sqlite3_bind_int64(s, 1 + i, u64_to_db(g->rng[i]));
+	sqlite3_bind_int(s, 5, g->moves);
+	sqlite3_bind_int64(s, 6, g->deadline);
+	sqlite3_bind_int64(s, 7, g->id);
+	if (run(st, ST_GAME_PROGRESS, "update game"))
 		return -1;
 	if (sqlite3_changes(st->db) == 0) {
 		set_err(st, "update game %lld: no such game", (long long)g->id);

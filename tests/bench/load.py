@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import statistics
 import subprocess
@@ -125,9 +126,12 @@ class Daemon:
         self.db = os.path.join(tmp, "rlyeh.db")
         self.err = os.path.join(tmp, "rlyeh.err")
         env = dict(os.environ)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.health = s.getsockname()[1]
         env.update({"RLYEH_TOKEN": TOKEN, "RLYEH_API_URL": fake.base + "/api/v10",
                     "RLYEH_DATABASE": self.db, "RLYEH_TURN_TIMEOUT": "0",
-                    "RLYEH_LOG_LEVEL": "warning"})
+                    "RLYEH_LOG_LEVEL": "warning", "RLYEH_HEALTH_PORT": str(self.health)})
         self.proc = subprocess.Popen(wrapper.split() + [path, "run"], env=env,
                                      stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=open(self.err, "w"))
@@ -143,6 +147,20 @@ class Daemon:
                         out[k] = int(v.split()[0]) * 1024
         except OSError:
             return None
+        return out
+
+    def metrics(self):
+        """The daemon's /metrics samples without labels, as {name: value}."""
+        out = {}
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % self.health,
+                                        timeout=5) as r:
+                for line in r.read().decode().splitlines():
+                    parts = line.split()
+                    if len(parts) == 2 and not line.startswith("#") and "{" not in parts[0]:
+                        out[parts[0]] = float(parts[1])
+        except (OSError, ValueError):
+            pass
         return out
 
     def db_bytes(self):
@@ -274,6 +292,7 @@ def one_run(args, index):
             # What the daemon holds with the games in progress, once its queue is idle.
             time.sleep(2)
         end = sampler.sample() or {}
+        metrics = daemon.metrics()
         sampler.stopped.set()
         sampler.join()
         states = daemon.games_by_state()
@@ -302,6 +321,9 @@ def one_run(args, index):
             "games_in_progress": st["games_open"],
             "games_in_progress_db": states.get(1, 0),
             "violations": st["violations"],
+            # Interactions per database commit (the daemon commits them in batches).
+            "per_commit": round(st["answered"] / metrics["rlyeh_commits_total"], 2)
+            if metrics.get("rlyeh_commits_total") else None,
             # CPU seconds per second of load: 1.0 is one core busy.
             "daemon_cpu": round(cpu[0] / max(st["elapsed_s"], 1e-9), 2),
             "fake_cpu": round(cpu[1] / max(st["elapsed_s"], 1e-9), 2),

@@ -641,6 +641,80 @@ static void test_storage_failure_changes_nothing(void **unused)
 	free(after);
 }
 
+/* Group commit: a batch's commands are committed together; when the commit
+ * fails, the database and every table, changed or created in the batch,
+ * are as they were before it, and each command gets the storage refusal. */
+static void test_batch_commit_failure_undoes_the_batch(void **unused)
+{
+	struct bot_req req = {
+		.server = "s1", .channel = "c2", .user = "bob", .name = "bob", .locale = "en"
+	};
+	char *before, *after, status_before[MSG_TEXT_MAX];
+	int moves_before;
+
+	(void)unused;
+	playing();
+	as("alice", "/status");
+	snprintf(status_before, sizeof(status_before), "%s", fx->out.m[0].text);
+	moves_before = moves();
+	before = dump();
+	assert_int_equal(cmd_parse("/open", &req.cmd), CMD_OK);
+
+	bot_batch_begin(fx->bot);
+	as("alice", "/curse bob");
+	assert_true(fx->out.n > 0);
+	assert_int_not_equal(fx->out.m[0].kind, MSG_ERROR);
+	msg_clear(&fx->out);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+	assert_int_equal(fx->out.m[0].kind, MSG_TABLE);
+	assert_int_equal(bot_open_games(fx->bot), 2);
+	store_fail_after(fx->st, 0);
+	assert_int_equal(bot_batch_end(fx->bot), -1);
+	store_fail_after(fx->st, -1);
+
+	after = dump();
+	assert_string_equal(before, after);
+	assert_int_equal(bot_open_games(fx->bot), 1);
+	assert_int_equal(bot_store_errors(fx->bot), 1);
+	as("alice", "/status");
+	assert_string_equal(fx->out.m[0].text, status_before);
+	msg_clear(&fx->out);
+	bot_batch_refusal(fx->bot, &req, &fx->out);
+	assert_int_equal(fx->out.n, 1);
+	assert_int_equal(fx->out.m[0].kind, MSG_ERROR);
+	assert_int_equal(fx->out.m[0].audience, MSG_PRIVATE);
+	assert_non_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_ERR_STORAGE)));
+
+	/* The same batch, committed: both commands are stored. */
+	bot_batch_begin(fx->bot);
+	as("alice", "/curse bob");
+	msg_clear(&fx->out);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+	assert_int_equal(bot_batch_end(fx->bot), 0);
+	assert_true(count("SELECT moves FROM games WHERE channel = 'c1'") > moves_before);
+	assert_int_equal(count("SELECT count(*) FROM games WHERE state IN (0, 1)"), 2);
+	assert_int_equal(bot_open_games(fx->bot), 2);
+	free(before);
+	free(after);
+}
+
+/* A command refused inside a batch leaves the batch's other writes alone. */
+static void test_batch_refusal_keeps_the_others(void **unused)
+{
+	(void)unused;
+	playing();
+	bot_batch_begin(fx->bot);
+	as("alice", "/curse bob");
+	assert_int_not_equal(fx->out.m[0].kind, MSG_ERROR);
+	store_fail_after(fx->st, 0);
+	as("alice", "/leave");
+	assert_int_equal(fx->out.m[0].kind, MSG_ERROR);
+	store_fail_after(fx->st, -1);
+	assert_int_equal(bot_batch_end(fx->bot), 0);
+	assert_true(moves() > 0);
+	assert_int_equal(count("SELECT count(*) FROM games WHERE state = 1"), 1);
+}
+
 /* Drops the bot and the store as a killed process would (everything said
  * was committed) and starts again from the database. */
 static void restart(void)
@@ -785,6 +859,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mad_victim_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_storage_failure_changes_nothing, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_batch_commit_failure_undoes_the_batch, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_batch_refusal_keeps_the_others, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_restart_mid_game_same_result, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_languages, setup, teardown),

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rlyeh/store.h"
@@ -1023,6 +1025,104 @@ static void test_fault_injection(void **state)
 
 /* The highest id ever given survives refused inserts, deletion and
  * reopening. */
+/* store_game_progress writes the dice stream, moves and deadline, and
+ * nothing else. */
+static void test_game_progress(void **state)
+{
+	struct tmp *t = *state;
+	struct store *st = open_ok(t->path);
+	int64_t id = make_game(st, "c1", STORE_PLAYING, 0);
+	struct copy before = load(st, id), after;
+	struct store_game g = before.game;
+
+	g.rng[0] = 0xfedcba9876543210ULL;
+	g.rng[3] = 42;
+	g.moves = 17;
+	g.deadline = 123456;
+	set_text(g.owner, sizeof(g.owner), "someone-else");
+	g.state = STORE_FINISHED;
+	assert_int_equal(store_game_progress(st, &g), 0);
+	store_close(st);
+	st = open_ok(t->path);
+	after = load(st, id);
+	assert_true(after.game.rng[0] == 0xfedcba9876543210ULL);
+	assert_true(after.game.rng[3] == 42);
+	assert_int_equal(after.game.moves, 17);
+	assert_int_equal(after.game.deadline, 123456);
+	assert_string_equal(after.game.owner, before.game.owner);
+	assert_int_equal(after.game.state, STORE_PLAYING);
+	g.id = id + 100;
+	assert_int_equal(store_game_progress(st, &g), -1);
+	store_close(st);
+}
+
+/* Marks undo one caller's writes inside a transaction and keep the rest. */
+static void test_marks(void **state)
+{
+	struct tmp *t = *state;
+	struct store *st = open_ok(t->path);
+	int64_t id = make_game(st, "c1", STORE_PLAYING, 1);
+	struct store_event e2 = event(2, "roll", 0, 1), e3 = event(3, "roll", 0, 2);
+
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_in_transaction(st), 1);
+	assert_int_equal(store_mark(st), 0);
+	assert_int_equal(store_event_append(st, id, &e2), 0);
+	assert_int_equal(store_mark_keep(st), 0);
+	assert_int_equal(store_mark(st), 0);
+	assert_int_equal(store_event_append(st, id, &e3), 0);
+	store_mark_undo(st);
+	assert_int_equal(store_in_transaction(st), 1);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_in_transaction(st), 0);
+	store_close(st);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 2);
+	assert_int_equal(file_int(t->path, "SELECT max(seq) FROM events"), 2);
+}
+
+static off_t wal_size(const char *path)
+{
+	char wal[128];
+	struct stat sb;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	return stat(wal, &sb) == 0 ? sb.st_size : 0;
+}
+
+/* The background checkpointer copies the WAL while commits go on, and the
+ * WAL stays bounded. */
+static void test_background_checkpoints(void **state)
+{
+	struct tmp *t = *state;
+	struct store *st = open_ok(t->path);
+	int64_t id = make_game(st, "c1", STORE_PLAYING, 0);
+	off_t biggest = 0;
+	char detail[128];
+
+	memset(detail, 'x', sizeof(detail) - 1);
+	detail[sizeof(detail) - 1] = '\0';
+	assert_int_equal(store_checkpoint_background(st), 0);
+	for (int i = 1; i <= 20000; i++) {
+		struct store_event e = event(i, "roll", 0, i % 6);
+		set_text(e.detail, sizeof(e.detail), detail);
+		assert_int_equal(store_begin(st), 0);
+		if (store_event_append(st, id, &e))
+			fail_msg("event %d: %s", i, store_errmsg(st));
+		assert_int_equal(store_commit(st), 0);
+		if (wal_size(t->path) > biggest)
+			biggest = wal_size(t->path);
+	}
+	for (int i = 0; i < 500 && store_checkpoints_made(st) == 0; i++)
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	assert_true(store_checkpoints_made(st) > 0);
+	/* 4000 pages of 4 KiB and their frame headers, with room for one
+	 * commit past the limit */
+	assert_true(biggest < (off_t)4100 * 4120);
+	store_close(st);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 20000);
+	assert_integrity(t->path);
+}
+
 static void test_games_made(void **state)
 {
 	struct tmp *t = *state;
@@ -1094,6 +1194,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_embedded_migrations),
 		cmocka_unit_test_setup_teardown(test_open_settings, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_game_progress, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_marks, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_background_checkpoints, tmp_setup,
+		                                tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_load_missing, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_one_open_game_per_channel, tmp_setup,
