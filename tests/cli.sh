@@ -42,7 +42,7 @@ check version 0 "$rlyeh" --version && expect_out version '^rlyeh [0-9]'
 check help 0 "$rlyeh" --help && expect_out help 'sim'
 check no-command 2 "$rlyeh"
 check unknown-command 2 "$rlyeh" fly
-check sim-help 0 "$rlyeh" sim --help && expect_out sim-help '--players'
+check sim-help 0 "$rlyeh" sim --help && expect_out sim-help '--players' && expect_out sim-help 'elder-signs'
 check console-help 0 "$rlyeh" console --help && expect_out console-help '--seed'
 check export-help 0 "$rlyeh" export --help && expect_out export-help 'replay script'
 check console-bad-lang 2 "$rlyeh" console --lang fr
@@ -60,6 +60,19 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert abs(sum(d["s
 	|| { echo "FAIL sim: not JSON or rates do not sum to 1"; failures=$((failures + 1)); }
 check sim-rival 0 "$rlyeh" sim --variant rival-cults --cultists 3 --games 1000 --policy heuristic,random
 expect_out sim-rival '"player_wins":'
+check sim-es 0 "$rlyeh" sim --game elder-signs --players 4 --games 2000 --seed 9 --policy expect,greedy-2,greedy-2,greedy-2
+expect_out sim-es '"game":"elder-signs"'
+expect_out sim-es '"policies":\["expect","greedy-2","greedy-2","greedy-2"\]'
+expect_out sim-es '"mean_points_per_turn":'
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert abs(sum(d["seats"])-1) < 1e-5 and d["cthulhu"] == 0 and 1 < d["mean_points_per_turn"] < 4' "$tmp/out" \
+	|| { echo "FAIL sim-es: not JSON, rates do not sum to 1 or points out of range"; failures=$((failures + 1)); }
+check sim-es-default 0 "$rlyeh" sim --game elder-signs --players 2 --games 100 && expect_out sim-es-default '"policies":\["greedy-2","greedy-2"\]'
+grep -q mean_points_per_turn "$tmp/out" || { echo "FAIL sim-es-default: no mean_points_per_turn"; failures=$((failures + 1)); }
+check sim-cd-no-points 0 "$rlyeh" sim --games 10
+grep -q mean_points_per_turn "$tmp/out" && { echo "FAIL sim-cd-no-points: points for cthulhu-dice"; failures=$((failures + 1)); }
+check sim-es-rival 2 "$rlyeh" sim --game elder-signs --variant rival-cults && expect_err sim-es-rival 'variant of cthulhu-dice'
+check sim-bad-game 2 "$rlyeh" sim --game chess && expect_err sim-bad-game "got 'chess'"
+check sim-es-policy 2 "$rlyeh" sim --game elder-signs --policy heuristic && expect_err sim-es-policy "unknown policy 'heuristic'"
 check sim-bad-players 2 "$rlyeh" sim --players 1 && expect_err sim-bad-players 'expected 2 to 12'
 check sim-bad-games 2 "$rlyeh" sim --games 0
 check sim-bad-seed 2 "$rlyeh" sim --seed -1

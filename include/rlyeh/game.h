@@ -64,10 +64,11 @@ struct game_events {
 
 /* Outcome of a finished game. */
 struct game_result {
-	int over;   /* 0 while playing */
-	int winner; /* winning seat, or -1 when nobody won (Cthulhu) */
-	int player; /* owning player of the winning seat, or -1 */
-	int turns;  /* complete turns played */
+	int over;    /* 0 while playing */
+	int winner;  /* winning seat, or -1 when nobody won (Cthulhu) */
+	int player;  /* owning player of the winning seat, or -1 */
+	int turns;   /* complete turns played */
+	long points; /* points banked in the game; 0 in games without points */
 };
 
 /* Generic setup; each game documents which fields it reads. */
@@ -92,6 +93,7 @@ struct game_ops {
 	const char *name;
 	size_t state_size;
 	int seats_max;
+	int scores; /* 1 when game_result.points counts points (sim reports them) */
 	/* Initialises `state` for a new game; returns GAME_OK or GAME_EARG
 	 * (state undefined on error). */
 	int (*init)(void *state, const struct game_setup *setup);

@@ -24,6 +24,7 @@ struct sim_report {
 	long long player_wins[2];
 	long long nobody; /* games nobody won (Cthulhu) */
 	long long turns;
+	long long points; /* points banked (games with points) */
 	double seconds;
 };
 

@@ -41,6 +41,7 @@ static void play_range(struct worker *w)
 		ops->result(state, &res);
 		r->games++;
 		r->turns += res.turns;
+		r->points += res.points;
 		if (res.winner >= 0) {
 			r->wins[res.winner]++;
 			if (res.player >= 0 && res.player < 2)
@@ -105,6 +106,7 @@ int sim_run(const struct sim_config *cfg, struct sim_report *out)
 		out->games += r->games;
 		out->nobody += r->nobody;
 		out->turns += r->turns;
+		out->points += r->points;
 		for (int s = 0; s < GAME_MAX_SEATS; s++)
 			out->wins[s] += r->wins[s];
 		out->player_wins[0] += r->player_wins[0];
@@ -117,23 +119,27 @@ int sim_run(const struct sim_config *cfg, struct sim_report *out)
 
 static const char usage[] =
     "Usage: rlyeh sim [OPTIONS]\n"
-    "Play computer-only games of Cthulhu Dice and print one JSON object.\n"
+    "Play computer-only games of Cthulhu Dice or Elder Signs and print one JSON\n"
+    "object.\n"
     "\n"
-    "  --players N        cultists at the table, 2-12 (default 3); 2 for rival-cults\n"
-    "  --variant V        classic (default) or rival-cults\n"
+    "  --game NAME        cthulhu-dice (default) or elder-signs\n"
+    "  --players N        seats at the table, 2-12 (default 3); 2 for rival-cults\n"
+    "  --variant V        classic (default) or rival-cults (cthulhu-dice only)\n"
     "  --cultists C       rival-cults: cultists per player, 2 or 3 (default 2)\n"
     "  --games G          games to play (default 100000)\n"
     "  --seed S           seed of the dice, an unsigned 64-bit integer (default 1)\n"
-    "  --policy P[,P...]  random or heuristic: one for every seat, or one per seat;\n"
-    "                     rival-cults also takes one per player (default random)\n"
+    "  --policy P[,P...]  one for every seat, or one per seat; rival-cults also\n"
+    "                     takes one per player. cthulhu-dice: random (default) or\n"
+    "                     heuristic; elder-signs: greedy-2 (default) or expect\n"
     "  --threads T        worker threads, 1-256 (default 1)\n"
     "  --help             this text\n"
     "\n"
-    "Seat 0 casts first. Game g draws its dice from stream g of the seed, so the\n"
+    "Seat 0 plays first. Game g draws its dice from stream g of the seed, so the\n"
     "counts do not depend on --threads.\n"
     "Output keys: game, variant, players, cultists, seed, policies, games, seats\n"
     "(win rate per seat), player_wins (rival-cults), cthulhu, mean_turns,\n"
-    "stderr (standard error of one rate at p = 0.5), threads, seconds, games_per_s.\n";
+    "mean_points_per_turn (elder-signs: points banked per turn), stderr (standard\n"
+    "error of one rate at p = 0.5), threads, seconds, games_per_s.\n";
 
 /* Fills cfg->policy from a comma-separated list; 0 or -1 after printing why. */
 static int parse_policies(struct sim_config *cfg, const char *list, int seats)
@@ -182,15 +188,20 @@ static void print_report(const struct sim_config *cfg, const struct sim_report *
 	if (cfg->setup.per_player)
 		printf("\"player_wins\":[%.6f,%.6f],", (double)r->player_wins[0] / g,
 		       (double)r->player_wins[1] / g);
-	printf("\"cthulhu\":%.6f,\"mean_turns\":%.4f,\"stderr\":%.6f,\"threads\":%d,"
-	       "\"seconds\":%.3f,\"games_per_s\":%.0f}\n",
-	       (double)r->nobody / g, (double)r->turns / g, 0.5 / sqrt(g), cfg->threads, r->seconds,
+	printf("\"cthulhu\":%.6f,\"mean_turns\":%.4f,", (double)r->nobody / g,
+	       (double)r->turns / g);
+	if (cfg->game->scores)
+		printf("\"mean_points_per_turn\":%.4f,",
+		       r->turns > 0 ? (double)r->points / (double)r->turns : 0.0);
+	printf("\"stderr\":%.6f,\"threads\":%d,\"seconds\":%.3f,\"games_per_s\":%.0f}\n",
+	       0.5 / sqrt(g), cfg->threads, r->seconds,
 	       r->seconds > 0 ? (double)r->games / r->seconds : 0.0);
 }
 
 int sim_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "game", required_argument, NULL, 'G' },
 		{ "players", required_argument, NULL, 'p' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "cultists", required_argument, NULL, 'c' },
@@ -203,7 +214,7 @@ int sim_main(int argc, char **argv)
 	};
 	struct sim_config cfg = { .game = &cdice_ops, .games = 100000, .seed = 1, .threads = 1 };
 	struct sim_report report;
-	const char *policy = "random";
+	const char *policy = NULL;
 	long long players = 3, cultists = 2, v;
 	int rival = 0, players_given = 0, cultists_given = 0, opt, seats;
 	_Alignas(max_align_t) unsigned char probe[SIM_STATE_MAX];
@@ -211,8 +222,16 @@ int sim_main(int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'G':
+			cfg.game = game_find(optarg);
+			if (!cfg.game)
+				return cli_usage_error("sim",
+				                       "--game: expected cthulhu-dice or "
+				                       "elder-signs, got '%s'",
+				                       optarg);
+			break;
 		case 'p':
-			if (cli_parse_ll(optarg, CDICE_MIN, CDICE_MAX, &players))
+			if (cli_parse_ll(optarg, 2, GAME_MAX_SEATS, &players))
 				return cli_usage_error(
 				    "sim", "--players: expected 2 to 12, got '%s'", optarg);
 			players_given = 1;
@@ -265,6 +284,8 @@ int sim_main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("sim", "unexpected argument '%s'", argv[optind]);
+	if (rival && cfg.game != &cdice_ops)
+		return cli_usage_error("sim", "rival-cults is a variant of cthulhu-dice");
 	if (rival) {
 		if (players_given && players != 2)
 			return cli_usage_error("sim", "rival-cults is for 2 players, not %lld",
@@ -278,7 +299,7 @@ int sim_main(int argc, char **argv)
 	if (cfg.game->init(probe, &cfg.setup) != GAME_OK)
 		return cli_usage_error("sim", "invalid table");
 	seats = cfg.game->seats(probe);
-	if (parse_policies(&cfg, policy, seats))
+	if (parse_policies(&cfg, policy ? policy : cfg.game->policies[0].name, seats))
 		return 2;
 	if (sim_run(&cfg, &report)) {
 		fprintf(stderr, "rlyeh sim: could not start the worker threads\n");

@@ -308,6 +308,7 @@ void cdice_result(const struct cdice *g, struct game_result *out)
 	out->winner = out->over && g->winner >= 0 ? g->winner : -1;
 	out->player = out->winner >= 0 ? cdice_owner(g, out->winner) : -1;
 	out->turns = (int)g->turn;
+	out->points = 0;
 }
 
 /* ---- policies ---- */
