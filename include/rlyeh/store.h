@@ -131,15 +131,16 @@ void store_mark_undo(struct store *st);
 
 /* Moves WAL checkpoints off the calling thread: from now on a thread with
  * its own connection copies the WAL into the database once it holds 1000
- * pages, so a commit does not wait for that copy and its fsyncs. Under
- * constant writes that copy never quite catches up, so a commit past 4000
- * pages finishes it itself (usually little is left) and lets the WAL start
- * over; the WAL file is cut back to 16 MiB after a reset. Stopped by
- * store_close. Returns 0, or -1 (with the reason; checkpoints then stay in
- * commits). */
+ * pages, so a commit does not wait for that copy and its fsyncs. Commits go
+ * on meanwhile, so it copies again until a pass finds nothing new; the next
+ * commit then starts the WAL over. Should it still fall behind, a commit
+ * past 4000 pages finishes the copy itself. The WAL file is cut back to
+ * 16 MiB after a reset. Stopped by store_close. Returns 0, or -1 (with the
+ * reason; checkpoints then stay in commits). */
 int store_checkpoint_background(struct store *st);
 
-/* Checkpoints the background thread has made so far (0 without one). */
+/* Checkpoint passes of the background thread that copied pages (0 without
+ * one). */
 long store_checkpoints_made(struct store *st);
 
 /* Inserts a game (g->id is ignored and then set). Refused while the channel

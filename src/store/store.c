@@ -33,6 +33,7 @@ extern const char *const store_migration_names[];
 #define LANG_SIZE       8       /* char lang[8] in store.h */
 #define CKPT_PAGES      1000    /* WAL pages that wake the background checkpointer */
 #define CKPT_HARD_PAGES 4000    /* WAL pages past which a commit checkpoints itself */
+#define CKPT_PASSES     64      /* checkpoints in a row chasing the writer, at most */
 #define WAL_SIZE_LIMIT  "16777216" /* bytes of WAL kept on disk after a reset */
 
 enum stmt_id {
@@ -781,11 +782,22 @@ static void *ckpt_main(void *arg)
 			break;
 		c->due = 0;
 		pthread_mutex_unlock(&c->lock);
-		/* PASSIVE never waits for the writer: what it cannot copy now,
-		 * the next wake-up copies. */
-		sqlite3_wal_checkpoint_v2(c->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		/* PASSIVE never waits for the writer. Commits go on meanwhile,
+		 * so copy again until one pass finds nothing new: the WAL can
+		 * only start over after a checkpoint that copied it all. */
+		for (int pass = 0; pass < CKPT_PASSES; pass++) {
+			int log = 0, copied = 0;
+			int rc = sqlite3_wal_checkpoint_v2(c->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+			                                   &log, &copied);
+			if (rc == SQLITE_OK && copied > 0) {
+				pthread_mutex_lock(&c->lock);
+				c->runs++;
+				pthread_mutex_unlock(&c->lock);
+			}
+			if (rc != SQLITE_OK || log <= copied)
+				break;
+		}
 		pthread_mutex_lock(&c->lock);
-		c->runs++;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return NULL;
@@ -830,6 +842,14 @@ int store_checkpoint_background(struct store *st)
 		return -1;
 	}
 	sqlite3_busy_timeout(c->db, BUSY_TIMEOUT_MS);
+	/* A connection learns that the database is in WAL mode when it first
+	 * reads it; until then it has no WAL to checkpoint. */
+	if (sqlite3_exec(c->db, "PRAGMA journal_mode", NULL, NULL, NULL) != SQLITE_OK) {
+		set_err(st, "checkpointer: %s", sqlite3_errmsg(c->db));
+		sqlite3_close(c->db);
+		free(c);
+		return -1;
+	}
 	if (sqlite3_exec(st->db, "PRAGMA journal_size_limit = " WAL_SIZE_LIMIT, NULL, NULL, NULL) !=
 	    SQLITE_OK) {
 		set_db_err(st, "checkpointer");
