@@ -16,7 +16,12 @@
  * back while X-RateLimit-Remaining is 0 (until Reset-After has elapsed) and
  * after a 429 (until retry_after has elapsed). Requests that are not exempt
  * also wait for the global window (global_per_second in any second) and for a
- * global 429. */
+ * global 429.
+ *
+ * Memory. A route that no request uses is forgotten at once unless its limit
+ * holds requests back (then the sweep forgets it once the limit has expired):
+ * a bot with many channels keeps no record of the idle ones. The route's next
+ * request starts on a limit of its own again and learns its bucket anew. */
 #include "rlyeh/rest.h"
 
 #include <curl/curl.h>
@@ -29,24 +34,22 @@
 #include <strings.h>
 #include <time.h>
 
-#define DEFAULT_TIMEOUT_MS     10000L
-#define DEFAULT_RETRIES        3
-#define DEFAULT_GLOBAL         50
-#define GLOBAL_MAX             100000 /* bounds the window's memory */
-#define BACKOFF_FIRST          0.5    /* seconds before the first retry; doubles with each */
-#define BACKOFF_LAST           8.0
-#define BACKOFF_JITTER         0.25 /* up to this fraction is added at random */
-#define RETRY_AFTER_NONE       1.0  /* a 429 that does not say how long to wait */
-#define POLL_MAX_MS            1000
-#define ROUTE_IDLE             600.0 /* seconds before an unused route is forgotten */
-#define ROUTE_IDLE_INTERACTION 5.0   /* the same for one interaction's routes */
-#define SWEEP_EVERY            1.0
-#define PATH_MAX_LEN           2048
-#define BUCKET_MAX_LEN         64
-#define CTYPE_MAX_LEN          128
-#define TABLE_FIRST_SLOTS      64
-#define EASY_POOL              64  /* finished easy handles kept for reuse */
-#define MAX_CONNECTS           256 /* idle connections kept open to the API */
+#define DEFAULT_TIMEOUT_MS 10000L
+#define DEFAULT_RETRIES    3
+#define DEFAULT_GLOBAL     50
+#define GLOBAL_MAX         100000 /* bounds the window's memory */
+#define BACKOFF_FIRST      0.5    /* seconds before the first retry; doubles with each */
+#define BACKOFF_LAST       8.0
+#define BACKOFF_JITTER     0.25 /* up to this fraction is added at random */
+#define RETRY_AFTER_NONE   1.0  /* a 429 that does not say how long to wait */
+#define POLL_MAX_MS        1000
+#define SWEEP_EVERY        1.0
+#define PATH_MAX_LEN       2048
+#define BUCKET_MAX_LEN     64
+#define CTYPE_MAX_LEN      128
+#define TABLE_FIRST_SLOTS  64
+#define EASY_POOL          64  /* finished easy handles kept for reuse */
+#define MAX_CONNECTS       256 /* idle connections kept open to the API */
 
 static const char *const method_names[] = { "GET", "POST", "PUT", "PATCH", "DELETE" };
 
@@ -78,8 +81,6 @@ struct route {
 	char *major;
 	struct limit *limit;
 	int refs; /* requests of this route, waiting or in flight */
-	int once; /* an interaction's own route: forgotten as soon as it is idle */
-	double last_used;
 };
 
 struct reply_headers {
@@ -420,10 +421,6 @@ static struct route *route_get(struct rest *r, const char *key, const char *majo
 	if (!rt->limit || table_add(&r->routes, &rt->node) != 0)
 		goto fail;
 	rt->limit->refs++;
-	/* An interaction's callback is answered once; its token's webhook
-	 * serves a few follow-ups and edits, one at a time. Neither needs
-	 * its limit remembered once idle, unless the limit holds back. */
-	rt->once = strstr(key, "/interactions/") || strstr(key, "/webhooks/");
 	free(lkey);
 	return rt;
 fail:
@@ -444,9 +441,9 @@ static int limit_holds(const struct limit *l, double now)
 	       (l->has_remaining && l->remaining <= 0 && now < l->reset_at);
 }
 
-/* Forgets the routes that no request uses, idle for ROUTE_IDLE seconds and
- * whose limit holds nothing back, then the limits that no route uses and no
- * request in flight is charged to. */
+/* Forgets the routes that no request uses and whose limit no longer holds
+ * requests back, then the limits that no route uses and no request in
+ * flight is charged to. */
 static void sweep(struct rest *r, double now)
 {
 	for (size_t i = 0; i < r->routes.nslots; i++) {
@@ -455,15 +452,7 @@ static void sweep(struct rest *r, double now)
 		while (*p) {
 			struct route *rt = (struct route *)(void *)*p;
 
-			/* An interaction's own routes (its callback, its token's
-			 * webhook) are used for minutes at most: forget them soon. */
-			double idle = strstr(rt->node.key, "/interactions/") ||
-			                      strstr(rt->node.key, "/webhooks/")
-			                  ? ROUTE_IDLE_INTERACTION
-			                  : ROUTE_IDLE;
-
-			if (rt->refs == 0 && now - rt->last_used >= idle &&
-			    !limit_holds(rt->limit, now)) {
+			if (rt->refs == 0 && !limit_holds(rt->limit, now)) {
 				*p = rt->node.next;
 				r->routes.count--;
 				rt->limit->refs--;
@@ -829,9 +818,9 @@ static void attempt_release(struct rest *r, struct job *j)
 	attempt_cleanup(j);
 }
 
-/* Forgets rt, an interaction's route that nothing uses, and its limit
- * when nothing else does; kept when its limit holds requests back (the
- * sweep forgets it later). */
+/* Forgets rt when no request uses it, and its limit when nothing else
+ * does; both stay while the limit holds requests back (the sweep forgets
+ * them later). */
 static void route_forget(struct rest *r, struct route *rt, double now)
 {
 	struct limit *l = rt->limit;
@@ -857,9 +846,7 @@ static void job_free(struct rest *r, struct job *j, double now)
 	attempt_cleanup(j);
 	if (j->route) {
 		j->route->refs--;
-		j->route->last_used = now;
-		if (j->route->once)
-			route_forget(r, j->route, now);
+		route_forget(r, j->route, now);
 	}
 	free(j->path);
 	free(j->body);
@@ -1223,7 +1210,7 @@ static int collect(struct rest *r, int stopping)
 
 /* Moves the submitted requests to the waiting list with their routes
  * resolved; one whose route cannot be allocated is answered with an error. */
-static void take_submitted(struct rest *r, double now)
+static void take_submitted(struct rest *r)
 {
 	struct jlist fresh = { 0 };
 	struct job *j;
@@ -1239,7 +1226,6 @@ static void take_submitted(struct rest *r, double now)
 			continue;
 		}
 		j->route->refs++;
-		j->route->last_used = now;
 		jlist_append(&r->waiting, j);
 	}
 }
@@ -1285,7 +1271,7 @@ static void *worker(void *arg)
 				break;
 			timeout = ms_until(now, deadline);
 		} else {
-			take_submitted(r, now);
+			take_submitted(r);
 			if (now >= r->next_sweep)
 				sweep(r, now);
 			timeout = dispatch(r, now);
