@@ -1,5 +1,7 @@
 /* cmd: the bot's commands, the same set on every platform, and the parsing
- * of their typed form ("/curse bob") and of button ids ("12:5:curse:1"). */
+ * of their typed form ("/curse bob") and of button ids ("12:5:curse:1").
+ * The table commands are listed here; the moves of each game ("curse",
+ * "eye"…) are CMD_ACTION, named by the games themselves (play.h). */
 #ifndef RLYEH_CMD_H
 #define RLYEH_CMD_H
 
@@ -21,9 +23,7 @@ enum cmd_kind {
 	CMD_HELP,
 	CMD_ABORT,
 	CMD_REMATCH,
-	CMD_CURSE,
-	CMD_EYE,
-	CMD_RESPOND,
+	CMD_ACTION, /* a move of a game: struct cmd.action says which */
 	CMD_LEADERBOARD,
 	CMD_STATS,
 	CMD_LANGUAGE,
@@ -31,7 +31,8 @@ enum cmd_kind {
 };
 
 struct cmd {
-	int kind; /* enum cmd_kind */
+	int kind;   /* enum cmd_kind */
+	int action; /* CMD_ACTION: the action's index in play_action_at() */
 	int nargs;
 	char args[CMD_ARGS_MAX][CMD_ARG_MAX];
 	int64_t game; /* from a button: the game it was made for; 0 when typed */
@@ -54,10 +55,17 @@ int cmd_parse(const char *line, struct cmd *out);
 /* Parses a button id as made by msg_button ("<game>:<move>:<name>[:<arg>]"). */
 int cmd_parse_button(const char *id, struct cmd *out);
 
-/* The command's name without the slash ("curse"); NULL for an unknown kind. */
+/* The name of a table command's kind without the slash ("open"; "action"
+ * for CMD_ACTION); NULL for an unknown kind. */
 const char *cmd_name(int kind);
 
-/* The kind of a command name (without the slash), or -1. */
-int cmd_lookup(const char *name);
+/* The command's own name without the slash: its kind's, or its action's
+ * ("curse"). */
+const char *cmd_word(const struct cmd *c);
+
+/* Sets c->kind (and c->action) from a command name without the slash: a
+ * table command or any game's action. Returns 0, or -1 when unknown (c
+ * unchanged then). */
+int cmd_set_name(struct cmd *c, const char *name);
 
 #endif

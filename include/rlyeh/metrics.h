@@ -4,14 +4,16 @@
 #define RLYEH_METRICS_H
 
 #include "rlyeh/cmd.h"
+#include "rlyeh/play.h"
 #include "rlyeh/text.h"
 
 #define METRICS_BUCKETS 12
 
 struct metrics {
-	long interactions[CMD_COUNT];  /* by command */
-	long unreadable;               /* interactions that could not be read */
-	long latency[METRICS_BUCKETS]; /* cumulative counts per upper bound */
+	long interactions[CMD_COUNT];   /* by table command */
+	long actions[PLAY_ACTIONS_MAX]; /* by action (play_action_at) */
+	long unreadable;                /* interactions that could not be read */
+	long latency[METRICS_BUCKETS];  /* cumulative counts per upper bound */
 	double latency_sum;
 	long latency_count;
 	long commits; /* group commits of handled interactions */
@@ -27,6 +29,9 @@ struct metrics_gauges {
 	long too_many;
 	long db_errors;
 };
+
+/* Counts one interaction. */
+void metrics_count(struct metrics *m, const struct cmd *c);
 
 /* Records one response latency, from the interaction's arrival to its
  * callback being accepted, in seconds. */

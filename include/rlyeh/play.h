@@ -16,6 +16,35 @@
 #define PLAY_STATE_MAX 512
 #define PLAY_ROLL      (-1000) /* action value: roll the awaited die */
 
+/* How a platform asks for an action's option. */
+enum play_arg {
+	PLAY_ARG_TEXT,
+	PLAY_ARG_USER,
+	PLAY_ARG_NUMBER,
+};
+
+/* An option of an action, in English and Dutch. Typed, options are the
+ * command's words in this order. */
+struct play_option {
+	const char *name, *nl_name;
+	int type; /* enum play_arg */
+	int required;
+	const char *desc, *nl_desc;
+	const char *choices; /* "a,b,c"; NULL: any value */
+};
+
+#define PLAY_OPTIONS_MAX 2
+#define PLAY_ACTIONS_MAX 32 /* actions of all games together */
+
+/* A move a game's players make by command or button ("curse", "eye"…). The
+ * same name in two games is one command; each game reads it its own way. */
+struct play_action {
+	const char *name, *nl_name;
+	const char *desc, *nl_desc;
+	struct play_option opts[PLAY_OPTIONS_MAX];
+	int code; /* the game's own number for it */
+};
+
 /* A table as a game's bot code sees it. */
 struct play_ctx {
 	const struct store_game *row;
@@ -38,8 +67,12 @@ struct play_game {
 	/* Name of a seat for messages. */
 	void (*seat_name)(const void *state, const struct play_ctx *c, int seat, char *buf,
 	                  size_t cap);
-	/* Maps an action command of member `who` to an engine value or
-	 * PLAY_ROLL. Returns 0, or -1 with the refusal written to err. */
+	/* The game's actions, `nactions` of them. */
+	const struct play_action *actions;
+	int nactions;
+	/* Maps an action command of member `who` (cmd->kind is CMD_ACTION;
+	 * play_action_code gives the game's own code for it) to an engine value
+	 * or PLAY_ROLL. Returns 0, or -1 with the refusal written to err. */
 	int (*action)(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
 	              int *value, struct text *err);
 	/* 1 when this chance node is rolled as part of the decision before it
@@ -60,6 +93,15 @@ extern const struct play_game *const play_games[];
 
 /* Finds a game by its engine name; NULL when unknown. */
 const struct play_game *play_find(const char *name);
+
+/* The actions of every game, in registry order, each name once: the i-th
+ * (NULL past the end), and the index of a name (-1 when no game has it). */
+const struct play_action *play_action_at(int i);
+int play_action_index(const char *name);
+
+/* The code `game` gives the action of cmd, or -1 when it has no such
+ * action (or cmd is not an action). */
+int play_action_code(const struct play_game *game, const struct cmd *cmd);
 
 extern const struct play_game cdplay;
 

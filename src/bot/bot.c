@@ -1306,8 +1306,7 @@ static int button_current(struct call *c)
 		deny(c, S_ERR_STALE_GAME, NULL, NULL);
 		return 0;
 	}
-	if ((cmd->kind == CMD_CURSE || cmd->kind == CMD_EYE || cmd->kind == CMD_RESPOND) &&
-	    cmd->move != c->t->row.moves) {
+	if (cmd->kind == CMD_ACTION && cmd->move != c->t->row.moves) {
 		deny(c, S_ERR_STALE_MOVE, NULL, NULL);
 		return 0;
 	}
@@ -1363,9 +1362,7 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 	case CMD_REMATCH:
 		cmd_rematch(&c);
 		break;
-	case CMD_CURSE:
-	case CMD_EYE:
-	case CMD_RESPOND:
+	case CMD_ACTION:
 		cmd_action(&c);
 		break;
 	case CMD_LEADERBOARD:

@@ -7,6 +7,32 @@
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
 
+enum { ACT_CURSE, ACT_EYE, ACT_RESPOND };
+
+static const struct play_action actions[] = {
+	{ "curse",
+	  "vervloek",
+	  "As Caster, curse a Victim and roll",
+	  "Vervloek als Vervloeker een Slachtoffer en gooi",
+	  { { "victim", "slachtoffer", PLAY_ARG_USER, 1, "The Victim", "Het Slachtoffer", NULL },
+	    { "cultist", "sektarier", PLAY_ARG_NUMBER, 0, "Rival Cults: which of their cultists",
+	      "Rivaliserende Sektes: welke sektariër", "1,2,3" } },
+	  ACT_CURSE },
+	{ "eye",
+	  "oog",
+	  "Choose what your Eye becomes",
+	  "Kies wat je Boze Oog wordt",
+	  { { "face", "kant", PLAY_ARG_TEXT, 1, "The face", "De kant",
+	      "yellow-sign,tentacle,elder-sign,cthulhu" } },
+	  ACT_EYE },
+	{ "respond",
+	  "terugvloeken",
+	  "As Victim, roll back at the Caster",
+	  "Gooi als Slachtoffer terug naar de Vervloeker",
+	  { { 0 } },
+	  ACT_RESPOND },
+};
+
 static const int face_ids[CDICE_FACES] = {
 	S_CD_YELLOW_SIGN, S_CD_TENTACLE, S_CD_ELDER_SIGN, S_CD_CTHULHU, S_CD_EYE,
 };
@@ -203,8 +229,8 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 	const struct cdice *g = state;
 	int roller;
 
-	switch (cmd->kind) {
-	case CMD_CURSE:
+	switch (play_action_code(&cdplay, cmd)) {
+	case ACT_CURSE:
 		if (g->phase != CDICE_VICTIM || cdice_owner(g, g->caster) != who)
 			return not_your_move(g, c, err);
 		if (cmd->nargs != 1) {
@@ -213,7 +239,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 		}
 		*value = find_victim(g, c, cmd->args[0], err);
 		return *value < 0 ? -1 : 0;
-	case CMD_EYE:
+	case ACT_EYE:
 		roller = g->phase == CDICE_CURSE_EYE ? g->caster : g->victim;
 		if ((g->phase != CDICE_CURSE_EYE && g->phase != CDICE_RESPONSE_EYE) ||
 		    cdice_owner(g, roller) != who)
@@ -228,7 +254,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 			return -1;
 		}
 		return 0;
-	case CMD_RESPOND:
+	case ACT_RESPOND:
 		if (g->phase != CDICE_RESPONSE || cdice_owner(g, g->victim) != who)
 			return not_your_move(g, c, err);
 		*value = PLAY_ROLL;
@@ -385,6 +411,8 @@ const struct play_game cdplay = {
 	.setup = setup,
 	.member_of = member_of,
 	.seat_name = seat_name,
+	.actions = actions,
+	.nactions = sizeof(actions) / sizeof(actions[0]),
 	.action = action,
 	.auto_roll = auto_roll,
 	.narrate = narrate,

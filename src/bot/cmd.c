@@ -4,13 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rlyeh/play.h"
+
 static const char *const names[CMD_COUNT] = {
-	[CMD_OPEN] = "open",     [CMD_JOIN] = "join",         [CMD_LEAVE] = "leave",
-	[CMD_ADDBOT] = "addbot", [CMD_REMOVE] = "remove",     [CMD_START] = "start",
-	[CMD_STATUS] = "status", [CMD_RULES] = "rules",       [CMD_HELP] = "help",
-	[CMD_ABORT] = "abort",   [CMD_REMATCH] = "rematch",   [CMD_CURSE] = "curse",
-	[CMD_EYE] = "eye",       [CMD_RESPOND] = "respond",   [CMD_LEADERBOARD] = "leaderboard",
-	[CMD_STATS] = "stats",   [CMD_LANGUAGE] = "language",
+	[CMD_OPEN] = "open",
+	[CMD_JOIN] = "join",
+	[CMD_LEAVE] = "leave",
+	[CMD_ADDBOT] = "addbot",
+	[CMD_REMOVE] = "remove",
+	[CMD_START] = "start",
+	[CMD_STATUS] = "status",
+	[CMD_RULES] = "rules",
+	[CMD_HELP] = "help",
+	[CMD_ABORT] = "abort",
+	[CMD_REMATCH] = "rematch",
+	[CMD_ACTION] = "action",
+	[CMD_LEADERBOARD] = "leaderboard",
+	[CMD_STATS] = "stats",
+	[CMD_LANGUAGE] = "language",
 };
 
 const char *cmd_name(int kind)
@@ -18,12 +29,32 @@ const char *cmd_name(int kind)
 	return kind >= 0 && kind < CMD_COUNT ? names[kind] : NULL;
 }
 
-int cmd_lookup(const char *name)
+const char *cmd_word(const struct cmd *c)
 {
-	for (int k = 0; k < CMD_COUNT; k++)
-		if (strcmp(name, names[k]) == 0)
-			return k;
-	return -1;
+	const struct play_action *a;
+
+	if (c->kind != CMD_ACTION)
+		return cmd_name(c->kind);
+	a = play_action_at(c->action);
+	return a ? a->name : NULL;
+}
+
+int cmd_set_name(struct cmd *c, const char *name)
+{
+	int action;
+
+	for (int k = 0; k < CMD_COUNT; k++) {
+		if (k != CMD_ACTION && strcmp(name, names[k]) == 0) {
+			c->kind = k;
+			return 0;
+		}
+	}
+	action = play_action_index(name);
+	if (action < 0)
+		return -1;
+	c->kind = CMD_ACTION;
+	c->action = action;
+	return 0;
 }
 
 static int is_blank(char c)
@@ -82,8 +113,7 @@ int cmd_parse(const char *line, struct cmd *out)
 	for (char *c = name; *c; c++)
 		if (*c >= 'A' && *c <= 'Z')
 			*c = (char)(*c - 'A' + 'a');
-	out->kind = cmd_lookup(name);
-	if (out->kind < 0)
+	if (cmd_set_name(out, name))
 		return CMD_EUNKNOWN;
 	while ((rc = next_word(&p, out->args[out->nargs], CMD_ARG_MAX)) == 1)
 		if (++out->nargs == CMD_ARGS_MAX)
@@ -128,8 +158,7 @@ int cmd_parse_button(const char *id, struct cmd *out)
 		return CMD_EBUTTON;
 	memcpy(name, p, n);
 	name[n] = '\0';
-	out->kind = cmd_lookup(name);
-	if (out->kind < 0)
+	if (cmd_set_name(out, name))
 		return CMD_EBUTTON;
 	if (colon) {
 		if (strlen(colon + 1) >= CMD_ARG_MAX || !colon[1])

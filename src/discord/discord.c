@@ -19,6 +19,7 @@
 #include "rlyeh/i18n.h"
 #include "rlyeh/log.h"
 #include "rlyeh/metrics.h"
+#include "rlyeh/play.h"
 #include "rlyeh/rest.h"
 #include "rlyeh/rng.h"
 #include "rlyeh/store.h"
@@ -159,8 +160,7 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 		const char *cname = str(data, "name");
 		memset(&out->req.cmd, 0, sizeof(out->req.cmd));
 		out->req.cmd.move = -1;
-		out->req.cmd.kind = cname ? cmd_lookup(cname) : -1;
-		if (out->req.cmd.kind < 0)
+		if (!cname || cmd_set_name(&out->req.cmd, cname))
 			return snprintf(err, errlen, "unknown command"), -1;
 		if (read_options(data, &out->req.cmd, err, errlen))
 			return -1;
@@ -183,19 +183,14 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 
 /* ---- command definitions ---- */
 
-struct opt_def {
-	const char *name, *nl_name;
-	int type; /* 3 string, 4 integer, 6 user */
-	int required;
-	const char *desc, *nl_desc;
-	const char *choices; /* "a,b,c" for strings; NULL none */
-};
-
+/* The table commands; each game's actions come from play_action_at(). The
+ * choices "@games" and "@policies" stand for every game's name and every
+ * game's computer policies. */
 struct cmd_def {
 	int kind;
 	const char *nl_name;
 	const char *desc, *nl_desc;
-	struct opt_def opts[4];
+	struct play_option opts[4];
 };
 
 static const struct cmd_def defs[] = {
@@ -203,30 +198,32 @@ static const struct cmd_def defs[] = {
 	  "openen",
 	  "Open a game in this channel",
 	  "Open een spel in dit kanaal",
-	  { { "game", "spel", 3, 0, "The game", "Het spel", "cthulhu-dice" },
-	    { "variant", "variant", 3, 0, "Classic or Rival Cults",
+	  { { "game", "spel", PLAY_ARG_TEXT, 0, "The game", "Het spel", "@games" },
+	    { "variant", "variant", PLAY_ARG_TEXT, 0, "Classic or Rival Cults",
 	      "Klassiek of Rivaliserende Sektes", "classic,rival-cults" },
-	    { "cultists", "sektariers", 4, 0, "Rival Cults: cultists per player",
+	    { "cultists", "sektariers", PLAY_ARG_NUMBER, 0, "Rival Cults: cultists per player",
 	      "Rivaliserende Sektes: sektariërs per speler", "2,3" },
-	    { "language", "taal", 3, 0, "Language of the table", "Taal van de tafel", "en,nl" } } },
+	    { "language", "taal", PLAY_ARG_TEXT, 0, "Language of the table", "Taal van de tafel",
+	      "en,nl" } } },
 	{ CMD_JOIN, "meedoen", "Take a seat at the table", "Neem plaats aan de tafel", { { 0 } } },
 	{ CMD_LEAVE, "vertrekken", "Leave the table", "Verlaat de tafel", { { 0 } } },
 	{ CMD_ADDBOT,
 	  "computer",
 	  "Add a computer player (owner)",
 	  "Voeg een computerspeler toe (eigenaar)",
-	  { { "policy", "strategie", 3, 0, "How it plays", "Hoe hij speelt",
-	      "heuristic,random" } } },
+	  { { "policy", "strategie", PLAY_ARG_TEXT, 0, "How it plays", "Hoe hij speelt",
+	      "@policies" } } },
 	{ CMD_REMOVE,
 	  "verwijderen",
 	  "Remove a player before the start (owner)",
 	  "Verwijder een speler voor het begin (eigenaar)",
-	  { { "player", "speler", 6, 1, "The player", "De speler", NULL } } },
+	  { { "player", "speler", PLAY_ARG_USER, 1, "The player", "De speler", NULL } } },
 	{ CMD_START,
 	  "beginnen",
 	  "Start the game (owner)",
 	  "Begin het spel (eigenaar)",
-	  { { "first", "eerste", 6, 0, "Who casts first", "Wie als eerste vervloekt", NULL } } },
+	  { { "first", "eerste", PLAY_ARG_USER, 0, "Who casts first", "Wie als eerste vervloekt",
+	      NULL } } },
 	{ CMD_STATUS, "stand", "Show the table", "Toon de tafel", { { 0 } } },
 	{ CMD_RULES, "regels", "The rules", "De regels", { { 0 } } },
 	{ CMD_HELP, "hulp", "All commands", "Alle commando's", { { 0 } } },
@@ -240,42 +237,28 @@ static const struct cmd_def defs[] = {
 	  "Play again: the winner casts first",
 	  "Speel opnieuw: de winnaar begint",
 	  { { 0 } } },
-	{ CMD_CURSE,
-	  "vervloek",
-	  "As Caster, curse a Victim and roll",
-	  "Vervloek als Vervloeker een Slachtoffer en gooi",
-	  { { "victim", "slachtoffer", 6, 1, "The Victim", "Het Slachtoffer", NULL },
-	    { "cultist", "sektarier", 4, 0, "Rival Cults: which of their cultists",
-	      "Rivaliserende Sektes: welke sektariër", "1,2,3" } } },
-	{ CMD_EYE,
-	  "oog",
-	  "Choose what your Eye becomes",
-	  "Kies wat je Boze Oog wordt",
-	  { { "face", "kant", 3, 1, "The face", "De kant",
-	      "yellow-sign,tentacle,elder-sign,cthulhu" } } },
-	{ CMD_RESPOND,
-	  "terugvloeken",
-	  "As Victim, roll back at the Caster",
-	  "Gooi als Slachtoffer terug naar de Vervloeker",
-	  { { 0 } } },
 	{ CMD_LEADERBOARD,
 	  "ranglijst",
 	  "The ranking of this server",
 	  "De ranglijst van deze server",
-	  { { "scope", "bereik", 3, 0, "This server or all", "Deze server of alle", "all" },
-	    { "period", "periode", 3, 0, "A period", "Een periode", "week,month,year" } } },
+	  { { "scope", "bereik", PLAY_ARG_TEXT, 0, "This server or all", "Deze server of alle",
+	      "all" },
+	    { "period", "periode", PLAY_ARG_TEXT, 0, "A period", "Een periode",
+	      "week,month,year" } } },
 	{ CMD_STATS,
 	  "statistieken",
 	  "A player's record",
 	  "De resultaten van een speler",
-	  { { "player", "speler", 6, 0, "The player", "De speler", NULL },
-	    { "scope", "bereik", 3, 0, "This server or all", "Deze server of alle", "all" },
-	    { "period", "periode", 3, 0, "A period", "Een periode", "week,month,year" } } },
+	  { { "player", "speler", PLAY_ARG_USER, 0, "The player", "De speler", NULL },
+	    { "scope", "bereik", PLAY_ARG_TEXT, 0, "This server or all", "Deze server of alle",
+	      "all" },
+	    { "period", "periode", PLAY_ARG_TEXT, 0, "A period", "Een periode",
+	      "week,month,year" } } },
 	{ CMD_LANGUAGE,
 	  "taal",
 	  "The language I answer you in",
 	  "De taal waarin ik je antwoord",
-	  { { "language", "taal", 3, 1, "Language", "Taal", "en,nl" } } },
+	  { { "language", "taal", PLAY_ARG_TEXT, 1, "Language", "Taal", "en,nl" } } },
 };
 
 static void localized(cJSON *obj, const char *key, const char *nl)
@@ -285,52 +268,93 @@ static void localized(cJSON *obj, const char *key, const char *nl)
 	cJSON_AddStringToObject(loc, "nl", nl);
 }
 
+/* Discord's option types for enum play_arg. */
+static const int option_types[] = {
+	[PLAY_ARG_TEXT] = 3, [PLAY_ARG_USER] = 6, [PLAY_ARG_NUMBER] = 4
+};
+
+/* Writes the choices "@games" and "@policies" stand for into buf. */
+static const char *expand_choices(const char *choices, char *buf, size_t cap)
+{
+	struct text tx;
+
+	if (strcmp(choices, "@games") != 0 && strcmp(choices, "@policies") != 0)
+		return choices;
+	text_init(&tx, buf, cap);
+	for (int g = 0; play_games[g]; g++) {
+		const struct game_ops *ops = play_games[g]->ops;
+		if (choices[1] == 'g') {
+			text_addf(&tx, "%s%s", g ? "," : "", ops->name);
+			continue;
+		}
+		for (const struct game_policy *p = ops->policies; p->name; p++) {
+			int seen = 0;
+			for (int h = 0; h <= g && !seen; h++)
+				for (const struct game_policy *q = play_games[h]->ops->policies;
+				     q->name && !seen && (h < g || q < p); q++)
+					seen = strcmp(q->name, p->name) == 0;
+			if (!seen)
+				text_addf(&tx, "%s%s", buf[0] ? "," : "", p->name);
+		}
+	}
+	return buf;
+}
+
+/* Appends one slash command to arr. */
+static void add_command(cJSON *arr, const char *name, const char *nl_name, const char *desc,
+                        const char *nl_desc, const struct play_option *opt, int nopt)
+{
+	cJSON *c = cJSON_CreateObject(), *opts = NULL;
+
+	cJSON_AddStringToObject(c, "name", name);
+	localized(c, "name_localizations", nl_name);
+	cJSON_AddStringToObject(c, "description", desc);
+	localized(c, "description_localizations", nl_desc);
+	cJSON_AddNumberToObject(c, "type", 1);
+	for (int k = 0; k < nopt && opt[k].name; k++) {
+		const struct play_option *o = &opt[k];
+		cJSON *oj = cJSON_CreateObject();
+		if (!opts)
+			opts = cJSON_AddArrayToObject(c, "options");
+		cJSON_AddNumberToObject(oj, "type", option_types[o->type]);
+		cJSON_AddStringToObject(oj, "name", o->name);
+		localized(oj, "name_localizations", o->nl_name);
+		cJSON_AddStringToObject(oj, "description", o->desc);
+		localized(oj, "description_localizations", o->nl_desc);
+		if (o->required)
+			cJSON_AddTrueToObject(oj, "required");
+		if (o->choices) {
+			cJSON *ch = cJSON_AddArrayToObject(oj, "choices");
+			char all[256], buf[256];
+			text_copy(buf, sizeof(buf), expand_choices(o->choices, all, sizeof(all)));
+			for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+			     t = strtok_r(NULL, ",", &save)) {
+				cJSON *cj = cJSON_CreateObject();
+				cJSON_AddStringToObject(cj, "name", t);
+				if (o->type == PLAY_ARG_NUMBER)
+					cJSON_AddNumberToObject(cj, "value", strtol(t, NULL, 10));
+				else
+					cJSON_AddStringToObject(cj, "value", t);
+				cJSON_AddItemToArray(ch, cj);
+			}
+		}
+		cJSON_AddItemToArray(opts, oj);
+	}
+	cJSON_AddItemToArray(arr, c);
+}
+
 char *discord_commands_json(void)
 {
 	cJSON *arr = cJSON_CreateArray();
+	const struct play_action *a;
 	char *json;
 
-	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
-		const struct cmd_def *d = &defs[i];
-		cJSON *c = cJSON_CreateObject(), *opts = NULL;
-
-		cJSON_AddStringToObject(c, "name", cmd_name(d->kind));
-		localized(c, "name_localizations", d->nl_name);
-		cJSON_AddStringToObject(c, "description", d->desc);
-		localized(c, "description_localizations", d->nl_desc);
-		cJSON_AddNumberToObject(c, "type", 1);
-		for (int k = 0; k < 4 && d->opts[k].name; k++) {
-			const struct opt_def *o = &d->opts[k];
-			cJSON *oj = cJSON_CreateObject();
-			if (!opts)
-				opts = cJSON_AddArrayToObject(c, "options");
-			cJSON_AddNumberToObject(oj, "type", o->type);
-			cJSON_AddStringToObject(oj, "name", o->name);
-			localized(oj, "name_localizations", o->nl_name);
-			cJSON_AddStringToObject(oj, "description", o->desc);
-			localized(oj, "description_localizations", o->nl_desc);
-			if (o->required)
-				cJSON_AddTrueToObject(oj, "required");
-			if (o->choices) {
-				cJSON *ch = cJSON_AddArrayToObject(oj, "choices");
-				char buf[128];
-				text_copy(buf, sizeof(buf), o->choices);
-				for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
-				     t = strtok_r(NULL, ",", &save)) {
-					cJSON *cj = cJSON_CreateObject();
-					cJSON_AddStringToObject(cj, "name", t);
-					if (o->type == 4)
-						cJSON_AddNumberToObject(cj, "value",
-						                        strtol(t, NULL, 10));
-					else
-						cJSON_AddStringToObject(cj, "value", t);
-					cJSON_AddItemToArray(ch, cj);
-				}
-			}
-			cJSON_AddItemToArray(opts, oj);
-		}
-		cJSON_AddItemToArray(arr, c);
-	}
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
+		add_command(arr, cmd_name(defs[i].kind), defs[i].nl_name, defs[i].desc,
+		            defs[i].nl_desc, defs[i].opts, 4);
+	for (int i = 0; (a = play_action_at(i)); i++)
+		add_command(arr, a->name, a->nl_name, a->desc, a->nl_desc, a->opts,
+		            PLAY_OPTIONS_MAX);
 	json = cJSON_PrintUnformatted(arr);
 	cJSON_Delete(arr);
 	return json;
@@ -945,7 +969,7 @@ static void on_interaction(struct app *a, const cJSON *d)
 		respond_error(a, d, "The bot is restarting; try again in a moment.");
 		return;
 	}
-	a->metrics.interactions[r.req.cmd.kind]++;
+	metrics_count(&a->metrics, &r.req.cmd);
 	if (!a->batching) {
 		bot_batch_begin(a->bot);
 		a->batching = 1;
@@ -966,7 +990,7 @@ static void on_interaction(struct app *a, const cJSON *d)
 			game = h->out.m[i].game;
 		log_msg(LOG_INFO,
 		        "interaction %s: /%s by user %s, guild %s, channel %s, game %lld%s", r.id,
-		        cmd_name(r.req.cmd.kind), r.user, r.server, r.channel, (long long)game,
+		        cmd_word(&r.req.cmd), r.user, r.server, r.channel, (long long)game,
 		        h->out.n && h->out.m[0].kind == MSG_ERROR ? ", refused" : "");
 	}
 	if (a->nbatch == BATCH_MAX)

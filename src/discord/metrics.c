@@ -4,6 +4,14 @@ static const double bounds[METRICS_BUCKETS] = {
 	0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
 };
 
+void metrics_count(struct metrics *m, const struct cmd *c)
+{
+	if (c->kind == CMD_ACTION && c->action >= 0 && c->action < PLAY_ACTIONS_MAX)
+		m->actions[c->action]++;
+	else if (c->kind >= 0 && c->kind < CMD_COUNT)
+		m->interactions[c->kind]++;
+}
+
 void metrics_latency(struct metrics *m, double seconds)
 {
 	for (int i = 0; i < METRICS_BUCKETS; i++)
@@ -27,8 +35,12 @@ void metrics_render(const struct metrics *m, const struct metrics_gauges *g, str
 	text_add(out, "# HELP rlyeh_interactions_total Interactions handled, by command.\n"
 	              "# TYPE rlyeh_interactions_total counter\n");
 	for (int k = 0; k < CMD_COUNT; k++)
-		text_addf(out, "rlyeh_interactions_total{command=\"%s\"} %ld\n", cmd_name(k),
-		          m->interactions[k]);
+		if (k != CMD_ACTION)
+			text_addf(out, "rlyeh_interactions_total{command=\"%s\"} %ld\n",
+			          cmd_name(k), m->interactions[k]);
+	for (int i = 0; play_action_at(i); i++)
+		text_addf(out, "rlyeh_interactions_total{command=\"%s\"} %ld\n",
+		          play_action_at(i)->name, m->actions[i]);
 	text_addf(out, "rlyeh_interactions_total{command=\"unreadable\"} %ld\n", m->unreadable);
 	text_add(out, "# HELP rlyeh_response_seconds From an interaction's arrival to its "
 	              "accepted callback.\n# TYPE rlyeh_response_seconds histogram\n");

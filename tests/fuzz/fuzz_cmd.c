@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check(const struct cmd *c)
 {
-	if (!cmd_name(c->kind) || c->nargs < 0 || c->nargs > CMD_ARGS_MAX)
+	if (!cmd_word(c) || c->nargs < 0 || c->nargs > CMD_ARGS_MAX)
 		abort();
 	for (int i = 0; i < c->nargs; i++)
 		if (!memchr(c->args[i], '\0', sizeof(c->args[i])))
@@ -43,7 +43,7 @@ static void button(const char *id)
 	check(&c);
 	if (c.game <= 0 || c.move < 0 || c.nargs > 1)
 		abort();
-	snprintf(back, sizeof(back), "%lld:%d:%s%s%s", (long long)c.game, c.move, cmd_name(c.kind),
+	snprintf(back, sizeof(back), "%lld:%d:%s%s%s", (long long)c.game, c.move, cmd_word(&c),
 	         c.nargs ? ":" : "", c.nargs ? c.args[0] : "");
 	if (cmd_parse_button(back, &again) != CMD_OK || !same(&c, &again))
 		abort();
@@ -60,7 +60,7 @@ static void typed(const char *line)
 	check(&c);
 	if (c.game != 0 || c.move != -1)
 		abort();
-	n = (size_t)snprintf(back, sizeof(back), "/%s", cmd_name(c.kind));
+	n = (size_t)snprintf(back, sizeof(back), "/%s", cmd_word(&c));
 	for (int i = 0; i < c.nargs; i++) {
 		int quote = !c.args[i][0] || strpbrk(c.args[i], " \t\r\n") != NULL;
 		n += (size_t)snprintf(back + n, sizeof(back) - n, quote ? " \"%s\"" : " %s",

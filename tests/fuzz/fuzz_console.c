@@ -26,7 +26,7 @@ static void check(int rc, const char *name, const struct cmd *c)
 			abort();
 	if (rc != CMD_OK)
 		return;
-	if (!cmd_name(c->kind) || c->nargs < 0 || c->nargs > CMD_ARGS_MAX || c->game != 0 ||
+	if (!cmd_word(c) || c->nargs < 0 || c->nargs > CMD_ARGS_MAX || c->game != 0 ||
 	    c->move != -1)
 		abort();
 	for (int i = 0; i < c->nargs; i++)

@@ -12,6 +12,7 @@
 
 #include "rlyeh/discord.h"
 #include "rlyeh/gateway.h"
+#include "rlyeh/play.h"
 
 static cJSON *parse(const char *json)
 {
@@ -34,7 +35,8 @@ static void test_slash_command(void **unused)
 
 	(void)unused;
 	assert_int_equal(discord_parse_interaction(d, &r, err, sizeof(err)), 0);
-	assert_int_equal(r.req.cmd.kind, CMD_CURSE);
+	assert_int_equal(r.req.cmd.kind, CMD_ACTION);
+	assert_string_equal(cmd_word(&r.req.cmd), "curse");
 	assert_int_equal(r.req.cmd.nargs, 1);
 	assert_string_equal(r.req.cmd.args[0], "43-2");
 	assert_string_equal(r.req.user, "42");
@@ -78,7 +80,8 @@ static void test_button_and_refusals(void **unused)
 
 	(void)unused;
 	assert_int_equal(discord_parse_interaction(d, &r, err, sizeof(err)), 0);
-	assert_int_equal(r.req.cmd.kind, CMD_EYE);
+	assert_int_equal(r.req.cmd.kind, CMD_ACTION);
+	assert_string_equal(cmd_word(&r.req.cmd), "eye");
 	assert_int_equal(r.req.cmd.game, 9);
 	assert_int_equal(r.req.cmd.move, 14);
 	assert_string_equal(r.req.cmd.args[0], "tentacle");
@@ -207,7 +210,13 @@ static void test_command_definitions(void **unused)
 		}
 		n++;
 	}
-	assert_int_equal(n, CMD_COUNT);
+	/* every table command (CMD_ACTION is not one) and every game's action */
+	{
+		int actions = 0;
+		while (play_action_at(actions))
+			actions++;
+		assert_int_equal(n, CMD_COUNT - 1 + actions);
+	}
 	cJSON_Delete(arr);
 	free(json);
 }
