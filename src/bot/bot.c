@@ -40,19 +40,21 @@ struct work {
 };
 
 /* A table as the bot keeps it between commands, found by a hash of
- * (server, channel). The members and the engine state live packed in one
- * allocation: per member its player, name and policy, each NUL-terminated,
- * then strikes, autopilot, place and cthulhu as four int32_t (mlen bytes in
- * all); then, while the game is under way, game->ops->state_size bytes. */
+ * (server, channel): the game row's numbers, and one allocation holding
+ * the rest packed. The blob holds the row's server, channel, game, lang and
+ * owner, each NUL-terminated (slen bytes); per member its player, name and
+ * policy, each NUL-terminated, then strikes, autopilot, place and cthulhu
+ * as four int32_t (mlen bytes in all); then, while the game is under way,
+ * game->ops->state_size bytes. */
 struct slot {
-	struct store_game row;
+	struct slot *next; /* in its hash bucket */
 	const struct play_game *game;
-	int64_t seq;
-	int nm;
-	uint32_t mlen;
+	int64_t id, seq, created_at, started_at, finished_at, deadline, series_of;
+	uint64_t seed, rng[4];
+	int per_player, state, first, moves, winner, nm;
+	uint32_t slen, mlen;
 	int has_state;
-	unsigned char *blob; /* NULL when empty */
-	struct slot *next;   /* in its hash bucket */
+	unsigned char *blob;
 };
 
 #define MEMBER_INTS 4
@@ -121,7 +123,64 @@ static void unpack_members(const unsigned char *p, int nm, struct store_member *
 
 static size_t blob_size(const struct slot *s)
 {
-	return s->mlen + (s->has_state ? s->game->ops->state_size : 0);
+	return s->slen + s->mlen + (s->has_state ? s->game->ops->state_size : 0);
+}
+
+static const char *slot_server(const struct slot *s)
+{
+	return (const char *)s->blob;
+}
+
+static const char *slot_channel(const struct slot *s)
+{
+	return slot_server(s) + strlen(slot_server(s)) + 1;
+}
+
+/* Bytes the packed strings of row take. */
+static uint32_t row_strings_size(const struct store_game *r)
+{
+	return (uint32_t)(strnlen(r->server, sizeof(r->server) - 1) +
+	                  strnlen(r->channel, sizeof(r->channel) - 1) +
+	                  strnlen(r->game, sizeof(r->game) - 1) +
+	                  strnlen(r->lang, sizeof(r->lang) - 1) +
+	                  strnlen(r->owner, sizeof(r->owner) - 1) + 5);
+}
+
+/* The numbers of a game row, kept as they are in struct slot. */
+#define ROW_NUMBERS(X)                                                                             \
+	X(id)                                                                                      \
+	X(per_player) X(state) X(seed) X(rng[0]) X(rng[1]) X(rng[2]) X(rng[3]) X(first) X(moves)   \
+	    X(winner) X(created_at) X(started_at) X(finished_at) X(deadline) X(series_of)
+
+/* Keeps row in s: its numbers in the fields, its strings at s->blob. */
+static void pack_row(const struct store_game *r, struct slot *s)
+{
+	unsigned char *p = s->blob;
+
+#define TO_SLOT(f) s->f = r->f;
+	ROW_NUMBERS(TO_SLOT)
+#undef TO_SLOT
+	p = put_str(p, r->server, sizeof(r->server));
+	p = put_str(p, r->channel, sizeof(r->channel));
+	p = put_str(p, r->game, sizeof(r->game));
+	p = put_str(p, r->lang, sizeof(r->lang));
+	put_str(p, r->owner, sizeof(r->owner));
+}
+
+/* The row kept in s. */
+static void unpack_row(const struct slot *s, struct store_game *r)
+{
+	const unsigned char *p = s->blob;
+
+	memset(r, 0, sizeof(*r));
+#define TO_ROW(f) r->f = s->f;
+	ROW_NUMBERS(TO_ROW)
+#undef TO_ROW
+	p = get_str(p, r->server, sizeof(r->server));
+	p = get_str(p, r->channel, sizeof(r->channel));
+	p = get_str(p, r->game, sizeof(r->game));
+	p = get_str(p, r->lang, sizeof(r->lang));
+	get_str(p, r->owner, sizeof(r->owner));
 }
 
 /* A table as it was before the open batch changed it, to put back when
@@ -171,7 +230,7 @@ static struct slot *find_slot(const struct bot *b, const char *server, const cha
 		return NULL;
 	s = b->buckets[channel_hash(server, channel) & (b->nbuckets - 1)];
 	for (; s; s = s->next)
-		if (strcmp(s->row.channel, channel) == 0 && strcmp(s->row.server, server) == 0)
+		if (strcmp(slot_channel(s), channel) == 0 && strcmp(slot_server(s), server) == 0)
 			return s;
 	return NULL;
 }
@@ -179,14 +238,14 @@ static struct slot *find_slot(const struct bot *b, const char *server, const cha
 /* Copies a kept table into its full working form. */
 static void expand(const struct slot *s, struct table *t)
 {
-	t->row = s->row;
+	unpack_row(s, &t->row);
 	t->game = s->game;
 	t->seq = s->seq;
 	t->nm = s->nm;
 	if (s->nm)
-		unpack_members(s->blob, s->nm, t->m);
+		unpack_members(s->blob + s->slen, s->nm, t->m);
 	if (s->has_state)
-		memcpy(t->state, s->blob + s->mlen, s->game->ops->state_size);
+		memcpy(t->state, s->blob + s->slen + s->mlen, s->game->ops->state_size);
 }
 
 /* The channel's table, expanded into the bot's view (valid until the next
@@ -216,7 +275,7 @@ static int grow(struct bot *b)
 		return -1;
 	for (size_t i = 0; i < b->nbuckets; i++) {
 		for (struct slot *s = b->buckets[i], *next; s; s = next) {
-			size_t k = channel_hash(s->row.server, s->row.channel) & (n - 1);
+			size_t k = channel_hash(slot_server(s), slot_channel(s)) & (n - 1);
 			next = s->next;
 			s->next = nb[k];
 			nb[k] = s;
@@ -250,28 +309,30 @@ static int remember(struct bot *b, const char *server, const char *channel)
 	if (!b->batch)
 		return 0;
 	for (int i = 0; i < b->nundo; i++)
-		if (strcmp(b->undo[i].copy.row.channel, channel) == 0 &&
-		    strcmp(b->undo[i].copy.row.server, server) == 0)
+		if (strcmp(slot_channel(&b->undo[i].copy), channel) == 0 &&
+		    strcmp(slot_server(&b->undo[i].copy), server) == 0)
 			return 0;
 	if (b->nundo == BATCH_MAX)
 		return -1;
 	u = &b->undo[b->nundo];
 	memset(u, 0, sizeof(*u));
 	if (!s) {
-		text_copy(u->copy.row.server, sizeof(u->copy.row.server), server);
-		text_copy(u->copy.row.channel, sizeof(u->copy.row.channel), channel);
+		/* only the names, to find the slot the batch creates */
+		size_t ls = strlen(server) + 1, lc = strlen(channel) + 1;
+		if (!(u->copy.blob = malloc(ls + lc)))
+			return -1;
+		memcpy(u->copy.blob, server, ls);
+		memcpy(u->copy.blob + ls, channel, lc);
+		u->copy.slen = (uint32_t)(ls + lc);
 		b->nundo++;
 		return 0;
 	}
 	u->existed = 1;
 	u->copy = *s;
 	u->copy.next = NULL;
-	u->copy.blob = NULL;
-	if (s->blob) {
-		if (!(u->copy.blob = malloc(blob_size(s))))
-			return -1;
-		memcpy(u->copy.blob, s->blob, blob_size(s));
-	}
+	if (!(u->copy.blob = malloc(blob_size(s))))
+		return -1;
+	memcpy(u->copy.blob, s->blob, blob_size(s));
 	b->nundo++;
 	return 0;
 }
@@ -286,7 +347,7 @@ static void drop_slot(struct bot *b, const char *server, const char *channel)
 	p = &b->buckets[channel_hash(server, channel) & (b->nbuckets - 1)];
 	for (; *p; p = &(*p)->next) {
 		struct slot *s = *p;
-		if (strcmp(s->row.channel, channel) == 0 && strcmp(s->row.server, server) == 0) {
+		if (strcmp(slot_channel(s), channel) == 0 && strcmp(slot_server(s), server) == 0) {
 			*p = s->next;
 			free(s->blob);
 			free(s);
@@ -302,9 +363,10 @@ static void undo_batch(struct bot *b)
 {
 	for (int i = b->nundo - 1; i >= 0; i--) {
 		struct undo *u = &b->undo[i];
-		struct slot *s = find_slot(b, u->copy.row.server, u->copy.row.channel);
+		struct slot *s = find_slot(b, slot_server(&u->copy), slot_channel(&u->copy));
 		if (!u->existed) {
-			drop_slot(b, u->copy.row.server, u->copy.row.channel);
+			drop_slot(b, slot_server(&u->copy), slot_channel(&u->copy));
+			free(u->copy.blob);
 			continue;
 		}
 		if (!s) { /* cannot happen: slots are only dropped here */
@@ -333,11 +395,11 @@ static int keep_table(struct bot *b, const struct table *t)
 {
 	struct slot *s = find_slot(b, t->row.server, t->row.channel);
 	size_t state_size = t->game && t->row.state != STORE_LOBBY ? t->game->ops->state_size : 0;
-	uint32_t mlen = members_size(t->m, t->nm);
-	unsigned char *blob = NULL;
+	uint32_t slen = row_strings_size(&t->row), mlen = members_size(t->m, t->nm);
+	unsigned char *blob = malloc(slen + mlen + state_size);
 	int64_t before = 0;
 
-	if (mlen + state_size && !(blob = malloc(mlen + state_size)))
+	if (!blob)
 		return -1;
 	if (!s) {
 		if ((b->nslots + 1 > b->nbuckets && grow(b)) || !(s = calloc(1, sizeof(*s)))) {
@@ -349,19 +411,20 @@ static int keep_table(struct bot *b, const struct table *t)
 		b->buckets[k] = s;
 		b->nslots++;
 	} else {
-		before = s->row.state == STORE_PLAYING ? s->row.deadline : 0;
+		before = s->state == STORE_PLAYING ? s->deadline : 0;
 	}
 	free(s->blob);
-	s->row = t->row;
+	s->blob = blob;
 	s->game = t->game;
 	s->seq = t->seq;
 	s->nm = t->nm;
+	s->slen = slen;
 	s->mlen = mlen;
 	s->has_state = state_size > 0;
-	s->blob = blob;
-	pack_members(t->m, t->nm, blob);
+	pack_row(&t->row, s);
+	pack_members(t->m, t->nm, blob + slen);
 	if (state_size)
-		memcpy(blob + mlen, t->state, state_size);
+		memcpy(blob + slen + mlen, t->state, state_size);
 	deadline_moved(b, before, t->row.state == STORE_PLAYING ? t->row.deadline : 0);
 	return 0;
 }
@@ -1428,8 +1491,7 @@ void bot_tick(struct bot *b, int64_t now, struct msg_list *out)
 		return;
 	for (size_t i = 0; i < b->nbuckets; i++) {
 		for (struct slot *s = b->buckets[i]; s; s = s->next) {
-			if (s->row.state == STORE_PLAYING && s->row.deadline > 0 &&
-			    s->row.deadline <= now) {
+			if (s->state == STORE_PLAYING && s->deadline > 0 && s->deadline <= now) {
 				struct table t;
 				expand(s, &t);
 				time_out(b, &t, now, out);
@@ -1446,9 +1508,9 @@ int64_t bot_next_deadline(struct bot *b)
 		return b->earliest;
 	for (size_t i = 0; i < b->nbuckets; i++)
 		for (const struct slot *s = b->buckets[i]; s; s = s->next)
-			if (s->row.state == STORE_PLAYING && s->row.deadline > 0 &&
-			    (next == 0 || s->row.deadline < next))
-				next = s->row.deadline;
+			if (s->state == STORE_PLAYING && s->deadline > 0 &&
+			    (next == 0 || s->deadline < next))
+				next = s->deadline;
 	b->earliest = next;
 	return next;
 }
@@ -1474,7 +1536,7 @@ int bot_open_games(const struct bot *b)
 
 	for (size_t i = 0; i < b->nbuckets; i++)
 		for (const struct slot *s = b->buckets[i]; s; s = s->next)
-			n += s->row.state == STORE_LOBBY || s->row.state == STORE_PLAYING;
+			n += s->state == STORE_LOBBY || s->state == STORE_PLAYING;
 	return n;
 }
 

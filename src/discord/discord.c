@@ -453,11 +453,14 @@ enum tag_kind {
 };
 
 /* Where the channel's current table message is, to edit it in place. */
+/* What the adapter knows of a channel's table message. Discord ids are
+ * 64-bit integers: 20 digits at most. */
+#define SNOWFLAKE_MAX 21
 struct chan {
-	char channel[64];
+	char channel[SNOWFLAKE_MAX];
+	char msg_id[SNOWFLAKE_MAX]; /* a channel message id, when known */
 	int64_t game;
-	char msg_id[32]; /* a channel message id, when known */
-	char *token;     /* else the interaction whose response holds it, or NULL */
+	char *token; /* else the interaction whose response holds it, or NULL */
 	int64_t token_at;
 	struct chan *next; /* in its hash bucket */
 };
@@ -604,7 +607,7 @@ static struct chan *chan_get(struct app *a, const char *channel)
 			if (strcmp(c->channel, channel) == 0)
 				return c;
 	}
-	if (a->nchans >= CHANNELS_MAX)
+	if (a->nchans >= CHANNELS_MAX || strlen(channel) >= SNOWFLAKE_MAX)
 		return NULL;
 	if (a->nchans + 1 > a->nbuckets) {
 		size_t n = a->nbuckets ? a->nbuckets * 2 : 64;
@@ -777,7 +780,10 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 		answered = 1;
 		if (c) {
 			c->game = table->game;
-			text_copy(c->msg_id, sizeof(c->msg_id), r->message_id);
+			if (strlen(r->message_id) < sizeof(c->msg_id))
+				text_copy(c->msg_id, sizeof(c->msg_id), r->message_id);
+			else
+				c->msg_id[0] = '\0';
 		}
 		/* ...and tell what happened below it. */
 		snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
