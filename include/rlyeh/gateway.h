@@ -77,6 +77,13 @@ long gateway_reconnects(const struct gateway *g);
  * every incoming message takes; also the fuzzing entry point). */
 void gateway_receive(struct gateway *g, const char *text, size_t len);
 
+/* Handles the bytes of one whole received websocket message as the
+ * connection's receive path does: capped at GATEWAY_MAX_MESSAGE, and with
+ * zlib-stream appended to the stream and inflated at each flush marker (the
+ * stream is set up on first use). Returns 0, or -1 when the message was
+ * refused and the connection closed to start again (tests, fuzzing). */
+int gateway_receive_message(struct gateway *g, const void *data, size_t len);
+
 /* Frees the client (closing nothing: call after the context is destroyed or
  * the connection closed). NULL is a no-op. */
 void gateway_free(struct gateway *g);

@@ -452,6 +452,8 @@ void gateway_receive(struct gateway *g, const char *text, size_t len)
 /* Appends received bytes to the message buffer; -1 past the cap. */
 static int append(struct gateway *g, const void *in, size_t len)
 {
+	if (len == 0) /* an empty frame: the buffer may not exist yet */
+		return 0;
 	if (g->msglen + len > GATEWAY_MAX_MESSAGE)
 		return -1;
 	if (g->msglen + len > g->msgcap) {
@@ -515,6 +517,50 @@ static int inflate_message(struct gateway *g)
 	return 0;
 }
 
+/* Takes received bytes; `last` when they end a websocket message. A whole
+ * message is handled (with zlib-stream: once the stream reaches a flush
+ * marker, inflated through the connection's one stream). Past the size cap
+ * or on a corrupt stream, the connection is closed to start again. Returns
+ * 0, or -1 when it closed the connection. */
+static int received(struct gateway *g, const void *in, size_t len, int last)
+{
+	if (append(g, in, len)) {
+		log_msg(LOG_WARN, "gateway: a payload over %u bytes; reconnecting",
+		        GATEWAY_MAX_MESSAGE);
+		g->msglen = 0;
+		close_with(g, ZOMBIE_CODE, g->session_id[0] ? NEXT_RESUME : NEXT_IDENTIFY);
+		return -1;
+	}
+	if (!last)
+		return 0;
+	if (g->compress) {
+		if (g->msglen < 4 || memcmp(g->msg + g->msglen - 4, "\x00\x00\xff\xff", 4))
+			return 0;
+		if (inflate_message(g)) {
+			log_msg(LOG_WARN, "gateway: corrupt compressed stream; reconnecting");
+			g->msglen = 0;
+			close_with(g, ZOMBIE_CODE, g->session_id[0] ? NEXT_RESUME : NEXT_IDENTIFY);
+			return -1;
+		}
+	} else {
+		size_t n = g->msglen;
+		g->msglen = 0;
+		on_payload(g, (const char *)g->msg, n);
+	}
+	return 0;
+}
+
+int gateway_receive_message(struct gateway *g, const void *data, size_t len)
+{
+	if (g->compress && !g->zinit) {
+		memset(&g->z, 0, sizeof(g->z));
+		if (inflateInit(&g->z) != Z_OK)
+			return -1;
+		g->zinit = 1;
+	}
+	return received(g, data, len, 1);
+}
+
 static void connection_gone(struct gateway *g, const char *why)
 {
 	int action;
@@ -570,30 +616,8 @@ int gateway_callback(struct gateway *g, struct lws *wsi, int reason, void *in, s
 		}
 		break;
 	case LWS_CALLBACK_CLIENT_RECEIVE:
-		if (append(g, in, len)) {
-			log_msg(LOG_WARN, "gateway: a payload over %u bytes; reconnecting",
-			        GATEWAY_MAX_MESSAGE);
-			g->msglen = 0;
-			close_with(g, ZOMBIE_CODE, g->session_id[0] ? NEXT_RESUME : NEXT_IDENTIFY);
-			break;
-		}
-		if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi))
-			break;
-		if (g->compress) {
-			if (g->msglen < 4 || memcmp(g->msg + g->msglen - 4, "\x00\x00\xff\xff", 4))
-				break;
-			if (inflate_message(g)) {
-				log_msg(LOG_WARN,
-				        "gateway: corrupt compressed stream; reconnecting");
-				g->msglen = 0;
-				close_with(g, ZOMBIE_CODE,
-				           g->session_id[0] ? NEXT_RESUME : NEXT_IDENTIFY);
-			}
-		} else {
-			size_t n = g->msglen;
-			g->msglen = 0;
-			on_payload(g, (const char *)g->msg, n);
-		}
+		received(g, in, len,
+		         lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi));
 		break;
 	case LWS_CALLBACK_CLIENT_WRITEABLE:
 		if (g->close_code) {

@@ -43,6 +43,7 @@ function(rlyeh_fuzzer name)
 endfunction()
 
 rlyeh_fuzzer(gateway rlyeh_app)
+rlyeh_fuzzer(zlib rlyeh_app)
 rlyeh_fuzzer(interaction rlyeh_app)
 rlyeh_fuzzer(cmd rlyeh_bot)
 rlyeh_fuzzer(console rlyeh_app)
