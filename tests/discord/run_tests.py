@@ -435,6 +435,22 @@ def test_sigterm(tmp, fake):
     check(puts_after == puts_before, "unchanged commands are not registered again")
 
 
+def test_no_session_starts(tmp, fake):
+    """GET /gateway/bot says no session starts are left: the bot waits reset_after."""
+    fake.fault({"no_session_starts_ms": 2000})
+    t0 = time.time()
+    bot = Bot(tmp, fake, "bot7")
+    wait(connected(fake), 20, "the bot connects once the session starts reset")
+    elapsed = time.time() - t0
+    check(elapsed >= 1.8, "no session starts left: waited %.1f s before IDENTIFY" % elapsed)
+    check("no session starts left" in bot.stderr(), "no session starts left: said in the log")
+    bad = [e for e in fake.all_log() if e.get("kind") == "violation"
+           and "no session starts" in json.dumps(e)]
+    check(not bad, "no IDENTIFY without session starts: %s" % bad[:1])
+    bot.proc.send_signal(signal.SIGTERM)
+    check(bot.proc.wait(timeout=10) == 0, "stopped cleanly")
+
+
 def test_token_refused(tmp, fake):
     bot = Bot(tmp, fake, "bot3")
     wait(connected(fake), 15, "the bot connects")
@@ -592,11 +608,12 @@ def main():
         check(finished >= 1, "finished games are stored (%d)" % finished)
         db.close()
         test_sigterm(tmp, fake)
+        test_no_session_starts(tmp, fake)
         test_systemd_health_reload_compress(tmp, fake)
         test_intents_refused(tmp, fake)
         test_token_refused(tmp, fake)
         test_shutdown_with_stalled_api(tmp, fake)
-        for name in ("bot", "bot2", "bot3", "bot4", "bot5", "bot6"):
+        for name in ("bot", "bot2", "bot3", "bot4", "bot5", "bot6", "bot7"):
             path = os.path.join(tmp, name + ".err")
             if os.path.exists(path):
                 check(TOKEN not in open(path).read(), "the token is not in the log of " + name)

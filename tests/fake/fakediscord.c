@@ -289,6 +289,7 @@ static struct {
 	int violations_unprinted;
 	int withhold_acks;
 	int remaining_starts;
+	int64_t starts_reset_at; /* when remaining_starts is 0: when it is 1000 again (us) */
 	int64_t last_identify;
 
 	struct hfault hfaults[MAX_HFAULTS];
@@ -1616,6 +1617,10 @@ static void on_identify(struct conn *c, const cJSON *d)
 		violation(c->id, "two IDENTIFYs within 5 s (max_concurrency 1)");
 	F.last_identify = now;
 	F.identifies++;
+	if (F.remaining_starts == 0 && F.starts_reset_at && now >= F.starts_reset_at) {
+		F.remaining_starts = 1000;
+		F.starts_reset_at = 0;
+	}
 	if (F.remaining_starts > 0)
 		F.remaining_starts--;
 	else
@@ -2960,10 +2965,22 @@ static void ctl_fault(struct req *r, const cJSON *f)
 	const cJSON *http = cJSON_GetObjectItemCaseSensitive(f, "http");
 	const cJSON *withhold = cJSON_GetObjectItemCaseSensitive(f, "withhold_acks");
 	const cJSON *oversized = cJSON_GetObjectItemCaseSensitive(f, "oversized_frame");
+	const cJSON *starts = cJSON_GetObjectItemCaseSensitive(f, "no_session_starts_ms");
 	int beat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "heartbeat_request"));
 	int junk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "malformed_frame"));
 	int abrupt = cJSON_IsString(close_) && !strcmp(close_->valuestring, "abrupt");
 	int opcode = cJSON_IsNumber(op) ? op->valueint : -1;
+	if (cJSON_IsNumber(starts)) {
+		/* No session starts left until this many ms from now. */
+		if (starts->valuedouble < 1 || starts->valuedouble > 600000) {
+			set_body(r, 400, "{\"error\":\"no_session_starts_ms: 1 to 600000\"}");
+			return;
+		}
+		F.remaining_starts = 0;
+		F.starts_reset_at = now_us() + (int64_t)starts->valuedouble * LWS_US_PER_MS;
+		set_body(r, 200, "{\"applied\":1}");
+		return;
+	}
 	if (cJSON_IsObject(http)) {
 		if (ctl_http_fault(http) < 0) {
 			set_body(r, 400, "{\"error\":\"bad http fault\"}");
@@ -3379,9 +3396,17 @@ static void route_api(struct req *r, const char *sub, const cJSON *json)
 		cJSON_AddStringToObject(j, "url", url);
 		cJSON_AddNumberToObject(j, "shards", 1);
 		cJSON *l = cJSON_AddObjectToObject(j, "session_start_limit");
+		int64_t now = now_us();
+		if (F.remaining_starts == 0 && F.starts_reset_at && now >= F.starts_reset_at) {
+			F.remaining_starts = 1000;
+			F.starts_reset_at = 0;
+		}
 		cJSON_AddNumberToObject(l, "total", 1000);
 		cJSON_AddNumberToObject(l, "remaining", F.remaining_starts);
-		cJSON_AddNumberToObject(l, "reset_after", 86400000);
+		cJSON_AddNumberToObject(l, "reset_after",
+		                        F.starts_reset_at
+		                            ? (double)((F.starts_reset_at - now) / LWS_US_PER_MS)
+		                            : 86400000);
 		cJSON_AddNumberToObject(l, "max_concurrency", 1);
 		set_json(r, 200, j);
 	} else if (n == 1 && SEG(0, "gateway")) {
