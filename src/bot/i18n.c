@@ -115,9 +115,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "becomes\n"
 	             "/respond — as Victim, roll back at the Caster\n"
 	             "Elder Signs: /roll — roll again · /retreat — bank your Elder Signs\n"
-	             "/leaderboard [all] [week|month|year] — this server's (or every server's) "
-	             "ranking\n"
-	             "/stats [player] [all] [week|month|year] — a player's record\n"
+	             "/leaderboard [game] [all] [week|month|year] — this server's (or every "
+	             "server's) ranking of a game (the table's by default)\n"
+	             "/stats [player] [game] [all] [week|month|year] — a player's record\n"
 	             "/language <en|nl> — the language I answer you in",
 	             "Commando's:\n"
 	             "/open [cthulhu-dice|elder-signs] [classic|rival-cults] [2|3] [en|nl] — open "
@@ -139,9 +139,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "/respond — gooi als Slachtoffer terug naar de Vervloeker\n"
 	             "Elder Signs: /roll — gooi opnieuw · /retreat — trek je terug en bewaar je "
 	             "Tekens\n"
-	             "/leaderboard [all] [week|month|year] — de ranglijst van deze server (of van "
-	             "alle servers)\n"
-	             "/stats [speler] [all] [week|month|year] — de resultaten van een speler\n"
+	             "/leaderboard [spel] [all] [week|month|year] — de ranglijst van deze server "
+	             "(of van alle servers) voor een spel (standaard dat van de tafel)\n"
+	             "/stats [speler] [spel] [all] [week|month|year] — de resultaten van een "
+	             "speler\n"
 	             "/language <en|nl> — de taal waarin ik je antwoord" },
 	[S_OR] = { " or ", " of " },
 	[S_CD_YELLOW_SIGN] = { "Yellow Sign", "Het Gele Teken" },
@@ -325,10 +326,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_REC_WEEK] = { "the last 7 days", "de laatste 7 dagen" },
 	[S_REC_MONTH] = { "the last 30 days", "de laatste 30 dagen" },
 	[S_REC_YEAR] = { "the last 365 days", "de laatste 365 dagen" },
-	[S_REC_TITLE_SERVER] = { "Leaderboard of this server, {1}:",
-	                         "Ranglijst van deze server, {1}:" },
-	[S_REC_TITLE_ALL] = { "Leaderboard of all servers, {1}:",
-	                      "Ranglijst van alle servers, {1}:" },
+	[S_REC_TITLE_SERVER] = { "Leaderboard of this server, {1} ({2}):",
+	                         "Ranglijst van deze server, {1} ({2}):" },
+	[S_REC_TITLE_ALL] = { "Leaderboard of all servers, {1} ({2}):",
+	                      "Ranglijst van alle servers, {1} ({2}):" },
 	[S_REC_RANK] = { "{1}. {2} — rating {3}: ", "{1}. {2} — waardering {3}: " },
 	[S_REC_LINE] = { "games {1} · won {2} ({3}) · lost to Cthulhu {4}",
 	                 "spellen {1} · gewonnen {2} ({3}) · verloren aan Cthulhu {4}" },
@@ -339,8 +340,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                     "Nog niet gerangschikt (minder dan {2} spellen): {1} spelers." },
 	[S_REC_NO_GAMES] = { "No finished games for \"{1}\".",
 	                     "Geen uitgespeelde spellen voor \"{1}\"." },
-	[S_REC_STATS_SERVER] = { "{1} on this server, {2}:", "{1} op deze server, {2}:" },
-	[S_REC_STATS_ALL] = { "{1} on all servers, {2}:", "{1} op alle servers, {2}:" },
+	[S_REC_STATS_SERVER] = { "{1} on this server, {2} ({3}):",
+	                         "{1} op deze server, {2} ({3}):" },
+	[S_REC_STATS_ALL] = { "{1} on all servers, {2} ({3}):", "{1} op alle servers, {2} ({3}):" },
 	[S_REC_STATS_RANKED] = { "rating {1}, rank {2}; ", "waardering {1}, plaats {2}; " },
 	[S_REC_STATS_UNRANKED] = { "rating {1}, not ranked before {2} games; ",
 	                           "waardering {1}, niet gerangschikt voor {2} spellen; " },

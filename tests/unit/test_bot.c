@@ -827,14 +827,14 @@ static void test_leaderboard_and_stats(void **unused)
 	}
 	assert_int_equal(count("SELECT count(*) FROM games WHERE state = 2"), 3);
 	accepted("carol", "/leaderboard");
-	assert_true(any_text("Leaderboard of this server, all time:"));
+	assert_true(any_text("Leaderboard of this server, all time (cthulhu-dice):"));
 	assert_true(any_text("1. "));
 	assert_true(any_text("2. "));
 	assert_true(any_text("games 3 ·"));
 	accepted("carol", "/leaderboard all week");
-	assert_true(any_text("Leaderboard of all servers, the last 7 days:"));
+	assert_true(any_text("Leaderboard of all servers, the last 7 days (cthulhu-dice):"));
 	accepted("carol", "/stats alice");
-	assert_true(any_text("alice on this server, all time:"));
+	assert_true(any_text("alice on this server, all time (cthulhu-dice):"));
 	assert_true(any_text("rank "));
 	accepted("alice", "/stats");
 	assert_true(any_text("alice on this server"));
