@@ -247,45 +247,43 @@ static void seat_field(const struct esigns *g, const struct play_ctx *c, int s, 
 	msg_field(m, name, value);
 }
 
+/* A field of dice: `head` then the dice by kind in brackets, or without a
+ * head the dice alone ("none" when there are none). */
+static void dice_field(struct msg *m, const struct play_ctx *c, int name, const char *head,
+                       const int *count)
+{
+	char value[128];
+	struct text vt;
+
+	text_init(&vt, value, sizeof(value));
+	if (head)
+		text_add(&vt, head);
+	if (head && count[0] + count[1] + count[2])
+		text_add(&vt, " (");
+	if (!head || count[0] + count[1] + count[2])
+		dice(count, c->lang, &vt);
+	if (head && count[0] + count[1] + count[2])
+		text_add(&vt, ")");
+	msg_field(m, i18n_get(c->lang, name), value);
+}
+
 /* The fields of the turn under way: Clue dice, stash, Tentacles, bag. */
 static void turn_fields(const struct esigns *g, const struct play_ctx *c, struct msg *m)
 {
-	char value[128], num[16];
+	char head[32];
 	int count[ESIGNS_KINDS];
-	struct text vt;
 
 	counts(g, esigns_hand, count);
-	text_init(&vt, value, sizeof(value));
-	dice(count, c->lang, &vt);
-	msg_field(m, i18n_get(c->lang, S_ES_HAND), value);
-
+	dice_field(m, c, S_ES_HAND, NULL, count);
 	counts(g, esigns_stash_dice, count);
-	text_init(&vt, value, sizeof(value));
-	text_addf(&vt, "%d", esigns_stash(g));
-	if (count[0] + count[1] + count[2]) {
-		text_add(&vt, " (");
-		dice(count, c->lang, &vt);
-		text_add(&vt, ")");
-	}
-	msg_field(m, i18n_get(c->lang, S_ES_STASH), value);
-
+	snprintf(head, sizeof(head), "%d", esigns_stash(g));
+	dice_field(m, c, S_ES_STASH, head, count);
 	counts(g, esigns_pile, count);
-	text_init(&vt, value, sizeof(value));
-	text_addf(&vt, "%d/%d", esigns_tentacles(g), ESIGNS_DOWNED);
-	if (esigns_tentacles(g)) {
-		text_add(&vt, " (");
-		dice(count, c->lang, &vt);
-		text_add(&vt, ")");
-	}
-	msg_field(m, i18n_get(c->lang, S_ES_TENTACLES), value);
-
+	snprintf(head, sizeof(head), "%d/%d", esigns_tentacles(g), ESIGNS_DOWNED);
+	dice_field(m, c, S_ES_TENTACLES, head, count);
 	counts(g, esigns_bag, count);
-	text_init(&vt, value, sizeof(value));
-	dice(count, c->lang, &vt);
-	number(num, sizeof(num), count[0] + count[1] + count[2]);
-	text_add(&vt, " = ");
-	text_add(&vt, num);
-	msg_field(m, i18n_get(c->lang, S_ES_BAG), value);
+	snprintf(head, sizeof(head), "%d", count[0] + count[1] + count[2]);
+	dice_field(m, c, S_ES_BAG, head, count);
 }
 
 static void render(const void *state, const struct play_ctx *c, struct msg *m)
