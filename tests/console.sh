@@ -1,7 +1,8 @@
 #!/bin/sh
-# The terminal game end to end: golden transcripts in English and Dutch, the
-# export -> replay round trip, and a kill -9 in the middle of a game followed
-# by a restart that finishes it exactly as an uninterrupted run does.
+# The terminal game end to end: golden transcripts in English and Dutch (Cthulhu
+# Dice and Elder Signs), the export -> replay round trip, the Elder Signs
+# export, and a kill -9 in the middle of a game followed by a restart that
+# finishes it exactly as an uninterrupted run does.
 # Usage: console.sh RLYEH GOLDEN_DIR
 set -u
 rlyeh=$1
@@ -23,20 +24,23 @@ play() { # play LANG DB < script
 	"$rlyeh" console --db "$2" --seed 42 --timeout 0 --lang "$1"
 }
 
-for lang in en nl; do
-	play "$lang" "$tmp/$lang.db" <"$golden/game-$lang.txt" >"$tmp/$lang.out" 2>"$tmp/$lang.err"
-	if cmp -s "$tmp/$lang.out" "$golden/game-$lang.out"; then ok; else
-		bad "transcript $lang differs from $golden/game-$lang.out:"
-		diff "$golden/game-$lang.out" "$tmp/$lang.out" | head -20
-	fi
-	[ -s "$tmp/$lang.err" ] && bad "console $lang wrote to stderr: $(cat "$tmp/$lang.err")"
-	[ "$(sql "$tmp/$lang.db" 'PRAGMA integrity_check')" = ok ] && ok || bad "integrity $lang"
+for game in game elder-signs; do
+	for lang in en nl; do
+		t=$game-$lang
+		play "$lang" "$tmp/$t.db" <"$golden/$t.txt" >"$tmp/$t.out" 2>"$tmp/$t.err"
+		if cmp -s "$tmp/$t.out" "$golden/$t.out"; then ok; else
+			bad "transcript $t differs from $golden/$t.out:"
+			diff "$golden/$t.out" "$tmp/$t.out" | head -20
+		fi
+		[ -s "$tmp/$t.err" ] && bad "console $t wrote to stderr: $(cat "$tmp/$t.err")"
+		[ "$(sql "$tmp/$t.db" 'PRAGMA integrity_check')" = ok ] && ok || bad "integrity $t"
+	done
 done
 
 # The stored game, exported and replayed, ends as the store says.
-if "$rlyeh" export 1 --db "$tmp/en.db" >"$tmp/game.json"; then ok; else bad "export"; fi
+if "$rlyeh" export 1 --db "$tmp/game-en.db" >"$tmp/game.json"; then ok; else bad "export"; fi
 "$rlyeh" replay "$tmp/game.json" >"$tmp/replay.out" || bad "replay of the export"
-winner=$(sql "$tmp/en.db" 'SELECT winner FROM games WHERE id = 1')
+winner=$(sql "$tmp/game-en.db" 'SELECT winner FROM games WHERE id = 1')
 case "$winner" in
 -1) want='{"winner":"cthulhu"}' ;;
 *) want="{\"winner\":$winner}" ;;
@@ -46,7 +50,27 @@ if tail -n 1 "$tmp/replay.out" | grep -q "\"result\":$want}"; then ok; else
 fi
 turns=$(grep -c . "$tmp/replay.out")
 [ "$turns" -gt 0 ] && ok || bad "no turns exported"
-"$rlyeh" export 99 --db "$tmp/en.db" >/dev/null 2>&1 && bad "export of a missing game succeeded" || ok
+"$rlyeh" export 99 --db "$tmp/game-en.db" >/dev/null 2>&1 && bad "export of a missing game succeeded" || ok
+
+# An Elder Signs game exports with its game named, its turns and the stored
+# winner; replay, which plays Cthulhu Dice scripts, says it cannot take it.
+for lang in en nl; do
+	db=$tmp/elder-signs-$lang.db
+	if "$rlyeh" export 1 --db "$db" >"$tmp/es-$lang.json"; then ok; else bad "export es $lang"; fi
+	[ "$(sql "$db" 'SELECT state FROM games WHERE id = 1')" = 2 ] && ok || bad "es $lang not finished"
+	python3 - "$tmp/es-$lang.json" "$(sql "$db" 'SELECT winner FROM games WHERE id = 1')" <<'PY' && ok || bad "es $lang export"
+import json, sys
+g = json.load(open(sys.argv[1]))
+assert g["game"] == "elder-signs" and g["winner"] == int(sys.argv[2]), g
+assert g["turns"] and all(t["end"] in ("retreat", "downed") and t["throws"] for t in g["turns"])
+assert max(g["scores"]) == g["scores"][g["winner"]]
+PY
+	if "$rlyeh" replay "$tmp/es-$lang.json" >/dev/null 2>"$tmp/es-replay.err"; then
+		bad "replay took an elder-signs game"
+	elif grep -q 'replay plays Cthulhu Dice scripts only, not "elder-signs"' "$tmp/es-replay.err"; then ok; else
+		bad "replay of elder-signs: $(cat "$tmp/es-replay.err")"
+	fi
+done
 
 # kill -9 mid-game, restart, finish: the same game as without the kill.
 head -n 8 "$golden/game-en.txt" >"$tmp/first.txt"

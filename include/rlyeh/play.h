@@ -1,7 +1,8 @@
 /* play: what the bot needs from a game beyond its engine — table options,
  * who controls which seat, how players' commands become engine values, and
  * how events and the table are told. One implementation per game
- * (cdplay.c for Cthulhu Dice), listed in play_games[]. */
+ * (cdplay.c for Cthulhu Dice, esplay.c for Elder Signs), listed in
+ * play_games[]. */
 #ifndef RLYEH_PLAY_H
 #define RLYEH_PLAY_H
 
@@ -86,6 +87,12 @@ struct play_game {
 	void (*render)(const void *state, const struct play_ctx *c, struct msg *m);
 	/* The rules text id (enum i18n_id). */
 	int rules;
+	/* Texts (enum i18n_id) of the start of a game, {1} the seat that goes
+	 * first, and of a rematch. */
+	int started, rematch;
+	/* The policy of a computer player added without one, and of a seat
+	 * the computer plays for an absent or idle player. */
+	const char *policy;
 };
 
 /* The games the bot offers; the first is the default of /open. */
@@ -104,5 +111,6 @@ int play_action_index(const char *name);
 int play_action_code(const struct play_game *game, const struct cmd *cmd);
 
 extern const struct play_game cdplay;
+extern const struct play_game esplay;
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/cli.h"
+#include "rlyeh/esigns.h"
 #include "rlyeh/text.h"
 
 struct job {
@@ -15,10 +16,9 @@ struct job {
 	int rc;
 };
 
-/* Rebuilds the game from its log and prints its complete turns. */
-static int write_game(void *ctx, const struct store_loaded *g)
+/* Rebuilds a Cthulhu Dice game from its log and prints its complete turns. */
+static int write_cdice(struct job *j, const struct store_loaded *g)
 {
-	struct job *j = ctx;
 	const struct store_game *row = g->game;
 	struct game_setup setup = { .players = row->per_player ? 2 : g->nmembers,
 		                    .per_player = row->per_player,
@@ -28,11 +28,6 @@ static int write_game(void *ctx, const struct store_loaded *g)
 	struct text all, one;
 	int nturns = 0;
 
-	if (strcmp(row->game, cdice_ops.name) != 0) {
-		snprintf(j->err, j->errlen, "game %lld is %s, not cthulhu-dice", (long long)row->id,
-		         row->game);
-		return 0;
-	}
 	if (row->first >= 0 && cdice_init(&s, &setup) != GAME_OK) {
 		snprintf(j->err, j->errlen, "game %lld: bad setup", (long long)row->id);
 		return 0;
@@ -91,6 +86,120 @@ static int write_game(void *ctx, const struct store_loaded *g)
 	return 0;
 }
 
+/* One Elder Signs event in the turn being written: throws of draws and
+ * rolls, and how the turn ended. `open` is 0 at the start of the turn, -1
+ * after a throw, 3 in an empty draw list, 1 in a draw list, 2 in a roll
+ * list. Returns 1 when the event ends the turn. */
+static int es_event(struct text *one, const struct game_event *e, int *open)
+{
+	const char *kind = esigns_kind_name((enum esigns_kind)e->target);
+
+	if (*open <= 0 && (e->kind == ESIGNS_EV_DRAW || e->kind == ESIGNS_EV_ROLL ||
+	                   e->kind == ESIGNS_EV_REFILL)) {
+		text_add(one, *open < 0 ? ",{" : "{");
+		if (e->kind == ESIGNS_EV_REFILL)
+			text_addf(one, "\"refill\":%d,", e->value);
+		text_add(one, "\"draw\":[");
+		*open = 3;
+	}
+	switch (e->kind) {
+	case ESIGNS_EV_TURN:
+		text_addf(one, "{\"seat\":%d,\"round\":%d,\"throws\":[", e->seat, e->target);
+		*open = 0;
+		return 0;
+	case ESIGNS_EV_DRAW:
+		text_addf(one, "%s\"%s\"", *open == 1 ? "," : "", kind);
+		*open = 1;
+		return 0;
+	case ESIGNS_EV_ROLL:
+		text_addf(one, "%s\"%s:%s\"", *open == 2 ? "," : "],\"roll\":[", kind,
+		          esigns_face_name((enum esigns_face)e->value));
+		*open = 2;
+		return 0;
+	case ESIGNS_EV_CONTINUE:
+		text_add(one, "]}");
+		*open = -1;
+		return 0;
+	case ESIGNS_EV_DOWNED:
+		text_addf(one, "]}],\"end\":\"downed\",\"lost\":%d}", e->value);
+		return 1;
+	case ESIGNS_EV_BANK:
+		text_addf(one, "]}],\"end\":\"retreat\",\"banked\":%d,\"score\":%d}", e->value,
+		          e->target);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Rebuilds an Elder Signs game from its log and prints its complete
+ * turns: per turn the seat, its throws (the kinds drawn, then each die's
+ * kind and face) and how it ended; then the scores. */
+static int write_esigns(struct job *j, const struct store_loaded *g)
+{
+	const struct store_game *row = g->game;
+	struct game_setup setup = { .players = g->nmembers,
+		                    .first = row->first < 0 ? 0 : row->first };
+	struct game_events ev;
+	struct esigns s;
+	char turn[4096], turns[1 << 16];
+	struct text all, one;
+	int nturns = 0, open = 0, started = row->first >= 0;
+
+	if (started && esigns_init(&s, &setup) != GAME_OK) {
+		snprintf(j->err, j->errlen, "game %lld: bad setup", (long long)row->id);
+		return 0;
+	}
+	text_init(&all, turns, sizeof(turns));
+	text_init(&one, turn, sizeof(turn));
+	for (int i = 0; started && i < g->nevents; i++) {
+		const struct store_event *e = &g->events[i];
+
+		if (strcmp(e->kind, "roll") != 0 && strcmp(e->kind, "choice") != 0)
+			continue;
+		ev.n = 0;
+		if (esigns_apply(&s, e->value, &ev) != GAME_OK) {
+			snprintf(j->err, j->errlen, "game %lld: event %lld does not apply",
+			         (long long)row->id, (long long)e->seq);
+			return 0;
+		}
+		for (int k = 0; k < ev.n; k++) {
+			if (ev.ev[k].kind == ESIGNS_EV_TURN)
+				text_init(&one, turn, sizeof(turn));
+			if (es_event(&one, &ev.ev[k], &open)) {
+				text_add(&all, nturns++ ? ",\n  " : "\n  ");
+				text_add(&all, turn);
+			}
+		}
+	}
+	if (all.truncated || one.truncated) {
+		snprintf(j->err, j->errlen, "game %lld is too long to export", (long long)row->id);
+		return 0;
+	}
+	fprintf(j->f, "{\"game\":\"elder-signs\",\"players\":%d,\"first\":%d,\"turns\":[%s%s],",
+	        g->nmembers, setup.first, turns, nturns ? "\n" : "");
+	fprintf(j->f, "\"scores\":[");
+	for (int p = 0; p < g->nmembers; p++)
+		fprintf(j->f, "%s%ld", p ? "," : "", started ? esigns_score(&s, p) : 0L);
+	fprintf(j->f, "],\"winner\":%d}\n", started ? s.winner : -1);
+	j->rc = 0;
+	return 0;
+}
+
+/* Writes the game in the form of its kind. */
+static int write_game(void *ctx, const struct store_loaded *g)
+{
+	struct job *j = ctx;
+
+	if (strcmp(g->game->game, cdice_ops.name) == 0)
+		return write_cdice(j, g);
+	if (strcmp(g->game->game, esigns_ops.name) == 0)
+		return write_esigns(j, g);
+	snprintf(j->err, j->errlen, "game %lld is %s, which export does not know",
+	         (long long)g->game->id, g->game->game);
+	return 0;
+}
+
 int export_game(struct store *st, int64_t id, FILE *f, char *err, size_t errlen)
 {
 	struct job j = { .f = f, .err = err, .errlen = errlen, .rc = -1 };
@@ -118,7 +227,9 @@ void export_default_db(char *buf, size_t cap)
 static const char usage[] =
     "Usage: rlyeh export GAME [--db PATH]\n"
     "Write stored game number GAME as a replay script (see rlyeh replay --help) to\n"
-    "standard output; only complete turns are written.\n"
+    "standard output; only complete turns are written. An Elder Signs game is\n"
+    "written as {\"game\":\"elder-signs\",...} with its throws and scores (rlyeh\n"
+    "replay plays Cthulhu Dice scripts only).\n"
     "\n"
     "  --db PATH   database (default as rlyeh console)\n"
     "  --help      this text\n";

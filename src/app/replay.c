@@ -94,10 +94,15 @@ static int parse_setup(const cJSON *root, struct game_setup *setup, char *err, s
 	const cJSON *variant = cJSON_GetObjectItemCaseSensitive(root, "variant");
 	int rival = 0, players = 0, cultists = 0, first = 0, rc, seats;
 
+	if (game && !cJSON_IsString(game))
+		return fail(err, errlen, "\"game\" must be \"cthulhu-dice\"");
+	if (game && strcmp(game->valuestring, "cthulhu-dice") != 0)
+		return fail(err, errlen,
+		            "\"game\" must be \"cthulhu-dice\": replay plays Cthulhu Dice "
+		            "scripts only, not \"%.40s\"",
+		            game->valuestring);
 	if (check_keys(root, keys, "", err, errlen))
 		return -1;
-	if (game && (!cJSON_IsString(game) || strcmp(game->valuestring, "cthulhu-dice") != 0))
-		return fail(err, errlen, "\"game\" must be \"cthulhu-dice\"");
 	if (variant) {
 		if (!cJSON_IsString(variant))
 			return fail(err, errlen, "\"variant\" must be a string");

@@ -643,7 +643,7 @@ static int computer_controls(const struct table *t, int member)
 
 static const char *policy_of(const struct table *t, int member)
 {
-	return t->m[member].policy[0] ? t->m[member].policy : "heuristic";
+	return t->m[member].policy[0] ? t->m[member].policy : t->game->policy;
 }
 
 /* Ends a finished game: result, places, the end event. */
@@ -894,11 +894,15 @@ static void cmd_open(struct call *c)
 		return;
 	}
 	memset(&opts, 0, sizeof(opts));
+	/* The game first, wherever it is named: the other words are its options. */
+	for (int i = 0; i < c->req->cmd.nargs; i++)
+		if (play_find(c->req->cmd.args[i]))
+			game = play_find(c->req->cmd.args[i]);
 	for (int i = 0; i < c->req->cmd.nargs; i++) {
 		const char *a = c->req->cmd.args[i];
 		if (play_find(a))
-			game = play_find(a);
-		else if (i18n_known(a))
+			continue;
+		if (i18n_known(a))
 			lang = a;
 		else if (game->option(a, &opts)) {
 			deny(c, S_ERR_OPEN_OPTION, a, NULL);
@@ -1050,16 +1054,25 @@ static void cmd_leave(struct call *c)
 static void cmd_addbot(struct call *c)
 {
 	const struct game_policy *p;
-	const char *policy = c->req->cmd.nargs ? c->req->cmd.args[0] : "heuristic";
+	const char *policy;
 	char name[STORE_NAME_MAX];
 	struct work w;
 	int same = 1;
 
 	if (!need_lobby(c) || !need_owner(c) || !room_for_one_more(c))
 		return;
+	policy = c->req->cmd.nargs ? c->req->cmd.args[0] : c->t->game->policy;
 	p = game_policy_find(c->t->game->ops, policy);
 	if (!p) {
-		deny(c, S_ERR_POLICY, policy, NULL);
+		char list[256];
+		struct text tx;
+		text_init(&tx, list, sizeof(list));
+		for (const struct game_policy *q = c->t->game->ops->policies; q->name; q++) {
+			if (q != c->t->game->ops->policies)
+				i18n_add(&tx, c->lang, S_OR, NULL);
+			text_add(&tx, q->name);
+		}
+		deny(c, S_ERR_POLICY, policy, list);
 		return;
 	}
 	for (int i = 0; i < c->t->nm; i++)
@@ -1147,7 +1160,7 @@ static void begin_play(struct work *w, int first)
 	log_event(w, "start", -1, first, NULL);
 	c = ctx_of(&w->t, table_lang(&w->t));
 	w->t.game->seat_name(w->t.state, &c, first, name, sizeof(name));
-	say(w, S_STARTED, name, NULL);
+	say(w, w->t.game->started, name, NULL);
 	advance(w);
 	show_table(w);
 }
@@ -1267,7 +1280,7 @@ static void cmd_rematch(struct call *c)
 	for (int i = 0; i < w.t.nm; i++)
 		log_event(&w, w.t.m[i].policy[0] ? "addbot" : "join", i, -1,
 		          w.t.m[i].policy[0] ? w.t.m[i].policy : w.t.m[i].name);
-	say(&w, S_REMATCH, NULL, NULL);
+	say(&w, w.t.game->rematch, NULL, NULL);
 	begin_play(&w, first);
 	commit(&w, c->req, c->lang, c->out);
 	work_free(&w);
@@ -1476,7 +1489,7 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
 	if (step.node == GAME_NODE_CHANCE)
 		roll(&w, member, &step);
 	else
-		choose(&w, member, &step, "heuristic");
+		choose(&w, member, &step, w.t.game->policy);
 	advance(&w);
 	show_table(&w);
 	commit(&w, NULL, 0, out);

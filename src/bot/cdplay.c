@@ -418,4 +418,7 @@ const struct play_game cdplay = {
 	.narrate = narrate,
 	.render = render,
 	.rules = S_CD_RULES,
+	.started = S_STARTED,
+	.rematch = S_REMATCH,
+	.policy = "heuristic",
 };

@@ -50,9 +50,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ERR_TABLE_EXISTS] = { "This channel already has a game. Finish it or /abort it first.",
 	                         "Dit kanaal heeft al een spel. Speel het uit of stop het eerst "
 	                         "met /abort." },
-	[S_ERR_OPEN_OPTION] = { "Unknown option \"{1}\". Try: /open [cthulhu-dice] "
+	[S_ERR_OPEN_OPTION] = { "Unknown option \"{1}\". Try: /open [cthulhu-dice|elder-signs] "
 	                        "[classic|rival-cults] [2|3] [en|nl].",
-	                        "Onbekende optie \"{1}\". Probeer: /open [cthulhu-dice] "
+	                        "Onbekende optie \"{1}\". Probeer: /open "
+	                        "[cthulhu-dice|elder-signs] "
 	                        "[classic|rival-cults] [2|3] [en|nl]." },
 	[S_ERR_NO_TABLE] = { "There is no game in this channel. Open one with /open.",
 	                     "Er is geen spel in dit kanaal. Open er een met /open." },
@@ -65,8 +66,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ERR_ALREADY_JOINED] = { "You are already at this table.", "Je zit al aan deze tafel." },
 	[S_ERR_NOT_MEMBER] = { "You are not playing at this table.",
 	                       "Je speelt niet mee aan deze tafel." },
-	[S_ERR_POLICY] = { "Unknown computer player \"{1}\". Choose random or heuristic.",
-	                   "Onbekende computerspeler \"{1}\". Kies random of heuristic." },
+	[S_ERR_POLICY] = { "Unknown computer player \"{1}\". Choose {2}.",
+	                   "Onbekende computerspeler \"{1}\". Kies {2}." },
 	[S_ERR_USAGE] = { "Usage: {1}", "Gebruik: {1}" },
 	[S_ERR_NO_SUCH_MEMBER] = { "Nobody called \"{1}\" is at this table.",
 	                           "Er zit niemand met de naam \"{1}\" aan deze tafel." },
@@ -97,11 +98,13 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "Te veel of te lange argumenten (of een open aanhalingsteken)." },
 	[S_PRIVATE_TAG] = { "only {1} sees this", "alleen {1} ziet dit" },
 	[S_HELP] = { "Commands:\n"
-	             "/open [cthulhu-dice] [classic|rival-cults] [2|3] [en|nl] — open a game in "
-	             "this channel\n"
+	             "/open [cthulhu-dice|elder-signs] [classic|rival-cults] [2|3] [en|nl] — open "
+	             "a "
+	             "game in this channel\n"
 	             "/join — take a seat · /leave — leave the table (during a game the computer "
 	             "plays on)\n"
-	             "/addbot [random|heuristic] — add a computer player (owner)\n"
+	             "/addbot [random|heuristic|greedy-2|expect] — add a computer player (owner; "
+	             "Cthulhu Dice: random or heuristic, Elder Signs: greedy-2 or expect)\n"
 	             "/remove <player> — remove a player before the start (owner)\n"
 	             "/start [player|random] — start; optionally who casts first (owner)\n"
 	             "/status — the table · /rules — the rules · /help — this list\n"
@@ -111,16 +114,19 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "/eye <yellow-sign|tentacle|elder-sign|cthulhu> — choose what your Eye "
 	             "becomes\n"
 	             "/respond — as Victim, roll back at the Caster\n"
-	             "/leaderboard [all] [week|month|year] — this server's (or every server's) "
-	             "ranking\n"
-	             "/stats [player] [all] [week|month|year] — a player's record\n"
+	             "Elder Signs: /roll — roll again · /retreat — bank your Elder Signs\n"
+	             "/leaderboard [game] [all] [week|month|year] — this server's (or every "
+	             "server's) ranking of a game (the table's by default)\n"
+	             "/stats [player] [game] [all] [week|month|year] — a player's record\n"
 	             "/language <en|nl> — the language I answer you in",
 	             "Commando's:\n"
-	             "/open [cthulhu-dice] [classic|rival-cults] [2|3] [en|nl] — open een spel in "
-	             "dit kanaal\n"
+	             "/open [cthulhu-dice|elder-signs] [classic|rival-cults] [2|3] [en|nl] — open "
+	             "een spel in dit kanaal\n"
 	             "/join — neem plaats · /leave — verlaat de tafel (tijdens een spel speelt de "
 	             "computer verder)\n"
-	             "/addbot [random|heuristic] — voeg een computerspeler toe (eigenaar)\n"
+	             "/addbot [random|heuristic|greedy-2|expect] — voeg een computerspeler toe "
+	             "(eigenaar; Cthulhu Dice: random of heuristic, Elder Signs: greedy-2 of "
+	             "expect)\n"
 	             "/remove <speler> — verwijder een speler voor het begin (eigenaar)\n"
 	             "/start [speler|random] — begin; eventueel wie als eerste vervloekt "
 	             "(eigenaar)\n"
@@ -131,10 +137,14 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "gooi\n"
 	             "/eye <yellow-sign|tentacle|elder-sign|cthulhu> — kies wat je Boze Oog wordt\n"
 	             "/respond — gooi als Slachtoffer terug naar de Vervloeker\n"
-	             "/leaderboard [all] [week|month|year] — de ranglijst van deze server (of van "
-	             "alle servers)\n"
-	             "/stats [speler] [all] [week|month|year] — de resultaten van een speler\n"
+	             "Elder Signs: /roll — gooi opnieuw · /retreat — trek je terug en bewaar je "
+	             "Tekens\n"
+	             "/leaderboard [spel] [all] [week|month|year] — de ranglijst van deze server "
+	             "(of van alle servers) voor een spel (standaard dat van de tafel)\n"
+	             "/stats [speler] [spel] [all] [week|month|year] — de resultaten van een "
+	             "speler\n"
 	             "/language <en|nl> — de taal waarin ik je antwoord" },
+	[S_OR] = { " or ", " of " },
 	[S_CD_YELLOW_SIGN] = { "Yellow Sign", "Het Gele Teken" },
 	[S_CD_TENTACLE] = { "Tentacle", "Tentakel" },
 	[S_CD_ELDER_SIGN] = { "Elder Sign", "Teken van de Oude Goden" },
@@ -223,14 +233,103 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "niemand nog verstand, dan wint Cthulhu.\n"
 	                 "Rivaliserende Sektes: twee spelers met elk 2 of 3 sektariërs, om "
 	                 "beurten; de eigenaar van de laatste sektariër met verstand wint." },
+	[S_ES_LIBRARY] = { "Library", "Bibliotheek" },
+	[S_ES_MUSEUM] = { "Museum", "Museum" },
+	[S_ES_TOMB] = { "Tomb", "Graftombe" },
+	[S_ES_ELDER_SIGN] = { "Elder Sign", "Teken van de Oude Goden" },
+	[S_ES_CLUE] = { "Clue", "Aanwijzing" },
+	[S_ES_TENTACLE] = { "Tentacle", "Tentakel" },
+	[S_ES_TITLE] = { "Elder Signs — round {1}", "Elder Signs — ronde {1}" },
+	[S_ES_TITLE_TIEBREAK] = { "Elder Signs — round {1}, tie-break {2}",
+	                          "Elder Signs — ronde {1}, beslissingsronde {2}" },
+	[S_ES_SCORE] = { "{1} points", "{1} punten" },
+	[S_ES_TURN_TAG] = { " · to play", " · aan de beurt" },
+	[S_ES_TIEBREAK_TAG] = { " · in the tie-break", " · in de beslissingsronde" },
+	[S_ES_DEVOURED_TAG] = { " · devoured", " · verslonden" },
+	[S_ES_WINNER_TAG] = { " · winner", " · winnaar" },
+	[S_ES_HAND] = { "Clue dice in hand", "Aanwijzingen in de hand" },
+	[S_ES_STASH] = { "Elder Signs at stake", "Tekens op het spel" },
+	[S_ES_TENTACLES] = { "Tentacles", "Tentakels" },
+	[S_ES_BAG] = { "The bag", "De zak" },
+	[S_ES_NONE] = { "none", "geen" },
+	[S_ES_COUNT] = { "{1} {2}", "{1} {2}" },
+	[S_ES_WAIT] = { "{1}: /roll to roll again ({2}% chance of being downed) or /retreat to "
+	                "bank "
+	                "{3}.",
+	                "{1}: /roll om opnieuw te gooien ({2}% kans om geveld te worden) of "
+	                "/retreat om {3} te bewaren." },
+	[S_ES_OVER_WIN] = { "Game over: {1} wins with {2} points.",
+	                    "Het spel is voorbij: {1} wint met {2} punten." },
+	[S_ES_BUTTON_ROLL] = { "Roll again", "Opnieuw gooien" },
+	[S_ES_BUTTON_RETREAT] = { "Retreat", "Terugtrekken" },
+	[S_ES_STARTED] = { "The game begins: {1} opens every round.",
+	                   "Het spel begint: {1} opent elke ronde." },
+	[S_ES_REMATCH] = { "Rematch! Same table, the previous winner opens every round.",
+	                   "Revanche! Dezelfde tafel, de vorige winnaar opent elke ronde." },
+	[S_ES_ERR_NOT_YOUR_TURN] = { "Not your turn: it is {1}'s.",
+	                             "Jij bent niet aan de beurt: {1} is aan de beurt." },
+	[S_ES_ERR_PHASE] = { "There is nothing to decide now.", "Er valt nu niets te beslissen." },
+	[S_ES_N_TURN] = { "Round {1}, turn {2}: {3} plays.", "Ronde {1}, beurt {2}: {3} speelt." },
+	[S_ES_N_DRAW] = { "{1} draws a {2} die ({3} left in the bag).",
+	                  "{1} trekt een steen: {2} (nog {3} in de zak)." },
+	[S_ES_N_ROLL] = { "{1} die: {2}.", "Steen {1}: {2}." },
+	[S_ES_N_DOWNED] = { "{1} is downed by {2} Tentacles and loses {3} at stake.",
+	                    "{1} wordt geveld door {2} Tentakels en verliest {3} op het spel." },
+	[S_ES_N_CONTINUE] = { "{1} rolls again (Clue dice kept: {2}; {3} at stake).",
+	                      "{1} gooit opnieuw (Aanwijzingen gehouden: {2}; {3} op het spel)." },
+	[S_ES_N_REFILL] = { "The bag runs short: {1} Elder Sign dice go back in (their points "
+	                    "still "
+	                    "count); it holds {2}.",
+	                    "De zak raakt leeg: {1} stenen met een Teken gaan terug (hun punten "
+	                    "tellen nog); er zitten er nu {2} in." },
+	[S_ES_N_BANK] = { "{1} retreats and banks {2}: {3} points.",
+	                  "{1} trekt zich terug en bewaart {2}: {3} punten." },
+	[S_ES_N_ROUND] = { "Round {1} is over.", "Ronde {1} is voorbij." },
+	[S_ES_N_DEVOURED] = { "{1} is devoured with {2} points.",
+	                      "{1} wordt verslonden met {2} punten." },
+	[S_ES_N_TIEBREAK] = { "Tie-break {1}: {2} play one more turn each.",
+	                      "Beslissingsronde {1}: {2} spelen elk nog een beurt." },
+	[S_ES_N_WIN] = { "{1} wins with {2} points after {3} turns!",
+	                 "{1} wint met {2} punten na {3} beurten!" },
+	[S_ES_RULES] = { "Elder Signs. A bag holds 15 dice: 8 Library (3 Elder Signs, 2 Clues, 1 "
+	                 "Tentacle), 4 Museum (2/2/2) and 3 Tomb (1/2/3).\n"
+	                 "On your turn, draw until you hold 3 dice and roll them. Elder Signs go "
+	                 "to your stash (points at stake), Tentacles to your pile, Clue dice stay "
+	                 "in "
+	                 "hand. At 3 Tentacles you are downed: the stash is lost and the turn "
+	                 "ends.\n"
+	                 "Otherwise /roll again (keep the Clue dice, draw up to 3, roll them all) "
+	                 "or /retreat to add the stash to your score. When the bag runs short, the "
+	                 "stash's dice go back into it; their points still count.\n"
+	                 "When someone reaches 13, the round is finished; players under 13 are "
+	                 "devoured and the highest score wins. Tied leaders play tie-break rounds, "
+	                 "one turn each, until one leads.",
+	                 "Elder Signs. Een zak bevat 15 stenen: 8 Bibliotheek (3 Tekens van de "
+	                 "Oude "
+	                 "Goden, 2 Aanwijzingen, 1 Tentakel), 4 Museum (2/2/2) en 3 Graftombe "
+	                 "(1/2/3).\n"
+	                 "In je beurt trek je tot je 3 stenen hebt en gooi je ze. Tekens gaan naar "
+	                 "je voorraad (punten op het spel), Tentakels naar je stapel, Aanwijzingen "
+	                 "blijven in je hand. Bij 3 Tentakels word je geveld: de voorraad is weg "
+	                 "en "
+	                 "je beurt is voorbij.\n"
+	                 "Anders gooi je opnieuw met /roll (houd de Aanwijzingen, trek tot 3, gooi "
+	                 "ze allemaal) of trek je je terug met /retreat en tel je de voorraad bij "
+	                 "je "
+	                 "score. Raakt de zak leeg, dan gaan de stenen van de voorraad terug; hun "
+	                 "punten tellen nog.\n"
+	                 "Haalt iemand 13, dan wordt de ronde uitgespeeld; wie onder 13 blijft "
+	                 "wordt "
+	                 "verslonden en de hoogste score wint. Staan de leiders gelijk, dan spelen "
+	                 "zij beslissingsrondes, één beurt elk, tot er één voor staat." },
 	[S_REC_ALL_TIME] = { "all time", "aller tijden" },
 	[S_REC_WEEK] = { "the last 7 days", "de laatste 7 dagen" },
 	[S_REC_MONTH] = { "the last 30 days", "de laatste 30 dagen" },
 	[S_REC_YEAR] = { "the last 365 days", "de laatste 365 dagen" },
-	[S_REC_TITLE_SERVER] = { "Leaderboard of this server, {1}:",
-	                         "Ranglijst van deze server, {1}:" },
-	[S_REC_TITLE_ALL] = { "Leaderboard of all servers, {1}:",
-	                      "Ranglijst van alle servers, {1}:" },
+	[S_REC_TITLE_SERVER] = { "Leaderboard of this server, {1} ({2}):",
+	                         "Ranglijst van deze server, {1} ({2}):" },
+	[S_REC_TITLE_ALL] = { "Leaderboard of all servers, {1} ({2}):",
+	                      "Ranglijst van alle servers, {1} ({2}):" },
 	[S_REC_RANK] = { "{1}. {2} — rating {3}: ", "{1}. {2} — waardering {3}: " },
 	[S_REC_LINE] = { "games {1} · won {2} ({3}) · lost to Cthulhu {4}",
 	                 "spellen {1} · gewonnen {2} ({3}) · verloren aan Cthulhu {4}" },
@@ -241,8 +340,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                     "Nog niet gerangschikt (minder dan {2} spellen): {1} spelers." },
 	[S_REC_NO_GAMES] = { "No finished games for \"{1}\".",
 	                     "Geen uitgespeelde spellen voor \"{1}\"." },
-	[S_REC_STATS_SERVER] = { "{1} on this server, {2}:", "{1} op deze server, {2}:" },
-	[S_REC_STATS_ALL] = { "{1} on all servers, {2}:", "{1} op alle servers, {2}:" },
+	[S_REC_STATS_SERVER] = { "{1} on this server, {2} ({3}):",
+	                         "{1} op deze server, {2} ({3}):" },
+	[S_REC_STATS_ALL] = { "{1} on all servers, {2} ({3}):", "{1} op alle servers, {2} ({3}):" },
 	[S_REC_STATS_RANKED] = { "rating {1}, rank {2}; ", "waardering {1}, plaats {2}; " },
 	[S_REC_STATS_UNRANKED] = { "rating {1}, not ranked before {2} games; ",
 	                           "waardering {1}, niet gerangschikt voor {2} spellen; " },

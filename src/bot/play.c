@@ -5,6 +5,7 @@
 /* The registry: one line per game. */
 const struct play_game *const play_games[] = {
 	&cdplay,
+	&esplay,
 	NULL,
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rlyeh/i18n.h"
+#include "rlyeh/play.h"
 #include "rlyeh/rating.h"
 
 #define DAY_MS (24LL * 3600 * 1000)
@@ -146,7 +147,9 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 
 	for (int i = 0; i < req->cmd.nargs; i++) {
 		const char *a = req->cmd.args[i];
-		if (strcmp(a, "all") == 0)
+		if (play_find(a))
+			game = a;
+		else if (strcmp(a, "all") == 0)
 			server = NULL;
 		else if (strcmp(a, "week") == 0)
 			period = S_REC_WEEK, since = now - 7 * DAY_MS;
@@ -159,8 +162,8 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 		else {
 			i18n_add(out, lang, S_ERR_USAGE,
 			         req->cmd.kind == CMD_STATS
-			             ? "/stats [player] [all] [week|month|year]"
-			             : "/leaderboard [all] [week|month|year]",
+			             ? "/stats [player] [game] [all] [week|month|year]"
+			             : "/leaderboard [game] [all] [week|month|year]",
 			         NULL);
 			return 0;
 		}
@@ -172,7 +175,7 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 	if (req->cmd.kind == CMD_LEADERBOARD) {
 		int shown = 0, unranked = 0;
 		i18n_add(out, lang, server ? S_REC_TITLE_SERVER : S_REC_TITLE_ALL,
-		         i18n_get(lang, period), NULL);
+		         i18n_get(lang, period), game, NULL);
 		for (int i = 0; i < r.n; i++) {
 			char pos[16];
 			if (r.p[i].games < min_games) {
@@ -213,7 +216,7 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 				rank += r.p[i].games >= min_games;
 			rating_text(rating, sizeof(rating), p);
 			i18n_add(out, lang, server ? S_REC_STATS_SERVER : S_REC_STATS_ALL, p->name,
-			         i18n_get(lang, period), NULL);
+			         i18n_get(lang, period), game, NULL);
 			text_add(out, "\n");
 			if (p->games >= min_games) {
 				snprintf(pos, sizeof(pos), "%d", rank);

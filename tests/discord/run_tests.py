@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """rlyeh run against the fake Discord: a full three-player game through slash
-commands and buttons, then the same under every gateway and HTTP fault, the
+commands and buttons, an Elder Signs game to its end, then the same under every gateway and HTTP fault, the
 replay of an event after a resume, SIGTERM, and a refused token.
 
 Usage: run_tests.py RLYEH FAKEDISCORD
@@ -22,6 +22,7 @@ TOKEN = "test-token.abc123"
 APP = "1000"
 GUILD = "500"
 CHANNEL = "600"
+ES_CHANNEL = "601"
 USERS = {"alice": "1001", "bob": "1002", "carol": "1003"}
 NAMES = {v: k for k, v in USERS.items()}
 
@@ -137,10 +138,10 @@ def member(user):
             "permissions": "0"}
 
 
-def slash(user, name, options=None, locale="en-US"):
+def slash(user, name, options=None, locale="en-US", channel=CHANNEL):
     iid = str(next(ids))
     d = {"id": iid, "application_id": APP, "type": 2, "token": "tok" + iid,
-         "version": 1, "guild_id": GUILD, "channel_id": CHANNEL, "member": member(user),
+         "version": 1, "guild_id": GUILD, "channel_id": channel, "member": member(user),
          "locale": locale, "guild_locale": "en-US",
          "data": {"id": "77", "name": name, "type": 1}}
     if options:
@@ -148,12 +149,12 @@ def slash(user, name, options=None, locale="en-US"):
     return d
 
 
-def click(user, custom_id, message_id="9000"):
+def click(user, custom_id, message_id="9000", channel=CHANNEL):
     iid = str(next(ids))
     return {"id": iid, "application_id": APP, "type": 3, "token": "tok" + iid,
-            "version": 1, "guild_id": GUILD, "channel_id": CHANNEL, "member": member(user),
+            "version": 1, "guild_id": GUILD, "channel_id": channel, "member": member(user),
             "locale": "en-US", "guild_locale": "en-US",
-            "message": {"id": message_id, "channel_id": CHANNEL},
+            "message": {"id": message_id, "channel_id": channel},
             "data": {"custom_id": custom_id, "component_type": 2}}
 
 
@@ -285,6 +286,64 @@ def test_full_game(fake, table):
     return moves
 
 
+def es_waiting(table):
+    """(user, points at stake, chance of being downed) of the Elder Signs decision awaited."""
+    text = table.text()
+    for name, uid in USERS.items():
+        if text.startswith(name + ": /roll to roll again ("):
+            pct = int(text.split("(")[1].split("%")[0])
+            stake = int(text.rstrip(".").rsplit(" ", 1)[1])
+            return uid, stake, pct
+    return None, 0, 0
+
+
+def test_elder_signs_game(fake, table):
+    """Elder Signs through slash commands and buttons, to the end, in a channel of its own."""
+    body = interact(fake, table, slash(USERS["alice"], "open", [{"name": "game", "type": 3, "value": "elder-signs"}], channel=ES_CHANNEL))
+    check(body and body["type"] == 4 and "elder-signs" in table.text(), "an Elder Signs lobby opens")
+    join = [b["custom_id"] for b in table.buttons() if b["custom_id"].endswith(":join")]
+    body = interact(fake, table, click(USERS["bob"], join[0], channel=ES_CHANNEL))
+    check(body and body["type"] == 7, "bob joins by button")
+    body = interact(fake, table, slash(USERS["alice"], "addbot", [{"name": "policy", "type": 3, "value": "greedy-2"}], channel=ES_CHANNEL))
+    check(body and "greedy-2-bot-1" in table.text(), "a greedy-2 computer sits down")
+    body = interact(fake, table, slash(USERS["alice"], "start", [{"name": "first", "type": 6, "value": USERS["alice"]}], channel=ES_CHANNEL))
+    check(table.embed and table.embed.get("title", "").startswith("Elder Signs — round 1"), "the table is an Elder Signs table")
+    names = [f["name"] for f in (table.embed or {}).get("fields", [])]
+    check({"alice", "bob", "greedy-2-bot-1", "Clue dice in hand", "Elder Signs at stake", "Tentacles", "The bag"} <= set(names),
+          "the table shows the seats, the hand, the stash, the Tentacles and the bag: %s" % names)
+    uid, stake, pct = es_waiting(table)
+    check(uid == USERS["alice"], "alice plays first: " + table.text()[:80])
+    ids = [b["custom_id"] for b in table.buttons()]
+    check(len(ids) == 2 and ids[0].endswith(":roll") and ids[1].endswith(":retreat"), "roll and retreat buttons: %s" % ids)
+    check([b["style"] for b in table.buttons()] == [1, 2], "roll is primary, retreat secondary")
+    body = interact(fake, table, slash(USERS["bob"], "roll", channel=ES_CHANNEL))
+    check(body and body["data"].get("flags") == 64 and "Not your turn: it is alice's." in json.dumps(body),
+          "a roll out of turn is refused privately, naming whose turn it is")
+    gid, move = ids[0].split(":")[0], int(ids[0].split(":")[1])
+    body = interact(fake, table, click(USERS["alice"], "%s:%d:roll" % (gid, move + 1), channel=ES_CHANNEL))
+    check(body and body["data"].get("flags") == 64, "a button of another move is refused")
+    decisions = 0
+    while "Game over" not in table.text() and decisions < 300:
+        uid, stake, pct = es_waiting(table)
+        if not check(uid is not None, "a decision is awaited: " + table.text()[:80]):
+            break
+        action = "retreat" if stake >= 3 or (pct >= 35 and stake > 0) else "roll"
+        if decisions % 4 == 3:
+            body = interact(fake, table, slash(uid, action, channel=ES_CHANNEL))
+        else:
+            custom = [b["custom_id"] for b in table.buttons() if b["custom_id"].endswith(":" + action)]
+            body = interact(fake, table, click(uid, custom[0], channel=ES_CHANNEL))
+        if not check(body and body.get("type") in (4, 7) and body.get("data", {}).get("flags") != 64,
+                     "a legal %s is accepted: %s" % (action, json.dumps(body)[:200])):
+            break
+        decisions += 1
+    check("Game over" in table.text(), "the Elder Signs game ended (%d decisions)" % decisions)
+    check([b["custom_id"].split(":")[2] for b in table.buttons()] == ["rematch"], "a rematch button when over")
+    said = " ".join(e.get("body", "") for e in fake.all_log() if e.get("kind") == "http")
+    for line in ("alice draws a ", "Library die: ", " retreats and banks ", "Round 1 is over.", " wins with "):
+        check(line in said, "the narration told: " + line)
+
+
 def faults():
     return [
         ("abrupt close", {"close": "abrupt"}),
@@ -409,7 +468,7 @@ def test_bodies(fake):
     if puts:
         cmds = json.loads(puts[0]["body"])
         names = {c["name"] for c in cmds}
-        check({"curse", "eye", "respond", "open", "join", "leaderboard", "stats"} <= names,
+        check({"curse", "eye", "respond", "roll", "retreat", "open", "join", "leaderboard", "stats"} <= names,
               "the slash commands are registered")
         check(all(c.get("name_localizations", {}).get("nl") for c in cmds), "every command has an nl name")
     identify = [e for e in entries if e.get("kind") == "gw_in" and e.get("op") == 2]
@@ -595,6 +654,7 @@ def main():
         wait(connected(fake), 15, "the bot connects")
         table = Table()
         test_full_game(fake, table)
+        test_elder_signs_game(fake, Table())
         test_faults(fake, table, tmp)
         test_locked_database(fake, table, tmp)
         test_stalled_api(fake, table, bot)
@@ -606,6 +666,8 @@ def main():
         check(db.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "database integrity")
         finished = db.execute("SELECT count(*) FROM games WHERE state = 2").fetchone()[0]
         check(finished >= 1, "finished games are stored (%d)" % finished)
+        es = db.execute("SELECT count(*) FROM games WHERE game = 'elder-signs' AND state = 2").fetchone()[0]
+        check(es == 1, "the Elder Signs game is stored finished (%d)" % es)
         db.close()
         test_sigterm(tmp, fake)
         test_no_session_starts(tmp, fake)

@@ -1,5 +1,6 @@
 /* The bot: the permission and phase matrix of every command, timeouts on a
- * fake clock, stale buttons, languages, durability and restart. Assertions
+ * fake clock, stale buttons, languages, durability and restart, and a whole
+ * Elder Signs game. Assertions
  * read what the bot answered and what is in the database. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +15,9 @@
 #include <sqlite3.h>
 
 #include "rlyeh/bot.h"
+#include "rlyeh/esigns.h"
 #include "rlyeh/i18n.h"
+#include "rlyeh/play.h"
 
 #define T0      1700000000000LL
 #define TIMEOUT 60000
@@ -338,6 +341,10 @@ static void test_matrix_lobby(void **unused)
 	accepted("carol", "/leave");
 	accepted("alice", "/addbot random");
 	accepted("alice", "/remove random-bot-1");
+	/* Without a policy, a Cthulhu Dice computer plays "heuristic". */
+	accepted("alice", "/addbot");
+	assert_true(any_text("heuristic-bot-1 (computer, heuristic)"));
+	accepted("alice", "/remove heuristic-bot-1");
 	accepted("alice", "/remove bob");
 	refused("alice", "/start", S_ERR_TOO_FEW);
 	assert_int_equal(count("SELECT count(*) FROM members"), 1);
@@ -827,14 +834,14 @@ static void test_leaderboard_and_stats(void **unused)
 	}
 	assert_int_equal(count("SELECT count(*) FROM games WHERE state = 2"), 3);
 	accepted("carol", "/leaderboard");
-	assert_true(any_text("Leaderboard of this server, all time:"));
+	assert_true(any_text("Leaderboard of this server, all time (cthulhu-dice):"));
 	assert_true(any_text("1. "));
 	assert_true(any_text("2. "));
 	assert_true(any_text("games 3 ·"));
 	accepted("carol", "/leaderboard all week");
-	assert_true(any_text("Leaderboard of all servers, the last 7 days:"));
+	assert_true(any_text("Leaderboard of all servers, the last 7 days (cthulhu-dice):"));
 	accepted("carol", "/stats alice");
-	assert_true(any_text("alice on this server, all time:"));
+	assert_true(any_text("alice on this server, all time (cthulhu-dice):"));
 	assert_true(any_text("rank "));
 	accepted("alice", "/stats");
 	assert_true(any_text("alice on this server"));
@@ -842,6 +849,146 @@ static void test_leaderboard_and_stats(void **unused)
 	assert_true(any_text("No finished games for \"carol\"."));
 	accepted("carol", "/leaderboard sideways");
 	assert_true(any_text("Usage: /leaderboard"));
+}
+
+/* ---- Elder Signs ---- */
+
+/* The table message among the replies; NULL when none. */
+static const struct msg *table_msg(void)
+{
+	for (int i = fx->out.n - 1; i >= 0; i--)
+		if (fx->out.m[i].kind == MSG_TABLE)
+			return &fx->out.m[i];
+	return NULL;
+}
+
+/* Asserts that the table offers exactly the buttons ids[0..n-1] (after
+ * "<game>:<move>:") for the current move. */
+static void buttons_are(const char *const *ids, int n)
+{
+	const struct msg *t = table_msg();
+	char want[MSG_BUTTON_ID];
+
+	assert_non_null(t);
+	assert_int_equal(t->nbuttons, n);
+	for (int i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "%lld:%d:%s", (long long)game_id(), moves(), ids[i]);
+		assert_string_equal(t->buttons[i].id, want);
+	}
+}
+
+static void test_elder_signs_game(void **unused)
+{
+	static const char *const decide[] = { "roll", "retreat" };
+	static const char *const over[] = { "rematch" };
+	int sent = 0;
+
+	(void)unused;
+	accepted("alice", "/open elder-signs");
+	assert_true(any_text("Game: elder-signs"));
+	refused("alice", "/addbot heuristic", S_ERR_POLICY);
+	as("alice", "/addbot heuristic");
+	assert_non_null(strstr(fx->out.m[0].text, "Choose greedy-2 or expect."));
+	accepted("alice", "/addbot");
+	assert_int_equal(count("SELECT count(*) FROM members WHERE policy = 'expect'"), 1);
+	refused("bob", "/roll", S_ERR_NOT_STARTED);
+	accepted("alice", "/start alice");
+	assert_true(any_text("The game begins: alice opens every round."));
+	assert_true(any_text("Round 1, turn 1: alice plays."));
+	assert_true(any_text("alice: /roll to roll again ("));
+	assert_string_equal(table_msg()->fields[2].name, "Clue dice in hand");
+	assert_string_equal(table_msg()->fields[5].name, "The bag");
+	buttons_are(decide, 2);
+	refused("bob", "/roll", S_ERR_NOT_MEMBER);
+	refused("alice", "/curse expect-bot-1", S_ERR_UNKNOWN_COMMAND);
+	refused("alice", "/retreat now", S_ERR_USAGE);
+	/* A button of the move before is stale; the current one plays. */
+	click("alice", "/roll", game_id(), moves() - 1);
+	assert_int_equal(fx->out.m[0].kind, MSG_ERROR);
+	assert_true(any_text("That button belongs to an earlier move."));
+	while (count("SELECT state FROM games") == 1) {
+		assert_true(sent < 500);
+		click("alice", sent % 3 == 2 ? "/retreat" : "/roll", game_id(), moves());
+		assert_int_not_equal(fx->out.m[0].kind, MSG_ERROR);
+		sent++;
+		if (count("SELECT state FROM games") == 1)
+			buttons_are(decide, 2);
+	}
+	buttons_are(over, 1);
+	assert_true(any_text("Game over: "));
+	refused("alice", "/roll", S_ERR_NO_TABLE);
+	/* The store has the finished game, its moves and its end. */
+	assert_int_equal(
+	    count("SELECT count(*) FROM games WHERE game = 'elder-signs' AND state = 2 "
+	          "AND winner >= 0"),
+	    1);
+	assert_int_equal(count("SELECT count(*) FROM events WHERE kind = 'end'"), 1);
+	assert_int_equal(count("SELECT count(*) FROM events WHERE kind = 'choice' AND actor = 0"),
+	                 sent);
+	assert_true(count("SELECT count(*) FROM events WHERE kind = 'choice' AND actor = 1") > 0);
+	assert_true(count("SELECT count(*) FROM events WHERE kind = 'roll'") > 6 * sent);
+	assert_int_equal(count("SELECT count(*) FROM events WHERE kind IN ('roll', 'choice')"),
+	                 moves());
+	assert_int_equal(count("SELECT count(*) FROM members WHERE place = 0"), 1);
+	/* The leaderboard is the table's game unless another is named. */
+	accepted("carol", "/leaderboard");
+	assert_true(any_text("Leaderboard of this server, all time (elder-signs):"));
+	assert_true(any_text("Not ranked yet (fewer than 3 games): 1 players."));
+	accepted("carol", "/leaderboard cthulhu-dice");
+	assert_true(any_text("Leaderboard of this server, all time (cthulhu-dice):"));
+	assert_false(any_text("Not ranked yet"));
+	accepted("carol", "/stats alice elder-signs");
+	assert_true(any_text("games 1 ·"));
+	accepted("alice", "/rematch");
+	assert_true(any_text("Rematch! Same table, the previous winner opens every round."));
+}
+
+/* An idle player's turn is played with the game's own policy ("expect"). */
+static void test_elder_signs_timeout(void **unused)
+{
+	struct msg_list out = { 0 };
+	unsigned char state[PLAY_STATE_MAX];
+	struct game_setup setup = { .players = 2, .first = 0 };
+	struct game_step step;
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	int timed_out = 0, checked = 0;
+
+	(void)unused;
+	accepted("alice", "/open elder-signs");
+	accepted("bob", "/join");
+	accepted("alice", "/start alice");
+	for (int i = 0; i < 6 && count("SELECT state FROM games") == 1; i++)
+		assert_true(tick_to_deadline(&out) > 0);
+	assert_true(count("SELECT count(*) FROM events WHERE kind = 'timeout'") > 0);
+	/* Rebuild the game from its log: each move after a timeout is the one
+	 * "expect" makes in that state. */
+	assert_int_equal(esplay.ops->init(state, &setup), GAME_OK);
+	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT kind, value FROM events WHERE kind IN "
+	                                    "('timeout', 'roll', 'choice') ORDER BY seq",
+	                                    -1, &s, NULL),
+	                 SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *kind = (const char *)sqlite3_column_text(s, 0);
+		int value = sqlite3_column_int(s, 1);
+		if (strcmp(kind, "timeout") == 0) {
+			timed_out = 1;
+			continue;
+		}
+		esplay.ops->step(state, &step);
+		if (strcmp(kind, "choice") == 0 && timed_out) {
+			assert_int_equal(value, esigns_policy_expect(state, &step, NULL));
+			timed_out = 0;
+			checked++;
+		}
+		assert_int_equal(esplay.ops->apply(state, value, NULL), GAME_OK);
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	assert_true(checked > 0);
+	msg_free(&out);
 }
 
 int main(void)
@@ -867,6 +1014,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restart_mid_game_same_result, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_languages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_leaderboard_and_stats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_elder_signs_game, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_elder_signs_timeout, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
