@@ -147,10 +147,12 @@ static uint32_t row_strings_size(const struct store_game *r)
 }
 
 /* The numbers of a game row, kept as they are in struct slot. */
-#define ROW_NUMBERS(X)                                                                             \
-	X(id)                                                                                      \
-	X(per_player) X(state) X(seed) X(rng[0]) X(rng[1]) X(rng[2]) X(rng[3]) X(first) X(moves)   \
-	    X(winner) X(created_at) X(started_at) X(finished_at) X(deadline) X(series_of)
+/* clang-format off */
+#define ROW_NUMBERS(X) \
+	X(id) X(per_player) X(state) X(seed) X(rng[0]) X(rng[1]) X(rng[2]) X(rng[3]) \
+	X(first) X(moves) X(winner) X(created_at) X(started_at) X(finished_at) \
+	X(deadline) X(series_of)
+/* clang-format on */
 
 /* Keeps row in s: its numbers in the fields, its strings at s->blob. */
 static void pack_row(const struct store_game *r, struct slot *s)

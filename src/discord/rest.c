@@ -48,8 +48,8 @@
 #define BUCKET_MAX_LEN     64
 #define CTYPE_MAX_LEN      128
 #define TABLE_FIRST_SLOTS  64
-#define EASY_POOL          16 /* finished easy handles kept for reuse */
-#define MAX_CONNECTS       64 /* idle connections kept open to the API */
+#define EASY_POOL          64  /* finished easy handles kept for reuse */
+#define MAX_CONNECTS       256 /* idle connections kept open to the API */
 
 static const char *const method_names[] = { "GET", "POST", "PUT", "PATCH", "DELETE" };
 
