@@ -14,7 +14,7 @@ Scenarios:
           daemon's memory with that many games in progress.
 
 Usage examples (from the repository root, after a Release build in build/):
-  tests/bench/load.py --scenario steady --channels 200 --duration 20 --rate 5000
+  tests/bench/load.py --scenario steady --channels 200 --duration 20 --rate 5300
   tests/bench/load.py --scenario burst --channels 200 --duration 20 --repeat 3
   tests/bench/load.py --scenario games --games 10000 --repeat 3
 
