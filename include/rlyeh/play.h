@@ -87,6 +87,9 @@ struct play_game {
 	void (*render)(const void *state, const struct play_ctx *c, struct msg *m);
 	/* The rules text id (enum i18n_id). */
 	int rules;
+	/* 1 when a game can end with nobody winning (Cthulhu wins): records
+	 * then count those losses. */
+	int nobody_wins;
 	/* Texts (enum i18n_id) of the start of a game, {1} the seat that goes
 	 * first, and of a rematch. */
 	int started, rematch;

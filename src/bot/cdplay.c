@@ -418,6 +418,7 @@ const struct play_game cdplay = {
 	.narrate = narrate,
 	.render = render,
 	.rules = S_CD_RULES,
+	.nobody_wins = 1,
 	.started = S_STARTED,
 	.rematch = S_REMATCH,
 	.policy = "heuristic",

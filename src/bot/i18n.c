@@ -333,6 +333,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_REC_RANK] = { "{1}. {2} — rating {3}: ", "{1}. {2} — waardering {3}: " },
 	[S_REC_LINE] = { "games {1} · won {2} ({3}) · lost to Cthulhu {4}",
 	                 "spellen {1} · gewonnen {2} ({3}) · verloren aan Cthulhu {4}" },
+	[S_REC_LINE_PLAIN] = { "games {1} · won {2} ({3})", "spellen {1} · gewonnen {2} ({3})" },
 	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished games.",
 	                  "Nog niemand staat op de ranglijst: daarvoor zijn {1} uitgespeelde "
 	                  "spellen nodig." },

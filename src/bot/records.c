@@ -118,8 +118,9 @@ void records_sort(struct records *r, int min_games)
 		qsort(r->p, (size_t)r->n, sizeof(r->p[0]), compare);
 }
 
-/* One player's line: games, wins, rate, Cthulhu losses. */
-static void stat_line(struct text *out, int lang, const struct records_player *p)
+/* One player's line: games, wins, rate, and Cthulhu losses in a game where
+ * Cthulhu can win. */
+static void stat_line(struct text *out, int lang, const struct records_player *p, int nobody_wins)
 {
 	char games[16], wins[16], rate[16], lost[16];
 
@@ -127,7 +128,10 @@ static void stat_line(struct text *out, int lang, const struct records_player *p
 	snprintf(wins, sizeof(wins), "%d", p->wins);
 	snprintf(rate, sizeof(rate), "%.0f%%", p->games ? 100.0 * p->wins / p->games : 0.0);
 	snprintf(lost, sizeof(lost), "%d", p->cthulhu);
-	i18n_add(out, lang, S_REC_LINE, games, wins, rate, lost, NULL);
+	if (nobody_wins)
+		i18n_add(out, lang, S_REC_LINE, games, wins, rate, lost, NULL);
+	else
+		i18n_add(out, lang, S_REC_LINE_PLAIN, games, wins, rate, NULL);
 }
 
 static void rating_text(char *buf, size_t cap, const struct records_player *p)
@@ -144,6 +148,7 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 	int64_t since = 0;
 	struct records r;
 	char min[16], rating[64];
+	int nobody_wins;
 
 	for (int i = 0; i < req->cmd.nargs; i++) {
 		const char *a = req->cmd.args[i];
@@ -170,6 +175,7 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 	}
 	if (records_build(st, game, server, since, 0, &r))
 		return -1;
+	nobody_wins = !play_find(game) || play_find(game)->nobody_wins;
 	records_sort(&r, min_games);
 	snprintf(min, sizeof(min), "%d", min_games);
 	if (req->cmd.kind == CMD_LEADERBOARD) {
@@ -188,7 +194,7 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 			rating_text(rating, sizeof(rating), &r.p[i]);
 			text_add(out, "\n");
 			i18n_add(out, lang, S_REC_RANK, pos, r.p[i].name, rating, NULL);
-			stat_line(out, lang, &r.p[i]);
+			stat_line(out, lang, &r.p[i], nobody_wins);
 		}
 		if (shown == 0) {
 			text_add(out, "\n");
@@ -224,7 +230,7 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 			} else {
 				i18n_add(out, lang, S_REC_STATS_UNRANKED, rating, min, NULL);
 			}
-			stat_line(out, lang, p);
+			stat_line(out, lang, p, nobody_wins);
 		}
 	}
 	records_free(&r);
