@@ -445,8 +445,9 @@ static int es_dice_in(const struct esigns *g, int (*where)(const struct esigns *
 	return n;
 }
 
-/* Applies `value` (which the caller has checked); the value of event `kind`
- * in what it caused, or -1 when it caused none. */
+/* Applies `value` (which the caller has checked against the node); the
+ * value of event `kind` in what it caused, -1 when it caused none, -2 when
+ * the engine refused it. */
 static int es_apply(struct esigns *g, int value, int kind)
 {
 	struct game_events ev = { 0 };
