@@ -1,6 +1,6 @@
 #!/bin/sh
 # The rlyeh command line: help, version, exit statuses, sim JSON and replay
-# from a file and from standard input. Usage: cli.sh RLYEH GOLDEN_DIR
+# (both games) from a file and from standard input. Usage: cli.sh RLYEH GOLDEN_DIR
 set -u
 rlyeh=$1
 golden=$2
@@ -89,6 +89,11 @@ check replay-stdin 0 sh -c "\"$rlyeh\" replay - < \"$golden/replay/rival-2.json\
 cmp -s "$tmp/out" "$golden/replay/rival-2.out" || { echo "FAIL replay-stdin: output differs"; failures=$((failures + 1)); }
 printf '{"players":3,"turns":[{"victim":0,"curse":"tentacle","response":"tentacle"}]}' >"$tmp/bad.json"
 check replay-refused 1 "$rlyeh" replay "$tmp/bad.json" && expect_err replay-refused 'turn 1: the Caster'
+check replay-es-file 0 "$rlyeh" replay "$golden/replay/es-tiebreak.json"
+cmp -s "$tmp/out" "$golden/replay/es-tiebreak.out" || { echo "FAIL replay-es-file: output differs"; failures=$((failures + 1)); }
+printf '{"game":"elder-signs","players":2,"turns":[{"seat":1,"throws":[]}]}' >"$tmp/bad-es.json"
+check replay-es-refused 1 "$rlyeh" replay "$tmp/bad-es.json" && expect_err replay-es-refused "turn 1: it is seat 0's turn"
+check replay-help-es 0 "$rlyeh" replay --help && expect_out replay-help-es 'library:elder-sign'
 check replay-missing-file 2 "$rlyeh" replay "$tmp/none.json"
 check replay-two-files 2 "$rlyeh" replay a b
 

@@ -1,11 +1,25 @@
-/* replay: plays a stored or hand-written Cthulhu Dice script through the
- * engine and reports the state after every turn.
+/* replay: plays a stored or hand-written game script through the engine of
+ * its game and reports the state after every turn.
  *
- * Script (JSON): {"variant":"classic","players":3,"first":0,"turns":[
+ * Cthulhu Dice ("game" absent or "cthulhu-dice"):
+ *   {"variant":"classic","players":3,"first":0,"turns":[
  *   {"victim":1,"curse":"tentacle","response":"eye","response_eye":"cthulhu"}, ...]}
  * Faces: yellow-sign, tentacle, elder-sign, cthulhu, eye; an "eye" curse or
  * response carries "curse_eye" / "response_eye". Rival Cults:
- * "variant":"rival-cults","cultists":2|3 (seat i belongs to player i % 2). */
+ * "variant":"rival-cults","cultists":2|3 (seat i belongs to player i % 2).
+ *
+ * Elder Signs (what `rlyeh export` writes):
+ *   {"game":"elder-signs","players":3,"first":0,"turns":[
+ *   {"seat":0,"round":1,"throws":[{"draw":["library","tomb","museum"],
+ *    "roll":["library:elder-sign","museum:clue","tomb:tentacle"]}, ...],
+ *    "end":"retreat","banked":1,"score":1}, ...],"scores":[1,0,0],"winner":-1}
+ * Kinds: library, museum, tomb; a roll is "kind:face" with the faces
+ * elder-sign, clue, tentacle, in the order the engine rolls the hand
+ * (Library dice, then Museum, then Tomb). Every throw after the first is a
+ * continue; "end" is "retreat" (the retreat is applied) or "downed" (what
+ * the last throw must have done). "round", "refill" (P1: the stash's dice
+ * put back into the bag before the throw), "banked", "score", "lost",
+ * "scores" and "winner" are optional and, when given, must match the game. */
 #ifndef RLYEH_REPLAY_H
 #define RLYEH_REPLAY_H
 

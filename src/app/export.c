@@ -228,8 +228,7 @@ static const char usage[] =
     "Usage: rlyeh export GAME [--db PATH]\n"
     "Write stored game number GAME as a replay script (see rlyeh replay --help) to\n"
     "standard output; only complete turns are written. An Elder Signs game is\n"
-    "written as {\"game\":\"elder-signs\",...} with its throws and scores (rlyeh\n"
-    "replay plays Cthulhu Dice scripts only).\n"
+    "written as {\"game\":\"elder-signs\",...} with its throws and scores.\n"
     "\n"
     "  --db PATH   database (default as rlyeh console)\n"
     "  --help      this text\n";

@@ -2,6 +2,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -9,12 +10,7 @@
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/cli.h"
-
-struct turn {
-	int victim;
-	int face[2]; /* curse, response */
-	int eye[2];  /* chosen face after an Eye, or -1 */
-};
+#include "rlyeh/esigns.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -65,6 +61,32 @@ static int get_int(const cJSON *obj, const char *key, int min, int max, int *out
 	return 1;
 }
 
+/* The "turns" array of the script; NULL (with err) when it is not one. */
+static const cJSON *get_turns(const cJSON *root, char *err, size_t errlen)
+{
+	const cJSON *turns = cJSON_GetObjectItemCaseSensitive(root, "turns");
+
+	if (!cJSON_IsArray(turns)) {
+		fail(err, errlen, "\"turns\" must be an array");
+		return NULL;
+	}
+	return turns;
+}
+
+/* Refuses turn n of a game that ended with the turn before it. */
+static int ended(int n, char *err, size_t errlen)
+{
+	return fail(err, errlen, "turn %d: the game already ended after turn %d", n, n - 1);
+}
+
+/* ---- Cthulhu Dice ---- */
+
+struct cd_turn {
+	int victim;
+	int face[2]; /* curse, response */
+	int eye[2];  /* chosen face after an Eye, or -1 */
+};
+
 /* Reads an optional face member; same returns as get_int. */
 static int get_face(const cJSON *obj, const char *key, int *out, const char *where, char *err,
                     size_t errlen)
@@ -86,21 +108,13 @@ static int get_face(const cJSON *obj, const char *key, int *out, const char *whe
 	return 1;
 }
 
-static int parse_setup(const cJSON *root, struct game_setup *setup, char *err, size_t errlen)
+static int cd_setup(const cJSON *root, struct game_setup *setup, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "game",  "variant", "players", "cultists",
 		                            "first", "turns",   NULL };
-	const cJSON *game = cJSON_GetObjectItemCaseSensitive(root, "game");
 	const cJSON *variant = cJSON_GetObjectItemCaseSensitive(root, "variant");
 	int rival = 0, players = 0, cultists = 0, first = 0, rc, seats;
 
-	if (game && !cJSON_IsString(game))
-		return fail(err, errlen, "\"game\" must be \"cthulhu-dice\"");
-	if (game && strcmp(game->valuestring, "cthulhu-dice") != 0)
-		return fail(err, errlen,
-		            "\"game\" must be \"cthulhu-dice\": replay plays Cthulhu Dice "
-		            "scripts only, not \"%.40s\"",
-		            game->valuestring);
 	if (check_keys(root, keys, "", err, errlen))
 		return -1;
 	if (variant) {
@@ -139,7 +153,7 @@ static int parse_setup(const cJSON *root, struct game_setup *setup, char *err, s
 	return 0;
 }
 
-static int parse_turn(const cJSON *obj, int n, struct turn *t, char *err, size_t errlen)
+static int cd_parse_turn(const cJSON *obj, int n, struct cd_turn *t, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "victim",   "curse",        "curse_eye",
 		                            "response", "response_eye", NULL };
@@ -180,7 +194,7 @@ static int parse_turn(const cJSON *obj, int n, struct turn *t, char *err, size_t
 
 /* Applies one parsed turn to g; on error g may be partly changed (the
  * caller works on a copy). */
-static int apply_turn(struct cdice *g, int n, const struct turn *t, char *err, size_t errlen)
+static int cd_apply_turn(struct cdice *g, int n, const struct cd_turn *t, char *err, size_t errlen)
 {
 	if (t->victim >= g->n)
 		return fail(err, errlen, "turn %d: victim %d is not at the table (seats 0-%d)", n,
@@ -202,7 +216,8 @@ static int apply_turn(struct cdice *g, int n, const struct turn *t, char *err, s
 	return 0;
 }
 
-static void print_turn(FILE *out, const struct cdice *g, int n, int caster, const struct turn *t)
+static void cd_print_turn(FILE *out, const struct cdice *g, int n, int caster,
+                          const struct cd_turn *t)
 {
 	struct game_result r;
 	int first = 1;
@@ -238,14 +253,478 @@ static void print_turn(FILE *out, const struct cdice *g, int n, int caster, cons
 	fputs("}\n", out);
 }
 
-int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen)
+/* Plays a Cthulhu Dice script. */
+static int replay_cdice(const cJSON *root, FILE *out, char *err, size_t errlen)
 {
 	struct game_setup setup;
 	struct cdice g;
 	const cJSON *turns, *it;
+	int n = 0;
+
+	if (cd_setup(root, &setup, err, errlen))
+		return -1;
+	if (cdice_init(&g, &setup) != GAME_OK)
+		return fail(err, errlen, "invalid table");
+	if (!(turns = get_turns(root, err, errlen)))
+		return -1;
+	cJSON_ArrayForEach(it, turns)
+	{
+		struct cd_turn t = { 0 };
+		struct cdice next = g;
+
+		n++;
+		if (g.phase == CDICE_OVER)
+			return ended(n, err, errlen);
+		if (cd_parse_turn(it, n, &t, err, errlen) ||
+		    cd_apply_turn(&next, n, &t, err, errlen))
+			return -1;
+		cd_print_turn(out, &next, n, g.caster, &t);
+		g = next;
+	}
+	return 0;
+}
+
+/* ---- Elder Signs ---- */
+
+/* Throws one turn may hold: more than export can write in one turn (about
+ * 35 fit its 4 KiB turn). */
+#define ES_MAX_THROWS 64
+
+struct es_throw {
+	int refill; /* dice the stash put back before the draws (P1), or -1 */
+	int ndraw, nroll;
+	uint8_t draw[ESIGNS_HAND]; /* the kinds drawn */
+	uint8_t kind[ESIGNS_HAND]; /* the kind and face of each die rolled */
+	uint8_t face[ESIGNS_HAND];
+};
+
+struct es_turn {
+	int seat, round, tiebreak;
+	int nthrow;
+	int downed; /* the throw (from 1) that downed the seat, 0 when it retreated */
+	int points; /* banked, or lost when downed */
+	struct es_throw th[ES_MAX_THROWS];
+};
+
+/* The script's setup, and the scores and winner it claims (checked once
+ * every turn has been played). */
+struct es_script {
+	struct game_setup setup;
+	int has_scores, has_winner, winner;
+	int scores[ESIGNS_MAX];
+};
+
+static int es_setup(const cJSON *root, struct es_script *sc, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "game",   "players", "first", "turns",
+		                            "scores", "winner",  NULL };
+	const cJSON *scores = cJSON_GetObjectItemCaseSensitive(root, "scores"), *it;
+	int players = 0, first = 0, rc, s = 0;
+
+	memset(sc, 0, sizeof(*sc));
+	if (check_keys(root, keys, "", err, errlen))
+		return -1;
+	rc = get_int(root, "players", ESIGNS_MIN, ESIGNS_MAX, &players, "", err, errlen);
+	if (rc <= 0)
+		return rc < 0 ? -1 : fail(err, errlen, "\"players\" is missing");
+	if (get_int(root, "first", 0, players - 1, &first, "", err, errlen) < 0)
+		return -1;
+	sc->setup = (struct game_setup){ .players = players, .first = first };
+	if (scores) {
+		if (!cJSON_IsArray(scores) || cJSON_GetArraySize(scores) != players)
+			return fail(err, errlen, "\"scores\" must list %d scores, one per seat",
+			            players);
+		cJSON_ArrayForEach(it, scores)
+		{
+			double d = it->valuedouble;
+			if (!cJSON_IsNumber(it) || d != floor(d) || d < 0 || d > INT_MAX)
+				return fail(err, errlen, "\"scores\": seat %d: not a score", s);
+			sc->scores[s++] = (int)d;
+		}
+		sc->has_scores = 1;
+	}
+	rc = get_int(root, "winner", -1, players - 1, &sc->winner, "", err, errlen);
+	if (rc < 0)
+		return -1;
+	sc->has_winner = rc;
+	return 0;
+}
+
+/* The member `key` of a throw: an array of min to 3 dice. */
+static const cJSON *es_dice(const cJSON *obj, const char *key, int min, const char *where,
+                            char *err, size_t errlen)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < min ||
+	    cJSON_GetArraySize(a) > ESIGNS_HAND) {
+		fail(err, errlen, "%s\"%s\" must be an array of %d to %d dice", where, key, min,
+		     ESIGNS_HAND);
+		return NULL;
+	}
+	return a;
+}
+
+/* Parses the kind name in s[0..n-1]; -1 (with err) when unknown. */
+static int es_kind(const char *s, size_t n, const char *where, char *err, size_t errlen)
+{
+	char name[16];
+	int k = -1;
+
+	if (n < sizeof(name)) {
+		memcpy(name, s, n);
+		name[n] = '\0';
+		k = esigns_kind_parse(name);
+	}
+	if (k < 0)
+		fail(err, errlen, "%sunknown kind \"%.*s\" (library, museum, tomb)", where,
+		     n > 40 ? 40 : (int)n, s);
+	return k;
+}
+
+static int es_parse_throw(const cJSON *obj, struct es_throw *t, const char *where, char *err,
+                          size_t errlen)
+{
+	static const char *const keys[] = { "refill", "draw", "roll", NULL };
+	const cJSON *draw, *roll, *it;
+
+	if (!cJSON_IsObject(obj))
+		return fail(err, errlen, "%sa throw must be an object", where);
+	if (check_keys(obj, keys, where, err, errlen))
+		return -1;
+	t->refill = -1;
+	if (get_int(obj, "refill", 0, ESIGNS_DICE, &t->refill, where, err, errlen) < 0)
+		return -1;
+	draw = es_dice(obj, "draw", 0, where, err, errlen);
+	roll = draw ? es_dice(obj, "roll", 1, where, err, errlen) : NULL;
+	if (!roll)
+		return -1;
+	t->ndraw = t->nroll = 0;
+	cJSON_ArrayForEach(it, draw)
+	{
+		int k;
+
+		if (!cJSON_IsString(it))
+			return fail(err, errlen, "%s\"draw\" must list kinds, like \"library\"",
+			            where);
+		k = es_kind(it->valuestring, strlen(it->valuestring), where, err, errlen);
+		if (k < 0)
+			return -1;
+		t->draw[t->ndraw++] = (uint8_t)k;
+	}
+	cJSON_ArrayForEach(it, roll)
+	{
+		const char *s = cJSON_IsString(it) ? it->valuestring : NULL;
+		const char *colon = s ? strchr(s, ':') : NULL;
+		int k, f;
+
+		if (!colon)
+			return fail(err, errlen,
+			            "%s\"roll\" must list kind:face, like \"library:clue\"", where);
+		k = es_kind(s, (size_t)(colon - s), where, err, errlen);
+		if (k < 0)
+			return -1;
+		f = esigns_face_parse(colon + 1);
+		if (f < 0)
+			return fail(err, errlen,
+			            "%sunknown face \"%.40s\" (elder-sign, clue, tentacle)", where,
+			            colon + 1);
+		t->kind[t->nroll] = (uint8_t)k;
+		t->face[t->nroll++] = (uint8_t)f;
+	}
+	return 0;
+}
+
+/* The dice of every kind in one place (esigns_bag, esigns_hand, ...). */
+static int es_dice_in(const struct esigns *g, int (*where)(const struct esigns *, enum esigns_kind))
+{
+	int n = 0;
+
+	for (int k = 0; k < ESIGNS_KINDS; k++)
+		n += where(g, (enum esigns_kind)k);
+	return n;
+}
+
+/* Applies `value` (which the caller has checked against the node); the
+ * value of event `kind` in what it caused, -1 when it caused none, -2 when
+ * the engine refused it. */
+static int es_apply(struct esigns *g, int value, int kind)
+{
+	struct game_events ev = { 0 };
+	int found = -1;
+
+	if (esigns_apply(g, value, &ev) != GAME_OK)
+		return -2;
+	for (int i = 0; i < ev.n; i++)
+		if (ev.ev[i].kind == kind)
+			found = ev.ev[i].value;
+	return found;
+}
+
+/* Throw k (from 0) of turn t: the continue that starts it (k > 0), its
+ * draws and its rolls. */
+static int es_throw(struct esigns *g, struct es_turn *t, int k, const char *where, char *err,
+                    size_t errlen)
+{
+	struct es_throw *th = &t->th[k];
+	int moved = -1, dice;
+
+	if (k > 0) {
+		if (t->downed)
+			return fail(err, errlen,
+			            "%sthe seat was downed in throw %d and cannot continue", where,
+			            t->downed);
+		moved = es_apply(g, ESIGNS_CONTINUE, ESIGNS_EV_REFILL);
+		if (moved < -1)
+			return fail(err, errlen, "%sthe seat cannot continue", where);
+	}
+	if (th->refill >= 0 && th->refill != moved)
+		return moved < 0 ? fail(err, errlen,
+		                        "%s\"refill\" is %d but no dice went back into the bag",
+		                        where, th->refill)
+		                 : fail(err, errlen,
+		                        "%s\"refill\" is %d but %d dice went back into the bag",
+		                        where, th->refill, moved);
+	th->refill = moved;
+	for (int i = 0; i < th->ndraw; i++) {
+		int v = esigns_kind_draw(g, (enum esigns_kind)th->draw[i]);
+
+		if (g->phase != ESIGNS_DRAW)
+			return fail(err, errlen, "%sdraw %d: the hand is full (%d dice)", where,
+			            i + 1, es_dice_in(g, esigns_hand));
+		if (v < 0)
+			return fail(err, errlen, "%sdraw %d: the bag holds no %s die", where, i + 1,
+			            esigns_kind_name((enum esigns_kind)th->draw[i]));
+		es_apply(g, v, -1);
+	}
+	if (esigns_rolling(g) < 0)
+		return fail(err, errlen,
+		            "%sthe hand holds %d dice: it draws up to %d before rolling (the "
+		            "bag holds %d)",
+		            where, es_dice_in(g, esigns_hand), ESIGNS_HAND,
+		            es_dice_in(g, esigns_bag));
+	dice = es_dice_in(g, esigns_hand);
+	if (th->nroll != dice)
+		return fail(err, errlen, "%sthe throw rolls %d dice but the hand holds %d", where,
+		            th->nroll, dice);
+	for (int i = 0; i < th->nroll; i++) {
+		enum esigns_kind kind = (enum esigns_kind)esigns_rolling(g);
+		int v = esigns_face_die(kind, (enum esigns_face)th->face[i]), lost;
+
+		if (th->kind[i] != kind)
+			return fail(err, errlen,
+			            "%sroll %d: the next die is a %s die, not a %s die (the hand "
+			            "rolls library, museum, tomb dice in that order)",
+			            where, i + 1, esigns_kind_name(kind),
+			            esigns_kind_name((enum esigns_kind)th->kind[i]));
+		if (v < 0)
+			return fail(err, errlen, "%sroll %d: a %s die has no %s face", where, i + 1,
+			            esigns_kind_name(kind),
+			            esigns_face_name((enum esigns_face)th->face[i]));
+		lost = es_apply(g, v, ESIGNS_EV_DOWNED);
+		if (lost >= 0) {
+			t->downed = k + 1;
+			t->points = lost;
+		}
+	}
+	return 0;
+}
+
+/* How turn t ended: "retreat" applies the retreat, "downed" must be what
+ * happened; "banked", "score" and "lost", when given, must match. */
+static int es_end(struct esigns *g, const cJSON *obj, struct es_turn *t, const char *where,
+                  char *err, size_t errlen)
+{
+	const cJSON *end = cJSON_GetObjectItemCaseSensitive(obj, "end");
+	int retreat, banked = 0, score = 0, lost = 0, has[3];
+
+	if (!cJSON_IsString(end) ||
+	    (strcmp(end->valuestring, "retreat") != 0 && strcmp(end->valuestring, "downed") != 0))
+		return fail(err, errlen, "%s\"end\" must be \"retreat\" or \"downed\"", where);
+	retreat = end->valuestring[0] == 'r';
+	if ((has[0] = get_int(obj, "banked", 0, INT_MAX, &banked, where, err, errlen)) < 0 ||
+	    (has[1] = get_int(obj, "score", 0, INT_MAX, &score, where, err, errlen)) < 0 ||
+	    (has[2] = get_int(obj, "lost", 0, INT_MAX, &lost, where, err, errlen)) < 0)
+		return -1;
+	if (retreat && has[2])
+		return fail(err, errlen, "%s\"lost\" is for a downed turn", where);
+	if (!retreat && (has[0] || has[1]))
+		return fail(err, errlen, "%s\"%s\" is for a retreat", where,
+		            has[0] ? "banked" : "score");
+	if (retreat && t->downed)
+		return fail(err, errlen, "%s\"end\" is retreat but the seat was downed in throw %d",
+		            where, t->downed);
+	if (!retreat && !t->downed)
+		return fail(err, errlen,
+		            "%s\"end\" is downed but the seat was not (%d Tentacles): it retreats "
+		            "or continues",
+		            where, es_dice_in(g, esigns_pile));
+	if (retreat)
+		t->points = es_apply(g, ESIGNS_RETREAT, ESIGNS_EV_BANK);
+	if (retreat && has[0] && banked != t->points)
+		return fail(err, errlen, "%s\"banked\" is %d but the seat banks %d", where, banked,
+		            t->points);
+	if (retreat && has[1] && score != esigns_score(g, t->seat))
+		return fail(err, errlen, "%s\"score\" is %d but the seat has %ld", where, score,
+		            esigns_score(g, t->seat));
+	if (!retreat && has[2] && lost != t->points)
+		return fail(err, errlen, "%s\"lost\" is %d but the seat loses %d", where, lost,
+		            t->points);
+	return 0;
+}
+
+/* Parses turn n and plays it on g. */
+static int es_turn(struct esigns *g, const cJSON *obj, int n, struct es_turn *t, char *err,
+                   size_t errlen)
+{
+	static const char *const keys[] = { "seat",   "round", "throws", "end",
+		                            "banked", "score", "lost",   NULL };
+	const cJSON *throws, *it;
+	char where[48];
+	int round = 0, rc;
+
+	snprintf(where, sizeof(where), "turn %d: ", n);
+	if (!cJSON_IsObject(obj))
+		return fail(err, errlen, "%sa turn must be an object", where);
+	if (check_keys(obj, keys, where, err, errlen))
+		return -1;
+	rc = get_int(obj, "seat", 0, g->n - 1, &t->seat, where, err, errlen);
+	if (rc <= 0)
+		return rc < 0 ? -1 : fail(err, errlen, "%s\"seat\" is missing", where);
+	if (t->seat != esigns_turn_seat(g))
+		return fail(err, errlen, "%sit is seat %d's turn, not seat %d's%s", where,
+		            esigns_turn_seat(g), t->seat,
+		            esigns_in(g, t->seat) ? "" : " (it no longer plays)");
+	t->round = esigns_round(g);
+	t->tiebreak = esigns_tiebreak(g);
+	rc = get_int(obj, "round", 1, INT_MAX, &round, where, err, errlen);
+	if (rc < 0)
+		return -1;
+	if (rc && round != t->round)
+		return fail(err, errlen, "%s\"round\" is %d but round %d is being played", where,
+		            round, t->round);
+	throws = cJSON_GetObjectItemCaseSensitive(obj, "throws");
+	if (!cJSON_IsArray(throws) || !throws->child || cJSON_GetArraySize(throws) > ES_MAX_THROWS)
+		return fail(err, errlen, "%s\"throws\" must be an array of 1 to %d throws", where,
+		            ES_MAX_THROWS);
+	t->nthrow = 0;
+	t->downed = 0;
+	cJSON_ArrayForEach(it, throws)
+	{
+		char at[64];
+
+		snprintf(at, sizeof(at), "turn %d, throw %d: ", n, t->nthrow + 1);
+		if (es_parse_throw(it, &t->th[t->nthrow], at, err, errlen) ||
+		    es_throw(g, t, t->nthrow, at, err, errlen))
+			return -1;
+		t->nthrow++;
+	}
+	return es_end(g, obj, t, where, err, errlen);
+}
+
+static void es_print_turn(FILE *out, const struct esigns *g, int n, const struct es_turn *t)
+{
+	struct game_result r;
+	int first = 1;
+
+	fprintf(out, "{\"turn\":%d,\"seat\":%d,\"round\":%d,", n, t->seat, t->round);
+	if (t->tiebreak)
+		fprintf(out, "\"tiebreak\":%d,", t->tiebreak);
+	fputs("\"throws\":[", out);
+	for (int k = 0; k < t->nthrow; k++) {
+		const struct es_throw *th = &t->th[k];
+
+		fputs(k ? ",{" : "{", out);
+		if (th->refill >= 0)
+			fprintf(out, "\"refill\":%d,", th->refill);
+		fputs("\"draw\":[", out);
+		for (int i = 0; i < th->ndraw; i++)
+			fprintf(out, "%s\"%s\"", i ? "," : "",
+			        esigns_kind_name((enum esigns_kind)th->draw[i]));
+		fputs("],\"roll\":[", out);
+		for (int i = 0; i < th->nroll; i++)
+			fprintf(out, "%s\"%s:%s\"", i ? "," : "",
+			        esigns_kind_name((enum esigns_kind)th->kind[i]),
+			        esigns_face_name((enum esigns_face)th->face[i]));
+		fputs("]}", out);
+	}
+	if (t->downed)
+		fprintf(out, "],\"end\":\"downed\",\"lost\":%d,\"scores\":[", t->points);
+	else
+		fprintf(out, "],\"end\":\"retreat\",\"banked\":%d,\"score\":%ld,\"scores\":[",
+		        t->points, esigns_score(g, t->seat));
+	for (int s = 0; s < g->n; s++)
+		fprintf(out, "%s%ld", s ? "," : "", esigns_score(g, s));
+	fputs("],\"out\":[", out);
+	for (int s = 0; s < g->n; s++) {
+		if (!esigns_in(g, s)) {
+			fprintf(out, "%s%d", first ? "" : ",", s);
+			first = 0;
+		}
+	}
+	esigns_result(g, &r);
+	if (r.over)
+		fprintf(out, "],\"result\":{\"winner\":%d}}\n", r.winner);
+	else
+		fputs("],\"result\":null}\n", out);
+}
+
+/* The "scores" and "winner" the script claims against the game played. */
+static int es_check_result(const struct esigns *g, const struct es_script *sc, char *err,
+                           size_t errlen)
+{
+	struct game_result r;
+
+	esigns_result(g, &r);
+	for (int s = 0; sc->has_scores && s < g->n; s++)
+		if (sc->scores[s] != esigns_score(g, s))
+			return fail(err, errlen,
+			            "\"scores\": seat %d has %ld after the turns, not %d", s,
+			            esigns_score(g, s), sc->scores[s]);
+	if (sc->has_winner && sc->winner != r.winner)
+		return r.over ? fail(err, errlen, "\"winner\" is %d but seat %d won", sc->winner,
+		                     r.winner)
+		              : fail(err, errlen, "\"winner\" is %d but the game is not over (-1)",
+		                     sc->winner);
+	return 0;
+}
+
+/* Plays an Elder Signs script. */
+static int replay_esigns(const cJSON *root, FILE *out, char *err, size_t errlen)
+{
+	struct es_script sc;
+	struct esigns g;
+	struct es_turn t;
+	const cJSON *turns, *it;
+	int n = 0;
+
+	if (es_setup(root, &sc, err, errlen))
+		return -1;
+	if (esigns_init(&g, &sc.setup) != GAME_OK)
+		return fail(err, errlen, "invalid table");
+	if (!(turns = get_turns(root, err, errlen)))
+		return -1;
+	cJSON_ArrayForEach(it, turns)
+	{
+		struct esigns next = g;
+
+		n++;
+		if (g.phase == ESIGNS_OVER)
+			return ended(n, err, errlen);
+		if (es_turn(&next, it, n, &t, err, errlen))
+			return -1;
+		es_print_turn(out, &next, n, &t);
+		g = next;
+	}
+	return es_check_result(&g, &sc, err, errlen);
+}
+
+int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen)
+{
 	const char *end = NULL;
+	const cJSON *game;
 	cJSON *root;
-	int n = 0, rc = -1;
+	int rc = -1;
 
 	err[0] = '\0';
 	if (len > REPLAY_MAX_BYTES)
@@ -266,34 +745,17 @@ int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen
 		fail(err, errlen, "the script must be a JSON object");
 		goto out;
 	}
-	if (parse_setup(root, &setup, err, errlen))
-		goto out;
-	if (cdice_init(&g, &setup) != GAME_OK) {
-		fail(err, errlen, "invalid table");
-		goto out;
-	}
-	turns = cJSON_GetObjectItemCaseSensitive(root, "turns");
-	if (!cJSON_IsArray(turns)) {
-		fail(err, errlen, "\"turns\" must be an array");
-		goto out;
-	}
-	cJSON_ArrayForEach(it, turns)
-	{
-		struct turn t = { 0 };
-		struct cdice next = g;
-
-		n++;
-		if (g.phase == CDICE_OVER) {
-			fail(err, errlen, "turn %d: the game already ended after turn %d", n,
-			     n - 1);
-			goto out;
-		}
-		if (parse_turn(it, n, &t, err, errlen) || apply_turn(&next, n, &t, err, errlen))
-			goto out;
-		print_turn(out, &next, n, g.caster, &t);
-		g = next;
-	}
-	rc = 0;
+	game = cJSON_GetObjectItemCaseSensitive(root, "game");
+	if (!game || (cJSON_IsString(game) && strcmp(game->valuestring, cdice_ops.name) == 0))
+		rc = replay_cdice(root, out, err, errlen);
+	else if (cJSON_IsString(game) && strcmp(game->valuestring, esigns_ops.name) == 0)
+		rc = replay_esigns(root, out, err, errlen);
+	else if (cJSON_IsString(game))
+		fail(err, errlen,
+		     "\"game\" must be \"cthulhu-dice\" or \"elder-signs\", not \"%.40s\"",
+		     game->valuestring);
+	else
+		fail(err, errlen, "\"game\" must be \"cthulhu-dice\" or \"elder-signs\"");
 out:
 	cJSON_Delete(root);
 	return rc;
@@ -301,15 +763,23 @@ out:
 
 static const char usage[] =
     "Usage: rlyeh replay [FILE|-]\n"
-    "Replay a Cthulhu Dice game script (JSON, from FILE or standard input) and print\n"
-    "one JSON line per turn: turn, caster, victim, the faces, sanity, pool, mad seats\n"
-    "and result (null while the game goes on).\n"
+    "Replay a game script (JSON, from FILE or standard input) and print one JSON\n"
+    "line per turn with the state after it and the result (null while the game\n"
+    "goes on).\n"
     "\n"
-    "Script: {\"variant\":\"classic\",\"players\":3,\"first\":0,\"turns\":[\n"
+    "Cthulhu Dice: {\"variant\":\"classic\",\"players\":3,\"first\":0,\"turns\":[\n"
     "          {\"victim\":1,\"curse\":\"tentacle\",\"response\":\"eye\",\n"
     "           \"response_eye\":\"cthulhu\"}, ...]}\n"
     "Faces: yellow-sign tentacle elder-sign cthulhu eye; an eye carries curse_eye or\n"
     "response_eye. Rival Cults: \"variant\":\"rival-cults\",\"cultists\":2 or 3.\n"
+    "\n"
+    "Elder Signs (as rlyeh export writes it): {\"game\":\"elder-signs\",\"players\":3,\n"
+    "  \"first\":0,\"turns\":[{\"seat\":0,\"throws\":[{\"draw\":[\"library\",\"tomb\",\n"
+    "  \"museum\"],\"roll\":[\"library:elder-sign\",\"museum:clue\",\"tomb:tentacle\"]},\n"
+    "  ...],\"end\":\"retreat\"}, ...]}\n"
+    "Kinds: library museum tomb; faces: elder-sign clue tentacle. Each throw after\n"
+    "the first continues the turn; \"end\" is \"retreat\" or \"downed\". round, refill,\n"
+    "banked, score, lost, scores and winner are checked when given.\n"
     "\n"
     "Exit status: 0 replayed, 1 script refused (the reason and turn on stderr),\n"
     "2 usage or unreadable input.\n";
