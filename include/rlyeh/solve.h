@@ -6,7 +6,8 @@
  * one table serves every Caster; the pool is 3n minus the sanity). A turn
  * (victim, curse, Eye, response, Eye) is expanded on the fly through the
  * engine itself (cdice_roll, cdice_eye), so the solver and the engine
- * cannot disagree on a rule. Sanity vectors of n cultists summing to at
+ * cannot disagree on a rule (the solver is part of the engine library and
+ * uses exp() from the C library's math.h). Sanity vectors of n cultists summing to at
  * most 3n: 2 cultists 28, 3: 220, 4: 1,820, 5: 15,504, 6: 134,596.
  *
  * Values. For every state, each seat's probability of winning and
@@ -14,38 +15,40 @@
  * A choice made by a seat maximises its owner's total (in Rival Cults the
  * winner is a player, so the sum over that player's cultists).
  *
- * Solution concept ("max^n, K sweeps, then exact evaluation"):
- *  1. max^n value iteration, Gauss-Seidel, no damping: every chooser takes
- *     the option best for its owner under the current values. Ties within
- *     SOLVE_TIE are broken deterministically: the first victim to the
- *     Caster's left, the lowest face (Yellow Sign, Tentacle, Elder Sign,
- *     Cthulhu). It stops when a sweep changes no value by more than
- *     SOLVE_EPS, or after SOLVE_SWEEPS sweeps. With 2 cultists it converges
- *     (a true equilibrium); with 3 or more it may cycle (best-response
- *     cycles, see the rules file), and then it stops at the cap; the final
- *     residual is reported in solve_stats.
- *  2. The pure stationary profile pi that is greedy on those values is
- *     extracted (same tie rule) and evaluated exactly: iterative policy
- *     evaluation of a fixed Markov chain, which converges because every
- *     game ends with probability 1 under any profile (two Cthulhu faces a
- *     turn, chance >= 1/144, take a token from every sane cultist, so from
- *     any state the game ends within 3n turns with positive probability).
- *     It stops at a residual below SOLVE_EVAL_EPS. The stored values are
- *     pi's exact values: true probabilities of a real profile, not an
- *     iterate of a cycling process.
- * The policy "solver" (cdice.h) then looks one turn ahead on those values:
- * each option is scored by the chance it gives when the rest of the turn
- * is played the same way and later turns by pi; it plays the best. Where pi
- * is an equilibrium (2 cultists) this is pi itself.
+ * Solution concept: a logit (quantal response) equilibrium at the fixed
+ * temperature SOLVE_TAU. Every chooser (victim, Eye face) picks option k
+ * with probability proportional to exp(x_k / SOLVE_TAU), x_k being the
+ * option's chance for the chooser's owner; chance nodes average over the
+ * d12. The table holds the fixed point of that profile, found by
+ * Gauss-Seidel value iteration from all-zero values; it stops when a sweep
+ * changes no win chance by more than SOLVE_EPS (residual and sweeps in
+ * solve_stats), with SOLVE_SWEEPS as a cap that is reported, never hit
+ * silently. Why not max^n: with 3 or more cultists the "everyone for
+ * themselves" iteration with a pure best response cycles (best-response
+ * cycles, see the rules file; measured here: residual 0.2-0.7 after 200
+ * sweeps), so its values depend on where it is stopped. The logit profile
+ * is smooth, converges for every size solved here in 20-40 sweeps, and
+ * its values are exact win chances of a real (mixed) stationary profile:
+ * they sum to 1 with Cthulhu and every game ends with probability 1 under
+ * it (two Cthulhu faces a turn, chance 1/144, take a token from every sane
+ * cultist, so from any state the game ends within 3n turns with positive
+ * probability). With 2 cultists the only choices are Eye faces and the
+ * logit values are within a few thousandths of the pure equilibrium.
+ * The policy "solver" (cdice.h) plays purely: it looks one turn ahead on
+ * the table, scoring each option by the chance it gives when the rest of
+ * the turn's Eye choices are also the best ones and later turns follow the
+ * table, and plays the best; ties within SOLVE_TIE go to the first option
+ * in cdice_step order (lowest seat, then Yellow Sign, Tentacle, Elder
+ * Sign, Cthulhu).
  *
  * The same machinery evaluates the uniform "random" policy exactly
  * (SOLVE_RANDOM), which checks it against the reference values.
  *
  * Memory: the table keeps (n + 2) doubles per state (6 cultists: 8.6 MB);
  * while solving it also holds the transitions (16 int32 per state and
- * victim: 43 MB for 6 cultists) and the profile, freed before solve_build
- * returns. solve_stats reports both. Beyond SOLVE_MAX_CULTISTS the table is
- * not built (7 cultists would need ~1.2 M states and ~0.5 GB while solving).
+ * victim: 43 MB for 6 cultists), freed before solve_build returns. solve_stats reports both. Beyond
+ * SOLVE_MAX_CULTISTS the table is not built (7 cultists would need ~1.2 M states and ~0.5 GB while
+ * solving).
  *
  * Thread safety: a built table is read-only; any number of threads may
  * query it. solve_set_provider must be called before threads play. */
@@ -57,26 +60,23 @@
 #include "rlyeh/cdice.h"
 
 #define SOLVE_MAX_CULTISTS 6
-#define SOLVE_SWEEPS       60     /* cap on max^n sweeps */
-#define SOLVE_EPS          1e-10  /* max^n convergence */
-#define SOLVE_EVAL_EPS     1e-13  /* policy evaluation convergence */
-#define SOLVE_EVAL_SWEEPS  100000 /* cap on evaluation sweeps (never reached in practice) */
-#define SOLVE_TIE          1e-12  /* options closer than this are tied */
+#define SOLVE_TAU          0.1   /* logit temperature, in win probability */
+#define SOLVE_SWEEPS       1000  /* cap on sweeps (reported in solve_stats) */
+#define SOLVE_EPS          1e-12 /* convergence: largest change in a sweep */
+#define SOLVE_TIE          1e-12 /* options closer than this are tied */
 
 enum solve_profile {
-	SOLVE_PERFECT, /* the max^n profile above */
+	SOLVE_PERFECT, /* the logit equilibrium above */
 	SOLVE_RANDOM,  /* uniform victims and Eye faces (the "random" policy) */
 };
 
 struct solve_stats {
 	int n, per_player;
-	long states;          /* stored turn-start states */
-	int sweeps;           /* max^n sweeps run (0 for SOLVE_RANDOM) */
-	double residual;      /* largest change in the last max^n sweep */
-	int eval_sweeps;      /* evaluation sweeps run */
-	double eval_residual; /* largest change in the last evaluation sweep */
-	size_t bytes_kept;    /* memory the table keeps */
-	size_t bytes_peak;    /* memory held while solving */
+	long states;       /* stored turn-start states */
+	int sweeps;        /* sweeps run */
+	double residual;   /* largest change of a win chance in the last sweep */
+	size_t bytes_kept; /* memory the table keeps */
+	size_t bytes_peak; /* memory held while solving */
 };
 
 struct solve_table;

@@ -1,6 +1,7 @@
 #include "rlyeh/solve.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,20 +28,15 @@ struct solve_table {
 	double *w; /* width values per state, Caster at seat 0 */
 };
 
-/* Builder-only data: transitions and the extracted profile. */
+/* Builder-only data: the transitions. */
 struct work {
 	struct solve_table *t;
 	int32_t *next;    /* [state][victim slot][curse face][response face] */
-	uint8_t *victim;  /* [state]: chosen victim slot */
-	uint8_t *ceye;    /* [state][slot]: curse Eye face */
-	uint8_t *reye;    /* [state][slot][curse face]: response Eye face */
 	uint8_t *playing; /* [state]: at least two cultists sane */
 };
 
 enum mode {
-	MODE_MAXN,    /* greedy, values updated in place */
-	MODE_EXTRACT, /* greedy, choices recorded, values left alone */
-	MODE_FOLLOW,  /* the recorded choices */
+	MODE_LOGIT,   /* logit responses at temperature SOLVE_TAU */
 	MODE_UNIFORM, /* uniform choices */
 };
 
@@ -251,73 +247,61 @@ static int best_of(const struct solve_table *t, double (*v)[WIDTH_MAX], int coun
 	return best;
 }
 
-/* One Bellman backup of state idx under `mode` into out (width values). */
+/* Adds `scale` times the mix of the `count` option vectors into out: the
+ * logit (softmax) response of the owner of seat q at temperature
+ * SOLVE_TAU, or the uniform mix. */
+static void mix(const struct solve_table *t, double (*v)[WIDTH_MAX], int count, int q,
+                enum mode mode, double scale, double *out)
+{
+	double x[GAME_MAX_OPTIONS], top = 0, z = 0;
+
+	for (int k = 0; k < count; k++) {
+		x[k] = owner_value(t, v[k], q);
+		if (k == 0 || x[k] > top)
+			top = x[k];
+	}
+	for (int k = 0; k < count; k++) {
+		x[k] = mode == MODE_UNIFORM ? 1 : exp((x[k] - top) / SOLVE_TAU);
+		z += x[k];
+	}
+	for (int k = 0; k < count; k++)
+		axpy(t->width, scale * x[k] / z, v[k], out);
+}
+
+/* One backup of state idx under `mode` into out (width values). */
 static void backup(struct work *wk, long idx, enum mode mode, double *out)
 {
 	const struct solve_table *t = wk->t;
-	int n = t->n, width = t->width, slots = n - 1, legal = 0;
+	int width = t->width, slots = t->n - 1, legal = 0;
 	double cv[SOLVE_MAX_CULTISTS][WIDTH_MAX];
-	int cslot[SOLVE_MAX_CULTISTS];
 
 	memset(out, 0, sizeof(double) * (size_t)width);
 	for (int k = 0; k < slots; k++) {
-		size_t sk = (size_t)idx * slots + k;
-		const int32_t *nx = wk->next + sk * PLAIN * PLAIN;
+		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
 		double rv[PLAIN][WIDTH_MAX];
 
-		if (nx[0] == INT32_MIN || (mode == MODE_FOLLOW && k != wk->victim[idx]))
+		if (nx[0] == INT32_MIN)
 			continue;
 		for (int cf = 0; cf < PLAIN; cf++) {
 			double fv[PLAIN][WIDTH_MAX];
-			int e;
 			memset(rv[cf], 0, sizeof(rv[cf]));
 			for (int rf = 0; rf < PLAIN; rf++) {
 				code_value(t, nx[cf * PLAIN + rf], fv[rf]);
 				axpy(width, face_p[rf], fv[rf], rv[cf]);
 			}
-			if (mode == MODE_UNIFORM) {
-				for (int rf = 0; rf < PLAIN; rf++)
-					axpy(width, face_p[CDICE_EYE] / PLAIN, fv[rf], rv[cf]);
-			} else {
-				e = mode == MODE_FOLLOW ? wk->reye[sk * PLAIN + cf]
-				                        : best_of(t, fv, PLAIN, k + 1);
-				if (mode == MODE_EXTRACT)
-					wk->reye[sk * PLAIN + cf] = (uint8_t)e;
-				axpy(width, face_p[CDICE_EYE], fv[e], rv[cf]);
-			}
+			/* The Victim's Eye. */
+			mix(t, fv, PLAIN, k + 1, mode, face_p[CDICE_EYE], rv[cf]);
 		}
 		memset(cv[legal], 0, sizeof(cv[legal]));
 		for (int cf = 0; cf < PLAIN; cf++)
 			axpy(width, face_p[cf], rv[cf], cv[legal]);
-		if (mode == MODE_UNIFORM) {
-			for (int cf = 0; cf < PLAIN; cf++)
-				axpy(width, face_p[CDICE_EYE] / PLAIN, rv[cf], cv[legal]);
-		} else {
-			int e = mode == MODE_FOLLOW ? wk->ceye[sk] : best_of(t, rv, PLAIN, 0);
-			if (mode == MODE_EXTRACT)
-				wk->ceye[sk] = (uint8_t)e;
-			axpy(width, face_p[CDICE_EYE], rv[e], cv[legal]);
-		}
-		cslot[legal++] = k;
+		/* The Caster's Eye. */
+		mix(t, rv, PLAIN, 0, mode, face_p[CDICE_EYE], cv[legal]);
+		legal++;
 	}
 	assert(legal > 0);
-	if (mode == MODE_UNIFORM) {
-		for (int k = 0; k < legal; k++)
-			axpy(width, 1.0 / legal, cv[k], out);
-	} else {
-		int b;
-		if (mode == MODE_FOLLOW) {
-			b = 0;
-			while (cslot[b] != wk->victim[idx])
-				b++;
-		} else {
-			b = best_of(t, cv, legal, 0);
-		}
-		if (mode == MODE_EXTRACT)
-			wk->victim[idx] = (uint8_t)cslot[b];
-		memcpy(out, cv[b], sizeof(double) * (size_t)width);
-	}
-	out[n + 1] += 1; /* the turn just played */
+	mix(t, cv, legal, 0, mode, 1, out);
+	out[t->n + 1] += 1; /* the turn just played */
 }
 
 /* One Gauss-Seidel sweep; returns the largest change of a win chance. */
@@ -331,11 +315,9 @@ static double sweep(struct work *wk, enum mode mode)
 		if (!wk->playing[idx])
 			continue;
 		backup(wk, idx, mode, v);
-		if (mode == MODE_EXTRACT)
-			continue;
-		for (int i = 0; i <= t->n; i++) {
+		for (int i = 0; i <= t->n + 1; i++) {
 			double d = v[i] > w[i] ? v[i] - w[i] : w[i] - v[i];
-			if (d > res)
+			if (d > res && i <= t->n)
 				res = d;
 		}
 		memcpy(w, v, sizeof(double) * (size_t)t->width);
@@ -343,23 +325,9 @@ static double sweep(struct work *wk, enum mode mode)
 	return res;
 }
 
-/* Evaluates the recorded or uniform profile to SOLVE_EVAL_EPS. */
-static void evaluate(struct work *wk, enum mode mode)
-{
-	struct solve_stats *st = &wk->t->stats;
-
-	do {
-		st->eval_residual = sweep(wk, mode);
-		st->eval_sweeps++;
-	} while (st->eval_residual > SOLVE_EVAL_EPS && st->eval_sweeps < SOLVE_EVAL_SWEEPS);
-}
-
 static void work_free(struct work *wk)
 {
 	free(wk->next);
-	free(wk->victim);
-	free(wk->ceye);
-	free(wk->reye);
 	free(wk->playing);
 }
 
@@ -388,32 +356,20 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 	wk.t = t;
 	wk.next = malloc(states * slots * PLAIN * PLAIN * sizeof(int32_t));
 	wk.playing = malloc(states);
-	if (profile == SOLVE_PERFECT) {
-		wk.victim = malloc(states);
-		wk.ceye = malloc(states * slots);
-		wk.reye = malloc(states * slots * PLAIN);
-	}
-	if (!t->w || !wk.next || !wk.playing ||
-	    (profile == SOLVE_PERFECT && (!wk.victim || !wk.ceye || !wk.reye))) {
+	if (!t->w || !wk.next || !wk.playing) {
 		work_free(&wk);
 		solve_free(t);
 		return NULL;
 	}
 	t->stats.bytes_kept = sizeof(*t) + states * (size_t)t->width * sizeof(double);
-	t->stats.bytes_peak = t->stats.bytes_kept +
-	                      states * slots * PLAIN * PLAIN * sizeof(int32_t) + states +
-	                      (profile == SOLVE_PERFECT ? states * (1 + slots * 5) : 0);
+	t->stats.bytes_peak =
+	    t->stats.bytes_kept + states * slots * PLAIN * PLAIN * sizeof(int32_t) + states;
 	build_all(&wk);
-	if (profile == SOLVE_PERFECT) {
-		do {
-			t->stats.residual = sweep(&wk, MODE_MAXN);
-			t->stats.sweeps++;
-		} while (t->stats.residual > SOLVE_EPS && t->stats.sweeps < SOLVE_SWEEPS);
-		sweep(&wk, MODE_EXTRACT);
-		evaluate(&wk, MODE_FOLLOW);
-	} else {
-		evaluate(&wk, MODE_UNIFORM);
-	}
+	do {
+		t->stats.residual =
+		    sweep(&wk, profile == SOLVE_PERFECT ? MODE_LOGIT : MODE_UNIFORM);
+		t->stats.sweeps++;
+	} while (t->stats.residual > SOLVE_EPS && t->stats.sweeps < SOLVE_SWEEPS);
 	work_free(&wk);
 	return t;
 }

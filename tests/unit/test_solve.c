@@ -98,10 +98,10 @@ static void test_hand_response_eye(void **unused)
 	assert_true(v[CDICE_ELDER_SIGN * W + 1] > 0 && v[CDICE_ELDER_SIGN * W + 1] < 1);
 }
 
-/* Two cultists: the max^n iteration converges, so the stored values are an
- * equilibrium: at every turn start the value is the best option's, and
- * every option's value is at most that for the chooser. */
-static void test_two_cultists_equilibrium(void **unused)
+/* Two cultists: the iteration converges, and at every Caster's Eye the
+ * option solve_options marks best is at least as good as every other for
+ * the Caster. */
+static void test_two_cultists_converged(void **unused)
 {
 	const struct solve_table *t = provide(2, 0);
 	const struct solve_stats *st = solve_stats(t);
@@ -109,21 +109,17 @@ static void test_two_cultists_equilibrium(void **unused)
 	(void)unused;
 	assert_true(st->residual <= SOLVE_EPS);
 	assert_true(st->sweeps < SOLVE_SWEEPS);
-	for (int a = 0; a <= 6; a++) {
+	for (int a = 1; a <= 6; a++) {
 		for (int b = 1; a + b <= 6; b++) {
 			struct cdice g = classic(2, 0);
 			struct game_step step;
-			double v[W], o[GAME_MAX_OPTIONS * W];
-			if (a == 0)
-				continue;
+			double o[GAME_MAX_OPTIONS * W];
+			int best;
 			set2(&g, a, b);
-			g.phase = CDICE_CURSE;
 			g.victim = 1;
-			solve_value(t, &g, v);
-			/* Curse Eye: the value of the best face, none better. */
 			g.phase = CDICE_CURSE_EYE;
 			cdice_step(&g, &step);
-			int best = solve_options(t, &g, &step, o);
+			best = solve_options(t, &g, &step, o);
 			for (int k = 0; k < step.count; k++)
 				assert_true(o[k * W + 0] <= o[best * W + 0] + 1e-12);
 		}
@@ -229,20 +225,21 @@ static double tournament(int n, const char *hero, const char *other, int games, 
 	return (double)hero_wins / played;
 }
 
-/* Seeded tournaments, 3 cultists, seats rotated, 2,000 games a seat:
- * solver wins clearly more often than the seats it plays against. */
+/* Seeded tournaments, 4 cultists, seats rotated, 2,000 games a seat
+ * (8,000 each): solver in one seat wins clearly more often than each seat
+ * of the field it plays against (standard error about 0.005). */
 static void test_tournament_margin(void **unused)
 {
 	double hero, other;
 
 	(void)unused;
 	solve_set_provider(provide);
-	hero = tournament(3, "solver", "heuristic", 2000, &other);
+	hero = tournament(4, "solver", "heuristic", 2000, &other);
 	print_message("solver vs heuristic: %.4f vs %.4f a seat\n", hero, other);
-	assert_true(hero > other + 0.03);
-	hero = tournament(3, "solver", "random", 2000, &other);
+	assert_true(hero > other + 0.015);
+	hero = tournament(4, "solver", "random", 2000, &other);
 	print_message("solver vs random: %.4f vs %.4f a seat\n", hero, other);
-	assert_true(hero > other + 0.05);
+	assert_true(hero > other + 0.06);
 	solve_set_provider(NULL);
 }
 
@@ -272,7 +269,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_mad_caster_response),
 		cmocka_unit_test(test_hand_response_eye),
-		cmocka_unit_test(test_two_cultists_equilibrium),
+		cmocka_unit_test(test_two_cultists_converged),
 		cmocka_unit_test(test_probabilities_sum_to_one),
 		cmocka_unit_test(test_random_policy_reference),
 		cmocka_unit_test(test_tournament_margin),
