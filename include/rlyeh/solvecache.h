@@ -6,7 +6,7 @@
  * table is built once, under a mutex, by the first thread that needs it;
  * others needing the same table wait; readers of a built table take no
  * lock. Not kept on disk: the largest table (6 cultists) takes seconds to
- * build, see README "Solver". */
+ * build, see README "rlyeh analyze". */
 #ifndef RLYEH_SOLVECACHE_H
 #define RLYEH_SOLVECACHE_H
 

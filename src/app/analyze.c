@@ -11,7 +11,7 @@ static const char usage[] =
     "Usage: rlyeh analyze [--random]\n"
     "Cthulhu Dice from the solved tables: for 2-6 cultists and Rival Cults 2x2\n"
     "and 2x3, seat 0 casting first, each seat's chance of winning under the\n"
-    "solver's profile (a logit equilibrium, see README \"Solver\"), Cthulhu's\n"
+    "solver's profile (a logit equilibrium, see README \"rlyeh analyze\"), Cthulhu's\n"
     "chance and the expected number of complete turns, all exact (no\n"
     "sampling); then what each solve took.\n"
     "  --random  the uniform \"random\" policy instead of perfect play\n";
