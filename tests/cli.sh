@@ -131,5 +131,14 @@ cmp -s "$tmp/before.json" "$tmp/after.json" && passes=$((passes + 1)) || { echo 
 printf 'bob: /status\n' | "$rlyeh" console --db "$tmp/live.db" --timeout 0 >"$tmp/status.txt" 2>&1
 grep -q 'bob, the Victim, responds to alice' "$tmp/status.txt" && passes=$((passes + 1)) || { echo "FAIL the restored game does not resume"; cat "$tmp/status.txt"; failures=$((failures + 1)); }
 
+# The solver: a sim with it, its fallback beyond 6 cultists, analyze's help
+# (the full analyze takes a minute in Debug; tests/bench/solve.sh runs it).
+check sim-solver 0 "$rlyeh" sim --players 3 --games 300 --seed 9 --policy solver,heuristic,random
+expect_out sim-solver '"solver","heuristic","random"'
+check sim-solver-7 0 "$rlyeh" sim --players 7 --games 20 --seed 9 --policy solver
+expect_err sim-solver-7 'solver plays as heuristic'
+check analyze-help 0 "$rlyeh" analyze --help
+expect_out analyze-help 'perfect play'
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -116,9 +116,13 @@ int cdice_series_first(const struct game_result *previous, int chosen);
 const char *cdice_face_name(enum cdice_face face);
 int cdice_face_parse(const char *name);
 
-/* Policies (shared/rules/cthulhu-dice.md): "random" and "heuristic". */
+/* Policies (shared/rules/cthulhu-dice.md): "random" and "heuristic";
+ * "solver" plays the solved table (solve.h) from the installed provider and
+ * falls back to "heuristic" when there is none (more than
+ * SOLVE_MAX_CULTISTS cultists, or no provider). */
 int cdice_policy_random(const void *state, const struct game_step *step, struct rng *rng);
 int cdice_policy_heuristic(const void *state, const struct game_step *step, struct rng *rng);
+int cdice_policy_solver(const void *state, const struct game_step *step, struct rng *rng);
 
 extern const struct game_ops cdice_ops;
 

@@ -3,11 +3,13 @@
 #include <string.h>
 
 #include "rlyeh/admin.h"
+#include "rlyeh/analyze.h"
 #include "rlyeh/console.h"
 #include "rlyeh/discord.h"
 #include "rlyeh/export.h"
 #include "rlyeh/replay.h"
 #include "rlyeh/sim.h"
+#include "rlyeh/solvecache.h"
 
 static const char usage[] =
     "Usage: rlyeh COMMAND [OPTIONS]\n"
@@ -17,6 +19,7 @@ static const char usage[] =
     "  run           run the bot on Discord (the daemon)\n"
     "  console       play in the terminal (a local channel), against computer players\n"
     "  sim           play computer-only games and print win rates as JSON\n"
+    "  analyze       Cthulhu Dice under perfect play: win chance by seat, length\n"
     "  replay        replay a game script and print the state after every turn\n"
     "  export        write a stored game as a replay script\n"
     "  check-config  validate the configuration without starting\n"
@@ -32,10 +35,11 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", discord_main },    { "console", console_main },
-	{ "sim", sim_main },        { "replay", replay_main },
-	{ "export", export_main },  { "check-config", admin_check_config },
-	{ "backup", admin_backup }, { "restore", admin_restore },
+	{ "run", discord_main },     { "console", console_main },
+	{ "sim", sim_main },         { "replay", replay_main },
+	{ "export", export_main },   { "check-config", admin_check_config },
+	{ "backup", admin_backup },  { "restore", admin_restore },
+	{ "analyze", analyze_main },
 };
 
 int main(int argc, char **argv)
@@ -53,6 +57,7 @@ int main(int argc, char **argv)
 		printf("rlyeh %s\n", RLYEH_VERSION);
 		return 0;
 	}
+	solvecache_install();
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].main(argc - 1, argv + 1);

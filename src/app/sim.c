@@ -10,6 +10,7 @@
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/cli.h"
+#include "rlyeh/solve.h"
 
 /* Large enough for any game's state; checked against ops->state_size. */
 #define SIM_STATE_MAX 4096
@@ -301,6 +302,15 @@ int sim_main(int argc, char **argv)
 	seats = cfg.game->seats(probe);
 	if (parse_policies(&cfg, policy ? policy : cfg.game->policies[0].name, seats))
 		return 2;
+	for (int s = 0; s < seats; s++) {
+		if (cfg.policy[s]->choose == cdice_policy_solver && seats > SOLVE_MAX_CULTISTS) {
+			fprintf(stderr,
+			        "rlyeh sim: no solved table beyond %d cultists; "
+			        "solver plays as heuristic\n",
+			        SOLVE_MAX_CULTISTS);
+			break;
+		}
+	}
 	if (sim_run(&cfg, &report)) {
 		fprintf(stderr, "rlyeh sim: could not start the worker threads\n");
 		return 1;

@@ -1,5 +1,7 @@
 #include "rlyeh/cdice.h"
 
+#include "rlyeh/solve.h"
+
 #include <assert.h>
 #include <string.h>
 
@@ -389,6 +391,20 @@ int cdice_policy_heuristic(const void *state, const struct game_step *step, stru
 	return best;
 }
 
+/* The solved table's best option for the chooser's owner (solve.h); the
+ * heuristic where no table is provided (more than SOLVE_MAX_CULTISTS
+ * cultists, or no provider installed). */
+int cdice_policy_solver(const void *state, const struct game_step *step, struct rng *rng)
+{
+	const struct cdice *g = state;
+	const struct solve_table *t = solve_provided(g->n, g->per_player);
+	double v[GAME_MAX_OPTIONS * (CDICE_MAX + 1)];
+
+	if (!t)
+		return cdice_policy_heuristic(state, step, rng);
+	return step->options[solve_options(t, g, step, v)];
+}
+
 /* ---- the generic boundary ---- */
 
 static int ops_init(void *state, const struct game_setup *setup)
@@ -419,6 +435,7 @@ static int ops_seats(const void *state)
 static const struct game_policy policies[] = {
 	{ "random", cdice_policy_random },
 	{ "heuristic", cdice_policy_heuristic },
+	{ "solver", cdice_policy_solver },
 	{ NULL, NULL },
 };
 

@@ -1,0 +1,24 @@
+/* solvecache: the process-wide cache of solved Cthulhu Dice tables
+ * (solve.h), built on first use and kept until exit.
+ *
+ * One table per cultist count (2..SOLVE_MAX_CULTISTS) and variant (classic,
+ * Rival Cults 2x2 and 2x3), at most 7 tables, 17 MB for all of them. A
+ * table is built once, under a mutex, by the first thread that needs it;
+ * others needing the same table wait; readers of a built table take no
+ * lock. Not kept on disk: the largest table (6 cultists) takes seconds to
+ * build, see README "rlyeh analyze". */
+#ifndef RLYEH_SOLVECACHE_H
+#define RLYEH_SOLVECACHE_H
+
+#include "rlyeh/solve.h"
+
+/* The table for n cultists and variant (per_player 0, 2 or 3), built now
+ * if needed; NULL beyond SOLVE_MAX_CULTISTS or when memory runs out.
+ * Thread-safe. */
+const struct solve_table *solvecache_get(int n, int per_player);
+
+/* Installs solvecache_get as the provider of the "solver" policy
+ * (solve_set_provider). Call once at startup, before threads play. */
+void solvecache_install(void);
+
+#endif

@@ -1,0 +1,279 @@
+/* Solver (solve.h): hand-checked positions, probabilities, the exact
+ * evaluation of the "random" policy against the rules file's reference
+ * values, and a seeded tournament with seats rotated. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rlyeh/cdice.h"
+#include "rlyeh/solve.h"
+
+#define W (CDICE_MAX + 1)
+
+/* Test provider: tables built on first use, one per cultist count and
+ * variant; single-threaded. */
+static struct solve_table *cache[SOLVE_MAX_CULTISTS + 1][4];
+
+static const struct solve_table *provide(int n, int per_player)
+{
+	if (!cache[n][per_player])
+		cache[n][per_player] = solve_build(n, per_player, SOLVE_PERFECT);
+	return cache[n][per_player];
+}
+
+static int teardown(void **unused)
+{
+	(void)unused;
+	for (int n = 0; n <= SOLVE_MAX_CULTISTS; n++)
+		for (int p = 0; p < 4; p++)
+			solve_free(cache[n][p]);
+	return 0;
+}
+
+static struct cdice classic(int n, int first)
+{
+	struct cdice g;
+	struct game_setup setup = { .players = n, .first = first };
+
+	assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+	return g;
+}
+
+/* Sets the sanities (pool takes the rest) of a 2-cultist game. */
+static void set2(struct cdice *g, int s0, int s1)
+{
+	g->sanity[0] = (uint8_t)s0;
+	g->sanity[1] = (uint8_t)s1;
+	g->pool = (uint8_t)(6 - s0 - s1);
+}
+
+/* Hand-checked: a mad Caster (0 sanity) and a Victim with 1 responding.
+ * Yellow Sign hits the mad Caster: nothing, the Victim alone is sane and
+ * wins (5/12). Elder Sign: the Victim gains, wins (1/12). Eye: the Victim
+ * picks one of those (1/12). Tentacle: the Victim's token goes to the pool
+ * (R6), nobody sane: Cthulhu (4/12). Cthulhu: the same (1/12). */
+static void test_hand_mad_caster_response(void **unused)
+{
+	const struct solve_table *t = provide(2, 0);
+	struct cdice g = classic(2, 0);
+	double v[W];
+
+	(void)unused;
+	set2(&g, 0, 1);
+	g.victim = 1;
+	g.phase = CDICE_RESPONSE;
+	solve_value(t, &g, v);
+	assert_float_equal(v[0], 0, 1e-12);
+	assert_float_equal(v[1], 7.0 / 12, 1e-12);
+	assert_float_equal(v[2], 5.0 / 12, 1e-12);
+}
+
+/* Hand-checked: the Victim's Eye, both cultists at 1. Yellow Sign drives
+ * the Caster mad: the Victim wins (1). Tentacle: the Caster takes the last
+ * token and wins. Cthulhu: both mad, Cthulhu wins. The Victim picks Yellow. */
+static void test_hand_response_eye(void **unused)
+{
+	const struct solve_table *t = provide(2, 0);
+	struct cdice g = classic(2, 0);
+	struct game_step step;
+	double v[GAME_MAX_OPTIONS * W];
+	int best;
+
+	(void)unused;
+	set2(&g, 1, 1);
+	g.victim = 1;
+	g.phase = CDICE_RESPONSE_EYE;
+	cdice_step(&g, &step);
+	best = solve_options(t, &g, &step, v);
+	assert_int_equal(step.options[best], CDICE_YELLOW_SIGN);
+	assert_float_equal(v[CDICE_YELLOW_SIGN * W + 1], 1, 1e-12);
+	assert_float_equal(v[CDICE_TENTACLE * W + 0], 1, 1e-12);
+	assert_float_equal(v[CDICE_CTHULHU * W + 2], 1, 1e-12);
+	/* Elder Sign: (1, 2), seat 1 casts next; a probability, not certain. */
+	assert_true(v[CDICE_ELDER_SIGN * W + 1] > 0 && v[CDICE_ELDER_SIGN * W + 1] < 1);
+}
+
+/* Two cultists: the iteration converges, and at every Caster's Eye the
+ * option solve_options marks best is at least as good as every other for
+ * the Caster. */
+static void test_two_cultists_converged(void **unused)
+{
+	const struct solve_table *t = provide(2, 0);
+	const struct solve_stats *st = solve_stats(t);
+
+	(void)unused;
+	assert_true(st->residual <= SOLVE_EPS);
+	assert_true(st->sweeps < SOLVE_SWEEPS);
+	for (int a = 1; a <= 6; a++) {
+		for (int b = 1; a + b <= 6; b++) {
+			struct cdice g = classic(2, 0);
+			struct game_step step;
+			double o[GAME_MAX_OPTIONS * W];
+			int best;
+			set2(&g, a, b);
+			g.victim = 1;
+			g.phase = CDICE_CURSE_EYE;
+			cdice_step(&g, &step);
+			best = solve_options(t, &g, &step, o);
+			for (int k = 0; k < step.count; k++)
+				assert_true(o[k * W + 0] <= o[best * W + 0] + 1e-12);
+		}
+	}
+}
+
+/* Every position's values are probabilities summing to 1 (3 and 4
+ * cultists: every turn start from every Caster; 2x2 Rival Cults). */
+static void test_probabilities_sum_to_one(void **unused)
+{
+	static const int sizes[][2] = { { 3, 0 }, { 4, 0 }, { 4, 2 } };
+
+	(void)unused;
+	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
+		int n = sizes[c][0], pp = sizes[c][1];
+		const struct solve_table *t = provide(n, pp);
+		long checked = 0;
+		uint8_t s[4] = { 0 };
+		for (int x = 0; x < 13 * 13 * 13 * 13; x++) {
+			int sum = 0, sane = 0, y = x;
+			for (int i = 0; i < n; i++, y /= 13) {
+				s[i] = (uint8_t)(y % 13);
+				sum += s[i];
+				sane += s[i] > 0;
+			}
+			if (y > 0 && n < 4)
+				continue;
+			if (sum > 3 * n || sane < 2)
+				continue;
+			for (int caster = 0; caster < n; caster++) {
+				struct game_setup setup = { .players = pp ? 2 : n,
+					                    .per_player = pp };
+				struct cdice g;
+				double v[W], total = 0;
+				assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+				memcpy(g.sanity, s, (size_t)n);
+				g.pool = (uint8_t)(3 * n - sum);
+				g.caster = (uint8_t)caster;
+				solve_value(t, &g, v);
+				for (int i = 0; i <= n; i++) {
+					assert_true(v[i] >= -1e-12 && v[i] <= 1 + 1e-12);
+					total += v[i];
+				}
+				assert_float_equal(total, 1, 1e-9);
+				assert_true(solve_length(t, &g) >= 1);
+				checked++;
+			}
+		}
+		assert_true(checked > 100);
+	}
+}
+
+/* The exact evaluation of the uniform policy reproduces the rules file:
+ * 3 players, seat 0 first: 0.3566, 0.2934, 0.2487, Cthulhu 0.1013, mean
+ * length 5.50 turns. */
+static void test_random_policy_reference(void **unused)
+{
+	struct solve_table *t = solve_build(3, 0, SOLVE_RANDOM);
+	struct cdice g = classic(3, 0);
+	double v[W];
+
+	(void)unused;
+	assert_non_null(t);
+	solve_value(t, &g, v);
+	assert_float_equal(v[0], 0.3566, 1e-3);
+	assert_float_equal(v[1], 0.2934, 1e-3);
+	assert_float_equal(v[2], 0.2487, 1e-3);
+	assert_float_equal(v[3], 0.1013, 1e-3);
+	assert_float_equal(solve_length(t, &g), 5.50, 1e-2);
+	solve_free(t);
+}
+
+/* Plays `games` games of n cultists per rotation, `hero` in one seat and
+ * `other` in the rest, the hero's seat rotating; returns the hero's win
+ * rate and (in *other_rate) the average win rate of one other seat. */
+static double tournament(int n, const char *hero, const char *other, int games, double *other_rate)
+{
+	const struct game_policy *h = game_policy_find(&cdice_ops, hero);
+	const struct game_policy *o = game_policy_find(&cdice_ops, other);
+	long hero_wins = 0, other_wins = 0, played = 0;
+
+	assert_non_null(h);
+	assert_non_null(o);
+	for (int seat = 0; seat < n; seat++) {
+		const struct game_policy *pol[CDICE_MAX];
+		for (int i = 0; i < n; i++)
+			pol[i] = i == seat ? h : o;
+		for (int k = 0; k < games; k++) {
+			struct cdice g = classic(n, 0);
+			struct rng rng;
+			struct game_result r;
+			rng_seed_stream(&rng, 2024, (uint64_t)(seat * games + k));
+			game_play(&cdice_ops, &g, pol, &rng);
+			cdice_result(&g, &r);
+			played++;
+			if (r.winner == seat)
+				hero_wins++;
+			else if (r.winner >= 0)
+				other_wins++;
+		}
+	}
+	*other_rate = (double)other_wins / played / (n - 1);
+	return (double)hero_wins / played;
+}
+
+/* Seeded tournaments, 4 cultists, seats rotated, 2,000 games a seat
+ * (8,000 each): solver in one seat wins clearly more often than each seat
+ * of the field it plays against (standard error about 0.005). */
+static void test_tournament_margin(void **unused)
+{
+	double hero, other;
+
+	(void)unused;
+	solve_set_provider(provide);
+	hero = tournament(4, "solver", "heuristic", 2000, &other);
+	print_message("solver vs heuristic: %.4f vs %.4f a seat\n", hero, other);
+	assert_true(hero > other + 0.015);
+	hero = tournament(4, "solver", "random", 2000, &other);
+	print_message("solver vs random: %.4f vs %.4f a seat\n", hero, other);
+	assert_true(hero > other + 0.06);
+	solve_set_provider(NULL);
+}
+
+/* Beyond SOLVE_MAX_CULTISTS no table is built and the policy plays the
+ * heuristic's moves. */
+static void test_fallback_beyond_six(void **unused)
+{
+	struct cdice g = classic(7, 0);
+	struct game_step step;
+	struct rng rng;
+
+	(void)unused;
+	assert_null(solve_build(7, 0, SOLVE_PERFECT));
+	assert_null(solve_build(6, 2, SOLVE_PERFECT));
+	solve_set_provider(provide);
+	assert_null(solve_provided(7, 0));
+	g.sanity[3] = 5;
+	cdice_step(&g, &step);
+	rng_seed(&rng, 1);
+	assert_int_equal(cdice_policy_solver(&g, &step, &rng),
+	                 cdice_policy_heuristic(&g, &step, &rng));
+	solve_set_provider(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hand_mad_caster_response),
+		cmocka_unit_test(test_hand_response_eye),
+		cmocka_unit_test(test_two_cultists_converged),
+		cmocka_unit_test(test_probabilities_sum_to_one),
+		cmocka_unit_test(test_random_policy_reference),
+		cmocka_unit_test(test_tournament_margin),
+		cmocka_unit_test(test_fallback_beyond_six),
+	};
+	return cmocka_run_group_tests(tests, NULL, teardown);
+}
