@@ -24,6 +24,7 @@ enum cmd_kind {
 	CMD_ABORT,
 	CMD_REMATCH,
 	CMD_ACTION, /* a move of a game: struct cmd.action says which */
+	CMD_HINT,
 	CMD_LEADERBOARD,
 	CMD_STATS,
 	CMD_LANGUAGE,

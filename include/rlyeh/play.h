@@ -90,6 +90,10 @@ struct play_game {
 	/* 1 when a game can end with nobody winning (Cthulhu wins): records
 	 * then count those losses. */
 	int nobody_wins;
+	/* Optional: writes to out, for member `who`, each option of the move
+	 * awaited from them with their chance of winning. Returns 0, or -1
+	 * with the refusal written instead (not their move, no analysis). */
+	int (*hint)(const void *state, const struct play_ctx *c, int who, struct text *out);
 	/* Texts (enum i18n_id) of the start of a game, {1} the seat that goes
 	 * first, and of a rematch. */
 	int started, rematch;

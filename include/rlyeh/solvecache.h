@@ -13,9 +13,15 @@
 #include "rlyeh/solve.h"
 
 /* The table for n cultists and variant (per_player 0, 2 or 3), built now
- * if needed; NULL beyond SOLVE_MAX_CULTISTS or when memory runs out.
- * Thread-safe. */
+ * if needed (see solvecache_background); NULL beyond SOLVE_MAX_CULTISTS or
+ * when memory runs out. Thread-safe. */
 const struct solve_table *solvecache_get(int n, int per_player);
+
+/* From now on solvecache_get never builds on the calling thread: it starts
+ * the table's build on a thread of its own and returns NULL until the table
+ * is ready (the "solver" policy then plays as "heuristic"). For servers,
+ * whose event loop must not stop for the seconds a 6-cultist table takes. */
+void solvecache_background(void);
 
 /* Installs solvecache_get as the provider of the "solver" policy
  * (solve_set_provider). Call once at startup, before threads play. */

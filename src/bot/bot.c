@@ -1222,6 +1222,51 @@ static void cmd_status(struct call *c)
 	work_free(&w);
 }
 
+/* The asker's member index at a game under way, or -1 after refusing
+ * (no table, not started, not a player). */
+static int playing_member(struct call *c)
+{
+	int who;
+
+	if (!is_open(c->t)) {
+		deny(c, S_ERR_NO_TABLE, NULL, NULL);
+		return -1;
+	}
+	if (c->t->row.state != STORE_PLAYING) {
+		deny(c, S_ERR_NOT_STARTED, NULL, NULL);
+		return -1;
+	}
+	who = member_index(c->t, c->req->user);
+	if (who < 0)
+		deny(c, S_ERR_NOT_MEMBER, NULL, NULL);
+	return who;
+}
+
+/* Privately, the chances of each option of the asker's awaited move;
+ * nothing is written. */
+static void cmd_hint(struct call *c)
+{
+	struct play_ctx pc;
+	struct text tx;
+	struct msg *m;
+	char buf[MSG_TEXT_MAX];
+	int who, rc;
+
+	who = playing_member(c);
+	if (who < 0)
+		return;
+	if (!c->t->game->hint) {
+		deny(c, S_HINT_NONE, NULL, NULL);
+		return;
+	}
+	pc = ctx_of(c->t, c->lang);
+	text_init(&tx, buf, sizeof(buf));
+	rc = c->t->game->hint(c->t->state, &pc, who, &tx);
+	m = msg_add(c->out, MSG_PRIVATE, c->req->user, rc ? MSG_ERROR : MSG_INFO);
+	if (m)
+		text_copy(m->text, sizeof(m->text), buf);
+}
+
 static void cmd_help(struct call *c, int id)
 {
 	struct text tx;
@@ -1298,19 +1343,9 @@ static void cmd_action(struct call *c)
 	struct text etx;
 	int who, value;
 
-	if (!is_open(c->t)) {
-		deny(c, S_ERR_NO_TABLE, NULL, NULL);
+	who = playing_member(c);
+	if (who < 0)
 		return;
-	}
-	if (c->t->row.state != STORE_PLAYING) {
-		deny(c, S_ERR_NOT_STARTED, NULL, NULL);
-		return;
-	}
-	who = member_index(c->t, c->req->user);
-	if (who < 0) {
-		deny(c, S_ERR_NOT_MEMBER, NULL, NULL);
-		return;
-	}
 	pc = ctx_of(c->t, c->lang);
 	text_init(&etx, err, sizeof(err));
 	if (c->t->game->action(c->t->state, &pc, who, &c->req->cmd, &value, &etx)) {
@@ -1427,6 +1462,9 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 		break;
 	case CMD_STATUS:
 		cmd_status(&c);
+		break;
+	case CMD_HINT:
+		cmd_hint(&c);
 		break;
 	case CMD_RULES:
 		cmd_help(&c, c.t ? c.t->game->rules : play_games[0]->rules);

@@ -6,6 +6,7 @@
 #include "rlyeh/cdice.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
+#include "rlyeh/solve.h"
 
 enum { ACT_CURSE, ACT_EYE, ACT_RESPOND };
 
@@ -223,6 +224,78 @@ static int not_your_move(const struct cdice *g, const struct play_ctx *c, struct
 	return -1;
 }
 
+/* Member who's chance in a value vector: the sum over their cultists. */
+static double owner_chance(const struct cdice *g, const double *v, int who)
+{
+	double p = 0;
+
+	for (int s = 0; s < g->n; s++)
+		if (cdice_owner(g, s) == who)
+			p += v[s];
+	return p;
+}
+
+static void percent(char *buf, size_t cap, double p)
+{
+	snprintf(buf, cap, "%.0f%%", 100 * p);
+}
+
+/* The label of option `value` at a choice of kind `kind`. */
+static void option_label(const struct cdice *g, const struct play_ctx *c, int kind, int value,
+                         char *buf, size_t cap)
+{
+	if (kind == CDICE_VICTIM)
+		seat_name(g, c, value, buf, cap);
+	else
+		snprintf(buf, cap, "%s", face(c->lang, value));
+}
+
+static int hint(const void *state, const struct play_ctx *c, int who, struct text *out)
+{
+	const struct cdice *g = state;
+	const struct solve_table *t;
+	struct game_step step;
+	double v[GAME_MAX_OPTIONS * (CDICE_MAX + 1)];
+	char name[80], label[80], list[768], pct[16];
+	struct text lt;
+	int best;
+
+	cdice_step(g, &step);
+	if (step.node == GAME_NODE_OVER || cdice_owner(g, step.seat) != who)
+		return not_your_move(g, c, out);
+	if (g->n > SOLVE_MAX_CULTISTS) {
+		i18n_add(out, c->lang, S_HINT_TOO_MANY, NULL);
+		return -1;
+	}
+	t = solve_provided(g->n, g->per_player);
+	if (!t || !solve_fits(t, g)) {
+		i18n_add(out, c->lang, S_HINT_NOT_READY, NULL);
+		return -1;
+	}
+	seat_name(g, c, step.seat, name, sizeof(name));
+	if (step.node != GAME_NODE_CHOICE) {
+		solve_value(t, g, v);
+		percent(pct, sizeof(pct), owner_chance(g, v, who));
+		i18n_add(out, c->lang, S_HINT_NOW, name, pct, NULL);
+		return 0;
+	}
+	best = solve_options(t, g, &step, v);
+	text_init(&lt, list, sizeof(list));
+	for (int k = 0; k < step.count; k++) {
+		option_label(g, c, step.kind, step.options[k], label, sizeof(label));
+		percent(pct, sizeof(pct), owner_chance(g, v + k * (CDICE_MAX + 1), who));
+		text_addf(&lt, "%s%s %s", k ? " · " : "", label, pct);
+	}
+	if (best >= 0) {
+		option_label(g, c, step.kind, step.options[best], label, sizeof(label));
+		text_add(&lt, " (");
+		i18n_add(&lt, c->lang, S_HINT_BEST, label, NULL);
+		text_add(&lt, ")");
+	}
+	i18n_add(out, c->lang, S_HINT_CHOICES, name, list, NULL);
+	return 0;
+}
+
 static int action(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
                   int *value, struct text *err)
 {
@@ -419,6 +492,7 @@ const struct play_game cdplay = {
 	.render = render,
 	.rules = S_CD_RULES,
 	.nobody_wins = 1,
+	.hint = hint,
 	.started = S_STARTED,
 	.rematch = S_REMATCH,
 	.policy = "heuristic",

@@ -7,21 +7,14 @@
 #include "rlyeh/play.h"
 
 static const char *const names[CMD_COUNT] = {
-	[CMD_OPEN] = "open",
-	[CMD_JOIN] = "join",
-	[CMD_LEAVE] = "leave",
-	[CMD_ADDBOT] = "addbot",
-	[CMD_REMOVE] = "remove",
-	[CMD_START] = "start",
-	[CMD_STATUS] = "status",
-	[CMD_RULES] = "rules",
-	[CMD_HELP] = "help",
-	[CMD_ABORT] = "abort",
-	[CMD_REMATCH] = "rematch",
-	[CMD_ACTION] = "action",
-	[CMD_LEADERBOARD] = "leaderboard",
-	[CMD_STATS] = "stats",
-	[CMD_LANGUAGE] = "language",
+	[CMD_OPEN] = "open",       [CMD_JOIN] = "join",
+	[CMD_LEAVE] = "leave",     [CMD_ADDBOT] = "addbot",
+	[CMD_REMOVE] = "remove",   [CMD_START] = "start",
+	[CMD_STATUS] = "status",   [CMD_RULES] = "rules",
+	[CMD_HELP] = "help",       [CMD_ABORT] = "abort",
+	[CMD_REMATCH] = "rematch", [CMD_ACTION] = "action",
+	[CMD_HINT] = "hint",       [CMD_LEADERBOARD] = "leaderboard",
+	[CMD_STATS] = "stats",     [CMD_LANGUAGE] = "language",
 };
 
 const char *cmd_name(int kind)

@@ -103,11 +103,14 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "game in this channel\n"
 	             "/join — take a seat · /leave — leave the table (during a game the computer "
 	             "plays on)\n"
-	             "/addbot [random|heuristic|greedy-2|expect] — add a computer player (owner; "
-	             "Cthulhu Dice: random or heuristic, Elder Signs: greedy-2 or expect)\n"
+	             "/addbot [random|heuristic|solver|greedy-2|expect] — add a computer player "
+	             "(owner; Cthulhu Dice: random, heuristic or solver, Elder Signs: greedy-2 or "
+	             "expect)\n"
 	             "/remove <player> — remove a player before the start (owner)\n"
 	             "/start [player|random] — start; optionally who casts first (owner)\n"
 	             "/status — the table · /rules — the rules · /help — this list\n"
+	             "/hint — your chance of winning with each choice of your move (only you see "
+	             "it; Cthulhu Dice)\n"
 	             "/abort — stop the game (owner or moderator) · /rematch — play again, the "
 	             "winner casts first\n"
 	             "/curse <victim> — as Caster, curse a sane cultist and roll\n"
@@ -124,13 +127,15 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "een spel in dit kanaal\n"
 	             "/join — neem plaats · /leave — verlaat de tafel (tijdens een spel speelt de "
 	             "computer verder)\n"
-	             "/addbot [random|heuristic|greedy-2|expect] — voeg een computerspeler toe "
-	             "(eigenaar; Cthulhu Dice: random of heuristic, Elder Signs: greedy-2 of "
-	             "expect)\n"
+	             "/addbot [random|heuristic|solver|greedy-2|expect] — voeg een computerspeler "
+	             "toe (eigenaar; Cthulhu Dice: random, heuristic of solver, Elder Signs: "
+	             "greedy-2 of expect)\n"
 	             "/remove <speler> — verwijder een speler voor het begin (eigenaar)\n"
 	             "/start [speler|random] — begin; eventueel wie als eerste vervloekt "
 	             "(eigenaar)\n"
 	             "/status — de tafel · /rules — de regels · /help — deze lijst\n"
+	             "/hint — je kans om te winnen bij elke keuze van je zet (alleen jij ziet "
+	             "het; Cthulhu Dice)\n"
 	             "/abort — stop het spel (eigenaar of moderator) · /rematch — speel opnieuw, "
 	             "de winnaar begint\n"
 	             "/curse <slachtoffer> — vervloek als Vervloeker een sektariër met verstand en "
@@ -333,6 +338,23 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_REC_RANK] = { "{1}. {2} — rating {3}: ", "{1}. {2} — waardering {3}: " },
 	[S_REC_LINE] = { "games {1} · won {2} ({3}) · lost to Cthulhu {4}",
 	                 "spellen {1} · gewonnen {2} ({3}) · verloren aan Cthulhu {4}" },
+	[S_HINT_NONE] = { "This game has no hints.", "Dit spel geeft geen tips." },
+	[S_HINT_CHOICES] = { "{1}, your chance of winning after each choice, if everyone plays "
+	                     "as the solver does from here on: {2}.",
+	                     "{1}, je kans om te winnen na elke keuze, als iedereen vanaf nu "
+	                     "speelt "
+	                     "zoals de solver: {2}." },
+	[S_HINT_NOW] = { "{1}, your chance of winning now, if everyone plays as the solver does "
+	                 "from here on: {2}.",
+	                 "{1}, je kans om te winnen nu, als iedereen vanaf nu speelt zoals de "
+	                 "solver: {2}." },
+	[S_HINT_BEST] = { "best: {1}", "beste: {1}" },
+	[S_HINT_NOT_READY] = { "The analysis of this table is still being computed; ask again in a "
+	                       "few seconds.",
+	                       "De analyse van deze tafel wordt nog berekend; vraag het over een "
+	                       "paar seconden opnieuw." },
+	[S_HINT_TOO_MANY] = { "No hints beyond 6 cultists: the analysis would be too large.",
+	                      "Geen tips boven 6 sektariërs: de analyse zou te groot worden." },
 	[S_REC_LINE_PLAIN] = { "games {1} · won {2} ({3})", "spellen {1} · gewonnen {2} ({3})" },
 	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished games.",
 	                  "Nog niemand staat op de ranglijst: daarvoor zijn {1} uitgespeelde "

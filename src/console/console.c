@@ -14,6 +14,7 @@
 #include "rlyeh/cmd.h"
 #include "rlyeh/export.h"
 #include "rlyeh/i18n.h"
+#include "rlyeh/solvecache.h"
 #include "rlyeh/store.h"
 #include "rlyeh/text.h"
 
@@ -319,6 +320,8 @@ int console_main(int argc, char **argv)
 		export_default_db(dbpath, sizeof(dbpath));
 		db = dbpath;
 	}
+	/* Lines keep coming while a solver table is built. */
+	solvecache_background();
 	if (make_parents(db) || store_open(db, &st, err, sizeof(err))) {
 		fprintf(stderr, "rlyeh console: %s: %s\n", db,
 		        st ? err : (err[0] ? err : strerror(errno)));

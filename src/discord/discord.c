@@ -22,6 +22,7 @@
 #include "rlyeh/play.h"
 #include "rlyeh/rest.h"
 #include "rlyeh/rng.h"
+#include "rlyeh/solvecache.h"
 #include "rlyeh/store.h"
 #include "rlyeh/text.h"
 
@@ -226,6 +227,11 @@ static const struct cmd_def defs[] = {
 	  { { "first", "eerste", PLAY_ARG_USER, 0, "Who casts first", "Wie als eerste vervloekt",
 	      NULL } } },
 	{ CMD_STATUS, "stand", "Show the table", "Toon de tafel", { { 0 } } },
+	{ CMD_HINT,
+	  "tip",
+	  "Your chance of winning with each choice (only you see it)",
+	  "Je kans om te winnen bij elke keuze (alleen jij ziet het)",
+	  { { 0 } } },
 	{ CMD_RULES, "regels", "The rules", "De regels", { { 0 } } },
 	{ CMD_HELP, "hulp", "All commands", "Alle commando's", { { 0 } } },
 	{ CMD_ABORT,
@@ -1416,6 +1422,8 @@ int discord_main(int argc, char **argv)
 		free(a);
 		return 2;
 	}
+	/* The event loop must not stop while a solver table is built. */
+	solvecache_background();
 	if (store_open(a->cfg.database, &a->st, err, sizeof(err))) {
 		log_msg(LOG_ERR, "database %s: %s", a->cfg.database, err);
 		free(a);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -18,6 +19,7 @@
 #include "rlyeh/esigns.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
+#include "rlyeh/solvecache.h"
 
 #define T0      1700000000000LL
 #define TIMEOUT 60000
@@ -622,6 +624,57 @@ static void test_timeouts(void **unused)
 	msg_free(&out);
 }
 
+/* /hint: privately, to the player whose move it is, each option with its
+ * chance of winning (from the solved table); refused to the others;
+ * nothing is written. */
+static void test_hint(void **unused)
+{
+	char *before, *after;
+
+	(void)unused;
+	solvecache_install();
+	playing();
+	before = dump();
+	as("alice", "/hint");
+	assert_int_equal(fx->out.n, 1);
+	assert_int_equal(fx->out.m[0].kind, MSG_INFO);
+	assert_int_equal(fx->out.m[0].audience, MSG_PRIVATE);
+	assert_string_equal(fx->out.m[0].user, "alice");
+	/* alice casts: the victims, bob among them, each with a chance */
+	assert_non_null(strstr(fx->out.m[0].text, "bob "));
+	assert_non_null(strstr(fx->out.m[0].text, "%"));
+	assert_non_null(strstr(fx->out.m[0].text, "best: "));
+	refused("bob", "/hint", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("carol", "/hint", S_ERR_NOT_MEMBER);
+	after = dump();
+	assert_string_equal(before, after);
+	/* bob as the Victim (unless alice rolled an Eye): the chance now */
+	accepted("alice", "/curse bob");
+	as("bob", "/hint");
+	if (fx->out.m[0].kind == MSG_INFO)
+		assert_non_null(strstr(fx->out.m[0].text, "chance of winning now"));
+	solve_set_provider(NULL);
+	free(before);
+	free(after);
+}
+
+/* A server builds solver tables off its event loop: until one is ready,
+ * the cache answers NULL (and the solver policy plays heuristic). */
+static void test_solver_table_in_background(void **unused)
+{
+	const struct solve_table *t;
+
+	(void)unused;
+	solvecache_background();
+	t = solvecache_get(4, 0);
+	assert_null(t);
+	for (int i = 0; i < 3000 && !t; i++) {
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+		t = solvecache_get(4, 0);
+	}
+	assert_non_null(t);
+}
+
 static void test_storage_failure_changes_nothing(void **unused)
 {
 	char *before, *after, status_before[MSG_TEXT_MAX];
@@ -1007,6 +1060,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_storage_failure_changes_nothing, setup,
 		                                teardown),
+		cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_commit_failure_undoes_the_batch, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_batch_refusal_keeps_the_others, setup,
@@ -1016,6 +1070,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_leaderboard_and_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elder_signs_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elder_signs_timeout, setup, teardown),
+		/* last: it leaves the solver cache building in the background */
+		cmocka_unit_test_setup_teardown(test_solver_table_in_background, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
