@@ -94,6 +94,10 @@ struct play_game {
 	 * awaited from them with their chance of winning. Returns 0, or -1
 	 * with the refusal written instead (not their move, no analysis). */
 	int (*hint)(const void *state, const struct play_ctx *c, int who, struct text *out);
+	/* Optional: at the start, what the table is told about a computer
+	 * player's policy at this table (enum i18n_id, one {1} for its name),
+	 * or 0 for nothing. */
+	int (*policy_note)(const void *state, const char *policy);
 	/* Texts (enum i18n_id) of the start of a game, {1} the seat that goes
 	 * first, and of a rematch. */
 	int started, rematch;

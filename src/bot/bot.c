@@ -1163,6 +1163,12 @@ static void begin_play(struct work *w, int first)
 	c = ctx_of(&w->t, table_lang(&w->t));
 	w->t.game->seat_name(w->t.state, &c, first, name, sizeof(name));
 	say(w, w->t.game->started, name, NULL);
+	for (int i = 0; i < w->t.nm && w->t.game->policy_note; i++) {
+		int note =
+		    w->t.m[i].policy[0] ? w->t.game->policy_note(w->t.state, w->t.m[i].policy) : 0;
+		if (note)
+			say(w, note, w->t.m[i].name, NULL);
+	}
 	advance(w);
 	show_table(w);
 }

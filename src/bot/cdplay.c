@@ -250,6 +250,15 @@ static void option_label(const struct cdice *g, const struct play_ctx *c, int ki
 		snprintf(buf, cap, "%s", face(c->lang, value));
 }
 
+/* solver has no table beyond 6 cultists: the table is told it plays as
+ * heuristic. */
+static int policy_note(const void *state, const char *policy)
+{
+	const struct cdice *g = state;
+
+	return strcmp(policy, "solver") == 0 && g->n > SOLVE_MAX_CULTISTS ? S_SOLVER_FALLBACK : 0;
+}
+
 static int hint(const void *state, const struct play_ctx *c, int who, struct text *out)
 {
 	const struct cdice *g = state;
@@ -493,6 +502,7 @@ const struct play_game cdplay = {
 	.rules = S_CD_RULES,
 	.nobody_wins = 1,
 	.hint = hint,
+	.policy_note = policy_note,
 	.started = S_STARTED,
 	.rematch = S_REMATCH,
 	.policy = "heuristic",

@@ -355,6 +355,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                       "paar seconden opnieuw." },
 	[S_HINT_TOO_MANY] = { "No hints beyond 6 cultists: the analysis would be too large.",
 	                      "Geen tips boven 6 sektariërs: de analyse zou te groot worden." },
+	[S_SOLVER_FALLBACK] = { "{1} plays as heuristic: the solver has no analysis beyond 6 "
+	                        "cultists.",
+	                        "{1} speelt als heuristic: de solver heeft geen analyse boven 6 "
+	                        "sektariërs." },
 	[S_REC_LINE_PLAIN] = { "games {1} · won {2} ({3})", "spellen {1} · gewonnen {2} ({3})" },
 	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished games.",
 	                  "Nog niemand staat op de ranglijst: daarvoor zijn {1} uitgespeelde "

@@ -658,6 +658,24 @@ static void test_hint(void **unused)
 	free(after);
 }
 
+/* Beyond 6 cultists solver has no table: the table is told at the start
+ * that it plays as heuristic; at 6 it is not. */
+static void test_solver_fallback_said(void **unused)
+{
+	(void)unused;
+	accepted("alice", "/open");
+	for (int i = 0; i < 5; i++)
+		accepted("alice", "/addbot solver");
+	accepted("alice", "/start alice");
+	assert_false(any_text("plays as heuristic: the solver has no analysis"));
+	accepted("alice", "/abort");
+	accepted("alice", "/open");
+	for (int i = 0; i < 6; i++)
+		accepted("alice", "/addbot solver");
+	accepted("alice", "/start alice");
+	assert_true(any_text("solver-bot-1 plays as heuristic: the solver has no analysis"));
+}
+
 /* A server builds solver tables off its event loop: until one is ready,
  * the cache answers NULL (and the solver policy plays heuristic). */
 static void test_solver_table_in_background(void **unused)
@@ -1061,6 +1079,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_storage_failure_changes_nothing, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_solver_fallback_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_commit_failure_undoes_the_batch, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_batch_refusal_keeps_the_others, setup,
