@@ -107,6 +107,34 @@ struct game_ops {
 	const struct game_policy *policies; /* terminated by a NULL name */
 };
 
+/* Defines, in a game's file, the static functions ops_init, ops_step,
+ * ops_apply, ops_result and ops_seats of its struct game_ops from its typed
+ * functions P_init, P_step, P_apply, P_result on struct P (whose seat
+ * count is its field n). */
+/* clang-format off */
+#define GAME_OPS_ADAPTERS(P) \
+	static int ops_init(void *state, const struct game_setup *setup) \
+	{ \
+		return P##_init(state, setup); \
+	} \
+	static void ops_step(const void *state, struct game_step *out) \
+	{ \
+		P##_step(state, out); \
+	} \
+	static int ops_apply(void *state, int value, struct game_events *ev) \
+	{ \
+		return P##_apply(state, value, ev); \
+	} \
+	static void ops_result(const void *state, struct game_result *out) \
+	{ \
+		P##_result(state, out); \
+	} \
+	static int ops_seats(const void *state) \
+	{ \
+		return ((const struct P *)state)->n; \
+	}
+/* clang-format on */
+
 /* Finds a registered game by name; NULL when unknown. */
 const struct game_ops *game_find(const char *name);
 

@@ -407,30 +407,7 @@ int cdice_policy_solver(const void *state, const struct game_step *step, struct 
 
 /* ---- the generic boundary ---- */
 
-static int ops_init(void *state, const struct game_setup *setup)
-{
-	return cdice_init(state, setup);
-}
-
-static void ops_step(const void *state, struct game_step *out)
-{
-	cdice_step(state, out);
-}
-
-static int ops_apply(void *state, int value, struct game_events *ev)
-{
-	return cdice_apply(state, value, ev);
-}
-
-static void ops_result(const void *state, struct game_result *out)
-{
-	cdice_result(state, out);
-}
-
-static int ops_seats(const void *state)
-{
-	return ((const struct cdice *)state)->n;
-}
+GAME_OPS_ADAPTERS(cdice)
 
 static const struct game_policy policies[] = {
 	{ "random", cdice_policy_random },

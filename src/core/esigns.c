@@ -576,30 +576,7 @@ int esigns_policy_expect(const void *state, const struct game_step *step, struct
 
 /* ---- the generic boundary ---- */
 
-static int ops_init(void *state, const struct game_setup *setup)
-{
-	return esigns_init(state, setup);
-}
-
-static void ops_step(const void *state, struct game_step *out)
-{
-	esigns_step(state, out);
-}
-
-static int ops_apply(void *state, int value, struct game_events *ev)
-{
-	return esigns_apply(state, value, ev);
-}
-
-static void ops_result(const void *state, struct game_result *out)
-{
-	esigns_result(state, out);
-}
-
-static int ops_seats(const void *state)
-{
-	return ((const struct esigns *)state)->n;
-}
+GAME_OPS_ADAPTERS(esigns)
 
 static const struct game_policy policies[] = {
 	{ "greedy-2", esigns_policy_greedy2 },
