@@ -98,7 +98,35 @@ check replay-missing-file 2 "$rlyeh" replay "$tmp/none.json"
 check replay-two-files 2 "$rlyeh" replay a b
 
 # The daemon without a token explains, and suggests the terminal game.
-check run-no-token 2 env -u RLYEH_TOKEN -u CREDENTIALS_DIRECTORY "$rlyeh" run && expect_err run-no-token 'rlyeh console'
+check run-no-token 2 env -u RLYEH_TOKEN -u CREDENTIALS_DIRECTORY "$rlyeh" run </dev/null && expect_err run-no-token 'rlyeh console'
+# In a terminal, run without a token plays there: a pseudo-terminal, /help, then end of input.
+if env -u RLYEH_TOKEN -u CREDENTIALS_DIRECTORY HOME="$tmp/home" XDG_DATA_HOME= python3 - "$rlyeh" <<'EOT'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "run"])
+out, sent, end = b"", False, time.time() + 20
+while time.time() < end:
+    r, _, _ = select.select([fd], [], [], 0.2)
+    if r:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    if not sent and b"this terminal" in out:
+        os.write(fd, b"/help\n")
+        sent = True
+    if sent and b"/leaderboard" in out:
+        os.write(fd, b"\x04")
+        break
+_, status = os.waitpid(pid, 0)
+ok = sent and b"/leaderboard" in out and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+sys.exit(0 if ok else 1)
+EOT
+then passes=$((passes + 1)); else echo "FAIL run without a token in a terminal does not play there"; failures=$((failures + 1)); fi
 check run-help 0 "$rlyeh" run --help && expect_out run-help 'SIGTERM'
 
 # Configuration: the shipped example is valid; a bad file names file and line.

@@ -15,6 +15,7 @@
 #include "rlyeh/cli.h"
 #include "rlyeh/cmd.h"
 #include "rlyeh/config.h"
+#include "rlyeh/console.h"
 #include "rlyeh/gateway.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/log.h"
@@ -1359,8 +1360,10 @@ static const char usage[] =
     "  --help          this text\n"
     "\n"
     "The token comes from $RLYEH_TOKEN, the file named by token_file, or\n"
-    "$CREDENTIALS_DIRECTORY/token — never from the command line.\n"
-    "Exit status: 0 stopped cleanly, 1 error, 2 usage or no token,\n"
+    "$CREDENTIALS_DIRECTORY/token — never from the command line. Without a\n"
+    "token, in a terminal, the game is played there instead (as rlyeh console).\n"
+    "Exit status: 0 stopped cleanly, 1 error, 2 usage or no token (not in a\n"
+    "terminal),\n"
     "3 the token was refused (gateway close 4004), 4 the gateway refused the\n"
     "client (close 4010-4014).\n";
 
@@ -1369,7 +1372,7 @@ static const char no_token[] =
     "Create an application at https://discord.com/developers/applications, add a bot,\n"
     "copy its token, and give it to rlyeh as RLYEH_TOKEN in the environment or in a file\n"
     "named by token_file in the configuration (with systemd: LoadCredential=token:...).\n"
-    "To play without Discord, try: rlyeh console\n";
+    "Without a token, rlyeh run in a terminal plays there instead (as rlyeh console).\n";
 
 int discord_main(int argc, char **argv)
 {
@@ -1414,6 +1417,16 @@ int discord_main(int argc, char **argv)
 		return 2;
 	}
 	rcode = config_load_token(&a->cfg, err, sizeof(err));
+	if (rcode > 0 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		/* Someone trying it out: the same bot, in this terminal. */
+		static char *console_argv[] = { "console", NULL };
+		fputs("rlyeh run: no bot token, so the game is played here, in this terminal (a "
+		      "local channel).\nGive rlyeh a token to run it on Discord (rlyeh run "
+		      "--help).\n",
+		      stderr);
+		free(a);
+		return console_main(1, console_argv);
+	}
 	if (rcode) {
 		if (rcode < 0)
 			fprintf(stderr, "rlyeh run: %s\n", err);
