@@ -92,6 +92,16 @@ void solve_free(struct solve_table *t);
 
 const struct solve_stats *solve_stats(const struct solve_table *t);
 
+/* A solved table as bytes, to keep on disk: solve_image_size bytes written
+ * by solve_image_write into buf (caller's). solve_image_read rebuilds the
+ * table for n cultists and variant per_player from such bytes (caller frees
+ * it with solve_free), or returns NULL when they are not a table of this
+ * program's solver for that size (another version, another machine's byte
+ * order, truncated, or values that are not chances summing to 1). */
+size_t solve_image_size(const struct solve_table *t);
+void solve_image_write(const struct solve_table *t, void *buf);
+struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per_player);
+
 /* 1 when `t` was built for g's cultists and variant. */
 int solve_fits(const struct solve_table *t, const struct cdice *g);
 

@@ -5,8 +5,9 @@
  * Rival Cults 2x2 and 2x3), at most 7 tables, 17 MB for all of them. A
  * table is built once, under a mutex, by the first thread that needs it;
  * others needing the same table wait; readers of a built table take no
- * lock. Not kept on disk: the largest table (6 cultists) takes seconds to
- * build, see README "rlyeh analyze". */
+ * lock. Kept on disk when solvecache_set_dir names a directory: the
+ * largest tables (6 cultists) take seconds to build, see README
+ * "rlyeh analyze". */
 #ifndef RLYEH_SOLVECACHE_H
 #define RLYEH_SOLVECACHE_H
 
@@ -22,6 +23,15 @@ const struct solve_table *solvecache_get(int n, int per_player);
  * is ready (the "solver" policy then plays as "heuristic"). For servers,
  * whose event loop must not stop for the seconds a 6-cultist table takes. */
 void solvecache_background(void);
+
+/* Keeps tables as files solve-N-P.bin in dir (NULL or "": nowhere, the
+ * default): a table found there is read instead of solved again, and a
+ * table solved is written there. A file that is not a valid table of this
+ * program is ignored (and replaced). */
+void solvecache_set_dir(const char *dir);
+
+/* solvecache_set_dir with the directory that holds `file` (the database). */
+void solvecache_beside(const char *file);
 
 /* Installs solvecache_get as the provider of the "solver" policy
  * (solve_set_provider). Call once at startup, before threads play. */

@@ -3,16 +3,83 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DIR_MAX   4096
+#define IMAGE_MAX (64L << 20) /* bytes of a table file read at most */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* [n][per_player]; tables live until the process exits. */
 static _Atomic(const struct solve_table *) tables[SOLVE_MAX_CULTISTS + 1][4];
 static int background;                          /* under lock */
 static int building[SOLVE_MAX_CULTISTS + 1][4]; /* under lock */
+static char cache_dir[DIR_MAX];                 /* under lock; "" none */
+
+/* The table kept at path for (n, per_player), or NULL. */
+static struct solve_table *load(const char *path, int n, int per_player)
+{
+	FILE *f = fopen(path, "rb");
+	struct solve_table *t = NULL;
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && len <= IMAGE_MAX &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len)) &&
+	    fread(buf, 1, (size_t)len, f) == (size_t)len)
+		t = solve_image_read(buf, (size_t)len, n, per_player);
+	free(buf);
+	fclose(f);
+	return t;
+}
+
+/* Writes t to path through a temporary file and a rename, so that a reader
+ * never sees half a table; failures leave no file (the cache is optional). */
+static void save(const struct solve_table *t, const char *path)
+{
+	size_t len = solve_image_size(t);
+	char *buf = malloc(len), tmp[DIR_MAX + 64];
+	FILE *f;
+	int ok;
+
+	if (!buf)
+		return;
+	solve_image_write(t, buf);
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	ok = f && fwrite(buf, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
+	if (f && fclose(f) != 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) != 0)
+		unlink(tmp);
+	free(buf);
+}
+
+/* Loads the table from dir when it is there, else builds it and keeps it
+ * there. dir "" keeps nothing on disk. */
+static const struct solve_table *load_or_build(int n, int per_player, const char *dir)
+{
+	char path[DIR_MAX + 32];
+	struct solve_table *t;
+
+	if (dir[0]) {
+		snprintf(path, sizeof(path), "%s/solve-%d-%d.bin", dir, n, per_player);
+		if ((t = load(path, n, per_player)))
+			return t;
+	}
+	t = solve_build(n, per_player, SOLVE_PERFECT);
+	if (t && dir[0])
+		save(t, path);
+	return t;
+}
 
 struct build_job {
 	int n, per_player;
+	char dir[DIR_MAX];
 };
 
 static void *build_main(void *arg)
@@ -21,7 +88,7 @@ static void *build_main(void *arg)
 	const struct solve_table *t;
 
 	free(arg);
-	t = solve_build(job.n, job.per_player, SOLVE_PERFECT);
+	t = load_or_build(job.n, job.per_player, job.dir);
 	atomic_store_explicit(&tables[job.n][job.per_player], t, memory_order_release);
 	return NULL;
 }
@@ -39,6 +106,7 @@ static void start_build(int n, int per_player)
 		return;
 	job->n = n;
 	job->per_player = per_player;
+	memcpy(job->dir, cache_dir, sizeof(job->dir));
 	if (pthread_attr_init(&attr) != 0) {
 		free(job);
 		return;
@@ -69,11 +137,37 @@ const struct solve_table *solvecache_get(int n, int per_player)
 	if (!t && background)
 		start_build(n, per_player);
 	else if (!t) {
-		t = solve_build(n, per_player, SOLVE_PERFECT);
+		t = load_or_build(n, per_player, cache_dir);
 		atomic_store_explicit(&tables[n][per_player], t, memory_order_release);
 	}
 	pthread_mutex_unlock(&lock);
 	return t;
+}
+
+void solvecache_set_dir(const char *dir)
+{
+	pthread_mutex_lock(&lock);
+	if (!dir || strlen(dir) >= sizeof(cache_dir))
+		cache_dir[0] = '\0';
+	else
+		memcpy(cache_dir, dir, strlen(dir) + 1);
+	pthread_mutex_unlock(&lock);
+}
+
+void solvecache_beside(const char *file)
+{
+	char dir[DIR_MAX];
+	const char *slash = file ? strrchr(file, '/') : NULL;
+
+	if (!file || strlen(file) >= sizeof(dir))
+		return;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == file)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - file), file);
+	solvecache_set_dir(dir);
 }
 
 void solvecache_background(void)

@@ -320,8 +320,10 @@ int console_main(int argc, char **argv)
 		export_default_db(dbpath, sizeof(dbpath));
 		db = dbpath;
 	}
-	/* Lines keep coming while a solver table is built. */
+	/* Lines keep coming while a solver table is built; tables solved once
+	 * are kept beside the database. */
 	solvecache_background();
+	solvecache_beside(db);
 	if (make_parents(db) || store_open(db, &st, err, sizeof(err))) {
 		fprintf(stderr, "rlyeh console: %s: %s\n", db,
 		        st ? err : (err[0] ? err : strerror(errno)));

@@ -2,6 +2,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -371,6 +372,101 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 		t->stats.sweeps++;
 	} while (t->stats.residual > SOLVE_EPS && t->stats.sweeps < SOLVE_SWEEPS);
 	work_free(&wk);
+	return t;
+}
+
+/* The serialized table: this header, then states * width doubles. */
+struct image_head {
+	char magic[8];      /* "rlyehsv1" */
+	uint32_t byteorder; /* 0x01020304 as written */
+	int32_t n, per_player, width, sweeps;
+	int64_t states;
+	double tau, eps, residual;
+};
+
+static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '1' };
+
+size_t solve_image_size(const struct solve_table *t)
+{
+	return sizeof(struct image_head) +
+	       (size_t)t->stats.states * (size_t)t->width * sizeof(double);
+}
+
+void solve_image_write(const struct solve_table *t, void *buf)
+{
+	struct image_head h;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, image_magic, sizeof(h.magic));
+	h.byteorder = 0x01020304u;
+	h.n = t->n;
+	h.per_player = t->per_player;
+	h.width = t->width;
+	h.sweeps = t->stats.sweeps;
+	h.states = t->stats.states;
+	h.tau = SOLVE_TAU;
+	h.eps = SOLVE_EPS;
+	h.residual = t->stats.residual;
+	memcpy(buf, &h, sizeof(h));
+	memcpy((char *)buf + sizeof(h), t->w,
+	       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
+}
+
+struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per_player)
+{
+	struct image_head h;
+	struct solve_table *t;
+	size_t values;
+
+	if (len < sizeof(h))
+		return NULL;
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, image_magic, sizeof(h.magic)) != 0 || h.byteorder != 0x01020304u ||
+	    h.n != n || h.per_player != per_player || h.tau != SOLVE_TAU || h.eps != SOLVE_EPS)
+		return NULL;
+	if (per_player ? (per_player < 2 || per_player > 3 || n != 2 * per_player)
+	               : (n < CDICE_MIN || n > SOLVE_MAX_CULTISTS))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->n = n;
+	t->per_player = per_player;
+	t->width = n + 2;
+	init_ranks(t);
+	values = (size_t)t->cnt[n][TOKENS(n)] * (size_t)t->width;
+	if (h.width != t->width || h.states != t->cnt[n][TOKENS(n)] ||
+	    len != sizeof(h) + values * sizeof(double) ||
+	    !(t->w = malloc(values * sizeof(double)))) {
+		solve_free(t);
+		return NULL;
+	}
+	memcpy(t->w, (const char *)buf + sizeof(h), values * sizeof(double));
+	/* chances in [0, 1] summing to 1, then a length that is not negative;
+	 * or, for a turn start that cannot be played, all zero */
+	for (size_t i = 0; i < values; i += (size_t)t->width) {
+		double sum = 0;
+		for (int k = 0; k <= n; k++) {
+			double v = t->w[i + (size_t)k];
+			if (!(v >= 0 && v <= 1)) {
+				solve_free(t);
+				return NULL;
+			}
+			sum += v;
+		}
+		if (!(fabs(sum - 1) < 1e-6 || (sum == 0 && t->w[i + (size_t)n + 1] == 0)) ||
+		    !(t->w[i + (size_t)n + 1] >= 0) || !isfinite(t->w[i + (size_t)n + 1])) {
+			solve_free(t);
+			return NULL;
+		}
+	}
+	t->stats.n = n;
+	t->stats.per_player = per_player;
+	t->stats.states = h.states;
+	t->stats.sweeps = h.sweeps;
+	t->stats.residual = h.residual;
+	t->stats.bytes_kept = sizeof(*t) + values * sizeof(double);
+	t->stats.bytes_peak = t->stats.bytes_kept;
 	return t;
 }
 

@@ -1435,8 +1435,10 @@ int discord_main(int argc, char **argv)
 		free(a);
 		return 2;
 	}
-	/* The event loop must not stop while a solver table is built. */
+	/* The event loop must not stop while a solver table is built; tables
+	 * solved once are kept beside the database. */
 	solvecache_background();
+	solvecache_beside(a->cfg.database);
 	if (store_open(a->cfg.database, &a->st, err, sizeof(err))) {
 		log_msg(LOG_ERR, "database %s: %s", a->cfg.database, err);
 		free(a);

@@ -676,6 +676,60 @@ static void test_solver_fallback_said(void **unused)
 	assert_true(any_text("solver-bot-1 plays as heuristic: the solver has no analysis"));
 }
 
+static long file_size(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n = -1;
+
+	if (f && fseek(f, 0, SEEK_END) == 0)
+		n = ftell(f);
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Solved tables are kept as files in the cache directory: written when
+ * solved, read back as the same table, and a file that is not a table is
+ * replaced by a good one. */
+static void test_solver_tables_kept_on_disk(void **unused)
+{
+	char path[160];
+	const struct solve_table *t;
+	struct solve_table *back;
+	FILE *f;
+	char *buf;
+	long len;
+
+	(void)unused;
+	solvecache_set_dir(fx->dir);
+	t = solvecache_get(2, 0);
+	assert_non_null(t);
+	snprintf(path, sizeof(path), "%s/solve-2-0.bin", fx->dir);
+	len = file_size(path);
+	assert_true(len > 0);
+	assert_int_equal((size_t)len, solve_image_size(t));
+	buf = malloc((size_t)len);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	back = solve_image_read(buf, (size_t)len, 2, 0);
+	assert_non_null(back);
+	assert_int_equal(solve_stats(back)->states, solve_stats(t)->states);
+	solve_free(back);
+	free(buf);
+
+	snprintf(path, sizeof(path), "%s/solve-4-2.bin", fx->dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs("not a table", f);
+	fclose(f);
+	t = solvecache_get(4, 2);
+	assert_non_null(t);
+	assert_int_equal((size_t)file_size(path), solve_image_size(t));
+	solvecache_set_dir(NULL);
+}
+
 /* A server builds solver tables off its event loop: until one is ready,
  * the cache answers NULL (and the solver policy plays heuristic). */
 static void test_solver_table_in_background(void **unused)
@@ -1089,6 +1143,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_leaderboard_and_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elder_signs_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elder_signs_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_solver_tables_kept_on_disk, setup, teardown),
 		/* last: it leaves the solver cache building in the background */
 		cmocka_unit_test_setup_teardown(test_solver_table_in_background, setup, teardown),
 	};

@@ -1,11 +1,13 @@
 /* Solver (solve.h): hand-checked positions, probabilities, the exact
  * evaluation of the "random" policy against the rules file's reference
  * values, and a seeded tournament with seats rotated. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -264,6 +266,49 @@ static void test_fallback_beyond_six(void **unused)
 	solve_set_provider(NULL);
 }
 
+/* A table written as bytes reads back as the same table; bytes that are
+ * not a table of this size are refused. */
+static void test_image_round_trip(void **unused)
+{
+	struct solve_table *t = solve_build(3, 0, SOLVE_PERFECT), *back;
+	struct cdice g;
+	struct game_setup setup = { .players = 3 };
+	size_t len;
+	unsigned char *buf;
+	double a[CDICE_MAX + 2], b[CDICE_MAX + 2];
+
+	(void)unused;
+	assert_non_null(t);
+	len = solve_image_size(t);
+	buf = malloc(len);
+	assert_non_null(buf);
+	solve_image_write(t, buf);
+	back = solve_image_read(buf, len, 3, 0);
+	assert_non_null(back);
+	assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+	for (int k = 0; k < 6; k++) {
+		g.sanity[k % 3] = (uint8_t)(k % 4);
+		g.pool = (uint8_t)(9 - g.sanity[0] - g.sanity[1] - g.sanity[2]);
+		solve_value(t, &g, a);
+		solve_value(back, &g, b);
+		assert_memory_equal(a, b, 4 * sizeof(double));
+	}
+	solve_free(back);
+	assert_null(solve_image_read(buf, len, 4, 0));     /* another size */
+	assert_null(solve_image_read(buf, len - 1, 3, 0)); /* truncated */
+	assert_null(solve_image_read(buf, 10, 3, 0));
+	buf[0] ^= 1; /* magic */
+	assert_null(solve_image_read(buf, len, 3, 0));
+	buf[0] ^= 1;
+	{
+		double nan = NAN;
+		memcpy(buf + len - sizeof(double) * 5, &nan, sizeof(nan)); /* a chance */
+	}
+	assert_null(solve_image_read(buf, len, 3, 0));
+	free(buf);
+	solve_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_random_policy_reference),
 		cmocka_unit_test(test_tournament_margin),
 		cmocka_unit_test(test_fallback_beyond_six),
+		cmocka_unit_test(test_image_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
