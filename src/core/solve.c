@@ -332,11 +332,11 @@ static void work_free(struct work *wk)
 	free(wk->playing);
 }
 
-struct solve_table *solve_build(int n, int per_player, enum solve_profile profile)
+/* A table for n cultists and variant per_player with its ranks and no
+ * values yet, or NULL for a size there is no table of (or no memory). */
+static struct solve_table *table_new(int n, int per_player)
 {
 	struct solve_table *t;
-	struct work wk = { 0 };
-	size_t states, slots;
 
 	if (per_player ? (per_player < 2 || per_player > 3 || n != 2 * per_player)
 	               : (n < CDICE_MIN || n > SOLVE_MAX_CULTISTS))
@@ -348,6 +348,17 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 	t->per_player = per_player;
 	t->width = n + 2;
 	init_ranks(t);
+	return t;
+}
+
+struct solve_table *solve_build(int n, int per_player, enum solve_profile profile)
+{
+	struct solve_table *t;
+	struct work wk = { 0 };
+	size_t states, slots;
+
+	if (!(t = table_new(n, per_player)))
+		return NULL;
 	states = (size_t)t->cnt[n][TOKENS(n)];
 	slots = (size_t)n - 1;
 	t->stats.n = n;
@@ -424,16 +435,8 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 	if (memcmp(h.magic, image_magic, sizeof(h.magic)) != 0 || h.byteorder != 0x01020304u ||
 	    h.n != n || h.per_player != per_player || h.tau != SOLVE_TAU || h.eps != SOLVE_EPS)
 		return NULL;
-	if (per_player ? (per_player < 2 || per_player > 3 || n != 2 * per_player)
-	               : (n < CDICE_MIN || n > SOLVE_MAX_CULTISTS))
+	if (!(t = table_new(n, per_player)))
 		return NULL;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->n = n;
-	t->per_player = per_player;
-	t->width = n + 2;
-	init_ranks(t);
 	values = (size_t)t->cnt[n][TOKENS(n)] * (size_t)t->width;
 	if (h.width != t->width || h.states != t->cnt[n][TOKENS(n)] ||
 	    len != sizeof(h) + values * sizeof(double) ||
