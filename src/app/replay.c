@@ -694,7 +694,7 @@ static int replay_esigns(const cJSON *root, FILE *out, char *err, size_t errlen)
 {
 	struct es_script sc;
 	struct esigns g;
-	struct es_turn t;
+	struct es_turn t = { 0 };
 	const cJSON *turns, *it;
 	int n = 0;
 

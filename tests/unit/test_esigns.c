@@ -35,6 +35,9 @@ static const char *const event_names[] = {
 
 /* Appends `fmt` to buf (capacity cap, always terminated). */
 static void append(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t cap, const char *fmt, ...)
 {
 	size_t len = strlen(buf);
 	va_list ap;
@@ -81,7 +84,7 @@ static void play(struct esigns *g, const char *what, const char *script, struct 
 	int at = 0, len;
 
 	while (sscanf(script + at, "%7s%n", word, &len) == 1) {
-		int rc;
+		int rc = GAME_EARG;
 
 		at += len;
 		memset(last, 0, sizeof(*last));
