@@ -1590,6 +1590,15 @@ static void send_ready(struct conn *c)
 	cJSON_Delete(d);
 }
 
+/* Session starts come back once their reset time has passed. */
+static void starts_refill(int64_t now)
+{
+	if (F.remaining_starts == 0 && F.starts_reset_at && now >= F.starts_reset_at) {
+		F.remaining_starts = 1000;
+		F.starts_reset_at = 0;
+	}
+}
+
 static void on_identify(struct conn *c, const cJSON *d)
 {
 	if (c->authed) {
@@ -1617,10 +1626,7 @@ static void on_identify(struct conn *c, const cJSON *d)
 		violation(c->id, "two IDENTIFYs within 5 s (max_concurrency 1)");
 	F.last_identify = now;
 	F.identifies++;
-	if (F.remaining_starts == 0 && F.starts_reset_at && now >= F.starts_reset_at) {
-		F.remaining_starts = 1000;
-		F.starts_reset_at = 0;
-	}
+	starts_refill(now);
 	if (F.remaining_starts > 0)
 		F.remaining_starts--;
 	else
@@ -3358,16 +3364,6 @@ static void api_commands(struct req *r, const char *app, const char *guild, cons
 	set_json(r, found >= 0 ? 200 : 201, stored);
 }
 
-static int is_snowflake(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return 0;
-	return 1;
-}
-
 static void route_api(struct req *r, const char *sub, const cJSON *json)
 {
 	char copy[MAX_PATH], bucket[MAX_PATH + 16];
@@ -3383,7 +3379,7 @@ static void route_api(struct req *r, const char *sub, const cJSON *json)
 		size_t used = strlen(bucket);
 		int major = i == 1 || (i == 2 && !strcmp(seg[0], "webhooks"));
 		snprintf(bucket + used, sizeof bucket - used, "/%s",
-		         !major && (is_snowflake(seg[i]) || (i == 2 && n == 4)) ? ":id" : seg[i]);
+		         !major && (is_digits(seg[i]) || (i == 2 && n == 4)) ? ":id" : seg[i]);
 	}
 	api_headers(r, bucket);
 #define SEG(i, s) (n > (i) && !strcmp(seg[i], s))
@@ -3397,10 +3393,7 @@ static void route_api(struct req *r, const char *sub, const cJSON *json)
 		cJSON_AddNumberToObject(j, "shards", 1);
 		cJSON *l = cJSON_AddObjectToObject(j, "session_start_limit");
 		int64_t now = now_us();
-		if (F.remaining_starts == 0 && F.starts_reset_at && now >= F.starts_reset_at) {
-			F.remaining_starts = 1000;
-			F.starts_reset_at = 0;
-		}
+		starts_refill(now);
 		cJSON_AddNumberToObject(l, "total", 1000);
 		cJSON_AddNumberToObject(l, "remaining", F.remaining_starts);
 		cJSON_AddNumberToObject(l, "reset_after",

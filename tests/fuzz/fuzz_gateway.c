@@ -13,27 +13,15 @@
 
 #include "rlyeh/discord.h"
 #include "rlyeh/gateway.h"
-#include "rlyeh/log.h"
+
+#include "fuzz_gateway.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define PROTOCOL "rlyeh-gateway"
-
 static struct lws_context *ctx;
 static const char ready[] = "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"s1\","
                             "\"resume_gateway_url\":\"wss://resume.invalid\"}}";
-
-static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
-                    size_t len)
-{
-	return lws_callback_http_dummy(wsi, reason, user, in, len);
-}
-
-static const struct lws_protocols protocols[] = {
-	{ PROTOCOL, callback, 0, 0, 0, NULL, 0 },
-	{ NULL, NULL, 0, 0, 0, NULL, 0 },
-};
 
 static void on_dispatch(void *unused, const char *t, const cJSON *d, int64_t seq)
 {
@@ -53,27 +41,11 @@ static void on_dispatch(void *unused, const char *t, const cJSON *d, int64_t seq
 	}
 }
 
-static void on_state(void *unused, int state, const char *why)
-{
-	(void)unused;
-	if (state < GATEWAY_IDLE || state > GATEWAY_STOPPED || !why)
-		abort();
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct lws_context_creation_info info;
-
 	(void)argc;
 	(void)argv;
-	log_set_level(LOG_ERR);
-	lws_set_log_level(0, NULL);
-	memset(&info, 0, sizeof(info));
-	info.port = CONTEXT_PORT_NO_LISTEN;
-	info.protocols = protocols;
-	ctx = lws_create_context(&info);
-	if (!ctx)
-		abort();
+	ctx = fuzz_gateway_context();
 	return 0;
 }
 
@@ -87,7 +59,7 @@ static void run(const uint8_t *data, size_t size, const char *prime)
 		.compress = 0,
 		.protocol_name = PROTOCOL,
 	};
-	struct gateway_handler h = { .dispatch = on_dispatch, .state = on_state };
+	struct gateway_handler h = { .dispatch = on_dispatch, .state = fuzz_gateway_on_state };
 	struct gateway *g = gateway_new(ctx, &cfg, &h);
 
 	if (!g)

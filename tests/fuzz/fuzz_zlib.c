@@ -11,25 +11,13 @@
 #include <string.h>
 
 #include "rlyeh/gateway.h"
-#include "rlyeh/log.h"
+
+#include "fuzz_gateway.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define PROTOCOL "rlyeh-gateway"
-
 static struct lws_context *ctx;
-
-static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
-                    size_t len)
-{
-	return lws_callback_http_dummy(wsi, reason, user, in, len);
-}
-
-static const struct lws_protocols protocols[] = {
-	{ PROTOCOL, callback, 0, 0, 0, NULL, 0 },
-	{ NULL, NULL, 0, 0, 0, NULL, 0 },
-};
 
 static void on_dispatch(void *unused, const char *t, const cJSON *d, int64_t seq)
 {
@@ -40,27 +28,11 @@ static void on_dispatch(void *unused, const char *t, const cJSON *d, int64_t seq
 		abort();
 }
 
-static void on_state(void *unused, int state, const char *why)
-{
-	(void)unused;
-	if (state < GATEWAY_IDLE || state > GATEWAY_STOPPED || !why)
-		abort();
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct lws_context_creation_info info;
-
 	(void)argc;
 	(void)argv;
-	log_set_level(LOG_ERR);
-	lws_set_log_level(0, NULL);
-	memset(&info, 0, sizeof(info));
-	info.port = CONTEXT_PORT_NO_LISTEN;
-	info.protocols = protocols;
-	ctx = lws_create_context(&info);
-	if (!ctx)
-		abort();
+	ctx = fuzz_gateway_context();
 	return 0;
 }
 
@@ -72,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.compress = 1,
 		.protocol_name = PROTOCOL,
 	};
-	struct gateway_handler h = { .dispatch = on_dispatch, .state = on_state };
+	struct gateway_handler h = { .dispatch = on_dispatch, .state = fuzz_gateway_on_state };
 	struct gateway *g;
 	size_t cut[2], from = 0;
 
