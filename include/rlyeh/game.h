@@ -19,7 +19,7 @@
 #define GAME_MAX_SEATS   12
 #define GAME_MAX_OPTIONS 16
 /* Events one applied value can produce, at most, in any game. */
-#define GAME_MAX_EVENTS 48
+#define GAME_MAX_EVENTS 128
 
 enum game_err {
 	GAME_OK = 0,
@@ -44,7 +44,10 @@ struct game_step {
 	int seat;                      /* who rolls (chance) or decides (choice); -1 when over */
 	int kind;                      /* game-specific name of the decision or roll */
 	int count;                     /* chance: die sides; choice: number of legal options */
-	int options[GAME_MAX_OPTIONS]; /* choice: the legal values */
+	int options[GAME_MAX_OPTIONS]; /* choice: the legal values; a game whose choice
+	                                  values are always 0..count-1 may list more
+	                                  than GAME_MAX_OPTIONS, and options[] then
+	                                  holds the first of them */
 };
 
 /* One thing that happened. Field meanings are game-specific and documented
@@ -76,6 +79,7 @@ struct game_setup {
 	int players;    /* human-level players */
 	int per_player; /* cultists per player in team variants; 0 otherwise */
 	int first;      /* seat that moves first */
+	int rounds;     /* round cap of games that have one; 0 = none */
 };
 
 /* A policy picks a value at a choice node. `rng` is the game's own stream

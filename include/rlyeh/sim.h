@@ -25,6 +25,12 @@ struct sim_report {
 	long long nobody; /* games nobody won (Cthulhu) */
 	long long turns;
 	long long points; /* points banked (games with points) */
+	/* the CTHULHU!!! board game: games per enum cthulhu_end, rounds played,
+	 * final VP per seat summed, games whose win was shared (B53) */
+	long long ends[5];
+	long long rounds;
+	long long vp[GAME_MAX_SEATS];
+	long long shared;
 	double seconds;
 };
 

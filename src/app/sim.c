@@ -10,10 +10,11 @@
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/cli.h"
+#include "rlyeh/cthulhu.h"
 #include "rlyeh/solve.h"
 
 /* Large enough for any game's state; checked against ops->state_size. */
-#define SIM_STATE_MAX 4096
+#define SIM_STATE_MAX 8192
 
 struct worker {
 	const struct sim_config *cfg;
@@ -21,6 +22,16 @@ struct worker {
 	struct sim_report report;
 	pthread_t thread;
 };
+
+/* The board game's own counts of one finished game. */
+static void board_counts(struct sim_report *r, const struct cthulhu *g)
+{
+	r->ends[g->end]++;
+	r->rounds += g->round;
+	for (int s = 0; s < g->n; s++)
+		r->vp[s] += cthulhu_vp(g, s);
+	r->shared += g->winners && (g->winners & (g->winners - 1));
+}
 
 static void play_range(struct worker *w)
 {
@@ -50,6 +61,8 @@ static void play_range(struct worker *w)
 		} else {
 			r->nobody++;
 		}
+		if (ops == &cthulhu_ops)
+			board_counts(r, (const struct cthulhu *)(const void *)state);
 	}
 }
 
@@ -112,6 +125,12 @@ int sim_run(const struct sim_config *cfg, struct sim_report *out)
 			out->wins[s] += r->wins[s];
 		out->player_wins[0] += r->player_wins[0];
 		out->player_wins[1] += r->player_wins[1];
+		for (int e = 0; e < 5; e++)
+			out->ends[e] += r->ends[e];
+		out->rounds += r->rounds;
+		for (int s = 0; s < GAME_MAX_SEATS; s++)
+			out->vp[s] += r->vp[s];
+		out->shared += r->shared;
 	}
 	out->seconds = now_seconds() - start;
 	free(w);
@@ -120,18 +139,21 @@ int sim_run(const struct sim_config *cfg, struct sim_report *out)
 
 static const char usage[] =
     "Usage: rlyeh sim [OPTIONS]\n"
-    "Play computer-only games of Cthulhu Dice or Elder Signs and print one JSON\n"
-    "object.\n"
+    "Play computer-only games of Cthulhu Dice, Elder Signs or the CTHULHU!!!\n"
+    "board game and print one JSON object.\n"
     "\n"
-    "  --game NAME        cthulhu-dice (default) or elder-signs\n"
-    "  --players N        seats at the table, 2-12 (default 3); 2 for rival-cults\n"
+    "  --game NAME        cthulhu-dice (default), elder-signs or cthulhu\n"
+    "  --players N        seats at the table, 2-12 (default 3); 2 for rival-cults;\n"
+    "                     cthulhu: 2-6 (default 4)\n"
+    "  --rounds N         cthulhu: the round cap of C19, 1-10000 (default 200)\n"
     "  --variant V        classic (default) or rival-cults (cthulhu-dice only)\n"
     "  --cultists C       rival-cults: cultists per player, 2 or 3 (default 2)\n"
     "  --games G          games to play (default 100000)\n"
     "  --seed S           seed of the dice, an unsigned 64-bit integer (default 1)\n"
     "  --policy P[,P...]  one for every seat, or one per seat; rival-cults also\n"
     "                     takes one per player. cthulhu-dice: random (default) or\n"
-    "                     heuristic; elder-signs: greedy-2 (default) or expect\n"
+    "                     heuristic; elder-signs: greedy-2 (default) or expect;\n"
+    "                     cthulhu: baseline (default) or random\n"
     "  --threads T        worker threads, 1-256 (default 1)\n"
     "  --help             this text\n"
     "\n"
@@ -140,7 +162,10 @@ static const char usage[] =
     "Output keys: game, variant, players, cultists, seed, policies, games, seats\n"
     "(win rate per seat), player_wins (rival-cults), cthulhu, mean_turns,\n"
     "mean_points_per_turn (elder-signs: points banked per turn), stderr (standard\n"
-    "error of one rate at p = 0.5), threads, seconds, games_per_s.\n";
+    "error of one rate at p = 0.5), threads, seconds, games_per_s.\n"
+    "cthulhu adds: rounds_cap, saved, summoned, capped, all_eliminated (shares\n"
+    "of games ending so), shared_wins, mean_rounds and mean_vp (final VP per\n"
+    "seat); its mean_points_per_turn is the winners' VP per turn.\n";
 
 /* Fills cfg->policy from a comma-separated list; 0 or -1 after printing why. */
 static int parse_policies(struct sim_config *cfg, const char *list, int seats)
@@ -194,6 +219,18 @@ static void print_report(const struct sim_config *cfg, const struct sim_report *
 	if (cfg->game->scores)
 		printf("\"mean_points_per_turn\":%.4f,",
 		       r->turns > 0 ? (double)r->points / (double)r->turns : 0.0);
+	if (cfg->game == &cthulhu_ops) {
+		printf("\"rounds_cap\":%d,\"saved\":%.6f,\"summoned\":%.6f,\"capped\":%.6f,"
+		       "\"all_eliminated\":%.6f,\"shared_wins\":%.6f,\"mean_rounds\":%.4f,"
+		       "\"mean_vp\":[",
+		       cfg->setup.rounds, (double)r->ends[CE_SAVED] / g,
+		       (double)r->ends[CE_SUMMONED] / g, (double)r->ends[CE_CAPPED] / g,
+		       (double)r->ends[CE_NOBODY] / g, (double)r->shared / g,
+		       (double)r->rounds / g);
+		for (int s = 0; s < r->seats; s++)
+			printf("%s%.4f", s ? "," : "", (double)r->vp[s] / g);
+		printf("],");
+	}
 	printf("\"stderr\":%.6f,\"threads\":%d,\"seconds\":%.3f,\"games_per_s\":%.0f}\n",
 	       0.5 / sqrt(g), cfg->threads, r->seconds,
 	       r->seconds > 0 ? (double)r->games / r->seconds : 0.0);
@@ -210,6 +247,7 @@ int sim_main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "rounds", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -217,7 +255,8 @@ int sim_main(int argc, char **argv)
 	struct sim_report report;
 	const char *policy = NULL;
 	long long players = 3, cultists = 2, v;
-	int rival = 0, players_given = 0, cultists_given = 0, opt, seats;
+	long long rounds = 200; /* C19: simulators cap games at 200 rounds */
+	int rival = 0, players_given = 0, cultists_given = 0, rounds_given = 0, opt, seats;
 	_Alignas(max_align_t) unsigned char probe[SIM_STATE_MAX];
 
 	optind = 1;
@@ -227,8 +266,8 @@ int sim_main(int argc, char **argv)
 			cfg.game = game_find(optarg);
 			if (!cfg.game)
 				return cli_usage_error("sim",
-				                       "--game: expected cthulhu-dice or "
-				                       "elder-signs, got '%s'",
+				                       "--game: expected cthulhu-dice, "
+				                       "elder-signs or cthulhu, got '%s'",
 				                       optarg);
 			break;
 		case 'p':
@@ -276,6 +315,12 @@ int sim_main(int argc, char **argv)
 				                       SIM_MAX_THREADS, optarg);
 			cfg.threads = (int)v;
 			break;
+		case 'r':
+			if (cli_parse_ll(optarg, 1, 10000, &rounds))
+				return cli_usage_error(
+				    "sim", "--rounds: expected 1 to 10000, got '%s'", optarg);
+			rounds_given = 1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -296,6 +341,13 @@ int sim_main(int argc, char **argv)
 		if (cultists_given)
 			return cli_usage_error("sim", "--cultists is for --variant rival-cults");
 		cfg.setup = (struct game_setup){ .players = (int)players };
+	}
+	if (rounds_given && cfg.game != &cthulhu_ops)
+		return cli_usage_error("sim", "--rounds is for --game cthulhu");
+	if (cfg.game == &cthulhu_ops) {
+		if (!players_given)
+			cfg.setup.players = 4;
+		cfg.setup.rounds = (int)rounds;
 	}
 	if (cfg.game->init(probe, &cfg.setup) != GAME_OK)
 		return cli_usage_error("sim", "invalid table");
