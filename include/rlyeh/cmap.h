@@ -101,6 +101,7 @@ struct cmap {
 	uint8_t where[CMAP_TILES];             /* enum cmap_where */
 	uint8_t forced[CMAP_TILES];            /* placed under B9 (its walls may face streets) */
 	char kind[CMAP_TILES][9];              /* a placed tile's layout after rotation */
+	int16_t link[CMAP_SQUARES][4];         /* cmap_step of every square, kept up to date */
 };
 
 /* Sets up the map of B12: the Church at (0,0) and T02 at (1,0), both at

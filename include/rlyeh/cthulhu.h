@@ -342,6 +342,12 @@ int cthulhu_moment(const struct cthulhu *g);
  * resolution runs on until the next node. */
 int cthulhu_apply(struct cthulhu *g, int value, struct game_events *ev);
 
+/* Starts `seat`'s turn from the position `g` holds now, with the turn's
+ * automatic part run up to the first node (§6.1). For tests and tools that
+ * build a position by editing a dealt game's fields. GAME_EOVER after the
+ * end, GAME_EARG for a seat not in play. */
+int cthulhu_begin_turn(struct cthulhu *g, int seat, struct game_events *ev);
+
 /* Over (any ending, the cap included), winner (the lowest winning seat, or
  * -1 when nobody won, the cap was reached, or the win is shared), player =
  * winner, complete turns, and points = the winners' VP. */

@@ -108,6 +108,8 @@ int cmap_edge(int tile, int rot, int side)
 	return open_char(tiles[tile].layout[turn_src[rot & 3][side_mid[side]]]);
 }
 
+static void relink(struct cmap *m, int tile, int tx, int ty);
+
 void cmap_init(struct cmap *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -119,6 +121,9 @@ void cmap_init(struct cmap *m)
 	m->where[CMAP_SETUP] = CMAP_PLACED;
 	m->tx[CMAP_SETUP] = 1;
 	m->cell[R][R + 1] = CMAP_SETUP;
+	memset(m->link, -1, sizeof(m->link));
+	relink(m, CMAP_CHURCH, 0, 0);
+	relink(m, CMAP_SETUP, 1, 0);
 }
 
 int cmap_at(const struct cmap *m, int tx, int ty)
@@ -355,12 +360,14 @@ void cmap_place(struct cmap *m, int tile, struct cmap_option at, enum cmap_mode 
 	m->where[tile] = CMAP_PLACED;
 	m->forced[tile] = mode == CMAP_FORCED;
 	cmap_layout(tile, at.rot, m->kind[tile]);
+	relink(m, tile, at.tx, at.ty);
 }
 
 void cmap_activate(struct cmap *m, int tile)
 {
 	assert(m->where[tile] == CMAP_PLACED);
 	m->where[tile] = CMAP_ACTIVATED;
+	relink(m, tile, m->tx[tile], m->ty[tile]);
 }
 
 void cmap_remove(struct cmap *m, int tile, enum cmap_where to)
@@ -371,6 +378,7 @@ void cmap_remove(struct cmap *m, int tile, enum cmap_where to)
 	if (cmap_at(m, tx, ty) == tile)
 		m->cell[ty + R][tx + R] = -1;
 	m->where[tile] = (uint8_t)to;
+	relink(m, tile, tx, ty);
 }
 
 /* ---- squares ---- */
@@ -409,7 +417,8 @@ int cmap_passable(const struct cmap *m, int sq)
 	return m->where[t] == CMAP_PLACED && passable_char(m->kind[t][sq % 9]);
 }
 
-int cmap_step(const struct cmap *m, int sq, int dir)
+/* cmap_step worked out from the layouts and the grid. */
+static int compute_step(const struct cmap *m, int sq, int dir)
 {
 	int t = sq / 9, l = sq % 9;
 
@@ -427,6 +436,29 @@ int cmap_step(const struct cmap *m, int sq, int dir)
 		return -1;
 	int nl = side_mid[opposite(dir)];
 	return open_char(m->kind[n][nl]) ? n * 9 + nl : -1;
+}
+
+int cmap_step(const struct cmap *m, int sq, int dir)
+{
+	return m->link[sq][dir];
+}
+
+/* Recomputes the links of the squares of `tile` and of the tiles in the
+ * cells next to (tx, ty). */
+static void relink(struct cmap *m, int tile, int tx, int ty)
+{
+	int touched[5], n = 0;
+	touched[n++] = tile;
+	for (int d = 0; d < 4; d++) {
+		int t = cmap_at(m, tx + side_dx[d], ty + side_dy[d]);
+		if (t >= 0)
+			touched[n++] = t;
+	}
+	for (int i = 0; i < n; i++)
+		for (int l = 0; l < 9; l++)
+			for (int d = 0; d < 4; d++)
+				m->link[touched[i] * 9 + l][d] =
+				    (int16_t)compute_step(m, touched[i] * 9 + l, d);
 }
 
 int cmap_cmp_reading(const struct cmap *m, int a, int b)

@@ -799,18 +799,28 @@ static int byakhee_dests(const struct cthulhu *g, int from, int16_t *out)
  * unconfined; -1 when unreachable. */
 static void target_distances(const struct cthulhu *g, uint8_t targets, int confine, int16_t *dist)
 {
-	int16_t d[CMAP_SQUARES];
+	int16_t queue[CMAP_SQUARES];
+	int head = 0, tail = 0;
 	for (int q = 0; q < CMAP_SQUARES; q++)
 		dist[q] = -1;
 	for (int s = 0; s < g->n; s++) {
-		if (!(targets >> s & 1) || g->p[s].sq < 0)
+		int sq = g->p[s].sq;
+		if (!(targets >> s & 1) || sq < 0 || dist[sq] == 0)
 			continue;
-		if (confine >= 0 && tile_of(g->p[s].sq) != confine)
+		if (confine >= 0 && tile_of(sq) != confine)
 			continue;
-		cmap_distances(&g->map, g->p[s].sq, NULL, confine, d);
-		for (int q = 0; q < CMAP_SQUARES; q++)
-			if (d[q] >= 0 && (dist[q] < 0 || d[q] < dist[q]))
-				dist[q] = d[q];
+		dist[sq] = 0;
+		queue[tail++] = (int16_t)sq;
+	}
+	while (head < tail) {
+		int v = queue[head++];
+		for (int d = 0; d < 4; d++) {
+			int u = cmap_step(&g->map, v, d);
+			if (u < 0 || dist[u] >= 0 || (confine >= 0 && tile_of(u) != confine))
+				continue;
+			dist[u] = (int16_t)(dist[v] + 1);
+			queue[tail++] = (int16_t)u;
+		}
 	}
 }
 
@@ -849,29 +859,6 @@ static int dests(const struct cthulhu *g, int from, int16_t *out)
 }
 
 /* The figures that may be chosen next, in reading order. */
-static int figures(const struct cthulhu *g, int16_t *out)
-{
-	int16_t sq[CMAP_SQUARES], tmp[CMAP_SQUARES];
-	int n = cmap_squares(&g->map, sq), k = 0;
-	int kind = g->fmode == FM_BYAKHEE || g->fmode == FM_SENT ? CS_BYAKHEE : CS_CULTIST;
-	for (int i = 0; i < n; i++) {
-		int q = sq[i];
-		if (!(g->square[q] & kind) || cmap_bit(g->moved, q))
-			continue;
-		if (kind == CS_BYAKHEE && is_site(tile_of(q)))
-			continue; /* B41 */
-		if (g->fmode == FM_SENT) {
-			out[k++] = (int16_t)q;
-			continue;
-		}
-		if (g->fmode == FM_SCATTER && !near_tile(g, g->seat, q))
-			continue;
-		if (dests(g, q, tmp) > 0)
-			out[k++] = (int16_t)q;
-	}
-	return k;
-}
-
 /* Sorts squares into reading order (insertion sort: lists are short). */
 static void sort_reading(const struct cthulhu *g, int16_t *q, int n)
 {
@@ -884,6 +871,43 @@ static void sort_reading(const struct cthulhu *g, int16_t *q, int n)
 		}
 		q[j] = v;
 	}
+}
+
+/* A cultist on `q` has a legal move of §10.2: a first step exists. */
+static int cultist_can_move(const struct cthulhu *g, int q)
+{
+	int confine = is_site(tile_of(q)) ? tile_of(q) : -1;
+	for (int d = 0; d < 4; d++) {
+		int r = cmap_step(&g->map, q, d);
+		if (r >= 0 && !(g->square[r] & CS_CULTIST) &&
+		    (confine < 0 || tile_of(r) == confine))
+			return 1;
+	}
+	return 0;
+}
+
+static int figures(const struct cthulhu *g, int16_t *out)
+{
+	int16_t tmp[CMAP_SQUARES];
+	int k = 0;
+	int kind = g->fmode == FM_BYAKHEE || g->fmode == FM_SENT ? CS_BYAKHEE : CS_CULTIST;
+	for (int q = 0; q < CMAP_SQUARES; q++) {
+		if (!(g->square[q] & kind) || cmap_bit(g->moved, q))
+			continue;
+		if (kind == CS_BYAKHEE && is_site(tile_of(q)))
+			continue; /* B41 */
+		if (g->fmode == FM_SENT) {
+			out[k++] = (int16_t)q;
+			continue;
+		}
+		if (g->fmode == FM_SCATTER && !near_tile(g, g->seat, q))
+			continue;
+		if (g->fmode == FM_CULTISTS || g->fmode == FM_SCATTER ? cultist_can_move(g, q)
+		                                                      : dests(g, q, tmp) > 0)
+			out[k++] = (int16_t)q;
+	}
+	sort_reading(g, out, k);
+	return k;
 }
 
 /* Moves the figure(s) on `from` to `to`: a cultist, or a byakhee with its
@@ -2280,19 +2304,37 @@ void cthulhu_step(const struct cthulhu *g, struct game_step *out)
 
 int cthulhu_apply(struct cthulhu *g, int value, struct game_events *ev)
 {
-	struct game_step st;
 	if (g->phase == PH_OVER)
 		return GAME_EOVER;
-	cthulhu_step(g, &st);
-	if (value < 0 || value >= st.count)
-		return GAME_EILLEGAL;
-	if (st.node == GAME_NODE_CHANCE) {
+	if (g->phase > PH_LAST_INPUT)
+		return GAME_EPHASE;
+	if (g->phase < PH_AUTOMATIC) {
+		struct game_step st;
+		cthulhu_step(g, &st);
+		if (value < 0 || value >= st.count)
+			return GAME_EILLEGAL;
 		chance(g, value, ev);
 	} else {
 		struct cthulhu_option opt[CTHULHU_OPTIONS];
-		cthulhu_options(g, opt);
+		if (value < 0 || value >= cthulhu_options(g, opt))
+			return GAME_EILLEGAL;
 		choose(g, &opt[value], ev);
 	}
+	run(g, ev);
+	return GAME_OK;
+}
+
+int cthulhu_begin_turn(struct cthulhu *g, int seat, struct game_events *ev)
+{
+	if (g->end != CE_PLAYING)
+		return GAME_EOVER;
+	if (seat < 0 || seat >= g->n || g->p[seat].out)
+		return GAME_EARG;
+	g->seat = (uint8_t)seat;
+	g->sp = 0;
+	if (g->round == 0)
+		g->round = 1;
+	g->phase = PH_TURN;
 	run(g, ev);
 	return GAME_OK;
 }
