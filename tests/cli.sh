@@ -71,6 +71,18 @@ grep -q mean_points_per_turn "$tmp/out" || { echo "FAIL sim-es-default: no mean_
 check sim-cd-no-points 0 "$rlyeh" sim --games 10
 grep -q mean_points_per_turn "$tmp/out" && { echo "FAIL sim-cd-no-points: points for cthulhu-dice"; failures=$((failures + 1)); }
 check sim-es-rival 2 "$rlyeh" sim --game elder-signs --variant rival-cults && expect_err sim-es-rival 'variant of cthulhu-dice'
+check sim-board 0 "$rlyeh" sim --game cthulhu --players 3 --games 20 --seed 4
+expect_out sim-board '"game":"cthulhu"'
+expect_out sim-board '"policies":\["baseline","baseline","baseline"\]'
+expect_out sim-board '"rounds_cap":200,'
+expect_out sim-board '"saved":[0-9.]*,"summoned":[0-9.]*,"capped":[0-9.]*,"all_eliminated":[0-9.]*,'
+expect_out sim-board '"mean_rounds":[0-9.]*,"mean_vp":\[[0-9.]*,[0-9.]*,[0-9.]*\]'
+check sim-board-cap 0 "$rlyeh" sim --game cthulhu --players 2 --games 5 --rounds 1 --policy random
+expect_out sim-board-cap '"capped":1.000000,'
+check sim-board-default 0 "$rlyeh" sim --game cthulhu --games 2 && expect_out sim-board-default '"players":4,'
+check sim-board-players 2 "$rlyeh" sim --game cthulhu --players 7 && expect_err sim-board-players 'invalid table'
+check sim-rounds-other 2 "$rlyeh" sim --rounds 5 && expect_err sim-rounds-other 'for --game cthulhu'
+check sim-rounds-bad 2 "$rlyeh" sim --game cthulhu --rounds 0 && expect_err sim-rounds-bad 'expected 1 to 10000'
 check sim-bad-game 2 "$rlyeh" sim --game chess && expect_err sim-bad-game "got 'chess'"
 check sim-es-policy 2 "$rlyeh" sim --game elder-signs --policy heuristic && expect_err sim-es-policy "unknown policy 'heuristic'"
 check sim-bad-players 2 "$rlyeh" sim --players 1 && expect_err sim-bad-players 'expected 2 to 12'

@@ -369,6 +369,17 @@ int cthulhu_in_hand(const struct cthulhu *g, int seat, int kind);
 /* The card id of a seat's card of `kind` in play, or -1. */
 int cthulhu_in_play(const struct cthulhu *g, int seat, int kind);
 
+/* Movement by destination (C9, C10), for front ends at a CA_MOVE node:
+ * cthulhu_reachable writes to out (capacity CMAP_SQUARES), in reading order,
+ * every square within the points left and returns how many;
+ * cthulhu_route writes C10's directions from the pawn to `to` within the
+ * points left (enemy squares entered before `to` counted by the current
+ * figures) and returns the path length, or -1 when `to` is out of reach.
+ * The front end then applies the CO_DIR options one by one, stopping when
+ * a fight or anything else interrupts the walk. */
+int cthulhu_reachable(const struct cthulhu *g, int16_t *out);
+int cthulhu_route(const struct cthulhu *g, int to, uint8_t *dirs);
+
 /* Policies: "baseline" (§17, the hunt policy C13 for enemies) and "random"
  * (uniform over the options, for tests). */
 int cthulhu_policy_baseline(const void *state, const struct game_step *step, struct rng *rng);

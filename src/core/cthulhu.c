@@ -2470,6 +2470,20 @@ int cthulhu_check(const struct cthulhu *g, char *why, size_t n)
 	if (sanct != g->sanctified || act != g->activated || owned != sanct)
 		FAIL(8, "sites: %d sanctified (%d held, counter %d), %d activated (counter %d)",
 		     sanct, owned, g->sanctified, act, g->activated);
+	/* 9: matching sides, except activated sites' walls and sites placed by B9 */
+	for (int t = 0; t < CMAP_TILES; t++) {
+		static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
+		if (g->map.where[t] != CMAP_PLACED || g->map.forced[t])
+			continue;
+		for (int d = 0; d < 4; d++) {
+			int u = cmap_at(&g->map, g->map.tx[t] + dx[d], g->map.ty[t] + dy[d]);
+			if (u < 0 || g->map.where[u] != CMAP_PLACED || g->map.forced[u])
+				continue;
+			if (cmap_open(&g->map, t, d) != cmap_open(&g->map, u, (d + 2) % 4))
+				FAIL(9, "tiles %s and %s do not match", cmap_tile(t)->id,
+				     cmap_tile(u)->id);
+		}
+	}
 	/* 9: G is connected */
 	{
 		int16_t dist[CMAP_SQUARES], all[CMAP_SQUARES];
@@ -2846,3 +2860,31 @@ const struct game_ops cthulhu_ops = {
 	.seats = ops_seats,
 	.policies = policies,
 };
+
+/* ---- movement by destination (C9, C10) ---- */
+
+int cthulhu_reachable(const struct cthulhu *g, int16_t *out)
+{
+	int16_t dist[CMAP_SQUARES];
+	int n = 0, from;
+	if (g->phase != PH_MOVE)
+		return 0;
+	from = g->p[g->seat].sq;
+	cmap_distances(&g->map, from, NULL, -1, dist);
+	for (int q = 0; q < CMAP_SQUARES; q++)
+		if (dist[q] > 0 && dist[q] <= g->left)
+			out[n++] = (int16_t)q;
+	sort_reading(g, out, n);
+	return n;
+}
+
+int cthulhu_route(const struct cthulhu *g, int to, uint8_t *dirs)
+{
+	uint8_t enemy[CMAP_BITMAP_BYTES] = { 0 };
+	if (g->phase != PH_MOVE || to < 0 || to >= CMAP_SQUARES)
+		return -1;
+	for (int q = 0; q < CMAP_SQUARES; q++)
+		if (g->square[q] & (CS_CULTIST | CS_BYAKHEE))
+			cmap_bit_set(enemy, q);
+	return cmap_route(&g->map, g->p[g->seat].sq, to, enemy, g->left, dirs);
+}
