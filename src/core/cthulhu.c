@@ -2605,12 +2605,19 @@ int cthulhu_hunt(const struct cthulhu *g)
 		if (o[i].what != CO_SQUARE)
 			continue;
 		if (g->phase == PH_DEST) {
-			key = hunt_d(free_d, conf_d, site >= 0 ? g->figure : q, q);
+			key = hunt_d(free_d, conf_d, g->figure, q);
 		} else {
 			int d;
 			if (is_site(tile_of(q))) {
-				target_distances(g, targets, tile_of(q), conf_d);
-				d = conf_d[q] < 0 ? 1 << 20 : conf_d[q];
+				int here = 0;
+				for (int s = 0; s < g->n; s++)
+					here |= (targets >> s & 1) && g->p[s].sq >= 0 &&
+					        tile_of(g->p[s].sq) == tile_of(q);
+				d = 1 << 20;
+				if (here) {
+					target_distances(g, targets, tile_of(q), conf_d);
+					d = conf_d[q] < 0 ? 1 << 20 : conf_d[q];
+				}
 			} else {
 				d = free_d[q] < 0 ? 1 << 20 : free_d[q];
 			}
