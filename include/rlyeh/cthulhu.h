@@ -360,7 +360,9 @@ int cthulhu_vp(const struct cthulhu *g, int seat);
  * first one broken with a description in why[n]. */
 int cthulhu_check(const struct cthulhu *g, char *why, size_t n);
 
-/* FNV-1a digest of the state's bytes (§16.13). */
+/* A 64-bit digest of every byte of the state, 8 at a time (§16.13): equal
+ * states give equal digests, and any change of a byte changes it with
+ * overwhelming odds. */
 uint64_t cthulhu_hash(const struct cthulhu *g);
 
 /* Cards of `kind` in a seat's hand. */

@@ -2359,10 +2359,15 @@ uint64_t cthulhu_hash(const struct cthulhu *g)
 {
 	const unsigned char *b = (const unsigned char *)g;
 	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < sizeof *g; i++) {
-		h ^= b[i];
-		h *= 1099511628211ull;
+	size_t i = 0;
+	for (; i + 8 <= sizeof *g; i += 8) {
+		uint64_t w;
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
 	}
+	for (; i < sizeof *g; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
 	return h;
 }
 

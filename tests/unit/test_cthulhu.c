@@ -74,9 +74,11 @@ static int check_events(const struct cthulhu *before, const struct cthulhu *afte
 	return 0;
 }
 
-/* Plays one seeded game with the given policy for every seat, checking
- * after every transition; fails with the seed and the transition number. */
-static long play_checked(uint64_t seed, int players, const struct game_policy *pol, int cap,
+/* Plays one seeded game with policy pol[seat] for each seat, checking
+ * after every transition; fails with the seed and the transition number.
+ * With `values`, records up to `max` applied values and the state's digest
+ * after each. Returns the number of transitions. */
+static long play_checked(uint64_t seed, int players, const struct game_policy *const *pol, int cap,
                          uint64_t *hashes, int *values, long max)
 {
 	struct cthulhu g, prev;
@@ -96,7 +98,7 @@ static long play_checked(uint64_t seed, int players, const struct game_policy *p
 		if (st.node == GAME_NODE_OVER)
 			break;
 		v = st.node == GAME_NODE_CHANCE ? (int)rng_below(&rng, (uint32_t)st.count)
-		                                : pol->choose(&g, &st, &rng);
+		                                : pol[st.seat]->choose(&g, &st, &rng);
 		if (st.node == GAME_NODE_CHOICE && st.count < 2)
 			fail_msg("seed %llu transition %ld: a choice with %d options",
 			         (unsigned long long)seed, t, st.count);
@@ -109,8 +111,9 @@ static long play_checked(uint64_t seed, int players, const struct game_policy *p
 		if (!bad)
 			bad = check_events(&prev, &g, &ev, &rc, why, sizeof why);
 		if (bad)
-			fail_msg("seed %llu transition %ld (%s): invariant %d broken: %s",
-			         (unsigned long long)seed, t, pol->name, bad, why);
+			fail_msg("seed %llu, %d players, cap %d, transition %ld: invariant %d "
+			         "broken: %s",
+			         (unsigned long long)seed, players, cap, t, bad, why);
 		if (values && t < max) {
 			values[t] = v;
 			hashes[t] = cthulhu_hash(&g);
@@ -123,17 +126,33 @@ static long play_checked(uint64_t seed, int players, const struct game_policy *p
 	return t;
 }
 
-/* §16 after every transition: thousands of seeded games, computer players
- * of both kinds, 2 to 6 seats, the C19 cap on. */
+/* The seats of game i: baseline everywhere, random everywhere, or the two
+ * alternating (random takes every kind of decision at some point, baseline
+ * plays games to their real ends). */
+static void seat_policies(int i, const struct game_policy **pol)
+{
+	const struct game_policy *base = game_policy_find(&cthulhu_ops, "baseline");
+	const struct game_policy *rnd = game_policy_find(&cthulhu_ops, "random");
+	for (int s = 0; s < CTHULHU_MAX; s++)
+		pol[s] = i % 4 == 0 ? rnd : i % 4 == 1 && s % 2 ? rnd : base;
+}
+
+/* The C19 cap of game i: 30 rounds for the all-random tables, which rarely
+ * end before, 200 otherwise. */
+static int cap_of(int i)
+{
+	return i % 4 == 0 ? 30 : 200;
+}
+
+/* §16 after every transition of thousands of seeded games, 2 to 6 seats. */
 static void test_invariants_property(void **state)
 {
 	(void)state;
-	const struct game_policy *base = game_policy_find(&cthulhu_ops, "baseline");
-	const struct game_policy *rnd = game_policy_find(&cthulhu_ops, "random");
-	int games = games_to_play(400);
+	int games = games_to_play(2000);
 	for (int i = 0; i < games; i++) {
-		int players = 2 + i % 5;
-		play_checked(1000 + (uint64_t)i, players, i % 2 ? rnd : base, 200, NULL, NULL, 0);
+		const struct game_policy *pol[CTHULHU_MAX];
+		seat_policies(i, pol);
+		play_checked(1000 + (uint64_t)i, 2 + i % 5, pol, cap_of(i), NULL, NULL, 0);
 	}
 }
 
@@ -144,14 +163,14 @@ static void test_replay_hash(void **state)
 	enum { MAX = 400000 };
 	uint64_t *hashes = malloc(sizeof *hashes * MAX);
 	int *values = malloc(sizeof *values * MAX);
-	const struct game_policy *pol[2] = { game_policy_find(&cthulhu_ops, "baseline"),
-		                             game_policy_find(&cthulhu_ops, "random") };
 	assert_non_null(hashes);
 	assert_non_null(values);
-	for (int i = 0; i < games_to_play(40); i++) {
+	for (int i = 0; i < games_to_play(60); i++) {
 		struct cthulhu g;
-		struct game_setup setup = { .players = 2 + i % 5, .rounds = 200 };
-		long n = play_checked(77 + (uint64_t)i, setup.players, pol[i % 2], 200, hashes,
+		const struct game_policy *pol[CTHULHU_MAX];
+		struct game_setup setup = { .players = 2 + i % 5, .rounds = cap_of(i) };
+		seat_policies(i, pol);
+		long n = play_checked(77 + (uint64_t)i, setup.players, pol, setup.rounds, hashes,
 		                      values, MAX);
 		assert_true(n <= MAX);
 		assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
@@ -165,11 +184,62 @@ static void test_replay_hash(void **state)
 	free(values);
 }
 
+/* The digest sees every field: changing one byte of a position changes it. */
+static void test_hash_sees_changes(void **state)
+{
+	(void)state;
+	struct cthulhu g, h;
+	struct game_setup setup = { .players = 3 };
+	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	for (size_t i = 0; i < sizeof g; i += 97) {
+		h = g;
+		((unsigned char *)&h)[i] ^= 1;
+		assert_true(cthulhu_hash(&h) != cthulhu_hash(&g));
+	}
+}
+
+/* The checker fails a broken position, naming the invariant. */
+static void test_check_catches(void **state)
+{
+	(void)state;
+	struct cthulhu g, h;
+	struct game_setup setup = { .players = 3 };
+	char why[200];
+	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	assert_int_equal(cthulhu_check(&g, why, sizeof why), 0);
+	h = g;
+	h.hearts++;
+	assert_int_equal(cthulhu_check(&h, why, sizeof why), 1);
+	h = g;
+	h.square[CTHULHU_CHURCH_SQ] |= CS_CULTIST;
+	assert_int_equal(cthulhu_check(&h, why, sizeof why), 2);
+	h = g;
+	h.square[0] |= CS_HEART; /* a blocked corner of the Church */
+	h.hearts--;
+	assert_int_equal(cthulhu_check(&h, why, sizeof why), 3);
+	h = g;
+	h.p[1].hearts = 0;
+	h.hearts++;
+	assert_int_equal(cthulhu_check(&h, why, sizeof why), 5);
+	h = g;
+	h.card_at[0] = CW_PLAY + 1;
+	h.card_at[1] = CW_PLAY + 1; /* two Trench Knives */
+	assert_int_equal(cthulhu_check(&h, why, sizeof why), 6);
+	h = g;
+	h.sanctified = 1;
+	assert_int_equal(cthulhu_check(&h, why, sizeof why), 8);
+	h = g;
+	h.end = CE_SAVED;
+	assert_int_equal(cthulhu_check(&h, why, sizeof why), 11);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invariants_property),
 		cmocka_unit_test(test_replay_hash),
+		cmocka_unit_test(test_hash_sees_changes),
+		cmocka_unit_test(test_check_catches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
