@@ -19,7 +19,7 @@
 #define GAME_MAX_SEATS   12
 #define GAME_MAX_OPTIONS 16
 /* Events one applied value can produce, at most, in any game. */
-#define GAME_MAX_EVENTS 128
+#define GAME_MAX_EVENTS 48
 
 enum game_err {
 	GAME_OK = 0,

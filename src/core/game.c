@@ -76,6 +76,8 @@ void game_emit(struct game_events *ev, int kind, int seat, int target, int value
 	if (!ev)
 		return;
 	assert(ev->n < GAME_MAX_EVENTS);
+	if (ev->n >= GAME_MAX_EVENTS)
+		return; /* never past the array, even where asserts are off */
 	ev->ev[ev->n++] =
 	    (struct game_event){ (int16_t)kind, (int16_t)seat, (int16_t)target, (int16_t)value };
 }
