@@ -107,6 +107,9 @@ static long play_checked(uint64_t seed, int players, const struct game_policy *c
 		if (cthulhu_apply(&g, v, &ev) != GAME_OK)
 			fail_msg("seed %llu transition %ld: value %d refused",
 			         (unsigned long long)seed, t, v);
+		if (ev.n >= GAME_MAX_EVENTS)
+			fail_msg("seed %llu transition %ld: %d events fill the buffer",
+			         (unsigned long long)seed, t, ev.n);
 		bad = cthulhu_check(&g, why, sizeof why);
 		if (!bad)
 			bad = check_events(&prev, &g, &ev, &rc, why, sizeof why);
