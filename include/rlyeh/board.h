@@ -1,0 +1,106 @@
+/* board: pictures of the CTHULHU!!! map (shared/rules/cthulhu-boardgame.md
+ * §3, §15 C5, C6, C9), as a PNG image (cairo) and as text for a terminal.
+ *
+ * The picture shows every tile on the map square by square, with global
+ * square coordinates (gx, gy) on the axes for every column and every row;
+ * tile borders; open streets as arrows pointing out of the map; pawns as
+ * seat-coloured discs numbered by seat from 1 (a lone pawn at the centre of
+ * its square, up to six sharing a square in seat order, left to right and
+ * top to bottom); cultists, byakhee, hearts
+ * and bullets; activated sites face down (dark); sanctified and removed
+ * sites leave their cell empty. On top of that the caller may mark
+ * placement options (C6), reachable squares (C9) and one square.
+ *
+ * Colours (RGB) of the PNG, which the tests check:
+ *   paper (no tile) f4f0e6, street d9d0bf, building interior c48a45,
+ *   entrance 7a3f12, blocked 66745a, activated site 2b2236;
+ *   seats 1..6: d62728 red, 1f5fbf blue, 2ca02c green, ff8c00 orange,
+ *   9c4fd6 purple, 17becf cyan;
+ *   cultist 4b1650 (a hooded triangle, top left of the square), byakhee
+ *   0b4f4f (spread wings, top right), heart e0245e (bottom left), bullet
+ *   c9a227 (bottom right); reachable squares tinted yellow; the marked
+ *   square outlined in magenta ff00ff; option cells outlined in blue
+ *   2040c0 and labelled "#n".
+ *
+ * Text is drawn with cairo's toy text API in "DejaVu Sans" (Debian:
+ * fonts-dejavu-core) with hinting off, so the same position gives the same
+ * pixels on every machine with the same fonts. Nothing here keeps state of
+ * its own (cairo and fontconfig keep font caches, under their own locks):
+ * every function but board_cleanup may run on any thread. */
+#ifndef RLYEH_BOARD_H
+#define RLYEH_BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rlyeh/cmap.h"
+#include "rlyeh/cthulhu.h"
+
+#define BOARD_SQUARE  48        /* pixels per square before any scaling */
+#define BOARD_MAX_PX  4096      /* the longer side of a PNG, at most: larger maps are scaled down */
+#define BOARD_PNG_MAX (8 << 20) /* bytes of one encoded PNG, at most */
+
+/* What the caller marks on the map. board_marks_init gives "nothing";
+ * every function accepts marks == NULL for the same. Values out of range
+ * (cells off the grid, squares not on a placed tile, a preview index
+ * outside the options) are ignored. */
+struct board_marks {
+	/* C6: the drawn tile and its placement options, numbered #1.. in list
+	 * order (as cmap_options writes them); each candidate cell is labelled
+	 * with the numbers of its options. */
+	int tile; /* the tile the options place, for the preview; -1 none */
+	const struct cmap_option *options;
+	int n_options;
+	int preview; /* index into options drawn as a translucent tile (PNG only); -1 none */
+	/* C9: squares to highlight (e.g. cthulhu_reachable's list). */
+	const int16_t *reach;
+	int n_reach;
+	int target; /* one square to outline (e.g. a chosen destination); -1 none */
+};
+
+/* Sets `mk` to mark nothing. */
+void board_marks_init(struct board_marks *mk);
+
+/* Renders the map of `g` with `marks` (may be NULL) to a PNG in memory:
+ * about BOARD_SQUARE pixels per square, scaled down so that no side
+ * exceeds BOARD_MAX_PX. On success returns 0 and sets *png to a malloc'd
+ * buffer of *len bytes that the caller frees with free(). On failure
+ * (out of memory, cairo error, a PNG larger than BOARD_PNG_MAX) returns -1
+ * with *png = NULL and *len = 0. `g` is not changed. */
+int board_png(const struct cthulhu *g, const struct board_marks *marks, unsigned char **png,
+              size_t *len);
+
+/* board_png written to the file `path` (created or truncated). Returns 0,
+ * or -1 with errno set (EIO for a rendering failure); after a failure no
+ * file is left at `path`. */
+int board_png_file(const struct cthulhu *g, const struct board_marks *marks, const char *path);
+
+/* Where square (gx, gy) lies in the PNG that board_png draws for the same
+ * g and marks: its centre (*x, *y) in pixels and the side *side of a
+ * square (all after scaling). Returns 0, or -1 when the square is outside
+ * the picture (outputs unchanged then). */
+int board_locate(const struct cthulhu *g, const struct board_marks *marks, int gx, int gy,
+                 double *x, double *y, double *side);
+
+/* Frees the font caches that cairo and fontconfig keep after drawing text,
+ * so that leak checkers see a clean exit. Call it once at exit, after the
+ * last board_* call has returned on every thread. */
+void board_cleanup(void);
+
+/* The same map as text: one character per square, a space between tile
+ * columns, every column's gx written vertically above it and every row's
+ * gy to its left, then one legend line in `lang` ("en" or "nl", a prefix
+ * such as "nl-NL" counts; anything else, NULL included, is English).
+ * Characters: 1-6 the pawn of that seat, * several pawns, c cultist, y
+ * byakhee, h heart, b bullet, . street, B building interior, D entrance,
+ * # blocked, X activated site, ^ > v < the square of an open street, +
+ * reachable, @ the marked square, "#n" option labels in empty cells (one
+ * to three numbers, or the first and last of more). A square shows the
+ * first that applies in the order pawns, @, c, y, h, b, +, arrow, kind;
+ * the legend names +, @ and #n only when marked. Writes a NUL-terminated
+ * text to buf[0..cap-1] and returns its length, or -1 when it does not fit
+ * (buf then holds an unspecified prefix, NUL-terminated when cap > 0). */
+int board_text(const struct cthulhu *g, const struct board_marks *marks, const char *lang,
+               char *buf, size_t cap);
+
+#endif
