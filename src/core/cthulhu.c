@@ -897,7 +897,8 @@ static int figures(const struct cthulhu *g, int16_t *out)
 		if (kind == CS_BYAKHEE && is_site(tile_of(q)))
 			continue; /* B41 */
 		if (g->fmode == FM_SENT) {
-			out[k++] = (int16_t)q;
+			if (q != g->p[g->target].sq) /* B49: it must go somewhere */
+				out[k++] = (int16_t)q;
 			continue;
 		}
 		if (g->fmode == FM_SCATTER && !near_tile(g, g->seat, q))
@@ -1056,10 +1057,14 @@ static int fingers_target(const struct cthulhu *g, int seat, int other)
 	       relic_total(g, other) > 0;
 }
 
-static int byakhee_off_site(const struct cthulhu *g)
+/* E32 has an effect against `other` (B49): a byakhee off the sites and
+ * not on `other`'s square already. */
+static int sent_target(const struct cthulhu *g, int seat, int other)
 {
+	if (other == seat || g->p[other].out)
+		return 0;
 	for (int q = 0; q < CMAP_SQUARES; q++)
-		if ((g->square[q] & CS_BYAKHEE) && !is_site(tile_of(q)))
+		if ((g->square[q] & CS_BYAKHEE) && !is_site(tile_of(q)) && q != g->p[other].sq)
 			return 1;
 	return 0;
 }
@@ -1102,8 +1107,9 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 		return (m == CM_PP3 || m == CM_PP4) && moving_ahead;
 	case CK_FOG:
 		return m == CM_RW && g->total > 0;
-	case CK_BELLS:
-		return m == CM_PP1 || m == CM_PP2 || m == CM_PP3;
+	case CK_BELLS: /* B49: nothing to do in the Church with steps 6-7 skipped */
+		return (m == CM_PP1 || m == CM_PP2 || m == CM_PP3) &&
+		       (p->sq != CTHULHU_CHURCH_SQ || moving_ahead);
 	case CK_NERVES:
 		return (m == CM_CS || m == CM_CHECK) && !(g->fflags & (FF_NERVES | FF_CHECKED)) &&
 		       p->sanity > 0;
@@ -1143,7 +1149,7 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 				return 1;
 			if (kind == CK_FINGERS && fingers_target(g, seat, o))
 				return 1;
-			if (kind == CK_SENT && o != seat && !g->p[o].out && byakhee_off_site(g))
+			if (kind == CK_SENT && sent_target(g, seat, o))
 				return 1;
 			if (kind == CK_YELLOW && yellow_target(g, seat, o))
 				return 1;
@@ -1318,7 +1324,7 @@ int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out)
 				ok = yellow_target(g, seat, o);
 				break;
 			default:
-				ok = o != seat && !g->p[o].out;
+				ok = sent_target(g, seat, o);
 				break;
 			}
 			if (ok)
