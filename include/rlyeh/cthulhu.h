@@ -382,6 +382,16 @@ int cthulhu_in_play(const struct cthulhu *g, int seat, int kind);
 int cthulhu_reachable(const struct cthulhu *g, int16_t *out);
 int cthulhu_route(const struct cthulhu *g, int to, uint8_t *dirs);
 
+/* The option index a timed-out decision takes (C15): the baseline policy's
+ * choice for tiles, tokens, the site's byakhee, the Automatic card, the
+ * weapon, enemy moves and re-seeding (the hunt policy), a B9 removal and the
+ * relics lost on defeat; a failed roll by BP3 without playing a card;
+ * sanctifying when offered, otherwise no card or item at a play point, at
+ * CS or in a reaction window; stopping the movement; the first option in
+ * reading order for card squares, figures, targets and relic types; at step
+ * 11 BP10's forced discard, otherwise ending the turn. */
+int cthulhu_default(const struct cthulhu *g);
+
 /* Policies: "baseline" (§17, the hunt policy C13 for enemies) and "random"
  * (uniform over the options, for tests). */
 int cthulhu_policy_baseline(const void *state, const struct game_step *step, struct rng *rng);

@@ -2906,3 +2906,42 @@ int cthulhu_route(const struct cthulhu *g, int to, uint8_t *dirs)
 			cmap_bit_set(enemy, q);
 	return cmap_route(&g->map, g->p[g->seat].sq, to, enemy, g->left, dirs);
 }
+
+/* ---- timeouts (C15) ---- */
+
+int cthulhu_default(const struct cthulhu *g)
+{
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	int n = cthulhu_options(g, o), i;
+	const struct cthulhu_player *p = &g->p[g->seat];
+	if (n == 0)
+		return 0;
+	switch (g->phase) {
+	case PH_PLAY:
+		i = find_opt(o, n, CO_SANCTIFY, -1);
+		return i >= 0 ? i : find_opt(o, n, CO_PASS, -1);
+	case PH_FAILED: {
+		int need = g->kill - g->ctotal;
+		if ((i = find_opt(o, n, CO_SPEND, -1)) >= 0 && (need <= 2 || p->hearts == 1))
+			return i;
+		return find_opt(o, n, CO_LOSE, -1);
+	}
+	case PH_MOVE:
+		return find_opt(o, n, CO_STOP, -1);
+	case PH_DISCARD:
+		if (p->hand > CTHULHU_HAND)
+			return baseline(g);
+		return find_opt(o, n, CO_STOP, -1);
+	case PH_SQUARE:
+	case PH_TARGET:
+	case PH_RELIC_TAKE:
+		return 0;
+	case PH_FIGURE:
+	case PH_DEST:
+		if (g->fmode != FM_CULTISTS && g->fmode != FM_BYAKHEE)
+			return 0;
+		return baseline(g);
+	default:
+		return baseline(g);
+	}
+}

@@ -187,6 +187,68 @@ static void test_replay_hash(void **state)
 	free(values);
 }
 
+/* C15: games in which every decision times out still end, keep the
+ * invariants, and each default is the one the table prescribes. */
+static void test_timeout_defaults(void **state)
+{
+	(void)state;
+	long seen[CA_RELIC_TAKE + 1] = { 0 };
+	for (int i = 0; i < games_to_play(2000) / 20; i++) {
+		struct cthulhu g;
+		struct game_setup setup = { .players = 2 + i % 5, .rounds = 60 };
+		struct rng rng;
+		struct game_step st;
+		struct cthulhu_option o[CTHULHU_OPTIONS];
+		rng_seed(&rng, 4000 + (uint64_t)i);
+		assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+		for (;;) {
+			int v;
+			cthulhu_step(&g, &st);
+			if (st.node == GAME_NODE_OVER)
+				break;
+			if (st.node == GAME_NODE_CHANCE) {
+				v = (int)rng_below(&rng, (uint32_t)st.count);
+			} else {
+				int n = cthulhu_options(&g, o);
+				v = cthulhu_default(&g);
+				assert_true(v >= 0 && v < n);
+				seen[st.kind]++;
+				switch (st.kind) {
+				case CA_PLAY: {
+					int sanctify = 0;
+					for (int k = 0; k < n; k++)
+						sanctify |= o[k].what == CO_SANCTIFY;
+					assert_int_equal(o[v].what,
+					                 sanctify ? CO_SANCTIFY : CO_PASS);
+					break;
+				}
+				case CA_FAILED:
+					assert_true(o[v].what == CO_SPEND || o[v].what == CO_LOSE);
+					break;
+				case CA_MOVE:
+					assert_int_equal(o[v].what, CO_STOP);
+					break;
+				case CA_DISCARD:
+					if (g.p[g.seat].hand <= CTHULHU_HAND)
+						assert_int_equal(o[v].what, CO_STOP);
+					break;
+				case CA_FIGURE:
+				case CA_DEST:
+				case CA_RESEED:
+					assert_int_equal(v, cthulhu_hunt(&g));
+					break;
+				default:
+					break;
+				}
+			}
+			assert_int_equal(cthulhu_apply(&g, v, NULL), GAME_OK);
+		}
+		assert_int_equal(cthulhu_check(&g, NULL, 0), 0);
+	}
+	assert_true(seen[CA_PLAY] > 0 && seen[CA_FAILED] > 0 && seen[CA_FIGURE] > 0 &&
+	            seen[CA_TILE] > 0 && seen[CA_TOKENS] > 0);
+}
+
 /* The digest sees every field: changing one byte of a position changes it. */
 static void test_hash_sees_changes(void **state)
 {
@@ -241,6 +303,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invariants_property),
 		cmocka_unit_test(test_replay_hash),
+		cmocka_unit_test(test_timeout_defaults),
 		cmocka_unit_test(test_hash_sees_changes),
 		cmocka_unit_test(test_check_catches),
 	};
