@@ -21,7 +21,13 @@
  * Memory. A route that no request uses is forgotten at once unless its limit
  * holds requests back (then the sweep forgets it once the limit has expired):
  * a bot with many channels keeps no record of the idle ones. The route's next
- * request starts on a limit of its own again and learns its bucket anew. */
+ * request starts on a limit of its own again and learns its bucket anew.
+ *
+ * Files. A request with files goes as a libcurl MIME form ("payload_json",
+ * then the files). The form is built at the first attempt and kept, with its
+ * easy handle, until the request is answered: a retry re-adds the same
+ * handle, so it sends the same bytes, boundary included. The file parts read
+ * the job's own copies through callbacks (no second copy). */
 #include "rlyeh/rest.h"
 
 #include <curl/curl.h>
@@ -47,6 +53,7 @@
 #define PATH_MAX_LEN       2048
 #define BUCKET_MAX_LEN     64
 #define CTYPE_MAX_LEN      128
+#define FIELD_MAX_LEN      32 /* a file part's form field name */
 #define TABLE_FIRST_SLOTS  64
 #define EASY_POOL          64  /* finished easy handles kept for reuse */
 #define MAX_CONNECTS       256 /* idle connections kept open to the API */
@@ -99,6 +106,14 @@ struct done {
 	struct rest_response resp;
 };
 
+/* A file of a job, copied at submit. */
+struct job_file {
+	char *name, *filename, *content_type;
+	char *data;
+	size_t len;
+	size_t pos; /* where the attempt in flight reads next */
+};
+
 struct job {
 	struct job *prev, *next;
 	int method;
@@ -108,6 +123,8 @@ struct job {
 	char *content_type; /* NULL: none */
 	int exempt_global;
 	uint64_t tag;
+	struct job_file *files; /* NULL: none (not a form) */
+	int nfiles;
 	char *route_key;
 	char *major;
 	struct done *done; /* allocated up front so that answering cannot fail */
@@ -118,8 +135,9 @@ struct job {
 	double not_before; /* backoff */
 	int counted_wait;
 
-	CURL *easy;                 /* the attempt in flight */
+	CURL *easy;                 /* the attempt in flight (a form's: kept between attempts) */
 	struct curl_slist *headers; /* this attempt's own header list, or NULL */
+	curl_mime *mime;            /* a form's body, from its first attempt on */
 	char *resp;
 	size_t resp_len, resp_cap;
 	int too_big;
@@ -159,7 +177,7 @@ struct rest {
 	double next_sweep;
 	CURL *pool[EASY_POOL]; /* reset easy handles */
 	int npool;
-	struct curl_slist *hdr_none, *hdr_json; /* the common header lists, shared */
+	struct curl_slist *hdr_none, *hdr_json, *hdr_form; /* the common header lists, shared */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -230,6 +248,54 @@ static int printable(const char *s)
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			return 0;
+	return 1;
+}
+
+/* Whether s has 1 to max characters, each a letter, a digit or one of
+ * `extra`. */
+static int made_of(const char *s, size_t max, const char *extra)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++) {
+		char c = s[n];
+
+		if (n == max || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		                  (c >= '0' && c <= '9') || strchr(extra, c)))
+			return 0;
+	}
+	return n > 0;
+}
+
+/* Whether the files of req keep the rules of struct rest_file and, with the
+ * body, the size caps. */
+static int files_ok(const struct rest_request *req)
+{
+	size_t total = req->body_len;
+
+	if (req->nfiles == 0)
+		return 1;
+	if (req->nfiles < 0 || req->nfiles > REST_MAX_FILES || !req->files ||
+	    (req->method != REST_POST && req->method != REST_PUT && req->method != REST_PATCH) ||
+	    (req->content_type && strcmp(req->content_type, "application/json") != 0))
+		return 0;
+	for (int i = 0; i < req->nfiles; i++) {
+		const struct rest_file *f = &req->files[i];
+
+		if (!f->name || !made_of(f->name, FIELD_MAX_LEN, "_[]") ||
+		    strcmp(f->name, "payload_json") == 0 || !f->filename ||
+		    !made_of(f->filename, REST_FILENAME_MAX, "._-") || f->filename[0] == '.' ||
+		    !f->data || f->len == 0 || f->len > REST_MAX_REQUEST - total)
+			return 0;
+		if (f->content_type &&
+		    (f->content_type[0] == '\0' || strlen(f->content_type) > CTYPE_MAX_LEN ||
+		     !printable(f->content_type)))
+			return 0;
+		for (int k = 0; k < i; k++)
+			if (strcmp(req->files[k].name, f->name) == 0)
+				return 0;
+		total += f->len;
+	}
 	return 1;
 }
 
@@ -795,27 +861,30 @@ static size_t on_header(char *data, size_t size, size_t nitems, void *ud)
 	return n;
 }
 
-/* Releases what one attempt holds (easy handle, header list); the response
- * body stays with the job. */
-static void attempt_cleanup(struct job *j)
-{
-	if (j->easy)
-		curl_easy_cleanup(j->easy);
-	curl_slist_free_all(j->headers);
-	j->easy = NULL;
-	j->headers = NULL;
-}
-
-/* Ends j's attempt, keeping its easy handle (reset) for the next one when
- * the pool has room. */
-static void attempt_release(struct rest *r, struct job *j)
+/* Releases what j's attempts hold: the easy handle (reset into the pool
+ * when it has room), the header list and the form. The response body stays
+ * with the job. The handle must not be in the multi handle. */
+static void handles_free(struct rest *r, struct job *j)
 {
 	if (j->easy && r->npool < EASY_POOL) {
 		curl_easy_reset(j->easy);
 		r->pool[r->npool++] = j->easy;
-		j->easy = NULL;
+	} else if (j->easy) {
+		curl_easy_cleanup(j->easy);
 	}
-	attempt_cleanup(j);
+	j->easy = NULL;
+	curl_slist_free_all(j->headers);
+	j->headers = NULL;
+	curl_mime_free(j->mime);
+	j->mime = NULL;
+}
+
+/* Ends j's attempt. A form keeps its handle and body for the next attempt,
+ * so that a retry sends the same bytes; other requests give them back. */
+static void attempt_release(struct rest *r, struct job *j)
+{
+	if (!j->mime)
+		handles_free(r, j);
 }
 
 /* Forgets rt when no request uses it, and its limit when nothing else
@@ -843,7 +912,7 @@ static void job_free(struct rest *r, struct job *j, double now)
 {
 	if (!j)
 		return;
-	attempt_cleanup(j);
+	handles_free(r, j);
 	if (j->route) {
 		j->route->refs--;
 		route_forget(r, j->route, now);
@@ -851,6 +920,13 @@ static void job_free(struct rest *r, struct job *j, double now)
 	free(j->path);
 	free(j->body);
 	free(j->content_type);
+	for (int i = 0; j->files && i < j->nfiles; i++) {
+		free(j->files[i].name);
+		free(j->files[i].filename);
+		free(j->files[i].content_type);
+		free(j->files[i].data);
+	}
+	free(j->files);
 	free(j->route_key);
 	free(j->major);
 	free(j->resp);
@@ -907,8 +983,10 @@ static void deliver(struct rest *r, struct job *j, long status, const char *fmt,
 
 /* A header list: the authorization, the content type ("Content-Type:"
  * with no value keeps libcurl from adding its form type) and "Expect:"
- * (no waiting for a 100 Continue). NULL when memory is short. */
-static struct curl_slist *header_list(const struct rest *r, const char *content_type)
+ * (no waiting for a 100 Continue). A form's list (`form`) has no content
+ * type: libcurl sends its own, which names the boundary. NULL when memory is
+ * short. */
+static struct curl_slist *header_list(const struct rest *r, const char *content_type, int form)
 {
 	struct curl_slist *h = NULL, *t;
 	char *ctype = content_type ? join2("Content-Type: ", content_type) : NULL;
@@ -917,6 +995,8 @@ static struct curl_slist *header_list(const struct rest *r, const char *content_
 	if (content_type && !ctype)
 		return NULL;
 	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		if (form && i == 1)
+			continue;
 		t = curl_slist_append(h, lines[i]);
 		if (!t) {
 			curl_slist_free_all(h);
@@ -929,25 +1009,116 @@ static struct curl_slist *header_list(const struct rest *r, const char *content_
 	return h;
 }
 
-/* Starts one attempt of j: an easy handle (from the pool, or new) added to
- * the multi handle. Returns 0, or -1 with the attempt's resources released. */
+/* CURLOPT_READFUNCTION of a file part: reads the job's copy. */
+static size_t part_read(char *buf, size_t size, size_t nitems, void *arg)
+{
+	struct job_file *f = arg;
+	size_t n = size * nitems, left = f->len - f->pos;
+
+	if (n > left)
+		n = left;
+	memcpy(buf, f->data + f->pos, n);
+	f->pos += n;
+	return n;
+}
+
+/* CURLOPT_SEEKFUNCTION of a file part: libcurl rewinds the parts before each
+ * attempt (and when it sends a request again on a new connection). */
+static int part_seek(void *arg, curl_off_t offset, int origin)
+{
+	struct job_file *f = arg;
+	curl_off_t base;
+
+	if (origin == SEEK_SET)
+		base = 0;
+	else if (origin == SEEK_CUR)
+		base = (curl_off_t)f->pos;
+	else if (origin == SEEK_END)
+		base = (curl_off_t)f->len;
+	else
+		return CURL_SEEKFUNC_FAIL;
+	if (offset < -base || offset > (curl_off_t)f->len - base)
+		return CURL_SEEKFUNC_FAIL;
+	f->pos = (size_t)(base + offset);
+	return CURL_SEEKFUNC_OK;
+}
+
+/* Builds j's form for the easy handle e: "payload_json" (the body, when
+ * there is one), then the files. Returns NULL when memory is short. */
+static curl_mime *form_build(struct job *j, CURL *e)
+{
+	curl_mime *m = curl_mime_init(e);
+	curl_mimepart *p;
+	int bad = !m;
+
+	if (!bad && j->body) {
+		p = curl_mime_addpart(m);
+		bad = !p || curl_mime_name(p, "payload_json") != CURLE_OK ||
+		      curl_mime_type(p, "application/json") != CURLE_OK ||
+		      curl_mime_data(p, j->body, j->body_len) != CURLE_OK;
+	}
+	for (int i = 0; !bad && i < j->nfiles; i++) {
+		struct job_file *f = &j->files[i];
+
+		f->pos = 0;
+		p = curl_mime_addpart(m);
+		bad = !p || curl_mime_name(p, f->name) != CURLE_OK ||
+		      curl_mime_filename(p, f->filename) != CURLE_OK ||
+		      curl_mime_type(p, f->content_type) != CURLE_OK ||
+		      curl_mime_data_cb(p, (curl_off_t)f->len, part_read, part_seek, NULL, f) !=
+		          CURLE_OK;
+	}
+	if (bad) {
+		curl_mime_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Readies j for the attempt that e is about to make. */
+static void attempt_begin(struct job *j, CURL *e)
+{
+	free(j->resp);
+	j->resp = NULL;
+	j->resp_len = j->resp_cap = 0;
+	j->too_big = 0;
+	memset(&j->hdr, 0, sizeof j->hdr);
+	j->easy = e;
+}
+
+/* Starts one attempt of j: an easy handle (from the pool, or new; a form's
+ * retry reuses its own) added to the multi handle. Returns 0, or -1 with
+ * the attempt's resources released (a form's kept ones stay with j). */
 static int start(struct rest *r, struct job *j)
 {
-	CURL *e = r->npool ? r->pool[--r->npool] : curl_easy_init();
+	CURL *e;
 	struct curl_slist *h = NULL, *own = NULL;
+	curl_mime *mime = NULL;
 	char *url = NULL;
 	int bad = 0;
 
+	if (j->mime) {
+		/* the options and the form are still set: the same bytes go again */
+		if (curl_multi_add_handle(r->multi, j->easy) != CURLM_OK)
+			return -1;
+		attempt_begin(j, j->easy);
+		return 0;
+	}
+	e = r->npool ? r->pool[--r->npool] : curl_easy_init();
 	if (!e)
 		return -1;
 	url = join2(r->base_url, j->path);
-	if (!j->content_type)
+	if (j->files)
+		h = r->hdr_form;
+	else if (!j->content_type)
 		h = r->hdr_none;
 	else if (strcmp(j->content_type, "application/json") == 0)
 		h = r->hdr_json;
 	else
-		h = own = header_list(r, j->content_type);
-	if (!url || !h)
+		h = own = header_list(r, j->content_type, 0);
+	if (j->files)
+		mime = form_build(j, e);
+	if (!url || !h || (j->files && !mime))
 		goto fail;
 
 	bad |= curl_easy_setopt(e, CURLOPT_URL, url) != CURLE_OK;
@@ -963,6 +1134,11 @@ static int start(struct rest *r, struct job *j)
 	bad |= curl_easy_setopt(e, CURLOPT_PRIVATE, (void *)j) != CURLE_OK;
 	if (j->method == REST_GET) {
 		bad |= curl_easy_setopt(e, CURLOPT_HTTPGET, 1L) != CURLE_OK;
+	} else if (mime) {
+		if (j->method != REST_POST)
+			bad |= curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST,
+			                        method_names[j->method]) != CURLE_OK;
+		bad |= curl_easy_setopt(e, CURLOPT_MIMEPOST, mime) != CURLE_OK;
 	} else {
 		if (j->method != REST_POST)
 			bad |= curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST,
@@ -977,19 +1153,17 @@ static int start(struct rest *r, struct job *j)
 	}
 	if (bad || curl_multi_add_handle(r->multi, e) != CURLM_OK)
 		goto fail;
-	/* libcurl copies the URL; the header list must outlive the transfer */
+	/* libcurl copies the URL; the header list and the form must outlive the
+	 * transfer */
 	free(url);
-	free(j->resp);
-	j->resp = NULL;
-	j->resp_len = j->resp_cap = 0;
-	j->too_big = 0;
-	memset(&j->hdr, 0, sizeof j->hdr);
-	j->easy = e;
+	attempt_begin(j, e);
 	j->headers = own;
+	j->mime = mime;
 	return 0;
 fail:
 	curl_easy_cleanup(e);
 	curl_slist_free_all(own);
+	curl_mime_free(mime);
 	free(url);
 	return -1;
 }
@@ -1314,6 +1488,7 @@ static void rest_free(struct rest *r)
 		curl_easy_cleanup(r->pool[--r->npool]);
 	curl_slist_free_all(r->hdr_none);
 	curl_slist_free_all(r->hdr_json);
+	curl_slist_free_all(r->hdr_form);
 	pthread_mutex_destroy(&r->lock);
 	free(r->sent);
 	free(r->base_url);
@@ -1359,11 +1534,12 @@ struct rest *rest_start(const struct rest_config *cfg, void (*wake)(void *), voi
 	r->sent = malloc((size_t)r->global_per_second * sizeof *r->sent);
 	r->multi = curl_multi_init();
 	if (r->auth) {
-		r->hdr_none = header_list(r, NULL);
-		r->hdr_json = header_list(r, "application/json");
+		r->hdr_none = header_list(r, NULL, 0);
+		r->hdr_json = header_list(r, "application/json", 0);
+		r->hdr_form = header_list(r, NULL, 1);
 	}
 	if (!r->base_url || !r->token || !r->user_agent || !r->auth || !r->sent || !r->multi ||
-	    !r->hdr_none || !r->hdr_json ||
+	    !r->hdr_none || !r->hdr_json || !r->hdr_form ||
 	    curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)MAX_CONNECTS) != CURLM_OK) {
 		rest_free(r);
 		return NULL;
@@ -1400,6 +1576,8 @@ int rest_submit(struct rest *r, const struct rest_request *req)
 	if (req->content_type &&
 	    (strlen(req->content_type) > CTYPE_MAX_LEN || !printable(req->content_type)))
 		return -1;
+	if (!files_ok(req))
+		return -1;
 
 	pthread_mutex_lock(&r->lock);
 	/* Interaction answers keep a reserve of their own: a queue full of other
@@ -1430,6 +1608,25 @@ int rest_submit(struct rest *r, const struct rest_request *req)
 		    dup_str(req->content_type ? req->content_type : "application/json");
 		if (!j->body || !j->content_type)
 			goto fail;
+	}
+	if (req->nfiles > 0) {
+		j->files = calloc((size_t)req->nfiles, sizeof *j->files);
+		if (!j->files)
+			goto fail;
+		j->nfiles = req->nfiles;
+		for (int i = 0; i < req->nfiles; i++) {
+			const struct rest_file *f = &req->files[i];
+			struct job_file *c = &j->files[i];
+
+			c->name = dup_str(f->name);
+			c->filename = dup_str(f->filename);
+			c->content_type =
+			    dup_str(f->content_type ? f->content_type : "application/octet-stream");
+			c->data = dup_mem(f->data, f->len);
+			c->len = f->len;
+			if (!c->name || !c->filename || !c->content_type || !c->data)
+				goto fail;
+		}
 	}
 
 	pthread_mutex_lock(&r->lock);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,8 +22,17 @@
 
 #define MAX_FRAME_IN 4096       /* gateway payload limit (close 4002 above) */
 #define MAX_BODY     (8u << 20) /* HTTP request body limit (413 above) */
-#define MAX_PATH     1024
-#define MAX_QUERY    1024
+/* multipart/form-data: Discord's "maximum request size when sending a message is 25 MiB" */
+#define MAX_FORM_BODY (25u << 20)
+/* One file: "The file upload size limit applies to each file in a request"; the reference gives
+ * a default of 20 MiB today, 10 MiB before: the fake holds the bot to the lower. */
+#define MAX_FILE_BYTES (10u << 20)
+#define MAX_FILES      10   /* files[n] parts, and attachments of a message */
+#define MAX_FORM_PARTS 32   /* parts of one form (more: 400) */
+#define MAX_PART_HEAD  8192 /* bytes of one part's headers */
+#define MAX_FILENAME   1024 /* bytes of a filename (the attachment request's maxLength) */
+#define MAX_PATH       1024
+#define MAX_QUERY      1024
 #ifndef LOG_MAX_ENTRIES
 #define LOG_MAX_ENTRIES 200000
 #endif
@@ -429,11 +439,23 @@ struct interaction {
 	uint32_t load; /* the load generator's channel + 1, or 0 */
 };
 
+/* A file on a message, as uploaded. */
+struct attachment {
+	char id[32];
+	char *filename;
+	char content_type[128];
+	size_t size;
+	char sha1[41];     /* hex, of the bytes */
+	int width, height; /* a PNG's (from its IHDR chunk); 0 otherwise */
+};
+
 struct message {
 	char id[32];
 	char channel[32];
 	char *owner; /* interaction token for followups and originals */
 	cJSON *obj;
+	struct attachment *att; /* the message's files, all of them */
+	int natt;
 };
 
 struct cmdset {
@@ -600,10 +622,18 @@ static struct message *message_find(const char *id)
 	return i < 0 ? NULL : &R.msg[i];
 }
 
+static void attachments_free(struct attachment *a, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(a[i].filename);
+	free(a);
+}
+
 static void message_free(struct message *m)
 {
 	free(m->owner);
 	cJSON_Delete(m->obj);
+	attachments_free(m->att, m->natt);
 }
 
 static void message_remove(struct message *m)
@@ -630,9 +660,10 @@ static void iso_now(char *out, size_t size)
 	snprintf(out, size, "%s.%06ld+00:00", secs, ts.tv_nsec / 1000);
 }
 
-static const char *const message_fields[] = { "content",     "embeds", "components",
-	                                      "flags",       "tts",    "allowed_mentions",
-	                                      "attachments", "poll",   "sticker_ids" };
+/* The fields a message takes from a request; its attachments are set apart (attachments_apply). */
+static const char *const message_fields[] = { "content", "embeds",     "components",
+	                                      "flags",   "tts",        "allowed_mentions",
+	                                      "poll",    "sticker_ids" };
 
 /* Copies the message fields of body into obj. */
 static void message_apply(cJSON *obj, const cJSON *body)
@@ -989,8 +1020,8 @@ static void check_components(struct problems *p, const cJSON *rows)
 	}
 }
 
-/* A message body (create or edit). */
-static void check_message(struct problems *p, const cJSON *m, int creating, int flags_ok)
+/* A message body (create or edit) that comes with `files` files. */
+static void check_message(struct problems *p, const cJSON *m, int creating, int flags_ok, int files)
 {
 	if (!cJSON_IsObject(m)) {
 		problem(p, "the message is not a JSON object");
@@ -1010,13 +1041,13 @@ static void check_message(struct problems *p, const cJSON *m, int creating, int 
 	const cJSON *comps = cJSON_GetObjectItemCaseSensitive(m, "components");
 	if (comps && !cJSON_IsNull(comps))
 		check_components(p, comps);
-	if (creating && !clen && cJSON_GetArraySize(embeds) == 0 &&
+	if (creating && !clen && !files && cJSON_GetArraySize(embeds) == 0 &&
 	    cJSON_GetArraySize(comps) == 0 && !cJSON_GetObjectItemCaseSensitive(m, "poll") &&
 	    !cJSON_GetObjectItemCaseSensitive(m, "sticker_ids"))
 		problem(p, "an empty message (no content, embeds or components)");
 }
 
-static void check_callback(struct problems *p, const cJSON *body, int itype)
+static void check_callback(struct problems *p, const cJSON *body, int itype, int files)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(body, "type");
 	const cJSON *data = cJSON_GetObjectItemCaseSensitive(body, "data");
@@ -1043,7 +1074,7 @@ static void check_callback(struct problems *p, const cJSON *body, int itype)
 		if (!cJSON_IsObject(data))
 			problem(p, "type %d needs data", t);
 		else
-			check_message(p, data, t == 4, 1);
+			check_message(p, data, t == 4, 1, files);
 		break;
 	case 5:
 	case 6:
@@ -1052,7 +1083,7 @@ static void check_callback(struct problems *p, const cJSON *body, int itype)
 		if (itype == 4)
 			problem(p, "an autocomplete interaction is answered with type 8");
 		if (data && !cJSON_IsNull(data))
-			check_message(p, data, 0, 1);
+			check_message(p, data, 0, 1, 0);
 		break;
 	case 8: {
 		if (itype != 4)
@@ -1073,6 +1104,9 @@ static void check_callback(struct problems *p, const cJSON *body, int itype)
 	default:
 		problem(p, "callback type %d is not one of 1, 4, 5, 6, 7, 8, 9", t);
 	}
+	/* files go with a message: only types 4 and 7 carry one */
+	if (files && t != 4 && t != 7)
+		problem(p, "callback type %d carries no files", t);
 }
 
 static const char *const locales[] = {
@@ -1232,6 +1266,586 @@ static void check_commands(struct problems *p, const cJSON *list)
 		}
 		i++;
 	}
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Files: multipart/form-data bodies (RFC 7578) and the attachments of messages
+ *
+ * Discord's reference ("Uploading Files"): a request with files has a multipart/form-data body;
+ * the JSON goes in the part "payload_json", each file in a part "files[n]" whose
+ * Content-Disposition has a filename and a unique name, n being the placeholder id that the
+ * JSON's "attachments" array ([{"id": n, "filename": ...}]) refers to. Creating a message, the
+ * array lists the files to attach; editing one, it lists every attachment the message keeps, old
+ * and new, and an old one left out is removed; without the array an edit appends the files. An
+ * embed names an attachment as "attachment://filename"; only .jpg, .jpeg, .png, .webp and .gif
+ * may be used so. Message objects list "any attached files that are not referenced in embeds or
+ * components". The fake requires payload_json (the bot always sends its JSON so). */
+
+struct form_part {
+	char name[64];
+	char filename[MAX_FILENAME + 1];
+	int has_filename;
+	char ctype[128];
+	int has_ctype;
+	const char *data; /* into the request's body */
+	size_t len;
+};
+
+struct form {
+	struct form_part part[MAX_FORM_PARTS];
+	int nparts;
+	const struct form_part *payload; /* "payload_json", or NULL */
+};
+
+static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+
+static const char *mem_find(const char *p, size_t len, const char *needle, size_t n)
+{
+	for (size_t i = 0; n <= len && i <= len - n; i++)
+		if (p[i] == needle[0] && !memcmp(p + i, needle, n))
+			return p + i;
+	return NULL;
+}
+
+/* Reads the next parameter at *pp ("; key=value", the value a token or a quoted string) and
+ * moves past it. Returns 1, 0 at the end, -1 when malformed or too long. */
+static int param_next(const char **pp, char *key, size_t ksize, char *val, size_t vsize)
+{
+	const char *p = *pp;
+	size_t k = 0, n = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return 0;
+	if (*p != ';')
+		return -1;
+	for (p++; *p == ' ' || *p == '\t'; p++)
+		;
+	for (; *p && *p != '=' && *p != ';' && *p != ' ' && *p != '\t'; p++) {
+		if (k + 1 >= ksize)
+			return -1;
+		key[k++] = *p;
+	}
+	key[k] = '\0';
+	if (!k || *p != '=')
+		return -1;
+	p++;
+	if (*p == '"') {
+		for (p++; *p && *p != '"'; p++) {
+			if (*p == '\\' && p[1])
+				p++;
+			if (n + 1 >= vsize)
+				return -1;
+			val[n++] = *p;
+		}
+		if (*p != '"')
+			return -1;
+		p++;
+	} else {
+		for (; *p && *p != ';' && *p != ' ' && *p != '\t'; p++) {
+			if (n + 1 >= vsize)
+				return -1;
+			val[n++] = *p;
+		}
+		if (!n)
+			return -1;
+	}
+	val[n] = '\0';
+	*pp = p;
+	return 1;
+}
+
+/* Whether a Content-Type is multipart/form-data. */
+static int is_form_type(const char *ctype)
+{
+	return !strncasecmp(ctype, "multipart/form-data", 19) &&
+	       (ctype[19] == '\0' || ctype[19] == ';' || ctype[19] == ' ');
+}
+
+/* The boundary of a multipart/form-data Content-Type: 1 to 70 characters of RFC 2046's bchars,
+ * not ending in a space. Returns 0, or -1 when there is none. */
+static int form_boundary(const char *ctype, char *out, size_t size)
+{
+	const char *p = ctype + 19;
+	char key[32];
+	int rc;
+
+	while ((rc = param_next(&p, key, sizeof key, out, size)) == 1) {
+		if (strcasecmp(key, "boundary"))
+			continue;
+		size_t n = strlen(out);
+		if (n < 1 || n > 70 || out[n - 1] == ' ' ||
+		    strspn(out, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		                "'()+_,-./:=? ") != n)
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+/* Reads the headers of a part starting at p (Content-Disposition: form-data with a name and
+ * maybe a filename; Content-Type) and sets *data to where its content starts. Returns 0, or -1
+ * with the reason in err. */
+static int part_head(const char *p, const char *end, struct form_part *pt, const char **data,
+                     char *err, size_t errsize)
+{
+	size_t avail = (size_t)(end - p);
+	const char *hend, *line, *nl;
+	int disposition = 0;
+
+	if (avail >= 2 && !memcmp(p, "\r\n", 2)) {
+		snprintf(err, errsize, "a part without headers");
+		return -1;
+	}
+	hend = mem_find(p, avail < MAX_PART_HEAD + 4 ? avail : MAX_PART_HEAD + 4, "\r\n\r\n", 4);
+	if (!hend) {
+		snprintf(err, errsize, "part headers that do not end within %d bytes",
+		         MAX_PART_HEAD);
+		return -1;
+	}
+	for (line = p; line < hend + 2; line = nl + 2) {
+		char h[MAX_PART_HEAD + 8], key[32];
+		nl = mem_find(line, (size_t)(hend + 2 - line), "\r\n", 2);
+		size_t ll = (size_t)(nl - line);
+		if (memchr(line, '\0', ll)) {
+			snprintf(err, errsize, "a NUL in part headers");
+			return -1;
+		}
+		memcpy(h, line, ll);
+		h[ll] = '\0';
+		char *colon = strchr(h, ':');
+		if (!colon) {
+			snprintf(err, errsize, "a part header without ':': %.60s", h);
+			return -1;
+		}
+		*colon = '\0';
+		const char *v = colon + 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (!strcasecmp(h, "Content-Disposition")) {
+			if (strncasecmp(v, "form-data", 9) ||
+			    (v[9] && v[9] != ';' && v[9] != ' ')) {
+				snprintf(err, errsize,
+				         "a part's disposition is not form-data: %.60s", v);
+				return -1;
+			}
+			const char *q = v + 9;
+			char val[MAX_FILENAME + 1];
+			int rc;
+			while ((rc = param_next(&q, key, sizeof key, val, sizeof val)) == 1) {
+				if (!strcasecmp(key, "name")) {
+					if (strlen(val) >= sizeof pt->name) {
+						snprintf(err, errsize, "a part name over %zu bytes",
+						         sizeof pt->name - 1);
+						return -1;
+					}
+					copy_str(pt->name, sizeof pt->name, val);
+				} else if (!strcasecmp(key, "filename")) {
+					copy_str(pt->filename, sizeof pt->filename, val);
+					pt->has_filename = 1;
+				}
+			}
+			if (rc < 0) {
+				snprintf(err, errsize, "a malformed Content-Disposition: %.80s", v);
+				return -1;
+			}
+			disposition = 1;
+		} else if (!strcasecmp(h, "Content-Type")) {
+			if (strlen(v) >= sizeof pt->ctype) {
+				snprintf(err, errsize, "a part Content-Type over %zu bytes",
+				         sizeof pt->ctype - 1);
+				return -1;
+			}
+			copy_str(pt->ctype, sizeof pt->ctype, v);
+			pt->has_ctype = 1;
+		}
+	}
+	if (!disposition || !pt->name[0]) {
+		snprintf(err, errsize, "a part without Content-Disposition: form-data; name=...");
+		return -1;
+	}
+	*data = hend + 4;
+	return 0;
+}
+
+/* Splits a multipart/form-data body into f: the first delimiter line (after a preamble, if
+ * any), then parts, each ending in CRLF and a delimiter, the last one in the close delimiter.
+ * Returns 0, or -1 with the reason in err (f is then partly filled). */
+static int form_parse(const char *ctype, const char *body, size_t len, struct form *f, char *err,
+                      size_t errsize)
+{
+	char boundary[80], delim[84];
+	const char *end = body + len, *p, *q;
+	size_t dl;
+
+	memset(f, 0, sizeof *f);
+	if (form_boundary(ctype, boundary, sizeof boundary) < 0) {
+		snprintf(err, errsize, "no valid boundary in Content-Type \"%.100s\"", ctype);
+		return -1;
+	}
+	dl = (size_t)snprintf(delim, sizeof delim, "\r\n--%s", boundary);
+	if (len >= dl - 2 && !memcmp(body, delim + 2, dl - 2))
+		p = body + dl - 2;
+	else if ((q = mem_find(body, len, delim, dl)))
+		p = q + dl;
+	else {
+		snprintf(err, errsize, "no line with the boundary");
+		return -1;
+	}
+	for (;;) {
+		if (end - p >= 2 && !memcmp(p, "--", 2))
+			return 0; /* the close delimiter; an epilogue may follow */
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (end - p < 2 || memcmp(p, "\r\n", 2)) {
+			snprintf(err, errsize, "a boundary line that does not end in CRLF");
+			return -1;
+		}
+		p += 2;
+		if (f->nparts == MAX_FORM_PARTS) {
+			snprintf(err, errsize, "more than %d parts", MAX_FORM_PARTS);
+			return -1;
+		}
+		struct form_part *pt = &f->part[f->nparts];
+		const char *data;
+		if (part_head(p, end, pt, &data, err, errsize) < 0)
+			return -1;
+		q = mem_find(data, (size_t)(end - data), delim, dl);
+		if (!q) {
+			snprintf(err, errsize, "part \"%s\" does not end in a boundary line",
+			         pt->name);
+			return -1;
+		}
+		for (int i = 0; i < f->nparts; i++)
+			if (!strcmp(f->part[i].name, pt->name)) {
+				snprintf(err, errsize, "two parts named \"%s\"", pt->name);
+				return -1;
+			}
+		pt->data = data;
+		pt->len = (size_t)(q - data);
+		if (!strcmp(pt->name, "payload_json"))
+			f->payload = pt;
+		f->nparts++;
+		p = q + dl;
+	}
+}
+
+/* How many parts of f are not payload_json (0 when there is no form). */
+static int form_files(const struct form *f)
+{
+	return f ? f->nparts - (f->payload != NULL) : 0;
+}
+
+/* Writes the n of a part named "files[n]" (digits, no leading zero) to out. Returns 1, or 0
+ * when the name is not of that form. */
+static int file_placeholder(const char *name, char *out, size_t size)
+{
+	if (strncmp(name, "files[", 6))
+		return 0;
+	size_t n = strspn(name + 6, "0123456789");
+	if (!n || n >= size || strcmp(name + 6 + n, "]") || (n > 1 && name[6] == '0'))
+		return 0;
+	memcpy(out, name + 6, n);
+	out[n] = '\0';
+	return 1;
+}
+
+/* Writes an attachment request's id (a snowflake string, or a whole number) in decimal to out.
+ * Returns 1, or 0 when it is neither. */
+static int attachment_id(const cJSON *id, char *out, size_t size)
+{
+	if (cJSON_IsString(id)) {
+		const char *s = id->valuestring;
+		size_t n = strspn(s, "0123456789");
+		if (!n || s[n] || n >= size || (n > 1 && s[0] == '0'))
+			return 0;
+		copy_str(out, size, s);
+		return 1;
+	}
+	if (cJSON_IsNumber(id) && id->valuedouble >= 0 && id->valuedouble < 9007199254740992.0 &&
+	    id->valuedouble == (double)(int64_t)id->valuedouble) {
+		snprintf(out, size, "%lld", (long long)id->valuedouble);
+		return 1;
+	}
+	return 0;
+}
+
+static int ends_with_ci(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcasecmp(s + n - k, suffix);
+}
+
+/* What a message's attachments become: each one kept (an index into the message's) or new (a
+ * file part of the request). */
+struct planned {
+	int keep; /* index into the message's attachments, or -1 */
+	const struct form_part *file;
+	const char *filename;
+};
+
+struct plan {
+	int change; /* the request sets the attachments; else they stay as they are */
+	struct planned a[MAX_FILES];
+	int n;
+	int too_large; /* a file over MAX_FILE_BYTES (413) */
+};
+
+static void plan_add(struct plan *pl, int keep, const struct form_part *file, const char *filename)
+{
+	if (pl->n == MAX_FILES)
+		return; /* over the limit: a problem already */
+	pl->a[pl->n++] = (struct planned){ .keep = keep, .file = file, .filename = filename };
+}
+
+/* Checks the file parts of a form (NULL: none) and the "attachments" of body against the
+ * message m (NULL when creating one), and plans the attachments that the message will have. */
+static void plan_attachments(struct problems *p, struct plan *pl, const struct form *form,
+                             const cJSON *body, const struct message *m)
+{
+	const struct form_part *files[MAX_FORM_PARTS];
+	char ids[MAX_FORM_PARTS][24];
+	int nfiles = 0, used[MAX_FORM_PARTS] = { 0 };
+
+	memset(pl, 0, sizeof *pl);
+	for (int i = 0; form && i < form->nparts; i++) {
+		const struct form_part *pt = &form->part[i];
+		if (pt == form->payload) {
+			if (pt->has_ctype && strncasecmp(pt->ctype, "application/json", 16))
+				problem(p, "payload_json has Content-Type %.60s", pt->ctype);
+			continue;
+		}
+		if (!file_placeholder(pt->name, ids[nfiles], sizeof ids[0])) {
+			problem(p, "form field \"%.40s\" is neither payload_json nor files[n]",
+			        pt->name);
+			continue;
+		}
+		if (!pt->has_filename || !pt->filename[0])
+			problem(p, "%s has no filename in its Content-Disposition", pt->name);
+		if (pt->len > MAX_FILE_BYTES)
+			pl->too_large = 1;
+		if ((ends_with_ci(pt->filename, ".png") ||
+		     (pt->has_ctype && !strcasecmp(pt->ctype, "image/png"))) &&
+		    (pt->len < sizeof png_signature ||
+		     memcmp(pt->data, png_signature, sizeof png_signature)))
+			problem(p, "%s (%.60s, %.40s) does not start with the PNG signature",
+			        pt->name, pt->filename,
+			        pt->has_ctype ? pt->ctype : "no Content-Type");
+		files[nfiles++] = pt;
+	}
+	if (nfiles > MAX_FILES)
+		problem(p, "%d files (at most %d)", nfiles, MAX_FILES);
+
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(body, "attachments");
+	if (!list || cJSON_IsNull(list)) {
+		/* no list: the files join what the message has */
+		for (int i = 0; m && i < m->natt; i++)
+			plan_add(pl, i, NULL, m->att[i].filename);
+		for (int k = 0; k < nfiles; k++)
+			plan_add(pl, -1, files[k], files[k]->filename);
+		if ((m ? m->natt : 0) + nfiles > MAX_FILES)
+			problem(p, "the message would have %d attachments (at most %d)",
+			        (m ? m->natt : 0) + nfiles, MAX_FILES);
+		pl->change = nfiles > 0;
+		return;
+	}
+	pl->change = 1;
+	if (!cJSON_IsArray(list)) {
+		problem(p, "attachments is not an array");
+		return;
+	}
+	if (cJSON_GetArraySize(list) > MAX_FILES)
+		problem(p, "%d attachments (at most %d)", cJSON_GetArraySize(list), MAX_FILES);
+	char seen[MAX_FILES][24];
+	int nseen = 0, i = 0;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, list)
+	{
+		char id[24];
+		int at = i++;
+		if (!cJSON_IsObject(e) ||
+		    !attachment_id(cJSON_GetObjectItemCaseSensitive(e, "id"), id, sizeof id)) {
+			problem(p, "attachments[%d] has no id (a snowflake or a number)", at);
+			continue;
+		}
+		int twice = 0;
+		for (int k = 0; k < nseen; k++)
+			twice |= !strcmp(seen[k], id);
+		if (twice) {
+			problem(p, "attachments[%d]: id %s is listed twice", at, id);
+			continue;
+		}
+		if (nseen < MAX_FILES)
+			copy_str(seen[nseen++], sizeof seen[0], id);
+		const cJSON *fn = cJSON_GetObjectItemCaseSensitive(e, "filename");
+		if (fn && !cJSON_IsNull(fn) &&
+		    (!cJSON_IsString(fn) || !fn->valuestring[0] ||
+		     strlen(fn->valuestring) > MAX_FILENAME)) {
+			problem(p, "attachments[%d].filename is not a name of 1 to %d bytes", at,
+			        MAX_FILENAME);
+			fn = NULL;
+		}
+		int file = -1, old = -1;
+		for (int k = 0; k < nfiles; k++)
+			if (!strcmp(ids[k], id))
+				file = k;
+		for (int k = 0; file < 0 && m && k < m->natt; k++)
+			if (!strcmp(m->att[k].id, id))
+				old = k;
+		if (file >= 0) {
+			used[file] = 1;
+			plan_add(pl, -1, files[file],
+			         cJSON_IsString(fn) ? fn->valuestring : files[file]->filename);
+		} else if (old >= 0) {
+			plan_add(pl, old, NULL, m->att[old].filename);
+		} else {
+			problem(p, "attachments[%d]: id %s is no files[%s] of this request%s", at,
+			        id, id, m ? " and no attachment of the message" : "");
+		}
+	}
+	for (int k = 0; k < nfiles; k++)
+		if (!used[k])
+			problem(p,
+			        "files[%s] is not listed in attachments: it would not be attached",
+			        ids[k]);
+}
+
+/* Checks every "attachment://name" string within v (embeds, or components) against the
+ * attachments the message will have. */
+static void check_refs(struct problems *p, const cJSON *v, const struct plan *pl, const char *what)
+{
+	if (cJSON_IsString(v) && !strncmp(v->valuestring, "attachment://", 13)) {
+		const char *name = v->valuestring + 13;
+		int found = 0;
+		for (int i = 0; i < pl->n; i++)
+			found |= !strcmp(pl->a[i].filename, name);
+		if (!found)
+			problem(p, "%s refer to %.120s, which is no attachment of the message",
+			        what, v->valuestring);
+		else if (!strcmp(what, "embeds") && !ends_with_ci(name, ".png") &&
+		         !ends_with_ci(name, ".jpg") && !ends_with_ci(name, ".jpeg") &&
+		         !ends_with_ci(name, ".webp") && !ends_with_ci(name, ".gif"))
+			problem(p,
+			        "embeds use %.120s: only .jpg, .jpeg, .png, .webp and .gif may be",
+			        v->valuestring);
+		return;
+	}
+	const cJSON *c;
+	cJSON_ArrayForEach(c, v)
+	{
+		check_refs(p, c, pl, what);
+	}
+}
+
+/* Plans the attachments of the message that body creates (m NULL) or edits, and checks the
+ * references of its embeds and components (the body's, or the message's own when the body
+ * leaves them). */
+static void plan_check(struct problems *p, struct plan *pl, const struct form *form,
+                       const cJSON *body, const struct message *m)
+{
+	static const char *const fields[] = { "embeds", "components" };
+
+	plan_attachments(p, pl, form, body, m);
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, fields[i]);
+		if ((!v || cJSON_IsNull(v)) && m)
+			v = cJSON_GetObjectItemCaseSensitive(m->obj, fields[i]);
+		if (v && !cJSON_IsNull(v))
+			check_refs(p, v, pl, fields[i]);
+	}
+}
+
+static void sha1_hex(const void *data, size_t len, char out[41])
+{
+	unsigned char md[20];
+	lws_SHA1(data, len, md);
+	for (int i = 0; i < 20; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+static int contains_string(const cJSON *v, const char *s)
+{
+	if (cJSON_IsString(v))
+		return !strcmp(v->valuestring, s);
+	const cJSON *c;
+	cJSON_ArrayForEach(c, v)
+	{
+		if (contains_string(c, s))
+			return 1;
+	}
+	return 0;
+}
+
+/* Rebuilds the "attachments" of m's object: its files that its embeds and components do not
+ * use, as Discord's attachment objects. */
+static void attachments_show(struct message *m)
+{
+	cJSON *list = cJSON_CreateArray();
+	const cJSON *embeds = cJSON_GetObjectItemCaseSensitive(m->obj, "embeds");
+	const cJSON *comps = cJSON_GetObjectItemCaseSensitive(m->obj, "components");
+	for (int i = 0; i < m->natt; i++) {
+		const struct attachment *a = &m->att[i];
+		char ref[MAX_FILENAME + 16], url[MAX_FILENAME + 160];
+		snprintf(ref, sizeof ref, "attachment://%s", a->filename);
+		if (contains_string(embeds, ref) || contains_string(comps, ref))
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", a->id);
+		cJSON_AddStringToObject(o, "filename", a->filename);
+		cJSON_AddNumberToObject(o, "size", (double)a->size);
+		snprintf(url, sizeof url, "https://cdn.discordapp.com/attachments/%s/%s/%s",
+		         m->channel, a->id, a->filename);
+		cJSON_AddStringToObject(o, "url", url);
+		snprintf(url, sizeof url, "https://media.discordapp.net/attachments/%s/%s/%s",
+		         m->channel, a->id, a->filename);
+		cJSON_AddStringToObject(o, "proxy_url", url);
+		cJSON_AddStringToObject(o, "content_type", a->content_type);
+		if (a->width > 0 && a->height > 0) {
+			cJSON_AddNumberToObject(o, "width", a->width);
+			cJSON_AddNumberToObject(o, "height", a->height);
+		}
+		cJSON_AddItemToArray(list, o);
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(m->obj, "attachments", list);
+}
+
+/* Gives m the attachments planned (when the request sets them), then shows them. */
+static void attachments_apply(struct message *m, const struct plan *pl)
+{
+	if (pl->change) {
+		struct attachment *a = xcalloc((size_t)pl->n + 1, sizeof *a);
+		for (int i = 0; i < pl->n; i++) {
+			const struct planned *pa = &pl->a[i];
+			if (pa->keep >= 0) {
+				a[i] = m->att[pa->keep];
+				a[i].filename = xstrdup(m->att[pa->keep].filename);
+				continue;
+			}
+			const struct form_part *f = pa->file;
+			const unsigned char *b = (const unsigned char *)f->data;
+			new_snowflake(a[i].id, sizeof a[i].id);
+			a[i].filename = utf8_clean(pa->filename, strlen(pa->filename));
+			copy_str(a[i].content_type, sizeof a[i].content_type,
+			         f->has_ctype ? f->ctype : "application/octet-stream");
+			utf8_fix(a[i].content_type);
+			a[i].size = f->len;
+			sha1_hex(f->data, f->len, a[i].sha1);
+			if (f->len >= 24 && !memcmp(b, png_signature, 8) &&
+			    !memcmp(b + 12, "IHDR", 4)) {
+				uint32_t w = (uint32_t)b[16] << 24 | (uint32_t)b[17] << 16 |
+				             (uint32_t)b[18] << 8 | b[19];
+				uint32_t h = (uint32_t)b[20] << 24 | (uint32_t)b[21] << 16 |
+				             (uint32_t)b[22] << 8 | b[23];
+				a[i].width = w > INT32_MAX ? 0 : (int)w;
+				a[i].height = h > INT32_MAX ? 0 : (int)h;
+			}
+		}
+		attachments_free(m->att, m->natt);
+		m->att = a;
+		m->natt = pl->n;
+	}
+	attachments_show(m);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -1916,7 +2530,11 @@ struct req {
 	char ctype[256];
 	int has_auth, has_ua, has_ctype;
 	struct buf body;
+	size_t body_max; /* MAX_BODY, or MAX_FORM_BODY for multipart/form-data */
 	int too_large;
+	int multipart;        /* the body is multipart/form-data (API requests) */
+	struct form *form;    /* that body taken apart, or NULL */
+	char form_error[256]; /* why it could not be */
 	/* response */
 	int status;
 	struct hdr hdrs[16];
@@ -1941,6 +2559,7 @@ static void req_free(struct req *r)
 		return;
 	lws_sul_cancel(&r->delay);
 	buf_free(&r->body);
+	free(r->form);
 	free(r->resp);
 	free(r);
 }
@@ -2871,6 +3490,38 @@ static void ctl_state(struct req *r)
 	set_json(r, 200, j);
 }
 
+/* GET /_fake/message?id=ID: a message as stored, with every attachment's bytes described (size,
+ * SHA-1, a PNG's width and height), those its embeds use included. */
+static void ctl_message(struct req *r)
+{
+	char id[32];
+	struct message *m = query_arg(r->query, "id", id, sizeof id) ? message_find(id) : NULL;
+	if (!m) {
+		set_body(r, 404, "{\"error\":\"no such message\"}");
+		return;
+	}
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddItemToObject(j, "message", cJSON_Duplicate(m->obj, 1));
+	cJSON *list = cJSON_AddArrayToObject(j, "attachments");
+	for (int i = 0; i < m->natt; i++) {
+		const struct attachment *a = &m->att[i];
+		cJSON *o = cJSON_CreateObject();
+		char *name = utf8_clean(a->filename, strlen(a->filename));
+		cJSON_AddStringToObject(o, "id", a->id);
+		cJSON_AddStringToObject(o, "filename", name);
+		free(name);
+		name = utf8_clean(a->content_type, strlen(a->content_type));
+		cJSON_AddStringToObject(o, "content_type", name);
+		free(name);
+		cJSON_AddNumberToObject(o, "size", (double)a->size);
+		cJSON_AddStringToObject(o, "sha1", a->sha1);
+		cJSON_AddNumberToObject(o, "width", a->width);
+		cJSON_AddNumberToObject(o, "height", a->height);
+		cJSON_AddItemToArray(list, o);
+	}
+	set_json(r, 200, j);
+}
+
 static void ctl_dispatch(struct req *r, const cJSON *body)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(body, "t");
@@ -3092,6 +3743,18 @@ refuse(struct req *r, int status, const char *message, int code, const char *fmt
 	set_error(r, status, message, code);
 }
 
+/* Answers a request whose files or body break the rules: 413 for a file over the limit, else
+ * 400 with the problems (reject). Returns 1 if it did. */
+static int reject_upload(struct req *r, const struct problems *p, const struct plan *pl)
+{
+	if (pl->too_large) {
+		refuse(r, 413, "Request entity too large", 40005, "a file over %u bytes",
+		       MAX_FILE_BYTES);
+		return 1;
+	}
+	return reject(r, p);
+}
+
 static int allow(struct req *r, int ok)
 {
 	if (!ok)
@@ -3126,23 +3789,31 @@ static void api_answer(struct req *r, const char *id, const char *token, const c
 		return;
 	}
 	struct problems p = { 0 };
-	check_callback(&p, body, it->type);
-	if (reject(r, &p))
-		return;
-	int t = cJSON_GetObjectItemCaseSensitive(body, "type")->valueint;
+	struct plan pl = { 0 };
+	check_callback(&p, body, it->type, form_files(r->form));
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(body, "type");
+	int t = cJSON_IsNumber(type) ? type->valueint : 0;
 	const cJSON *data = cJSON_GetObjectItemCaseSensitive(body, "data");
+	struct message *target = t == 7 ? message_find(it->message) : NULL;
+	if (t == 4 || t == 7)
+		plan_check(&p, &pl, r->form, cJSON_IsObject(data) ? data : NULL, target);
+	if (reject_upload(r, &p, &pl))
+		return;
 	it->acked = 1;
 	it->ack_type = t;
 	if (t == 4 || t == 5) {
 		char mid[32];
 		new_snowflake(mid, sizeof mid);
-		message_add(mid, it->channel, it->token, cJSON_IsObject(data) ? data : NULL, 1);
+		struct message *m =
+		    message_add(mid, it->channel, it->token, cJSON_IsObject(data) ? data : NULL, 1);
+		attachments_apply(m, &pl);
 		copy_str(it->original, sizeof it->original, mid);
 	} else if (t == 6 || t == 7) {
 		copy_str(it->original, sizeof it->original, it->message);
-		struct message *m = message_find(it->message);
-		if (m && t == 7 && cJSON_IsObject(data))
-			message_edit(m, data);
+		if (target && t == 7 && cJSON_IsObject(data)) {
+			message_edit(target, data);
+			attachments_apply(target, &pl);
+		}
 	}
 	set_body(r, 204, NULL);
 }
@@ -3182,12 +3853,15 @@ static void api_followup(struct req *r, const char *app, const char *token, cons
 	if (!it)
 		return;
 	struct problems p = { 0 };
-	check_message(&p, body, 1, 1);
-	if (reject(r, &p))
+	struct plan pl;
+	check_message(&p, body, 1, 1, form_files(r->form));
+	plan_check(&p, &pl, r->form, body, NULL);
+	if (reject_upload(r, &p, &pl))
 		return;
 	char mid[32];
 	new_snowflake(mid, sizeof mid);
 	struct message *m = message_add(mid, it->channel, it->token, body, 1);
+	attachments_apply(m, &pl);
 	set_json_of(r, 200, m->obj);
 }
 
@@ -3210,10 +3884,13 @@ static void api_webhook_message(struct req *r, const char *app, const char *toke
 		set_json_of(r, 200, m->obj);
 	} else if (r->method == M_PATCH) {
 		struct problems p = { 0 };
-		check_message(&p, body, 0, 1);
-		if (reject(r, &p))
+		struct plan pl;
+		check_message(&p, body, 0, 1, form_files(r->form));
+		plan_check(&p, &pl, r->form, body, m);
+		if (reject_upload(r, &p, &pl))
 			return;
 		message_edit(m, body);
+		attachments_apply(m, &pl);
 		set_json_of(r, 200, m->obj);
 	} else {
 		if (original)
@@ -3236,12 +3913,15 @@ static void api_channel_messages(struct req *r, const char *cid, const cJSON *bo
 		return;
 	}
 	struct problems p = { 0 };
-	check_message(&p, body, 1, 0);
-	if (reject(r, &p))
+	struct plan pl;
+	check_message(&p, body, 1, 0, form_files(r->form));
+	plan_check(&p, &pl, r->form, body, NULL);
+	if (reject_upload(r, &p, &pl))
 		return;
 	char mid[32];
 	new_snowflake(mid, sizeof mid);
 	struct message *m = message_add(mid, cid, NULL, body, 0);
+	attachments_apply(m, &pl);
 	set_json_of(r, 200, m->obj);
 }
 
@@ -3259,10 +3939,13 @@ static void api_channel_message(struct req *r, const char *cid, const char *mid,
 		set_json_of(r, 200, m->obj);
 	} else if (r->method == M_PATCH) {
 		struct problems p = { 0 };
-		check_message(&p, body, 0, 0);
-		if (reject(r, &p))
+		struct plan pl;
+		check_message(&p, body, 0, 0, form_files(r->form));
+		plan_check(&p, &pl, r->form, body, m);
+		if (reject_upload(r, &p, &pl))
 			return;
 		message_edit(m, body);
+		attachments_apply(m, &pl);
 		set_json_of(r, 200, m->obj);
 	} else {
 		message_remove(m);
@@ -3383,6 +4066,17 @@ static void route_api(struct req *r, const char *sub, const cJSON *json)
 	}
 	api_headers(r, bucket);
 #define SEG(i, s) (n > (i) && !strcmp(seg[i], s))
+	/* files go with the routes that make or edit a message */
+	if (r->form &&
+	    !(r->method == M_POST && ((n == 4 && SEG(0, "interactions") && SEG(3, "callback")) ||
+	                              (n == 3 && SEG(0, "webhooks")) ||
+	                              (n == 3 && SEG(0, "channels") && SEG(2, "messages")))) &&
+	    !(r->method == M_PATCH && ((n == 5 && SEG(0, "webhooks") && SEG(3, "messages")) ||
+	                               (n == 4 && SEG(0, "channels") && SEG(2, "messages"))))) {
+		refuse(r, 400, "Invalid Form Body", 50035,
+		       "multipart/form-data on a route that takes no files");
+		return;
+	}
 	if (n == 2 && SEG(0, "gateway") && SEG(1, "bot")) {
 		if (!allow(r, r->method == M_GET))
 			return;
@@ -3511,9 +4205,45 @@ static void log_http(struct req *r, const char *kind, int delay_ms)
 		cJSON_AddStringToObject(h, "User-Agent", r->ua);
 	if (r->has_ctype)
 		cJSON_AddStringToObject(h, "Content-Type", r->ctype);
-	char *body = utf8_clean(r->body.p ? r->body.p : "", r->body.len);
-	cJSON_AddStringToObject(e, "body", body);
-	free(body);
+	if (r->multipart) {
+		/* a form: its JSON as the body (as if sent alone), its files described */
+		const struct form_part *pl = r->form ? r->form->payload : NULL;
+		char *body = utf8_clean(pl ? pl->data : "", pl ? pl->len : 0);
+		cJSON_AddStringToObject(e, "body", body);
+		free(body);
+		cJSON_AddNumberToObject(e, "bytes", (double)r->body.len);
+		if (r->form_error[0])
+			cJSON_AddStringToObject(e, "form_error", r->form_error);
+		cJSON *files = cJSON_AddArrayToObject(e, "files");
+		for (int i = 0; r->form && i < r->form->nparts; i++) {
+			const struct form_part *pt = &r->form->part[i];
+			char sha1[41], *text;
+			if (pt == pl)
+				continue;
+			cJSON *f = cJSON_CreateObject();
+			text = utf8_clean(pt->name, strlen(pt->name));
+			cJSON_AddStringToObject(f, "name", text);
+			free(text);
+			if (pt->has_filename) {
+				text = utf8_clean(pt->filename, strlen(pt->filename));
+				cJSON_AddStringToObject(f, "filename", text);
+				free(text);
+			}
+			if (pt->has_ctype) {
+				text = utf8_clean(pt->ctype, strlen(pt->ctype));
+				cJSON_AddStringToObject(f, "content_type", text);
+				free(text);
+			}
+			cJSON_AddNumberToObject(f, "size", (double)pt->len);
+			sha1_hex(pt->data, pt->len, sha1);
+			cJSON_AddStringToObject(f, "sha1", sha1);
+			cJSON_AddItemToArray(files, f);
+		}
+	} else {
+		char *body = utf8_clean(r->body.p ? r->body.p : "", r->body.len);
+		cJSON_AddStringToObject(e, "body", body);
+		free(body);
+	}
 	cJSON_AddNumberToObject(e, "status", r->status);
 	if (delay_ms)
 		cJSON_AddNumberToObject(e, "delay_ms", delay_ms);
@@ -3527,8 +4257,24 @@ static void handle(struct req *r)
 	if (r->handled)
 		return;
 	r->handled = 1;
-	if (r->body.len && !r->too_large)
+	int multipart = r->multipart =
+	    r->has_ctype && is_form_type(r->ctype) && strncmp(r->path, "/_fake/", 7);
+	char *form_error = r->form_error;
+	if (multipart && !r->too_large) {
+		r->form = xcalloc(1, sizeof *r->form);
+		if (!r->body.len)
+			copy_str(form_error, sizeof r->form_error, "an empty body");
+		else if (form_parse(r->ctype, r->body.p, r->body.len, r->form, form_error,
+		                    sizeof r->form_error) == 0 &&
+		         r->form->payload)
+			json = cJSON_ParseWithLength(r->form->payload->data, r->form->payload->len);
+		if (form_error[0]) {
+			free(r->form);
+			r->form = NULL;
+		}
+	} else if (r->body.len && !r->too_large) {
 		json = cJSON_ParseWithLength(r->body.p, r->body.len);
+	}
 	if (!strncmp(r->path, "/_fake/", 7)) {
 		const char *c = r->path + 7;
 		if (r->too_large)
@@ -3541,6 +4287,8 @@ static void handle(struct req *r)
 			free(text);
 		} else if (r->method == M_GET && !strcmp(c, "state"))
 			ctl_state(r);
+		else if (r->method == M_GET && !strcmp(c, "message"))
+			ctl_message(r);
 		else if (r->method == M_POST && !strcmp(c, "dispatch"))
 			ctl_dispatch(r, json);
 		else if (r->method == M_POST && !strcmp(c, "fault"))
@@ -3565,7 +4313,8 @@ static void handle(struct req *r)
 	struct hfault *h;
 	if (r->too_large) {
 		api_headers(r, "global");
-		refuse(r, 413, "Request entity too large", 40005, "a body over %u bytes", MAX_BODY);
+		refuse(r, 413, "Request entity too large", 40005, "a body over %zu bytes",
+		       r->body_max);
 	} else if (strncmp(r->path, "/api/v10/", 9)) {
 		api_headers(r, "global");
 		refuse(r, 404, "404: Not Found", 0, "not under /api/v10");
@@ -3583,13 +4332,22 @@ static void handle(struct req *r)
 		if (!r->has_ua || strncmp(r->ua, "DiscordBot (", 12))
 			violation(0, "%s %s: the User-Agent is not \"DiscordBot (url, version)\"",
 			          method_names[r->method], r->path);
-		if (r->body.len && (!r->has_ctype || strncmp(r->ctype, "application/json", 16)))
+		if (r->body.len && !multipart &&
+		    (!r->has_ctype || strncmp(r->ctype, "application/json", 16)))
 			violation(0, "%s %s: a body without Content-Type: application/json",
 			          method_names[r->method], r->path);
-		if (r->body.len && !json) {
+		if (multipart && !r->form) {
 			api_headers(r, "global");
-			refuse(r, 400, "The request body contains invalid JSON.", 50109,
-			       "the body is not JSON");
+			refuse(r, 400, "Invalid Form Body", 50035, "a malformed multipart body: %s",
+			       form_error);
+		} else if (multipart && !r->form->payload) {
+			api_headers(r, "global");
+			refuse(r, 400, "Invalid Form Body", 50035,
+			       "a multipart body without a payload_json part");
+		} else if ((r->body.len || multipart) && !json) {
+			api_headers(r, "global");
+			refuse(r, 400, "The request body contains invalid JSON.", 50109, "%s",
+			       multipart ? "payload_json is not JSON" : "the body is not JSON");
 		} else {
 			route_api(r, r->path + 8, json);
 		}
@@ -3624,6 +4382,7 @@ static int http_start(struct lws *wsi, struct pss *pss, const char *path)
 	if (r) {
 		/* The next request on a kept-alive connection: its buffers are reused. */
 		lws_sul_cancel(&r->delay);
+		free(r->form);
 		struct buf body = r->body;
 		unsigned char *resp = r->resp;
 		size_t resp_cap = r->resp_cap;
@@ -3665,7 +4424,8 @@ static int http_start(struct lws *wsi, struct pss *pss, const char *path)
 	copy_header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, cl, sizeof cl, &has_cl);
 	copy_header(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING, te, sizeof te, &has_te);
 	long long length = has_cl ? atoll(cl) : 0;
-	if (length > (long long)MAX_BODY)
+	r->body_max = r->has_ctype && is_form_type(r->ctype) ? MAX_FORM_BODY : MAX_BODY;
+	if (length > (long long)r->body_max)
 		r->too_large = 1;
 	if (length > 0 || has_te)
 		return 0; /* the body follows */
@@ -3685,7 +4445,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		return http_start(wsi, pss, in ? (const char *)in : "/");
 	case LWS_CALLBACK_HTTP_BODY:
 		if (pss->req && !pss->req->too_large &&
-		    buf_add(&pss->req->body, in, len, MAX_BODY) < 0)
+		    buf_add(&pss->req->body, in, len, pss->req->body_max) < 0)
 			pss->req->too_large = 1;
 		return 0;
 	case LWS_CALLBACK_HTTP_BODY_COMPLETION:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Smoke test of the fake Discord: HTTP API, gateway, control endpoints.
+# Smoke test of the fake Discord: HTTP API, gateway, control endpoints, file uploads.
 # Usage: smoke.sh FAKEDISCORD
 set -u
 FAKE=${1:?usage: smoke.sh FAKEDISCORD}
@@ -11,7 +11,7 @@ trap 'kill "$PID" 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
 PID=$!
 
 python3 - "$TMP/port" <<'EOF'
-import base64, json, os, socket, struct, sys, time, urllib.error, urllib.request, zlib
+import base64, hashlib, json, os, socket, struct, sys, time, urllib.error, urllib.request, zlib
 
 portfile = sys.argv[1]
 for _ in range(100):
@@ -245,6 +245,182 @@ try:
     check(outs and outs[0]["s"] == 2, "dispatch logged")
     since = ctl("GET", "/_fake/log?since=%d" % (log["next"] - 1))
     check(len(since["entries"]) == 1 and since["entries"][0]["n"] == log["next"] - 1, "log since=N")
+    # Files: multipart/form-data on the routes that make or edit a message.
+    def png(w, h, seed):
+        def chunk(kind, data):
+            return (struct.pack("!I", len(data)) + kind + data
+                    + struct.pack("!I", zlib.crc32(kind + data) & 0xffffffff))
+        rows = b"".join(b"\x00" + bytes((seed + x + y) % 256 for x in range(3 * w)) for y in range(h))
+        return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack("!IIBBBBB", w, h, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+    def form(payload, files, boundary="smoke-7f3a", raw_payload=None, close=True):
+        """(body, Content-Type) with payload_json and files [(name, filename, type, bytes)]."""
+        b = boundary.encode()
+        out = b""
+        if payload is not None or raw_payload is not None:
+            data = raw_payload if raw_payload is not None else json.dumps(payload).encode()
+            out += (b"--" + b + b'\r\nContent-Disposition: form-data; name="payload_json"\r\n'
+                    b"Content-Type: application/json\r\n\r\n" + data + b"\r\n")
+        for name, filename, ctype, data in files:
+            out += b"--" + b + ('\r\nContent-Disposition: form-data; name="%s"; filename="%s"\r\n'
+                                % (name, filename)).encode()
+            if ctype:
+                out += ("Content-Type: %s\r\n" % ctype).encode()
+            out += b"\r\n" + data + b"\r\n"
+        if close:
+            out += b"--" + b + b"--\r\n"
+        return out, "multipart/form-data; boundary=" + boundary
+
+    def post_form(method, path, payload, files, **kw):
+        body, ctype = form(payload, files, **kw)
+        req = urllib.request.Request(BASE + path, data=body, method=method, headers={
+            "User-Agent": "DiscordBot (smoke, 1)", "Authorization": "Bot " + TOKEN,
+            "Content-Type": ctype})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                status, text = r.status, r.read()
+        except urllib.error.HTTPError as e:
+            status, text = e.code, e.read()
+        return status, json.loads(text) if text else None
+
+    def stored(mid):
+        return ctl("GET", "/_fake/message?id=%s" % mid)
+
+    def sha1(data):
+        return hashlib.sha1(data).hexdigest()
+
+    png1, png2, png3 = png(3, 2, 1), png(4, 4, 2), png(5, 1, 3)
+    board = {"title": "Move 1", "image": {"url": "attachment://board.png"}}
+    st, msg = post_form("POST", "/api/v10/channels/600/messages",
+                        {"content": "the map", "embeds": [board],
+                         "attachments": [{"id": 0, "filename": "board.png"}]},
+                        [("files[0]", "board.png", "image/png", png1)])
+    check(st == 200 and msg["embeds"][0]["image"]["url"] == "attachment://board.png",
+          "a message with a picture: %s %s" % (st, msg))
+    check(msg and msg["attachments"] == [], "a picture that an embed uses is not listed: %s"
+          % (msg and msg["attachments"]))
+    mid = msg["id"]
+    s1 = stored(mid)["attachments"]
+    check(len(s1) == 1 and s1[0]["filename"] == "board.png" and s1[0]["size"] == len(png1)
+          and s1[0]["sha1"] == sha1(png1) and s1[0]["content_type"] == "image/png"
+          and (s1[0]["width"], s1[0]["height"]) == (3, 2), "the picture as stored: %s" % s1)
+    ent = [e for e in ctl("GET", "/_fake/log?since=0")["entries"]
+           if e["kind"] == "http" and e["path"] == "/api/v10/channels/600/messages"][-1]
+    check(json.loads(ent["body"])["attachments"] == [{"id": 0, "filename": "board.png"}]
+          and ent["files"] == [{"name": "files[0]", "filename": "board.png", "content_type": "image/png",
+                                "size": len(png1), "sha1": sha1(png1)}],
+          "the log holds payload_json as the body and the files described: %s" % ent)
+
+    # An edit replaces the picture: attachments lists what stays, new files by placeholder.
+    st, msg = post_form("PATCH", "/api/v10/channels/600/messages/" + mid,
+                        {"embeds": [dict(board, title="Move 2")],
+                         "attachments": [{"id": 0, "filename": "board.png"}]},
+                        [("files[0]", "board.png", "image/png", png2)])
+    s2 = stored(mid)["attachments"]
+    check(st == 200 and len(s2) == 1 and s2[0]["sha1"] == sha1(png2) and s2[0]["id"] != s1[0]["id"]
+          and (s2[0]["width"], s2[0]["height"]) == (4, 4), "an edit replaces the picture: %s %s" % (st, s2))
+    st, _, msg = http("PATCH", "/api/v10/channels/600/messages/" + mid,
+                   {"content": "kept", "attachments": [{"id": s2[0]["id"]}]})
+    check(st == 200 and stored(mid)["attachments"] == s2, "a JSON edit keeps a listed attachment")
+    st, msg = post_form("PATCH", "/api/v10/channels/600/messages/" + mid, {"content": "appended"},
+                        [("files[0]", "legend.png", "image/png", png3)])
+    s3 = stored(mid)["attachments"]
+    check(st == 200 and [a["filename"] for a in s3] == ["board.png", "legend.png"]
+          and [a["filename"] for a in msg["attachments"]] == ["legend.png"]
+          and msg["attachments"][0]["size"] == len(png3) and msg["attachments"][0]["width"] == 5,
+          "an edit without attachments appends: %s %s" % (s3, msg and msg["attachments"]))
+
+    # Interactions and their webhooks take files too.
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880002")})
+    st, body = post_form("POST", "/api/v10/interactions/880002/tok880002/callback",
+                         {"type": 4, "data": {"embeds": [board],
+                                              "attachments": [{"id": "0", "filename": "board.png"}]}},
+                         [("files[0]", "board.png", "image/png", png1)])
+    check(st == 204, "a callback (type 4) with a picture: %s %s" % (st, body))
+    st, _, orig = http("GET", "/api/v10/webhooks/1000/tok880002/messages/@original")
+    check(st == 200 and stored(orig["id"])["attachments"][0]["sha1"] == sha1(png1),
+          "the original response has the picture")
+    st, msg = post_form("PATCH", "/api/v10/webhooks/1000/tok880002/messages/@original",
+                        {"attachments": [{"id": 7, "filename": "board.png"}]},
+                        [("files[7]", "board.png", "image/png", png2)])
+    check(st == 200 and [a["sha1"] for a in stored(orig["id"])["attachments"]] == [sha1(png2)],
+          "editing @original replaces the picture (placeholder 7): %s %s" % (st, msg))
+    st, msg = post_form("POST", "/api/v10/webhooks/1000/tok880002",
+                        {"content": "a followup", "attachments": [{"id": 0, "filename": "key.png"}]},
+                        [("files[0]", "key.png", "image/png", png3)])
+    check(st == 200 and [(a["filename"], a["size"], a["content_type"]) for a in msg["attachments"]]
+          == [("key.png", len(png3), "image/png")], "a followup with a file: %s %s" % (st, msg))
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880003", 3, mid)})
+    st, body = post_form("POST", "/api/v10/interactions/880003/tok880003/callback",
+                         {"type": 7, "data": {"embeds": [board],
+                                              "attachments": [{"id": 0, "filename": "board.png"}]}},
+                         [("files[0]", "board.png", "image/png", png1)])
+    check(st == 204 and [a["sha1"] for a in stored(mid)["attachments"]] == [sha1(png1)],
+          "a callback (type 7) replaces the clicked message's picture: %s %s" % (st, body))
+
+    # What Discord would refuse: 400 (413 for a file over the limit), a violation each,
+    # nothing changed.
+    before = ctl("GET", "/_fake/state")["violations"]
+    chan = "/api/v10/channels/600/messages"
+    bad = [
+        ("an id with no files[n]", "POST", chan,
+         {"content": "x", "attachments": [{"id": 1, "filename": "board.png"}]},
+         [("files[0]", "board.png", "image/png", png1)], {}, 400),
+        ("an embed naming no attachment", "POST", chan,
+         {"embeds": [{"image": {"url": "attachment://missing.png"}}],
+          "attachments": [{"id": 0, "filename": "board.png"}]},
+         [("files[0]", "board.png", "image/png", png1)], {}, 400),
+        ("image/png without the PNG signature", "POST", chan,
+         {"content": "x", "attachments": [{"id": 0, "filename": "board.png"}]},
+         [("files[0]", "board.png", "image/png", b"GIF89a not a png")], {}, 400),
+        ("a file not listed in attachments", "POST", chan,
+         {"content": "x", "attachments": [{"id": 0, "filename": "board.png"}]},
+         [("files[0]", "board.png", "image/png", png1), ("files[1]", "b.png", "image/png", png2)], {}, 400),
+        ("keeping an attachment the message has not", "PATCH", chan + "/" + mid,
+         {"attachments": [{"id": "123456789012345678"}]}, [], {}, 400),
+        ("eleven files", "POST", chan,
+         {"content": "x"}, [("files[%d]" % i, "f%d.png" % i, "image/png", png1) for i in range(11)], {}, 400),
+        ("a text file in an embed", "POST", chan,
+         {"embeds": [{"image": {"url": "attachment://notes.txt"}}],
+          "attachments": [{"id": 0, "filename": "notes.txt"}]},
+         [("files[0]", "notes.txt", "text/plain", b"notes")], {}, 400),
+        ("a file without a filename", "POST", chan, {"content": "x"},
+         [("files[0]", "", "image/png", png1)], {}, 400),
+        ("a field that is neither", "POST", chan, {"content": "x"},
+         [("file", "board.png", "image/png", png1)], {}, 400),
+        ("no close delimiter", "POST", chan, {"content": "x"},
+         [("files[0]", "board.png", "image/png", png1)], {"close": False}, 400),
+        ("no payload_json", "POST", chan, None,
+         [("files[0]", "board.png", "image/png", png1)], {}, 400),
+        ("payload_json not JSON", "POST", chan, None,
+         [("files[0]", "board.png", "image/png", png1)], {"raw_payload": b"{nope"}, 400),
+        ("files on a route without them", "PUT", "/api/v10/applications/1000/commands", [],
+         [("files[0]", "board.png", "image/png", png1)], {}, 400),
+        ("files with callback type 5", "POST", "/api/v10/interactions/880004/tok880004/callback",
+         {"type": 5}, [("files[0]", "board.png", "image/png", png1)], {}, 400),
+        ("a file over 10 MiB", "POST", chan, {"content": "x"},
+         [("files[0]", "big.bin", "application/octet-stream", b"\0" * (10 * 1024 * 1024 + 1))], {}, 413),
+    ]
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880004")})
+    count = len([m for m in http("GET", chan)[2]])
+    for what, method, path, payload, files, kw, want in bad:
+        st, body = post_form(method, path, payload, files, **kw)
+        check(st == want and isinstance(body, dict) and isinstance(body.get("code"), int)
+              and body.get("message"), "%s: %s %s" % (what, st, body))
+        if want == 413:
+            check(body["code"] == 40005, "413 with code 40005: %s" % body)
+    check(ctl("GET", "/_fake/state")["violations"] == before + len(bad),
+          "one violation each: %d" % (ctl("GET", "/_fake/state")["violations"] - before))
+    check(len(http("GET", chan)[2]) == count and [a["sha1"] for a in stored(mid)["attachments"]]
+          == [sha1(png1)], "refused requests change nothing")
+    viols = [e["what"] for e in ctl("GET", "/_fake/log?since=0")["entries"] if e["kind"] == "violation"]
+    for words in ("id 1 is no files[1]", "missing.png", "PNG signature", "files[1] is not listed",
+                  "no attachment of the message", "11 files", "only .jpg", "no filename",
+                  "neither payload_json nor files[n]", "malformed multipart", "without a payload_json",
+                  "payload_json is not JSON", "takes no files", "type 5 carries no files",
+                  "a file over"):
+        check(any(words in v for v in viols), "a violation says: " + words)
     ws.close()
 finally:
     try:

@@ -1,14 +1,18 @@
 /* rest: the HTTP API client against a small HTTP/1.1 server run by the test
  * itself on 127.0.0.1. The server answers from a script of canned responses
- * and records every request it receives (method, path, headers, body, and
- * the CLOCK_MONOTONIC time it arrived), so the tests assert on what really
- * went over the wire and when. */
+ * and records every request it receives (method, path, headers, body, a hash
+ * of the whole body, and the CLOCK_MONOTONIC time it arrived), so the tests
+ * assert on what really went over the wire and when. Multipart bodies are
+ * taken apart here as RFC 7578 describes and Discord's reference ("Uploading
+ * Files") shows. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include <cjson/cJSON.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -51,9 +55,10 @@ struct rule {
 struct seen {
 	char method[16];
 	char path[256];
-	char head[HEAD_CAP]; /* request line and header lines */
-	char body[BODY_KEEP + 1];
+	char head[HEAD_CAP];      /* request line and header lines */
+	char body[BODY_KEEP + 1]; /* the first BODY_KEEP bytes */
 	size_t body_len;
+	uint64_t body_hash; /* of all body_len bytes (fnv1a) */
 	double t;
 };
 
@@ -90,6 +95,20 @@ static double now_s(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+#define FNV_FIRST 0xcbf29ce484222325ULL
 
 static void sleep_s(double s)
 {
@@ -169,6 +188,7 @@ static void serve(int c)
 	const struct rule *rule;
 	char *end, *sp1, *sp2, head[1024];
 	size_t n = 0, head_len, clen, got, body_len;
+	uint64_t hash;
 	int stall;
 
 	buf[0] = '\0';
@@ -183,6 +203,7 @@ static void serve(int c)
 	clen = content_length(buf);
 	got = n - head_len - 2;
 	body_len = got;
+	hash = fnv1a(buf + head_len + 2, got, FNV_FIRST);
 	while (body_len < clen) {
 		char scratch[4096];
 		size_t m = 0;
@@ -190,6 +211,7 @@ static void serve(int c)
 
 		if (r <= 0)
 			break;
+		hash = fnv1a(scratch, m, hash);
 		if (n + m < sizeof buf - 1) {
 			memcpy(buf + n, scratch, m);
 			n += m;
@@ -211,6 +233,7 @@ static void serve(int c)
 			       (size_t)(sp2 - sp1 - 1) < 255 ? (size_t)(sp2 - sp1 - 1) : 255);
 		}
 		s->body_len = body_len;
+		s->body_hash = hash;
 		got = n - head_len - 2;
 		memcpy(s->body, buf + head_len + 2, got < BODY_KEEP ? got : BODY_KEEP);
 		s->t = now_s();
@@ -1090,6 +1113,527 @@ static void test_stop(void **state)
 	assert_int_equal(S.answered, 1);
 }
 
+/* ---- multipart/form-data ---- */
+
+#define MAX_PARTS 12
+
+/* One part of a multipart/form-data body, as received. */
+struct part {
+	char name[64];
+	char filename[160];
+	int has_filename;
+	char ctype[128];
+	const char *data; /* into the seen body */
+	size_t len;
+};
+
+/* The first occurrence of the n bytes at needle in [p, p + len), or NULL. */
+static const char *find_bytes(const char *p, size_t len, const char *needle, size_t n)
+{
+	for (size_t i = 0; n <= len && i <= len - n; i++)
+		if (memcmp(p + i, needle, n) == 0)
+			return p + i;
+	return NULL;
+}
+
+/* Copies the quoted parameter `name` ("name=\"...\"") of a Content-Disposition
+ * value into out. Returns 1, or 0 when it is missing. */
+static int disposition_param(const char *v, const char *name, char *out, size_t cap)
+{
+	const char *p = v;
+	size_t nl = strlen(name);
+
+	while ((p = strchr(p, ';')) != NULL) {
+		p++;
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, name, nl) == 0 && p[nl] == '=' && p[nl + 1] == '"') {
+			const char *e = strchr(p + nl + 2, '"');
+
+			assert_non_null(e);
+			snprintf(out, cap, "%.*s", (int)(e - p - nl - 2), p + nl + 2);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The boundary named by a request's Content-Type, which must be
+ * multipart/form-data. */
+static void form_boundary(const struct seen *s, char *out, size_t cap)
+{
+	static const char want[] = "multipart/form-data; boundary=";
+	char v[256];
+
+	assert_true(header_value(s, "Content-Type", v, sizeof v));
+	assert_int_equal(strncmp(v, want, sizeof want - 1), 0);
+	snprintf(out, cap, "%s", v + sizeof want - 1);
+	assert_true(strlen(out) >= 1 && strlen(out) <= 70);
+}
+
+/* Splits the body of a seen request (whole: at most BODY_KEEP bytes) into
+ * its parts: "--boundary" CRLF, part headers, CRLF CRLF, data, CRLF
+ * "--boundary", and "--" after the last. Fails the test on anything else.
+ * Returns the number of parts. */
+static int form_parts(const struct seen *s, struct part *parts, int max)
+{
+	char boundary[128], delim[140];
+	const char *p = s->body, *end = s->body + s->body_len;
+	size_t dl;
+	int n = 0;
+
+	assert_true(s->body_len <= BODY_KEEP);
+	form_boundary(s, boundary, sizeof boundary);
+	dl = (size_t)snprintf(delim, sizeof delim, "\r\n--%s", boundary);
+	/* the first delimiter opens the body: no preamble */
+	assert_true((size_t)(end - p) > dl - 2);
+	assert_memory_equal(p, delim + 2, dl - 2);
+	p += dl - 2;
+	for (;;) {
+		struct part *pt;
+		const char *hend, *line, *next;
+
+		if (end - p >= 2 && memcmp(p, "--", 2) == 0) {
+			p += 2;
+			break;
+		}
+		assert_true(end - p >= 2 && memcmp(p, "\r\n", 2) == 0);
+		p += 2;
+		assert_true(n < max);
+		pt = &parts[n++];
+		memset(pt, 0, sizeof *pt);
+		hend = find_bytes(p, (size_t)(end - p), "\r\n\r\n", 4);
+		assert_non_null(hend);
+		for (line = p; line < hend + 2; line = next + 2) {
+			char h[512];
+
+			next = find_bytes(line, (size_t)(hend + 2 - line), "\r\n", 2);
+			assert_non_null(next);
+			assert_true(next - line < (long)sizeof h);
+			snprintf(h, sizeof h, "%.*s", (int)(next - line), line);
+			if (strncasecmp(h, "Content-Disposition: form-data;", 31) == 0) {
+				assert_true(
+				    disposition_param(h, "name", pt->name, sizeof pt->name));
+				pt->has_filename = disposition_param(h, "filename", pt->filename,
+				                                     sizeof pt->filename);
+			} else if (strncasecmp(h, "Content-Type: ", 14) == 0) {
+				snprintf(pt->ctype, sizeof pt->ctype, "%s", h + 14);
+			} else {
+				fail_msg("unexpected part header: %s", h);
+			}
+		}
+		assert_true(pt->name[0] != '\0');
+		pt->data = hend + 4;
+		next = find_bytes(pt->data, (size_t)(end - pt->data), delim, dl);
+		assert_non_null(next);
+		pt->len = (size_t)(next - pt->data);
+		p = next + dl;
+	}
+	/* the close delimiter, then at most a CRLF */
+	assert_true(p == end || (end - p == 2 && memcmp(p, "\r\n", 2) == 0));
+	return n;
+}
+
+/* Bytes that stand for a picture: the PNG signature, then every byte value
+ * (NUL, CR, LF and '-' included) in a pattern seeded by `seed`. */
+static void fake_png(unsigned char *out, size_t len, unsigned seed)
+{
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		out[i] = i < sizeof sig ? sig[i]
+		                        : (i % 64 < 8 ? "\r\n--\r\n\0-"[i % 8] : (unsigned char)x);
+	}
+}
+
+/* POST with a JSON body and a picture: the body goes as the part
+ * "payload_json" (application/json), the picture as "files[0]" with its
+ * filename, type and exact bytes; the headers are those of any request,
+ * with libcurl's multipart type and no Expect. */
+static void test_multipart_post(void **state)
+{
+	static const char body[] =
+	    "{\"content\":\"the map\",\"embeds\":[{\"title\":\"Move 3\",\"image\":{\"url\":"
+	    "\"attachment://"
+	    "board.png\"}}],\"attachments\":[{\"id\":0,\"filename\":\"board.png\"}]}";
+	unsigned char png[1500];
+	struct rest_file file = { .name = "files[0]",
+		                  .filename = "board.png",
+		                  .content_type = "image/png" };
+	struct rest_request req = {
+		.method = REST_POST,
+		.path = "/channels/1/messages",
+		.body = body,
+		.body_len = sizeof body - 1,
+		.files = &file,
+		.nfiles = 1,
+		.tag = 1,
+	};
+	struct rest_response resp[1];
+	struct part parts[MAX_PARTS];
+	char v[256], *copy;
+	cJSON *json, *att;
+	struct rest *r;
+	int i;
+
+	(void)state;
+	fake_png(png, sizeof png, 1);
+	file.data = png;
+	file.len = sizeof png;
+	server_start(NULL, 0, 0);
+	r = start_rest(S.port, 0, 0, 0);
+	/* everything is copied at submit: what the caller keeps may change */
+	copy = malloc(sizeof body);
+	assert_non_null(copy);
+	memcpy(copy, body, sizeof body);
+	req.body = copy;
+	assert_int_equal(rest_submit(r, &req), 0);
+	memset(copy, 'x', sizeof body - 1);
+	free(copy);
+	file.filename = "changed.png";
+	memset(png + 8, 0, 64);
+	take(r, resp, 1, 5.0);
+	fake_png(png, sizeof png, 1);
+
+	assert_int_equal(seen_count(), 1);
+	i = find_seen("POST", "/channels/1/messages", NULL, 0);
+	assert_true(i >= 0);
+	assert_true(header_value(&S.seen[i], "Authorization", v, sizeof v));
+	assert_string_equal(v, "Bot " TOKEN);
+	assert_true(header_value(&S.seen[i], "User-Agent", v, sizeof v));
+	assert_string_equal(v, UA);
+	assert_false(header_value(&S.seen[i], "Expect", v, sizeof v));
+	assert_true(header_value(&S.seen[i], "Content-Length", v, sizeof v));
+	assert_int_equal(strtoul(v, NULL, 10), S.seen[i].body_len);
+
+	assert_int_equal(form_parts(&S.seen[i], parts, MAX_PARTS), 2);
+	assert_string_equal(parts[0].name, "payload_json");
+	assert_false(parts[0].has_filename);
+	assert_string_equal(parts[0].ctype, "application/json");
+	assert_int_equal(parts[0].len, sizeof body - 1);
+	assert_memory_equal(parts[0].data, body, sizeof body - 1);
+	json = cJSON_ParseWithLength(parts[0].data, parts[0].len);
+	assert_non_null(json);
+	att = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "attachments"), 0);
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(att, "id")->valueint, 0);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(att, "filename")->valuestring,
+	                    "board.png");
+	assert_string_equal(
+	    cJSON_GetObjectItemCaseSensitive(
+	        cJSON_GetObjectItemCaseSensitive(
+	            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(json, "embeds"), 0),
+	            "image"),
+	        "url")
+	        ->valuestring,
+	    "attachment://board.png");
+	cJSON_Delete(json);
+
+	assert_string_equal(parts[1].name, "files[0]");
+	assert_true(parts[1].has_filename);
+	assert_string_equal(parts[1].filename, "board.png");
+	assert_string_equal(parts[1].ctype, "image/png");
+	assert_int_equal(parts[1].len, sizeof png);
+	assert_memory_equal(parts[1].data, png, sizeof png);
+
+	assert_int_equal(resp[0].status, 200);
+	assert_int_equal(resp[0].attempts, 1);
+	assert_string_equal(resp[0].body, "{\"ok\":true}");
+	free_all(resp, 1);
+	rest_stop(r, 1000);
+	server_stop();
+}
+
+/* PATCH (a channel message and an interaction's original response) with
+ * two files, in the order given, and a POST with files only (no body, so no
+ * payload_json); a file without a type goes as application/octet-stream. */
+static void test_multipart_patch(void **state)
+{
+	static const char body[] = "{\"attachments\":[{\"id\":\"0\"},{\"id\":\"1\"}]}";
+	unsigned char a[700], b[90];
+	struct rest_file files[2] = {
+		{ .name = "files[0]", .filename = "board.png", .content_type = "image/png" },
+		{ .name = "files[1]", .filename = "legend-2.png", .content_type = "image/png" },
+	};
+	struct rest_file raw = {
+		.name = "files[0]", .filename = "moves.log", .data = "m", .len = 1
+	};
+	static const char *const paths[2] = { "/channels/1/messages/42",
+		                              "/webhooks/1000/dG9rZW4/messages/@original" };
+	struct rest_request req = {
+		.method = REST_PATCH,
+		.body = body,
+		.body_len = sizeof body - 1,
+		.files = files,
+		.nfiles = 2,
+	};
+	struct rest_response resp[3];
+	struct part parts[MAX_PARTS];
+	struct rest *r;
+	int i;
+
+	(void)state;
+	fake_png(a, sizeof a, 2);
+	fake_png(b, sizeof b, 3);
+	files[0].data = a;
+	files[0].len = sizeof a;
+	files[1].data = b;
+	files[1].len = sizeof b;
+	server_start(NULL, 0, 0);
+	r = start_rest(S.port, 0, 0, 0);
+	for (int k = 0; k < 2; k++) {
+		req.path = paths[k];
+		req.tag = (uint64_t)k + 1;
+		assert_int_equal(rest_submit(r, &req), 0);
+	}
+	req = (struct rest_request){ .method = REST_POST,
+		                     .path = "/channels/2/messages",
+		                     .files = &raw,
+		                     .nfiles = 1,
+		                     .tag = 3 };
+	assert_int_equal(rest_submit(r, &req), 0);
+	take(r, resp, 3, 5.0);
+	assert_int_equal(seen_count(), 3);
+
+	for (int k = 0; k < 2; k++) {
+		i = find_seen("PATCH", paths[k], NULL, 0);
+		assert_true(i >= 0);
+		assert_int_equal(form_parts(&S.seen[i], parts, MAX_PARTS), 3);
+		assert_string_equal(parts[0].name, "payload_json");
+		assert_string_equal(parts[0].ctype, "application/json");
+		assert_int_equal(parts[0].len, sizeof body - 1);
+		assert_memory_equal(parts[0].data, body, sizeof body - 1);
+		assert_string_equal(parts[1].name, "files[0]");
+		assert_string_equal(parts[1].filename, "board.png");
+		assert_string_equal(parts[1].ctype, "image/png");
+		assert_int_equal(parts[1].len, sizeof a);
+		assert_memory_equal(parts[1].data, a, sizeof a);
+		assert_string_equal(parts[2].name, "files[1]");
+		assert_string_equal(parts[2].filename, "legend-2.png");
+		assert_string_equal(parts[2].ctype, "image/png");
+		assert_int_equal(parts[2].len, sizeof b);
+		assert_memory_equal(parts[2].data, b, sizeof b);
+		assert_int_equal(resp[k].status, 200);
+	}
+	i = find_seen("POST", "/channels/2/messages", NULL, 0);
+	assert_true(i >= 0);
+	assert_int_equal(form_parts(&S.seen[i], parts, MAX_PARTS), 1);
+	assert_string_equal(parts[0].name, "files[0]");
+	assert_string_equal(parts[0].filename, "moves.log");
+	assert_string_equal(parts[0].ctype, "application/octet-stream");
+	assert_int_equal(parts[0].len, 1);
+	assert_memory_equal(parts[0].data, "m", 1);
+	assert_int_equal(resp[2].status, 200);
+	free_all(resp, 3);
+	rest_stop(r, 1000);
+	server_stop();
+}
+
+/* A 500, then a 200: the retry sends the very same bytes (boundary and
+ * Content-Type included), also for a file of 300 KiB that goes in many
+ * reads; the body is the kept head (payload_json and the file part's
+ * headers), the file, and the close delimiter. */
+static void test_multipart_retry_same_bytes(void **state)
+{
+	static const char body[] = "{\"type\":4,\"data\":{\"embeds\":[{\"image\":{\"url\":"
+	                           "\"attachment://board.png\"}}],\"attachments\":[{\"id\":0,"
+	                           "\"filename\":\"board.png\"}]}}";
+	static const char path[] = "/interactions/77/aW50ZXJhY3Rpb24/callback";
+	size_t len = 300 * 1024 + 7;
+	unsigned char *png = malloc(len);
+	struct rest_file file = {
+		.name = "files[0]", .filename = "board.png", .content_type = "image/png", .len = len
+	};
+	struct rest_request req = {
+		.method = REST_POST,
+		.path = path,
+		.body = body,
+		.body_len = sizeof body - 1,
+		.files = &file,
+		.nfiles = 1,
+		.exempt_global = 1,
+		.tag = 1,
+	};
+	struct rule rules[] = {
+		{ .method = "POST",
+		  .path = path,
+		  .times = 1,
+		  .status = 500,
+		  .body = "{\"message\": \"500: Internal Server Error\", \"code\": 0}" },
+	};
+	struct rest_response resp[1];
+	char ct[2][256], boundary[128], tail[160];
+	const char *head_end;
+	size_t head_len, tail_len;
+	uint64_t want;
+	struct rest *r;
+	int s0, s1;
+
+	(void)state;
+	assert_non_null(png);
+	fake_png(png, len, 4);
+	file.data = png;
+	server_start(rules, 1, 0);
+	r = start_rest(S.port, 2, 0, 0);
+	assert_int_equal(rest_submit(r, &req), 0);
+	take(r, resp, 1, 5.0);
+	assert_int_equal(resp[0].status, 200);
+	assert_int_equal(resp[0].attempts, 2);
+	assert_int_equal(seen_count(), 2);
+	s0 = find_seen("POST", path, NULL, 0);
+	s1 = find_seen("POST", path, NULL, 1);
+	assert_true(s0 >= 0 && s1 > s0);
+
+	assert_true(header_value(&S.seen[s0], "Content-Type", ct[0], sizeof ct[0]));
+	assert_true(header_value(&S.seen[s1], "Content-Type", ct[1], sizeof ct[1]));
+	assert_string_equal(ct[0], ct[1]);
+	assert_int_equal(S.seen[s0].body_len, S.seen[s1].body_len);
+	assert_true(S.seen[s0].body_hash == S.seen[s1].body_hash);
+	assert_memory_equal(S.seen[s0].body, S.seen[s1].body, BODY_KEEP);
+
+	/* the whole body, rebuilt: the head as received, the file, the end */
+	form_boundary(&S.seen[s0], boundary, sizeof boundary);
+	head_end = find_bytes(S.seen[s0].body, BODY_KEEP, "filename=\"board.png\"\r\n", 22);
+	assert_non_null(head_end);
+	head_end =
+	    find_bytes(head_end, BODY_KEEP - (size_t)(head_end - S.seen[s0].body), "\r\n\r\n", 4);
+	assert_non_null(head_end);
+	head_len = (size_t)(head_end + 4 - S.seen[s0].body);
+	assert_non_null(find_bytes(S.seen[s0].body, head_len, body, sizeof body - 1));
+	assert_non_null(find_bytes(S.seen[s0].body, head_len, "Content-Type: image/png\r\n", 25));
+	assert_memory_equal(S.seen[s0].body + head_len, png, BODY_KEEP - head_len);
+	tail_len = (size_t)snprintf(tail, sizeof tail, "\r\n--%s--\r\n", boundary);
+	assert_int_equal(S.seen[s0].body_len, head_len + len + tail_len);
+	want = fnv1a(S.seen[s0].body, head_len, FNV_FIRST);
+	want = fnv1a(png, len, want);
+	want = fnv1a(tail, tail_len, want);
+	assert_true(S.seen[s0].body_hash == want);
+	free_all(resp, 1);
+	rest_stop(r, 1000);
+	server_stop();
+	free(png);
+}
+
+/* Files that break the rules are refused at submit, nothing queued: more
+ * than REST_MAX_FILES, the body and the files over REST_MAX_REQUEST, a
+ * name used twice or not a form field, a filename that is empty, too long,
+ * hidden or would need quoting, an empty file, a type with a line break, a
+ * method without a body, a body that is not JSON. At the limits they pass. */
+static void test_multipart_refusals(void **state)
+{
+	unsigned char *big = malloc(REST_MAX_REQUEST + 1);
+	struct rest_file files[REST_MAX_FILES + 1];
+	char names[REST_MAX_FILES + 1][16], longname[REST_FILENAME_MAX + 2];
+	struct rest_request req;
+	struct rest *r;
+	static const struct {
+		const char *what;
+		const char *name, *filename, *content_type;
+	} bad[] = {
+		{ "the JSON's own part name", "payload_json", "a.png", "image/png" },
+		{ "an empty name", "", "a.png", "image/png" },
+		{ "a name that needs quoting", "files[\"0\"]", "a.png", "image/png" },
+		{ "a long name", "files[000000000000000000000000000]", "a.png", "image/png" },
+		{ "no name", NULL, "a.png", "image/png" },
+		{ "no filename", "files[0]", NULL, "image/png" },
+		{ "an empty filename", "files[0]", "", "image/png" },
+		{ "a quote in the filename", "files[0]", "a\".png", "image/png" },
+		{ "a path", "files[0]", "../a.png", "image/png" },
+		{ "a hidden file", "files[0]", ".png", "image/png" },
+		{ "a space", "files[0]", "my map.png", "image/png" },
+		{ "a line break in the type", "files[0]", "a.png", "image/png\r\nX-Injected: 1" },
+		{ "an empty type", "files[0]", "a.png", "" },
+	};
+
+	(void)state;
+	assert_non_null(big);
+	memset(big, 'p', REST_MAX_REQUEST + 1);
+	memset(longname, 'a', sizeof longname);
+	memcpy(longname + REST_FILENAME_MAX - 4, ".png", 5);
+	assert_int_equal(strlen(longname), REST_FILENAME_MAX);
+	for (int i = 0; i <= REST_MAX_FILES; i++) {
+		snprintf(names[i], sizeof names[i], "files[%d]", i);
+		files[i] = (struct rest_file){ .name = names[i],
+			                       .filename = "board.png",
+			                       .content_type = "image/png",
+			                       .data = big,
+			                       .len = 10 };
+	}
+	r = start_rest(closed_port(), 0, 0, 0);
+	req = (struct rest_request){ .method = REST_POST,
+		                     .path = "/channels/1/messages",
+		                     .body = "{}",
+		                     .body_len = 2,
+		                     .files = files,
+		                     .nfiles = REST_MAX_FILES + 1 };
+	assert_int_equal(rest_submit(r, &req), -1);
+	req.nfiles = -1;
+	assert_int_equal(rest_submit(r, &req), -1);
+	req.nfiles = 1;
+	req.files = NULL;
+	assert_int_equal(rest_submit(r, &req), -1);
+	req.files = files;
+	files[0].len = REST_MAX_REQUEST - 2 + 1;
+	assert_int_equal(rest_submit(r, &req), -1);
+	files[0].len = 10;
+	files[1].len = REST_MAX_REQUEST - 2 - 10 + 1;
+	req.nfiles = 2;
+	assert_int_equal(rest_submit(r, &req), -1);
+	files[1].len = 10;
+	files[1].name = "files[0]";
+	assert_int_equal(rest_submit(r, &req), -1);
+	files[1].name = names[1];
+	files[1].len = 0;
+	assert_int_equal(rest_submit(r, &req), -1);
+	files[1].len = 10;
+	files[1].data = NULL;
+	assert_int_equal(rest_submit(r, &req), -1);
+	files[1].data = big;
+	files[1].filename = longname;
+	assert_int_equal(rest_submit(r, &req), 0); /* REST_FILENAME_MAX: fits */
+	longname[REST_FILENAME_MAX - 4] = 'x';
+	longname[REST_FILENAME_MAX] = 'g';
+	longname[REST_FILENAME_MAX + 1] = '\0';
+	assert_int_equal(rest_submit(r, &req), -1);
+	files[1].filename = "board.png";
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		files[1].name = bad[k].name;
+		files[1].filename = bad[k].filename;
+		files[1].content_type = bad[k].content_type;
+		if (rest_submit(r, &req) != -1)
+			fail_msg("accepted: %s", bad[k].what);
+	}
+	files[1].name = names[1];
+	files[1].filename = "board.png";
+	files[1].content_type = "image/png";
+	req.method = REST_GET;
+	req.body = NULL;
+	req.body_len = 0;
+	assert_int_equal(rest_submit(r, &req), -1);
+	req.method = REST_DELETE;
+	assert_int_equal(rest_submit(r, &req), -1);
+	req.method = REST_PATCH;
+	req.body = "content=x";
+	req.body_len = 9;
+	req.content_type = "application/x-www-form-urlencoded";
+	assert_int_equal(rest_submit(r, &req), -1);
+	assert_int_equal(rest_pending(r), 1);
+
+	/* at the limits: REST_MAX_FILES files, REST_MAX_REQUEST bytes in all */
+	req.content_type = "application/json";
+	req.body = "{}";
+	req.body_len = 2;
+	req.nfiles = REST_MAX_FILES;
+	files[REST_MAX_FILES - 1].len = REST_MAX_REQUEST - 2 - 10 * (REST_MAX_FILES - 1);
+	assert_int_equal(rest_submit(r, &req), 0);
+	assert_int_equal(rest_pending(r), 2);
+	rest_stop(r, 0);
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1105,6 +1649,10 @@ int main(void)
 		cmocka_unit_test(test_submit_refusals),
 		cmocka_unit_test(test_queue_bound),
 		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_multipart_post),
+		cmocka_unit_test(test_multipart_patch),
+		cmocka_unit_test(test_multipart_retry_same_bytes),
+		cmocka_unit_test(test_multipart_refusals),
 	};
 	struct sigaction sa = { .sa_handler = SIG_IGN };
 
