@@ -2104,7 +2104,9 @@ static void run(struct cthulhu *g, struct game_events *ev)
 			g->phase = PH_MOVE;
 			continue;
 		case PH_MOVE_ENTER2:
-			if (!(g->flags & F_DEFEATED) && (g->square[p->sq] & CS_CULTIST)) {
+			/* B35, B30: no further fight after a defeat or insanity */
+			if (!(g->flags & (F_DEFEATED | F_INSANE)) &&
+			    (g->square[p->sq] & CS_CULTIST)) {
 				uint8_t keep = g->fflags & FF_FOUGHT;
 				start_fight(g, CS_CULTIST, PH_MOVE_FOUGHT, ev);
 				g->fflags |= keep;
