@@ -824,12 +824,14 @@ static void target_distances(const struct cthulhu *g, uint8_t targets, int confi
 	}
 }
 
-/* E30: destinations within 3 squares ending strictly closer to the target. */
-static int yellow_dests(const struct cthulhu *g, int from, int16_t *out)
+/* E30: destinations within 3 squares ending strictly closer to the target;
+ * `dist` holds the G distances from the target's pawn. */
+static int yellow_dests(const struct cthulhu *g, int from, const int16_t *dist, int16_t *out)
 {
-	int16_t all[CMAP_SQUARES], dist[CMAP_SQUARES];
+	int16_t all[CMAP_SQUARES];
 	int n = cultist_dests(g, from, 3, all), k = 0;
-	cmap_distances(&g->map, g->p[g->target].sq, NULL, -1, dist);
+	if (dist[from] == 0)
+		return 0;
 	for (int i = 0; i < n; i++)
 		if (dist[all[i]] >= 0 && (dist[from] < 0 || dist[all[i]] < dist[from]))
 			out[k++] = all[i];
@@ -851,14 +853,16 @@ static int dests(const struct cthulhu *g, int from, int16_t *out)
 	switch (g->fmode) {
 	case FM_BYAKHEE:
 		return byakhee_dests(g, from, out);
-	case FM_YELLOW:
-		return yellow_dests(g, from, out);
+	case FM_YELLOW: {
+		int16_t dist[CMAP_SQUARES];
+		cmap_distances(&g->map, g->p[g->target].sq, NULL, -1, dist);
+		return yellow_dests(g, from, dist, out);
+	}
 	default:
 		return cultist_dests(g, from, 2, out);
 	}
 }
 
-/* The figures that may be chosen next, in reading order. */
 /* Sorts squares into reading order (insertion sort: lists are short). */
 static void sort_reading(const struct cthulhu *g, int16_t *q, int n)
 {
@@ -886,11 +890,14 @@ static int cultist_can_move(const struct cthulhu *g, int q)
 	return 0;
 }
 
+/* The figures that may be chosen next, in reading order. */
 static int figures(const struct cthulhu *g, int16_t *out)
 {
-	int16_t tmp[CMAP_SQUARES];
+	int16_t tmp[CMAP_SQUARES], dist[CMAP_SQUARES];
 	int k = 0;
 	int kind = g->fmode == FM_BYAKHEE || g->fmode == FM_SENT ? CS_BYAKHEE : CS_CULTIST;
+	if (g->fmode == FM_YELLOW)
+		cmap_distances(&g->map, g->p[g->target].sq, NULL, -1, dist);
 	for (int q = 0; q < CMAP_SQUARES; q++) {
 		if (!(g->square[q] & kind) || cmap_bit(g->moved, q))
 			continue;
@@ -903,8 +910,9 @@ static int figures(const struct cthulhu *g, int16_t *out)
 		}
 		if (g->fmode == FM_SCATTER && !near_tile(g, g->seat, q))
 			continue;
-		if (g->fmode == FM_CULTISTS || g->fmode == FM_SCATTER ? cultist_can_move(g, q)
-		                                                      : dests(g, q, tmp) > 0)
+		if (g->fmode == FM_YELLOW    ? yellow_dests(g, q, dist, tmp) > 0
+		    : g->fmode == FM_BYAKHEE ? byakhee_dests(g, q, tmp) > 0
+		                             : cultist_can_move(g, q))
 			out[k++] = (int16_t)q;
 	}
 	sort_reading(g, out, k);
