@@ -1167,7 +1167,8 @@ static void form_boundary(const struct seen *s, char *out, size_t cap)
 
 	assert_true(header_value(s, "Content-Type", v, sizeof v));
 	assert_int_equal(strncmp(v, want, sizeof want - 1), 0);
-	snprintf(out, cap, "%s", v + sizeof want - 1);
+	assert_true(strlen(v + sizeof want - 1) < cap);
+	memcpy(out, v + sizeof want - 1, strlen(v + sizeof want - 1) + 1);
 	assert_true(strlen(out) >= 1 && strlen(out) <= 70);
 }
 
@@ -1217,7 +1218,8 @@ static int form_parts(const struct seen *s, struct part *parts, int max)
 				pt->has_filename = disposition_param(h, "filename", pt->filename,
 				                                     sizeof pt->filename);
 			} else if (strncasecmp(h, "Content-Type: ", 14) == 0) {
-				snprintf(pt->ctype, sizeof pt->ctype, "%s", h + 14);
+				assert_true(strlen(h + 14) < sizeof pt->ctype);
+				memcpy(pt->ctype, h + 14, strlen(h + 14) + 1);
 			} else {
 				fail_msg("unexpected part header: %s", h);
 			}
