@@ -861,7 +861,7 @@ static void text_options(const struct board_marks *mk, const struct frame *f, ch
 
 	for (int i = 0; i < n; i++) {
 		int num[CMAP_OPTIONS_MAX], k = 0, row0;
-		char lab[3][8];
+		char lab[3][16];
 
 		if (first[i] != i)
 			continue;
