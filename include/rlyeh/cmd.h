@@ -56,6 +56,12 @@ int cmd_parse(const char *line, struct cmd *out);
 /* Parses a button id as made by msg_button ("<game>:<move>:<name>[:<arg>]"). */
 int cmd_parse_button(const char *id, struct cmd *out);
 
+/* Appends arg as the command's last argument: the text typed into a
+ * button's prompt, or the value chosen in a select menu. Returns CMD_OK, or
+ * CMD_EARGS with c unchanged when c has CMD_ARGS_MAX arguments already or arg
+ * is empty or CMD_ARG_MAX bytes or longer. */
+int cmd_append_arg(struct cmd *c, const char *arg);
+
 /* The name of a table command's kind without the slash ("open"; "action"
  * for CMD_ACTION); NULL for an unknown kind. */
 const char *cmd_name(int kind);

@@ -1,5 +1,28 @@
-/* discord: the Discord adapter — slash commands and buttons in, messages out
- * — and `rlyeh run`, the daemon. */
+/* discord: the Discord adapter — slash commands, buttons, select menus and
+ * modals in, messages out — and `rlyeh run`, the daemon.
+ *
+ * How the message model (msg.h) maps to Discord (API v10; the references are
+ * Discord's developer documentation):
+ *  - a table is an embed (title, description, fields, and its picture as the
+ *    embed's image "attachment://<name>") with components below it: action
+ *    rows (type 1), first one holding the select menu alone (a string select,
+ *    type 3: custom_id, placeholder, min_values 1, max_values 1, options of
+ *    label, value and description), then rows of up to 5 buttons (type 2);
+ *    at most 5 rows ("Component Reference": Action Row, String Select,
+ *    Legacy Message Component Behavior);
+ *  - pictures go as "Uploading Files" says: the JSON lists them in
+ *    "attachments" ([{"id": k, "filename": name}]) and the request carries
+ *    them as the parts "files[k]" (rest.h); an edit's "attachments" lists the
+ *    files the message keeps, so an edit with a new picture replaces the old
+ *    one, and "attachments": [] removes it ("Editing Message Attachments");
+ *  - a button that asks for text has the custom_id "?" + its id; a click on
+ *    it is answered with a modal (interaction response type 9: custom_id,
+ *    title, one action row holding a short text input, type 4 style 1), whose
+ *    submission (interaction type 5, MODAL_SUBMIT) becomes the button's command
+ *    with the text appended ("Receiving and Responding": Interaction Callback
+ *    Type, Modal, Modal Submit Data Structure; "Using Modal Components");
+ *  - a choice in a select menu (interaction type 3, data.values) becomes the
+ *    menu's command with the chosen value appended. */
 #ifndef RLYEH_DISCORD_H
 #define RLYEH_DISCORD_H
 
@@ -7,20 +30,44 @@
 #include <stddef.h>
 
 #include "rlyeh/bot.h"
+#include "rlyeh/msg.h"
+#include "rlyeh/rest.h"
+
+/* Flags of discord_response_json: DISCORD_EPHEMERAL gives "flags": 64 (only
+ * the user sees it); DISCORD_DETACH, when the messages have no picture,
+ * "attachments": [] (an edit that removes the picture the message showed). */
+#define DISCORD_EPHEMERAL 1
+#define DISCORD_DETACH    2
+
+#define DISCORD_TEXT_INPUT "text" /* the custom_id of a modal's text input */
 
 /* Strings a bot_req built from an interaction points into. */
 struct discord_req {
 	struct bot_req req;
 	char id[32];     /* the interaction's id */
 	char token[512]; /* the interaction's token (a secret: never logged) */
-	int type;        /* 2 command, 3 component */
+	int type;        /* 2 command, 3 component, 5 modal submit */
 	char server[64], channel[64], user[64], name[STORE_NAME_MAX], locale[16];
-	char message_id[32]; /* component: the message clicked */
+	char message_id[32];  /* component or modal submit: the message it came from */
+	int message_pictured; /* that message shows a file or an embed image */
+	/* A click on a button that asks for text first (type 3, custom_id "?" +
+	 * the button's id): req.cmd holds the button's command, but the answer
+	 * is the modal (discord_modal_json), not the bot's. */
+	int prompt;
+	char button[MSG_BUTTON_ID];          /* prompt: the button's id, without "?" */
+	char button_label[MSG_BUTTON_LABEL]; /* prompt: its label in that message, or "" */
 };
 
-/* Maps an INTERACTION_CREATE's data to a bot request. Returns 0, or -1
- * with the reason in err (the interaction is then answered with an error
- * and nothing else happens). */
+/* Maps an INTERACTION_CREATE's data to a bot request: a slash command (type
+ * 2), a button or a select menu's choice (3: data.custom_id, and for a select
+ * menu data.values holding exactly one value, 1 to 32 bytes of '!'..'~'
+ * except '"'), or a modal's submission (5: data.custom_id "?" + a button's id
+ * and the text input DISCORD_TEXT_INPUT in data.components, within an action
+ * row or a label component; its value, blanks trimmed, 1 to MSG_PROMPT_TEXT
+ * bytes without control characters). What is read is capped: ids, tokens,
+ * custom ids (100 bytes), values, and arrays (5 rows of 5 components, 25
+ * options). Returns 0, or -1 with the reason in err (the interaction is
+ * then answered with an error and nothing else happens). */
 int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err, size_t errlen);
 
 /* The slash-command definitions, for bulk overwrite: a JSON array the
@@ -29,9 +76,32 @@ char *discord_commands_json(void);
 
 /* The body of an interaction response of `type` (4 message, 7 update) with
  * the messages *m[0..n-1] (events become the content, the last table its
- * embed and buttons); type 0 gives a bare message body (followups, channel
- * messages). `ephemeral` adds flags 64. Caller frees. */
-char *discord_response_json(int type, const struct msg *const *m, int n, int ephemeral);
+ * embed and components); type 0 gives a bare message body (followups,
+ * channel messages). `flags`: DISCORD_EPHEMERAL, DISCORD_DETACH (0 and 1
+ * mean no flag and ephemeral, as before). With pictures (those of the last
+ * table and of the events, see discord_response_files) the body lists them
+ * in "attachments" and must be sent with those files as payload_json. A
+ * message without picture, select menu or prompt gives the same bytes as
+ * before any of these existed. Caller frees; NULL when memory is short. */
+char *discord_response_json(int type, const struct msg *const *m, int n, int flags);
+
+/* The files that discord_response_json's body for the same messages refers
+ * to, written to files[0..k-1] (at most REST_MAX_FILES), k returned: the
+ * picture of the last table first, then those of the other messages in
+ * order, a file name already taken left out. Each is the part "files[j]"
+ * with content type image/png; names and bytes are borrowed from the
+ * messages (valid while they are). */
+int discord_response_files(const struct msg *const *m, int n, struct rest_file *files);
+
+/* The interaction response (type 9) to a click on a button that asks for
+ * text: a modal with custom_id "?" + `button` (the button's id), prompt p's
+ * title and one short text input (custom_id DISCORD_TEXT_INPUT, p's label
+ * and placeholder, 1 to p->max_len long, required). p NULL (a prompt not
+ * known any more, e.g. after a restart): title and input label are `label`
+ * (the button's, cut to 45 bytes) or the button's command when that is
+ * empty, with no placeholder and MSG_PROMPT_TEXT at most. Caller frees;
+ * NULL when memory is short or the custom_id would exceed 100 bytes. */
+char *discord_modal_json(const char *button, const struct msg_prompt *p, const char *label);
 
 /* `rlyeh run [--config FILE]`: returns the process exit status. */
 int discord_main(int argc, char **argv);

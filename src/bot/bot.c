@@ -791,12 +791,9 @@ static void commit(struct work *w, const struct bot_req *req, int lang, struct m
 			refuse(out, req, lang, S_ERR_MEMORY, NULL, NULL);
 		return;
 	}
-	for (int i = 0; i < w->out.n; i++) {
-		struct msg *m =
-		    msg_add(out, w->out.m[i].audience, w->out.m[i].user, w->out.m[i].kind);
-		if (m)
-			*m = w->out.m[i];
-	}
+	/* Copies: the pictures go with them, w->out's own are freed with it. */
+	for (int i = 0; i < w->out.n; i++)
+		msg_add_copy(out, &w->out.m[i]);
 }
 
 /* ---- commands ---- */
@@ -1218,9 +1215,8 @@ static void cmd_status(struct call *c)
 	work_init(&w, c->b, c->t, c->now);
 	show_table(&w);
 	if (w.out.n) {
-		m = msg_add(c->out, MSG_PRIVATE, c->req->user, MSG_TABLE);
+		m = msg_add_copy(c->out, &w.out.m[w.out.n - 1]);
 		if (m) {
-			*m = w.out.m[w.out.n - 1];
 			m->audience = MSG_PRIVATE;
 			text_copy(m->user, sizeof(m->user), c->req->user);
 		}

@@ -163,3 +163,13 @@ int cmd_parse_button(const char *id, struct cmd *out)
 	out->move = (int)move;
 	return CMD_OK;
 }
+
+int cmd_append_arg(struct cmd *c, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (c->nargs >= CMD_ARGS_MAX || n == 0 || n >= CMD_ARG_MAX)
+		return CMD_EARGS;
+	memcpy(c->args[c->nargs++], arg, n + 1);
+	return CMD_OK;
+}

@@ -1,6 +1,7 @@
 #include "rlyeh/console.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@ struct console {
 	int lang;
 	char last[CONSOLE_NAME_MAX + 1];
 	FILE *out;
+	const char *pictures; /* where pictures are written */
 };
 
 /* Prints text, every line prefixed with `prefix`. */
@@ -39,7 +41,26 @@ static void print_lines(FILE *f, const char *prefix, const char *text)
 	}
 }
 
-void console_print(FILE *f, const struct msg *m, int lang)
+/* Prints "/<command>[ <arg>]" of a button or menu id "<game>:<move>:<command>[:<arg>]";
+ * 0, or -1 (nothing printed) for an id of another form. */
+static int print_command(FILE *f, const char *id)
+{
+	const char *cmd = strchr(id, ':'), *arg;
+
+	cmd = cmd ? strchr(cmd + 1, ':') : NULL;
+	if (!cmd)
+		return -1;
+	cmd++;
+	arg = strchr(cmd, ':');
+	if (arg)
+		fprintf(f, "/%.*s %s", (int)(arg - cmd), cmd, arg + 1);
+	else
+		fprintf(f, "/%s", cmd);
+	return 0;
+}
+
+/* Prints m; `picture` is the line shown for its picture (NULL: none). */
+static void print_msg(FILE *f, const struct msg *m, int lang, const char *picture)
 {
 	char prefix[128] = "";
 
@@ -55,25 +76,149 @@ void console_print(FILE *f, const struct msg *m, int lang)
 	for (int i = 0; i < m->nfields; i++)
 		fprintf(f, "%s  %s: %s\n", prefix, m->fields[i].name, m->fields[i].value);
 	print_lines(f, prefix, m->text);
+	if (picture)
+		fprintf(f, "%s  %s\n", prefix, picture);
+	if (msg_has_select(m)) {
+		if (m->select.placeholder[0])
+			fprintf(f, "%s  ? %s\n", prefix, m->select.placeholder);
+		for (int i = 0; i < m->select.noptions && i < MSG_OPTIONS_MAX; i++) {
+			const struct msg_option *o = &m->select.options[i];
+			fprintf(f, "%s    %d. %s", prefix, i + 1, o->label);
+			if (o->description[0])
+				fprintf(f, " \xe2\x80\x94 %s", o->description);
+			fputs(" [", f);
+			if (print_command(f, m->select.id) == 0)
+				fprintf(f, " %s", o->value);
+			fputs("]\n", f);
+		}
+	}
 	if (m->nbuttons) {
 		fputs(prefix, f);
 		fputs("  >", f);
 		for (int i = 0; i < m->nbuttons; i++) {
+			const struct msg_button *b = &m->buttons[i];
+			const struct msg_prompt *p = b->prompt >= 1 && b->prompt <= m->nprompts &&
+			                                     b->prompt <= MSG_PROMPTS_MAX
+			                                 ? &m->prompts[b->prompt - 1]
+			                                 : NULL;
 			/* id is "<game>:<move>:<command>[:<arg>]" */
-			const char *cmd = strchr(m->buttons[i].id, ':');
-			cmd = cmd ? strchr(cmd + 1, ':') : NULL;
-			if (!cmd)
+			if (!strchr(b->id, ':') || !strchr(strchr(b->id, ':') + 1, ':'))
 				continue;
-			cmd++;
-			const char *arg = strchr(cmd, ':');
-			if (arg)
-				fprintf(f, " [%s: /%.*s %s]", m->buttons[i].label, (int)(arg - cmd),
-				        cmd, arg + 1);
-			else
-				fprintf(f, " [%s: /%s]", m->buttons[i].label, cmd);
+			fprintf(f, " [%s: ", b->label);
+			print_command(f, b->id);
+			if (p && p->placeholder[0])
+				fprintf(f, " <%s (%s)>", p->label, p->placeholder);
+			else if (p)
+				fprintf(f, " <%s>", p->label);
+			fputs("]", f);
 		}
 		fputs("\n", f);
 	}
+}
+
+void console_print(FILE *f, const struct msg *m, int lang)
+{
+	char line[MSG_PICTURE_NAME + 16];
+
+	if (m->picture)
+		snprintf(line, sizeof(line), "picture: %s", m->picture_name);
+	print_msg(f, m, lang, m->picture ? line : NULL);
+}
+
+/* Makes the parent directories of path (like mkdir -p); 0 or -1. */
+static int make_parents(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, path, n + 1);
+	for (char *q = buf + 1; *q; q++) {
+		if (*q != '/')
+			continue;
+		*q = '\0';
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return -1;
+		*q = '/';
+	}
+	return 0;
+}
+
+int console_save_picture(const char *dir, const struct msg *m, char *path, size_t cap, char *err,
+                         size_t errlen)
+{
+	char tmp[4096];
+	const unsigned char *p = m->picture;
+	size_t left = m->picture_len;
+	int fd, n;
+
+	if (!m->picture || m->picture_len == 0)
+		return 1;
+	if (!msg_picture_name_ok(m->picture_name))
+		return snprintf(err, errlen, "the name \"%.64s\" is not a file name",
+		                m->picture_name),
+		       -1;
+	n = snprintf(path, cap, "%s/%s", dir, m->picture_name);
+	if (n < 0 || (size_t)n >= cap ||
+	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, m->picture_name) >= (int)sizeof(tmp))
+		return snprintf(err, errlen, "%s: the path is too long", dir), -1;
+	if (make_parents(path))
+		return snprintf(err, errlen, "%s: %s", dir, strerror(errno)), -1;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return snprintf(err, errlen, "%s: %s", tmp, strerror(errno)), -1;
+	while (left > 0) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			snprintf(err, errlen, "%s: %s", tmp,
+			         w < 0 ? strerror(errno) : "short write");
+			close(fd);
+			unlink(tmp);
+			return -1;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+void console_show(FILE *f, const struct msg *m, int lang, const char *dir)
+{
+	char path[4096], err[512], line[4200];
+
+	if (!dir || !m->picture) {
+		console_print(f, m, lang);
+		return;
+	}
+	if (console_save_picture(dir, m, path, sizeof(path), err, sizeof(err)) == 0)
+		snprintf(line, sizeof(line), "picture: %s", path);
+	else
+		snprintf(line, sizeof(line), "picture not saved: %s", err);
+	print_msg(f, m, lang, line);
+}
+
+int console_picture_dir(const char *option, const char *db, char *out, size_t cap)
+{
+	const char *env = getenv("RLYEH_PICTURES"), *slash = db ? strrchr(db, '/') : NULL;
+	int n;
+
+	if (option && option[0])
+		n = snprintf(out, cap, "%s", option);
+	else if (env && env[0])
+		n = snprintf(out, cap, "%s", env);
+	else if (slash)
+		n = snprintf(out, cap, "%.*s/pictures", (int)(slash - db), db);
+	else
+		n = snprintf(out, cap, "./pictures");
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
 static int64_t now_ms(void)
@@ -87,7 +232,7 @@ static int64_t now_ms(void)
 static void flush(struct console *c, struct msg_list *out)
 {
 	for (int i = 0; i < out->n; i++)
-		console_print(c->out, &out->m[i], c->lang);
+		console_show(c->out, &out->m[i], c->lang, c->pictures);
 	msg_clear(out);
 	fflush(c->out);
 }
@@ -192,26 +337,6 @@ static void line(struct console *c, const char *s, struct msg_list *out)
 		run(c, who, &cmd, out);
 }
 
-/* Makes the parent directories of path (like mkdir -p); 0 or -1. */
-static int make_parents(const char *path)
-{
-	char buf[4096];
-	size_t n = strlen(path);
-
-	if (n >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, n + 1);
-	for (char *q = buf + 1; *q; q++) {
-		if (*q != '/')
-			continue;
-		*q = '\0';
-		if (mkdir(buf, 0700) && errno != EEXIST)
-			return -1;
-		*q = '/';
-	}
-	return 0;
-}
-
 static const char usage[] =
     "Usage: rlyeh console [OPTIONS]\n"
     "Play in the terminal: a local channel where every input line is\n"
@@ -229,6 +354,9 @@ static const char usage[] =
     "  --moderator NAME  a player who may /abort any game\n"
     "  --against N       open a game of you against N computer players at start when\n"
     "                    the channel has none (default 2 when interactive, else 0)\n"
+    "  --pictures DIR    where the pictures of messages (a game's map) are written,\n"
+    "                    each replacing the last of its name; the path is printed\n"
+    "                    (default $RLYEH_PICTURES, else 'pictures' beside the database)\n"
     "  --help            this text\n";
 
 int console_main(int argc, char **argv)
@@ -242,6 +370,7 @@ int console_main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "moderator", required_argument, NULL, 'm' },
 		{ "against", required_argument, NULL, 'a' },
+		{ "pictures", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -249,13 +378,13 @@ int console_main(int argc, char **argv)
 	struct console c = { .channel = "terminal", .locale = "en", .out = stdout };
 	struct msg_list out = { 0 };
 	struct store *st = NULL;
-	char dbpath[4096], err[512], buf[CMD_LINE_MAX + 2];
+	char dbpath[4096], err[512], buf[CMD_LINE_MAX + 2], pictures[4096];
 	struct {
 		char buf[CMD_LINE_MAX + 1];
 		size_t len;
 		int skipping, eof;
 	} in = { .len = 0 };
-	const char *db = NULL, *me = getenv("USER");
+	const char *db = NULL, *me = getenv("USER"), *pictures_opt = NULL;
 	long long against = -1, v;
 	int opt, interactive = isatty(STDIN_FILENO);
 
@@ -303,6 +432,11 @@ int console_main(int argc, char **argv)
 			if (cli_parse_ll(optarg, 0, 11, &against))
 				return cli_usage_error("console", "--against: 0 to 11");
 			break;
+		case 'p':
+			if (!optarg[0])
+				return cli_usage_error("console", "--pictures: a directory");
+			pictures_opt = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -320,6 +454,9 @@ int console_main(int argc, char **argv)
 		export_default_db(dbpath, sizeof(dbpath));
 		db = dbpath;
 	}
+	if (console_picture_dir(pictures_opt, db, pictures, sizeof(pictures)))
+		return cli_usage_error("console", "the pictures' directory is too long");
+	c.pictures = pictures;
 	/* Lines keep coming while a solver table is built; tables solved once
 	 * are kept beside the database. */
 	solvecache_background();

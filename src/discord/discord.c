@@ -38,6 +38,8 @@
 #define CONTENT_MAX     2000
 #define BATCH_MAX       32 /* interactions committed together at most */
 
+_Static_assert(MSG_PROMPT_TEXT == CMD_ARG_MAX - 1, "a prompt's text is one command argument");
+
 /* ---- interactions in ---- */
 
 static const char *str(const cJSON *obj, const char *key)
@@ -124,6 +126,164 @@ static int read_options(const cJSON *data, struct cmd *c, char *err, size_t errl
 	return 0;
 }
 
+/* A message component interaction: a button (custom_id "<game>:<move>:..."),
+ * a button that asks for text ("?" + that), or a select menu's choice (the
+ * same id and data.values holding one value). */
+static int read_component(const cJSON *data, struct discord_req *out, char *err, size_t errlen)
+{
+	const char *custom = str(data, "custom_id");
+	const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(data, "component_type");
+	const cJSON *values = cJSON_GetObjectItemCaseSensitive(data, "values");
+	int type = 2;
+
+	if (ctype) {
+		if (!cJSON_IsNumber(ctype) || (ctype->valuedouble != 2 && ctype->valuedouble != 3))
+			return snprintf(err, errlen, "unknown component type"), -1;
+		type = (int)ctype->valuedouble;
+	} else if (values) {
+		type = 3;
+	}
+	if (!custom || strlen(custom) > 100)
+		return snprintf(err, errlen, "unknown button"), -1;
+	if (custom[0] == '?') {
+		if (type != 2 || values || cmd_parse_button(custom + 1, &out->req.cmd) != CMD_OK)
+			return snprintf(err, errlen, "unknown button"), -1;
+		out->prompt = 1;
+		text_copy(out->button, sizeof(out->button), custom + 1);
+		return 0;
+	}
+	if (cmd_parse_button(custom, &out->req.cmd) != CMD_OK)
+		return snprintf(err, errlen, "unknown button"), -1;
+	if (type == 2) {
+		if (values)
+			return snprintf(err, errlen, "values from a button"), -1;
+		return 0;
+	}
+	if (!cJSON_IsArray(values) || cJSON_GetArraySize(values) != 1 ||
+	    !cJSON_IsString(values->child) || !msg_value_ok(values->child->valuestring) ||
+	    cmd_append_arg(&out->req.cmd, values->child->valuestring) != CMD_OK)
+		return snprintf(err, errlen, "bad select values"), -1;
+	return 0;
+}
+
+/* The value of the text input DISCORD_TEXT_INPUT among a modal submission's
+ * components (action rows holding components, or labels holding one), or
+ * NULL. At most 5 of each are looked at. */
+static const char *modal_text(const cJSON *rows)
+{
+	const cJSON *row;
+	int r = 0;
+
+	cJSON_ArrayForEach(row, rows)
+	{
+		const cJSON *items = cJSON_GetObjectItemCaseSensitive(row, "components");
+		const cJSON *one = cJSON_GetObjectItemCaseSensitive(row, "component");
+		const cJSON *c;
+		int k = 0;
+		if (++r > 5)
+			break;
+		if (cJSON_IsObject(one))
+			items = NULL;
+		else if (!cJSON_IsArray(items))
+			continue;
+		for (c = items ? items->child : one; c && k < 5; c = items ? c->next : NULL, k++) {
+			const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
+			const char *id = str(c, "custom_id");
+			if (cJSON_IsNumber(type) && type->valuedouble == 4 && id &&
+			    strcmp(id, DISCORD_TEXT_INPUT) == 0)
+				return str(c, "value");
+		}
+	}
+	return NULL;
+}
+
+/* A modal's submission: custom_id "?" + the button's id, and the text typed,
+ * which becomes the command's last argument. */
+static int read_modal(const cJSON *data, struct discord_req *out, char *err, size_t errlen)
+{
+	const char *custom = str(data, "custom_id");
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(data, "components");
+	const char *text, *end;
+	char arg[MSG_PROMPT_TEXT + 1];
+	size_t n;
+
+	if (!custom || strlen(custom) > 100 || custom[0] != '?' ||
+	    cmd_parse_button(custom + 1, &out->req.cmd) != CMD_OK)
+		return snprintf(err, errlen, "unknown modal"), -1;
+	if (!cJSON_IsArray(rows) || cJSON_GetArraySize(rows) > 5)
+		return snprintf(err, errlen, "bad modal components"), -1;
+	text = modal_text(rows);
+	if (!text || strlen(text) > 4000)
+		return snprintf(err, errlen, "no text in the modal"), -1;
+	while (*text == ' ' || *text == '\t')
+		text++;
+	end = text + strlen(text);
+	while (end > text && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	n = (size_t)(end - text);
+	if (n == 0 || n > MSG_PROMPT_TEXT)
+		return snprintf(err, errlen, "the text is empty or too long"), -1;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+			return snprintf(err, errlen, "control characters in the text"), -1;
+	memcpy(arg, text, n);
+	arg[n] = '\0';
+	if (cmd_append_arg(&out->req.cmd, arg) != CMD_OK)
+		return snprintf(err, errlen, "too many arguments"), -1;
+	return 0;
+}
+
+/* 1 when a message object shows a file: attachments, or an embed's image. */
+static int pictured(const cJSON *msg)
+{
+	const cJSON *att = cJSON_GetObjectItemCaseSensitive(msg, "attachments");
+	const cJSON *embeds = cJSON_GetObjectItemCaseSensitive(msg, "embeds"), *e;
+	int k = 0;
+
+	if (cJSON_IsArray(att) && cJSON_GetArraySize(att) > 0)
+		return 1;
+	if (!cJSON_IsArray(embeds))
+		return 0;
+	cJSON_ArrayForEach(e, embeds)
+	{
+		if (++k > 10)
+			break;
+		if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(e, "image")))
+			return 1;
+	}
+	return 0;
+}
+
+/* Finds the label of the button "?" + out->button in a message's components
+ * (5 rows of 5 at most looked at); leaves "" when it is not there. */
+static void find_label(const cJSON *msg, struct discord_req *out)
+{
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(msg, "components"), *row;
+	int r = 0;
+
+	if (!cJSON_IsArray(rows))
+		return;
+	cJSON_ArrayForEach(row, rows)
+	{
+		const cJSON *items = cJSON_GetObjectItemCaseSensitive(row, "components"), *c;
+		int k = 0;
+		if (++r > 5)
+			break;
+		if (!cJSON_IsArray(items))
+			continue;
+		cJSON_ArrayForEach(c, items)
+		{
+			const char *id = str(c, "custom_id"), *label = str(c, "label");
+			if (++k > 5)
+				break;
+			if (id && label && id[0] == '?' && strcmp(id + 1, out->button) == 0) {
+				text_copy(out->button_label, sizeof(out->button_label), label);
+				return;
+			}
+		}
+	}
+}
+
 int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err, size_t errlen)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
@@ -167,13 +327,20 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 		if (read_options(data, &out->req.cmd, err, errlen))
 			return -1;
 	} else if (out->type == 3) {
-		const char *custom = str(data, "custom_id");
-		if (!custom || cmd_parse_button(custom, &out->req.cmd) != CMD_OK)
-			return snprintf(err, errlen, "unknown button"), -1;
-		if (msg && copy_member(out->message_id, sizeof(out->message_id), msg, "id"))
-			return snprintf(err, errlen, "bad message id"), -1;
+		if (read_component(data, out, err, errlen))
+			return -1;
+	} else if (out->type == 5) {
+		if (read_modal(data, out, err, errlen))
+			return -1;
 	} else {
 		return snprintf(err, errlen, "interaction type %d not handled", out->type), -1;
+	}
+	if (out->type != 2 && msg) {
+		if (copy_member(out->message_id, sizeof(out->message_id), msg, "id"))
+			return snprintf(err, errlen, "bad message id"), -1;
+		out->message_pictured = pictured(msg);
+		if (out->prompt)
+			find_label(msg, out);
 	}
 	out->req.server = out->server;
 	out->req.channel = out->channel;
@@ -374,10 +541,99 @@ char *discord_commands_json(void)
 
 static const int button_styles[] = { [MSG_PRIMARY] = 1, [MSG_SECONDARY] = 2, [MSG_DANGER] = 4 };
 
+/* The form fields of files, by placeholder id. */
+static const char *const file_fields[REST_MAX_FILES] = {
+	"files[0]", "files[1]", "files[2]", "files[3]", "files[4]",
+	"files[5]", "files[6]", "files[7]", "files[8]", "files[9]",
+};
+
+static int has_picture(const struct msg *m)
+{
+	return m->picture && m->picture_len > 0 && m->picture_name[0];
+}
+
+/* The messages whose pictures a body for m[0..n-1] carries, in the order of
+ * their files: the shown table's (the last table), then the others' in
+ * order (tables not shown left out), a name already taken left out; at most
+ * REST_MAX_FILES. */
+static int pick_pictures(const struct msg *const *m, int n, const struct msg **out)
+{
+	const struct msg *table = NULL;
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (m[i]->kind == MSG_TABLE)
+			table = m[i];
+	if (table && has_picture(table))
+		out[k++] = table;
+	for (int i = 0; i < n && k < REST_MAX_FILES; i++) {
+		int taken = 0;
+		if (m[i]->kind == MSG_TABLE || !has_picture(m[i]))
+			continue;
+		for (int j = 0; j < k && !taken; j++)
+			taken = strcmp(out[j]->picture_name, m[i]->picture_name) == 0;
+		if (!taken)
+			out[k++] = m[i];
+	}
+	return k;
+}
+
+int discord_response_files(const struct msg *const *m, int n, struct rest_file *files)
+{
+	const struct msg *pics[REST_MAX_FILES];
+	int k = pick_pictures(m, n, pics);
+
+	for (int j = 0; j < k; j++) {
+		files[j].name = file_fields[j];
+		files[j].filename = pics[j]->picture_name;
+		files[j].content_type = "image/png";
+		files[j].data = pics[j]->picture;
+		files[j].len = pics[j]->picture_len;
+	}
+	return k;
+}
+
+/* Adds an action row to rows and returns its components array. */
+static cJSON *add_row(cJSON *rows)
+{
+	cJSON *row = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(row, "type", 1);
+	cJSON_AddItemToArray(rows, row);
+	return cJSON_AddArrayToObject(row, "components");
+}
+
+/* The select menu of t, a string select alone in its row. */
+static void add_select(cJSON *rows, const struct msg_select *sel)
+{
+	cJSON *s = cJSON_CreateObject(), *opts;
+
+	cJSON_AddNumberToObject(s, "type", 3);
+	cJSON_AddStringToObject(s, "custom_id", sel->id);
+	if (sel->placeholder[0])
+		cJSON_AddStringToObject(s, "placeholder", sel->placeholder);
+	cJSON_AddNumberToObject(s, "min_values", 1);
+	cJSON_AddNumberToObject(s, "max_values", 1);
+	opts = cJSON_AddArrayToObject(s, "options");
+	for (int i = 0; i < sel->noptions && i < MSG_OPTIONS_MAX; i++) {
+		const struct msg_option *o = &sel->options[i];
+		cJSON *oj = cJSON_CreateObject();
+		cJSON_AddStringToObject(oj, "label", o->label);
+		cJSON_AddStringToObject(oj, "value", o->value);
+		if (o->description[0])
+			cJSON_AddStringToObject(oj, "description", o->description);
+		cJSON_AddItemToArray(opts, oj);
+	}
+	cJSON_AddItemToArray(add_row(rows), s);
+}
+
 static void add_table(cJSON *data, const struct msg *t)
 {
 	cJSON *embeds = cJSON_AddArrayToObject(data, "embeds");
 	cJSON *e = cJSON_CreateObject(), *fields, *rows = NULL, *row = NULL;
+	int select = msg_has_select(t);
+	int nbuttons =
+	    select && t->nbuttons > MSG_BUTTONS_SELECT ? MSG_BUTTONS_SELECT : t->nbuttons;
 
 	if (t->title[0])
 		cJSON_AddStringToObject(e, "title", t->title);
@@ -396,31 +652,45 @@ static void add_table(cJSON *data, const struct msg *t)
 			cJSON_AddItemToArray(fields, f);
 		}
 	}
+	if (has_picture(t)) {
+		char url[MSG_PICTURE_NAME + 16];
+		snprintf(url, sizeof(url), "attachment://%s", t->picture_name);
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(e, "image"), "url", url);
+	}
 	cJSON_AddItemToArray(embeds, e);
 	rows = cJSON_AddArrayToObject(data, "components");
-	for (int i = 0; i < t->nbuttons; i++) {
+	/* The select menu alone in the first row, then rows of 5 buttons: 5
+	 * rows at most, as msg_button and msg_select keep it. */
+	if (select)
+		add_select(rows, &t->select);
+	for (int i = 0; i < nbuttons; i++) {
+		const struct msg_button *mb = &t->buttons[i];
 		cJSON *b = cJSON_CreateObject();
-		if (i % 5 == 0) {
-			row = cJSON_CreateObject();
-			cJSON_AddNumberToObject(row, "type", 1);
-			cJSON_AddArrayToObject(row, "components");
-			cJSON_AddItemToArray(rows, row);
-		}
+		if (i % 5 == 0)
+			row = add_row(rows);
 		cJSON_AddNumberToObject(b, "type", 2);
-		cJSON_AddNumberToObject(b, "style", button_styles[t->buttons[i].style % 3]);
-		cJSON_AddStringToObject(b, "label", t->buttons[i].label);
-		cJSON_AddStringToObject(b, "custom_id", t->buttons[i].id);
-		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(row, "components"), b);
+		cJSON_AddNumberToObject(b, "style", button_styles[mb->style % 3]);
+		cJSON_AddStringToObject(b, "label", mb->label);
+		if (mb->prompt) {
+			/* A click is answered with a modal (discord_modal_json). */
+			char id[MSG_BUTTON_ID + 1];
+			snprintf(id, sizeof(id), "?%s", mb->id);
+			cJSON_AddStringToObject(b, "custom_id", id);
+		} else {
+			cJSON_AddStringToObject(b, "custom_id", mb->id);
+		}
+		cJSON_AddItemToArray(row, b);
 	}
 }
 
-char *discord_response_json(int type, const struct msg *const *m, int n, int ephemeral)
+char *discord_response_json(int type, const struct msg *const *m, int n, int flags)
 {
 	cJSON *root = cJSON_CreateObject(),
 	      *data = type ? cJSON_AddObjectToObject(root, "data") : root;
 	char content[CONTENT_MAX + 1];
 	struct text tx;
-	const struct msg *table = NULL;
+	const struct msg *table = NULL, *pics[REST_MAX_FILES];
+	int npics = pick_pictures(m, n, pics);
 	char *json;
 
 	text_init(&tx, content, sizeof(content));
@@ -442,9 +712,59 @@ char *discord_response_json(int type, const struct msg *const *m, int n, int eph
 		cJSON_AddArrayToObject(data, "embeds");
 		cJSON_AddArrayToObject(data, "components");
 	}
-	if (ephemeral)
+	if (flags & DISCORD_EPHEMERAL)
 		cJSON_AddNumberToObject(data, "flags", 64);
 	cJSON_AddItemToObject(data, "allowed_mentions", cJSON_Parse("{\"parse\":[]}"));
+	if (npics || (flags & DISCORD_DETACH)) {
+		/* The files the message keeps: these, as files[0..]. */
+		cJSON *list = cJSON_AddArrayToObject(data, "attachments");
+		for (int j = 0; j < npics; j++) {
+			cJSON *a = cJSON_CreateObject();
+			cJSON_AddNumberToObject(a, "id", j);
+			cJSON_AddStringToObject(a, "filename", pics[j]->picture_name);
+			cJSON_AddItemToArray(list, a);
+		}
+	}
+	json = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	return json;
+}
+
+char *discord_modal_json(const char *button, const struct msg_prompt *p, const char *label)
+{
+	char id[MSG_BUTTON_ID + 1], title[MSG_PROMPT_TITLE], *json;
+	struct cmd c;
+	cJSON *root, *data, *input;
+
+	if (strlen(button) > 99)
+		return NULL;
+	snprintf(id, sizeof(id), "?%s", button);
+	if (p && p->title[0]) {
+		text_copy(title, sizeof(title), p->title);
+	} else if (label && label[0]) {
+		text_copy(title, sizeof(title), label);
+	} else {
+		const char *word = cmd_parse_button(button, &c) == CMD_OK ? cmd_word(&c) : NULL;
+		text_copy(title, sizeof(title), word ? word : "?");
+	}
+	root = cJSON_CreateObject();
+	cJSON_AddNumberToObject(root, "type", 9);
+	data = cJSON_AddObjectToObject(root, "data");
+	cJSON_AddStringToObject(data, "custom_id", id);
+	cJSON_AddStringToObject(data, "title", title);
+	input = cJSON_CreateObject();
+	cJSON_AddNumberToObject(input, "type", 4);
+	cJSON_AddStringToObject(input, "custom_id", DISCORD_TEXT_INPUT);
+	cJSON_AddNumberToObject(input, "style", 1);
+	cJSON_AddStringToObject(input, "label", p && p->label[0] ? p->label : title);
+	if (p && p->placeholder[0])
+		cJSON_AddStringToObject(input, "placeholder", p->placeholder);
+	cJSON_AddNumberToObject(input, "min_length", 1);
+	cJSON_AddNumberToObject(
+	    input, "max_length",
+	    p && p->max_len >= 1 && p->max_len <= MSG_PROMPT_TEXT ? p->max_len : MSG_PROMPT_TEXT);
+	cJSON_AddTrueToObject(input, "required");
+	cJSON_AddItemToArray(add_row(cJSON_AddArrayToObject(data, "components")), input);
 	json = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
 	return json;
@@ -472,13 +792,26 @@ struct chan {
 	int64_t game;
 	char *token; /* else the interaction whose response holds it, or NULL */
 	int64_t token_at;
+	int pictured;      /* that message shows a picture */
 	struct chan *next; /* in its hash bucket */
 };
 
-/* A follow-up held until its interaction's callback is accepted. */
+/* A follow-up held until its interaction's callback is accepted, with copies
+ * of its files (names and bytes in one block). */
 struct later {
 	char *path;
 	char *body;
+	struct rest_file *files;
+	int nfiles;
+};
+
+/* The prompt of a button sent, remembered to answer a click on it with its
+ * modal (direct-mapped by the button's id; an entry overwritten, or lost in a
+ * restart, gives the modal discord_modal_json makes without one). */
+#define PROMPT_SLOTS 1024
+struct prompt_slot {
+	char id[MSG_BUTTON_ID];
+	struct msg_prompt p;
 };
 
 struct pending {
@@ -527,8 +860,9 @@ struct app {
 	int64_t arrived_us; /* the interaction being handled */
 	struct held *batch; /* interactions handled, replies held until the commit */
 	int nbatch;
-	int batching;  /* a bot batch is open */
-	uint64_t hold; /* the callback that follow-ups wait for, or 0 */
+	int batching;                /* a bot batch is open */
+	uint64_t hold;               /* the callback that follow-ups wait for, or 0 */
+	struct prompt_slot *prompts; /* PROMPT_SLOTS, made when a prompt is first sent */
 };
 
 /* A /healthz or /metrics answer being written. */
@@ -658,21 +992,63 @@ static void set_str(char **dst, const char *src)
 	*dst = copy;
 }
 
+/* Frees a held follow-up's copies. */
+static void later_free(struct later *l)
+{
+	free(l->path);
+	free(l->body);
+	free(l->files);
+}
+
 /* Frees a pending entry's held follow-ups. */
 static void release_later(struct pending *p)
 {
-	for (int i = 0; i < p->nlater; i++) {
-		free(p->later[i].path);
-		free(p->later[i].body);
-	}
+	for (int i = 0; i < p->nlater; i++)
+		later_free(&p->later[i]);
 	free(p->later);
 	p->later = NULL;
 	p->nlater = 0;
 }
 
-/* Submits a request; the body is borrowed. */
-static void submit(struct app *a, int method, const char *path, const char *body, int kind,
-                   const char *channel, int64_t game, const char *token)
+/* Copies files[0..n-1] into one block: the array, then each file's name,
+ * content type, filename and bytes. NULL when n is 0 or memory is short. */
+static struct rest_file *copy_files(const struct rest_file *files, int n)
+{
+	size_t size = (size_t)n * sizeof(*files);
+	struct rest_file *out;
+	char *at;
+
+	for (int i = 0; i < n; i++)
+		size += strlen(files[i].name) + 1 + strlen(files[i].filename) + 1 +
+		        (files[i].content_type ? strlen(files[i].content_type) + 1 : 0) +
+		        files[i].len;
+	if (n == 0 || !(out = malloc(size)))
+		return NULL;
+	at = (char *)(out + n);
+	for (int i = 0; i < n; i++) {
+		const char *strs[3] = { files[i].name, files[i].filename, files[i].content_type };
+		const char **dst[3] = { &out[i].name, &out[i].filename, &out[i].content_type };
+		for (int k = 0; k < 3; k++) {
+			*dst[k] = NULL;
+			if (!strs[k])
+				continue;
+			memcpy(at, strs[k], strlen(strs[k]) + 1);
+			*dst[k] = at;
+			at += strlen(strs[k]) + 1;
+		}
+		memcpy(at, files[i].data, files[i].len);
+		out[i].data = at;
+		out[i].len = files[i].len;
+		at += files[i].len;
+	}
+	return out;
+}
+
+/* Submits a request with files[0..nfiles-1] (none: a JSON body as before);
+ * the body and the files are borrowed. */
+static void submit_files(struct app *a, int method, const char *path, const char *body,
+                         const struct rest_file *files, int nfiles, int kind, const char *channel,
+                         int64_t game, const char *token)
 {
 	/* Interaction endpoints (the callback, and the webhook of the
 	 * interaction's token: follow-ups, @original) are not bound by the
@@ -681,8 +1057,10 @@ static void submit(struct app *a, int method, const char *path, const char *body
 		                   .path = path,
 		                   .body = body,
 		                   .body_len = body ? strlen(body) : 0,
-		                   .exempt_global = kind == TAG_CALLBACK ||
-		                                    strncmp(path, "/webhooks/", 10) == 0 };
+		                   .exempt_global =
+		                       kind == TAG_CALLBACK || strncmp(path, "/webhooks/", 10) == 0,
+		                   .files = nfiles ? files : NULL,
+		                   .nfiles = nfiles };
 	struct pending *p;
 
 	if (kind == TAG_FOLLOWUP && a->hold && a->pend[a->hold % PENDING_SLOTS].tag == a->hold) {
@@ -690,11 +1068,16 @@ static void submit(struct app *a, int method, const char *path, const char *body
 		struct pending *cb = &a->pend[a->hold % PENDING_SLOTS];
 		struct later *more = realloc(cb->later, (size_t)(cb->nlater + 1) * sizeof(*more));
 		if (more) {
+			struct later *l = &more[cb->nlater];
 			cb->later = more;
-			more[cb->nlater].path = strdup(path);
-			more[cb->nlater].body = body ? strdup(body) : NULL;
-			if (more[cb->nlater].path)
+			l->path = strdup(path);
+			l->body = body ? strdup(body) : NULL;
+			l->files = copy_files(files, nfiles);
+			l->nfiles = l->files ? nfiles : 0;
+			if (l->path && (!body || l->body) && l->nfiles == nfiles)
 				cb->nlater++;
+			else
+				later_free(l);
 		}
 		return;
 	}
@@ -716,33 +1099,90 @@ static void submit(struct app *a, int method, const char *path, const char *body
 		        kind == TAG_CALLBACK ? "/interactions/…" : "the API");
 }
 
+/* Submits a request without files; the body is borrowed. */
+static void submit(struct app *a, int method, const char *path, const char *body, int kind,
+                   const char *channel, int64_t game, const char *token)
+{
+	submit_files(a, method, path, body, NULL, 0, kind, channel, game, token);
+}
+
+static size_t prompt_slot(const char *id)
+{
+	return (size_t)(text_hash(TEXT_HASH_SEED, id) % PROMPT_SLOTS);
+}
+
+/* Remembers the prompts of m's buttons (nothing when memory is short). */
+static void remember_prompts(struct app *a, const struct msg *m)
+{
+	for (int i = 0; i < m->nbuttons; i++) {
+		const struct msg_button *b = &m->buttons[i];
+		struct prompt_slot *slot;
+		if (b->prompt < 1 || b->prompt > m->nprompts || b->prompt > MSG_PROMPTS_MAX)
+			continue;
+		if (!a->prompts && !(a->prompts = calloc(PROMPT_SLOTS, sizeof(*a->prompts))))
+			return;
+		slot = &a->prompts[prompt_slot(b->id)];
+		text_copy(slot->id, sizeof(slot->id), b->id);
+		slot->p = m->prompts[b->prompt - 1];
+	}
+}
+
+/* The prompt remembered for the button `id`, or NULL. */
+static const struct msg_prompt *recall_prompt(struct app *a, const char *id)
+{
+	const struct prompt_slot *slot = a->prompts ? &a->prompts[prompt_slot(id)] : NULL;
+
+	return slot && strcmp(slot->id, id) == 0 ? &slot->p : NULL;
+}
+
+/* Sends the messages m[0..n-1] as one body of `type` (discord_response_json
+ * with `flags`) with their pictures, and remembers their prompts. */
+static void send_msgs(struct app *a, int method, const char *path, int type,
+                      const struct msg *const *m, int n, int flags, int kind, const char *channel,
+                      int64_t game, const char *token)
+{
+	struct rest_file files[REST_MAX_FILES];
+	char *body = discord_response_json(type, m, n, flags);
+	int nfiles = discord_response_files(m, n, files);
+
+	if (!body)
+		return;
+	for (int i = 0; i < n; i++)
+		remember_prompts(a, m[i]);
+	submit_files(a, method, path, body, files, nfiles, kind, channel, game, token);
+	free(body);
+}
+
 /* Sends the channel's new table: edits the current table message when it
  * is known and of the same game, else posts a new one. */
 static void send_table(struct app *a, const struct msg *t, int64_t now)
 {
 	struct chan *c = chan_get(a, t->channel);
-	char path[768], *body;
+	/* An edit drops the picture the message showed when the new table
+	 * has none; one with a picture replaces it. */
+	int flags = c && c->pictured && !has_picture(t) ? DISCORD_DETACH : 0;
+	char path[768];
 
 	if (!c)
-		return;
-	body = discord_response_json(0, &t, 1, 0);
-	if (!body)
 		return;
 	if (c->game == t->game && c->token && now - c->token_at < TOKEN_LIFE_MS) {
 		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", a->app_id,
 		         c->token);
-		submit(a, REST_PATCH, path, body, TAG_OTHER, t->channel, t->game, NULL);
+		send_msgs(a, REST_PATCH, path, 0, &t, 1, flags, TAG_OTHER, t->channel, t->game,
+		          NULL);
 	} else if (c->game == t->game && c->msg_id[0]) {
 		snprintf(path, sizeof(path), "/channels/%s/messages/%s", t->channel, c->msg_id);
-		submit(a, REST_PATCH, path, body, TAG_OTHER, t->channel, t->game, NULL);
+		send_msgs(a, REST_PATCH, path, 0, &t, 1, flags, TAG_OTHER, t->channel, t->game,
+		          NULL);
 	} else {
 		snprintf(path, sizeof(path), "/channels/%s/messages", t->channel);
 		c->game = t->game;
 		c->msg_id[0] = '\0';
 		set_str(&c->token, NULL);
-		submit(a, REST_POST, path, body, TAG_POST_TABLE, t->channel, t->game, NULL);
+		send_msgs(a, REST_POST, path, 0, &t, 1, 0, TAG_POST_TABLE, t->channel, t->game,
+		          NULL);
 	}
-	free(body);
+	c->pictured = has_picture(t);
 }
 
 /* Posts public text messages (no table) to a channel, in order. */
@@ -753,13 +1193,9 @@ static void post_events(struct app *a, const char *channel, const struct msg *m,
 	snprintf(path, sizeof(path), "/channels/%s/messages", channel);
 	for (int i = 0; i < n; i++) {
 		const struct msg *one = &m[i];
-		char *body;
 		if (one->kind == MSG_TABLE || one->audience != MSG_CHANNEL)
 			continue;
-		body = discord_response_json(0, &one, 1, 0);
-		if (body)
-			submit(a, REST_POST, path, body, TAG_OTHER, channel, m[i].game, NULL);
-		free(body);
+		send_msgs(a, REST_POST, path, 0, &one, 1, 0, TAG_OTHER, channel, m[i].game, NULL);
 	}
 }
 
@@ -768,7 +1204,7 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 {
 	const struct msg *pub[MSG_LIST_MAX];
 	const struct msg *table = NULL;
-	char path[768], *body;
+	char path[768];
 	int npub = 0, answered = 0;
 	int64_t now = now_ms();
 
@@ -781,15 +1217,18 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 			pub[npub++] = &out->m[i];
 	}
 	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
-	if (table && r->type == 3 && r->req.cmd.game == table->game) {
-		/* A button of the table: update that message in place... */
+	if (table && (r->type == 3 || (r->type == 5 && r->message_id[0])) &&
+	    r->req.cmd.game == table->game) {
+		/* A button or menu of the table (or a modal one of its buttons
+		 * opened): update that message in place... */
 		struct chan *c = chan_get(a, table->channel);
-		body = discord_response_json(7, &table, 1, 0);
-		submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, table->game, NULL);
-		free(body);
+		send_msgs(a, REST_POST, path, 7, &table, 1,
+		          r->message_pictured && !has_picture(table) ? DISCORD_DETACH : 0,
+		          TAG_CALLBACK, r->channel, table->game, NULL);
 		answered = 1;
 		if (c) {
 			c->game = table->game;
+			c->pictured = has_picture(table);
 			if (strlen(r->message_id) < sizeof(c->msg_id))
 				text_copy(c->msg_id, sizeof(c->msg_id), r->message_id);
 			else
@@ -797,11 +1236,9 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 		}
 		/* ...and tell what happened below it. */
 		snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
-		for (int i = 0; i < npub; i++) {
-			body = discord_response_json(0, &pub[i], 1, 0);
-			submit(a, REST_POST, path, body, TAG_FOLLOWUP, r->channel, 0, NULL);
-			free(body);
-		}
+		for (int i = 0; i < npub; i++)
+			send_msgs(a, REST_POST, path, 0, &pub[i], 1, 0, TAG_FOLLOWUP, r->channel, 0,
+			          NULL);
 	} else if (npub || table) {
 		struct chan *c = table ? chan_get(a, table->channel) : NULL;
 		int in_place = c && table && c->game == table->game &&
@@ -814,17 +1251,13 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 			both[nb++] = pub[0];
 			if (table && !in_place)
 				both[nb++] = table;
-			body = discord_response_json(4, both, nb, 0);
-			submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel,
-			       table && !in_place ? table->game : 0,
-			       table && !in_place ? r->token : NULL);
-			free(body);
+			send_msgs(a, REST_POST, path, 4, both, nb, 0, TAG_CALLBACK, r->channel,
+			          table && !in_place ? table->game : 0,
+			          table && !in_place ? r->token : NULL);
 			snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
-			for (int i = 1; i < npub; i++) {
-				body = discord_response_json(0, &pub[i], 1, 0);
-				submit(a, REST_POST, path, body, TAG_FOLLOWUP, r->channel, 0, NULL);
-				free(body);
-			}
+			for (int i = 1; i < npub; i++)
+				send_msgs(a, REST_POST, path, 0, &pub[i], 1, 0, TAG_FOLLOWUP,
+				          r->channel, 0, NULL);
 			if (table && in_place)
 				send_table(a, table, now);
 			if (table && !in_place && c) {
@@ -832,17 +1265,17 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 				c->msg_id[0] = '\0';
 				set_str(&c->token, r->token);
 				c->token_at = now;
+				c->pictured = has_picture(table);
 			}
 		} else {
-			body = discord_response_json(4, &table, 1, 0);
-			submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, table->game,
-			       r->token);
-			free(body);
+			send_msgs(a, REST_POST, path, 4, &table, 1, 0, TAG_CALLBACK, r->channel,
+			          table->game, r->token);
 			if (c) {
 				c->game = table->game;
 				c->msg_id[0] = '\0';
 				set_str(&c->token, r->token);
 				c->token_at = now;
+				c->pictured = has_picture(table);
 			}
 		}
 		answered = 1;
@@ -854,24 +1287,36 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 		if (!answered) {
 			snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id,
 			         r->token);
-			body = discord_response_json(4, &m, 1, 1);
-			submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, 0, NULL);
+			send_msgs(a, REST_POST, path, 4, &m, 1, DISCORD_EPHEMERAL, TAG_CALLBACK,
+			          r->channel, 0, NULL);
 			answered = 1;
 		} else {
 			snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
-			body = discord_response_json(0, &m, 1, 1);
-			submit(a, REST_POST, path, body, TAG_FOLLOWUP, r->channel, 0, NULL);
+			send_msgs(a, REST_POST, path, 0, &m, 1, DISCORD_EPHEMERAL, TAG_FOLLOWUP,
+			          r->channel, 0, NULL);
 		}
-		free(body);
 	}
 	if (!answered) {
 		static struct msg ok = { .kind = MSG_INFO, .text = "\xe2\x9c\x93" };
 		const struct msg *okp = &ok;
 		snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
-		body = discord_response_json(4, &okp, 1, 1);
-		submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, 0, NULL);
-		free(body);
+		send_msgs(a, REST_POST, path, 4, &okp, 1, DISCORD_EPHEMERAL, TAG_CALLBACK,
+		          r->channel, 0, NULL);
 	}
+}
+
+/* Answers a click on a button that asks for text with its modal. */
+static void ask(struct app *a, const struct discord_req *r)
+{
+	char path[768],
+	    *body = discord_modal_json(r->button, recall_prompt(a, r->button), r->button_label);
+
+	if (!body)
+		return;
+	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
+	submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, 0, NULL);
+	a->hold = 0;
+	free(body);
 }
 
 /* Answers an interaction that could not be read or came while stopping. */
@@ -983,6 +1428,13 @@ static void on_interaction(struct app *a, const cJSON *d)
 	}
 	if (a->stopping) {
 		respond_error(a, d, "The bot is restarting; try again in a moment.");
+		return;
+	}
+	if (r.prompt) {
+		/* Nothing happens before the text comes (a modal submission). */
+		ask(a, &r);
+		log_msg(LOG_INFO, "interaction %s: /%s by user %s asks for its text", r.id,
+		        cmd_word(&r.req.cmd), r.user);
 		return;
 	}
 	metrics_count(&a->metrics, &r.req.cmd);
@@ -1137,10 +1589,10 @@ static void on_response(struct app *a, struct rest_response *resp)
 		p->nlater = 0;
 		for (int i = 0; i < n; i++) {
 			if (ok)
-				submit(a, REST_POST, later[i].path, later[i].body, TAG_FOLLOWUP,
-				       NULL, 0, NULL);
-			free(later[i].path);
-			free(later[i].body);
+				submit_files(a, REST_POST, later[i].path, later[i].body,
+				             later[i].files, later[i].nfiles, TAG_FOLLOWUP, NULL, 0,
+				             NULL);
+			later_free(&later[i]);
 		}
 		free(later);
 		if (!ok)
@@ -1577,6 +2029,7 @@ out:
 		}
 	}
 	free(a->chans);
+	free(a->prompts);
 	log_msg(LOG_NOTICE, "stopped (exit status %d)", status);
 	free(a);
 	return status;

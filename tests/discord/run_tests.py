@@ -158,6 +158,17 @@ def click(user, custom_id, message_id="9000", channel=CHANNEL):
             "data": {"custom_id": custom_id, "component_type": 2}}
 
 
+def modal_submit(user, custom_id, text, message_id="9000", channel=CHANNEL):
+    """A modal's submission (interaction type 5) with one text input."""
+    iid = str(next(ids))
+    return {"id": iid, "application_id": APP, "type": 5, "token": "tok" + iid,
+            "version": 1, "guild_id": GUILD, "channel_id": channel, "member": member(user),
+            "locale": "en-US", "guild_locale": "en-US",
+            "message": {"id": message_id, "channel_id": channel},
+            "data": {"custom_id": custom_id, "components": [
+                {"type": 1, "components": [{"type": 4, "custom_id": "text", "value": text}]}]}}
+
+
 class Table:
     """What the players see: the newest table (embed + buttons) sent to the channel."""
 
@@ -277,6 +288,17 @@ def test_full_game(fake, table):
     check(body and body["data"].get("flags") == 64, "a stale button is refused privately")
     body = interact(fake, table, click(uid, "not-a-button"))
     check(body and body["data"].get("flags") == 64, "a forged button is refused privately")
+    # A button that asks for text ("?" + its id) is answered with a modal; its
+    # submission is the button's command with the text: here the Caster's
+    # curse of another player, as /curse victim:<id> would be.
+    body = interact(fake, table, click(uid, "?%s:%d:curse" % (gid, move)))
+    check(body and body.get("type") == 9 and body["data"]["custom_id"] == "?%s:%d:curse" % (gid, move)
+          and body["data"]["components"][0]["components"][0]["type"] == 4,
+          "a click on a button that asks for text opens a modal: %s" % json.dumps(body)[:200])
+    body = interact(fake, table, modal_submit(uid, "?%s:%d:curse" % (gid, move), " %s " % other))
+    check(body and body.get("type") == 7 and body["data"].get("flags") is None,
+          "the modal's text plays the move, updating the table: %s" % json.dumps(body)[:200])
+    check(whose_turn(table)[1] != "curse" or whose_turn(table)[0] != uid, "the curse was cast")
     moves = 0
     while not game_over(table) and moves < 300:
         if not play_move(fake, table, use_slash=moves % 3 == 0):

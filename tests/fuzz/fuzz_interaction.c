@@ -2,7 +2,9 @@
  * INTERACTION_CREATE as raw JSON (not NUL-terminated), parsed with
  * cJSON_ParseWithLength and mapped by discord_parse_interaction. An accepted
  * interaction must give a known command, at most CMD_ARGS_MAX arguments and
- * NUL-terminated strings; a refused one a NUL-terminated reason. */
+ * NUL-terminated strings (a component or a modal submission: its game and
+ * move; a modal submission: its text as the last argument); a refused one a
+ * NUL-terminated reason. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,10 +28,17 @@ static void check(const struct discord_req *r)
 		abort();
 	for (int i = 0; i < c->nargs; i++)
 		check_string(c->args[i], sizeof(c->args[i]));
-	if (r->type != 2 && r->type != 3)
+	if (r->type != 2 && r->type != 3 && r->type != 5)
 		abort();
-	if (r->type == 3 && (c->game <= 0 || c->move < 0))
+	if (r->type != 2 && (c->game <= 0 || c->move < 0))
 		abort();
+	/* A modal's text or a menu's choice is the last argument. */
+	if (r->type == 5 && (c->nargs < 1 || strlen(c->args[c->nargs - 1]) > MSG_PROMPT_TEXT))
+		abort();
+	if (r->prompt && (r->type != 3 || !r->button[0]))
+		abort();
+	check_string(r->button, sizeof(r->button));
+	check_string(r->button_label, sizeof(r->button_label));
 	check_string(r->req.server, sizeof(r->server));
 	check_string(r->req.channel, sizeof(r->channel));
 	check_string(r->req.user, sizeof(r->user));

@@ -166,6 +166,374 @@ static void test_response_shapes(void **unused)
 	free(json);
 }
 
+/* A 2x1 RGB PNG (made with zlib: the signature, IHDR, IDAT, IEND). */
+static const unsigned char tiny_png[70] = {
+	0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48,
+	0x44, 0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00,
+	0x00, 0x7b, 0x40, 0xe8, 0xdd, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78,
+	0xda, 0x63, 0xf8, 0xcf, 0x00, 0x04, 0xff, 0x01, 0x07, 0x00, 0x01, 0xff, 0x3d, 0x7d,
+	0x8c, 0x49, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+};
+
+static void expect_json(char *json, const char *want)
+{
+	assert_non_null(json);
+	if (strcmp(json, want) != 0)
+		fail_msg("got\n%s\nwant\n%s", json, want);
+	free(json);
+}
+
+/* A message without picture, select menu or prompt keeps its old bytes. */
+static void test_plain_bytes(void **unused)
+{
+	static struct msg table;
+	const struct msg *t[1] = { &table };
+
+	(void)unused;
+	table.kind = MSG_TABLE;
+	snprintf(table.title, sizeof(table.title), "Turn 1");
+	msg_field(&table, "alice", "3");
+	msg_button(&table, 9, 14, "eye", "tentacle", "Tentacle", MSG_PRIMARY);
+	expect_json(discord_response_json(7, t, 1, 0),
+	            "{\"data\":{\"content\":\"\",\"embeds\":[{\"title\":\"Turn 1\","
+	            "\"color\":3050327,\"fields\":[{\"name\":\"alice\",\"value\":\"3\","
+	            "\"inline\":true}]}],\"components\":[{\"type\":1,\"components\":[{\"type\":"
+	            "2,\"style\":1,\"label\":\"Tentacle\",\"custom_id\":\"9:14:eye:tentacle\"}]}],"
+	            "\"allowed_mentions\":{\"parse\":[]}},\"type\":7}");
+	assert_int_equal(discord_response_files(t, 1, NULL), 0);
+	/* An edit that drops an earlier picture says so; nothing else changes. */
+	expect_json(discord_response_json(0, t, 1, DISCORD_DETACH),
+	            "{\"content\":\"\",\"embeds\":[{\"title\":\"Turn 1\",\"color\":3050327,"
+	            "\"fields\":[{\"name\":\"alice\",\"value\":\"3\",\"inline\":true}]}],"
+	            "\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":1,"
+	            "\"label\":\"Tentacle\",\"custom_id\":\"9:14:eye:tentacle\"}]}],"
+	            "\"allowed_mentions\":{\"parse\":[]},\"attachments\":[]}");
+}
+
+/* The table of the board game: its map as the embed's image, uploaded as
+ * files[0] ("Uploading Files"), a select menu above the buttons, a button
+ * that asks for text. */
+static void test_picture_select_prompt(void **unused)
+{
+	struct msg_list l = { 0 };
+	struct msg *t, *e;
+	struct msg_button *b;
+	struct rest_file files[REST_MAX_FILES];
+	const struct msg *both[2];
+
+	(void)unused;
+	t = msg_add(&l, MSG_CHANNEL, NULL, MSG_TABLE);
+	e = msg_add(&l, MSG_CHANNEL, NULL, MSG_EVENT);
+	assert_non_null(t);
+	assert_non_null(e);
+	snprintf(t->title, sizeof(t->title), "Round 2");
+	assert_int_equal(msg_picture(&l, t, "map.png", tiny_png, sizeof(tiny_png)), 0);
+	assert_int_equal(msg_select(t, 9, 14, "eye", NULL, "Choose a face"), 0);
+	assert_int_equal(msg_option(t, "Tentacle", "tentacle", "steal one sanity"), 0);
+	assert_int_equal(msg_option(t, "Elder Sign", "elder-sign", NULL), 0);
+	b = msg_button(t, 9, 14, "curse", NULL, "Curse", MSG_PRIMARY);
+	assert_non_null(b);
+	assert_int_equal(msg_ask(t, b, "Curse", "Victim", "user-k", 20), 0);
+	assert_non_null(msg_button(t, 9, 14, "respond", NULL, "Respond", MSG_SECONDARY));
+	snprintf(e->text, sizeof(e->text), "alice rolls");
+	both[0] = e;
+	both[1] = t;
+
+	expect_json(
+	    discord_response_json(7, both + 1, 1, 0),
+	    "{\"data\":{\"content\":\"\",\"embeds\":[{\"title\":\"Round 2\",\"color\":"
+	    "3050327,\"image\":{\"url\":\"attachment://map.png\"}}],\"components\":[{\"type\":1,"
+	    "\"components\":[{\"type\":3,\"custom_id\":\"9:14:eye\",\"placeholder\":\"Choose a "
+	    "face\",\"min_values\":1,\"max_values\":1,\"options\":[{\"label\":\"Tentacle\","
+	    "\"value\":\"tentacle\",\"description\":\"steal one sanity\"},{\"label\":\"Elder "
+	    "Sign\",\"value\":\"elder-sign\"}]}]},{\"type\":1,\"components\":[{\"type\":2,"
+	    "\"style\":1,\"label\":\"Curse\",\"custom_id\":\"?9:14:curse\"},{\"type\":2,\"style\":"
+	    "2,\"label\":\"Respond\",\"custom_id\":\"9:14:respond\"}]}],\"allowed_mentions\":{"
+	    "\"parse\":[]},\"attachments\":[{\"id\":0,\"filename\":\"map.png\"}]},\"type\":7}");
+	/* The part files[0]: the message's bytes as they are. */
+	assert_int_equal(discord_response_files(both + 1, 1, files), 1);
+	assert_string_equal(files[0].name, "files[0]");
+	assert_string_equal(files[0].filename, "map.png");
+	assert_string_equal(files[0].content_type, "image/png");
+	assert_int_equal(files[0].len, sizeof(tiny_png));
+	assert_memory_equal(files[0].data, tiny_png, sizeof(tiny_png));
+
+	/* An event's picture is attached after the table's, without an embed;
+	 * a second picture of the same name is left out. */
+	assert_int_equal(msg_picture(&l, e, "roll.png", tiny_png, sizeof(tiny_png)), 0);
+	assert_int_equal(discord_response_files(both, 2, files), 2);
+	assert_string_equal(files[0].filename, "map.png");
+	assert_string_equal(files[1].name, "files[1]");
+	assert_string_equal(files[1].filename, "roll.png");
+	{
+		char *json = discord_response_json(4, both, 2, DISCORD_EPHEMERAL);
+		const char *tail =
+		    "\"flags\":64,\"allowed_mentions\":{\"parse\":[]},\"attachments\":"
+		    "[{\"id\":0,\"filename\":\"map.png\"},{\"id\":1,\"filename\":"
+		    "\"roll.png\"}]},\"type\":4}";
+		assert_non_null(json);
+		assert_non_null(strstr(json, "{\"data\":{\"content\":\"alice rolls\","));
+		assert_string_equal(json + strlen(json) - strlen(tail), tail);
+		free(json);
+	}
+	assert_int_equal(msg_picture(&l, e, "map.png", tiny_png, sizeof(tiny_png)), 0);
+	assert_int_equal(discord_response_files(both, 2, files), 1);
+	expect_json(discord_response_json(0, both, 1, 0),
+	            "{\"content\":\"alice rolls\",\"allowed_mentions\":{\"parse\":[]},"
+	            "\"attachments\":[{\"id\":0,\"filename\":\"map.png\"}]}");
+	msg_free(&l);
+}
+
+/* A full select menu leaves 4 rows of buttons: 5 rows in all. */
+static void test_select_rows(void **unused)
+{
+	static struct msg t;
+	const struct msg *tp[1] = { &t };
+	char *json;
+	cJSON *j, *rows;
+
+	(void)unused;
+	t.kind = MSG_TABLE;
+	for (int i = 0; i < 21; i++)
+		msg_button(&t, 3, 1, "eye", NULL, "x", MSG_PRIMARY);
+	assert_int_equal(msg_select(&t, 3, 1, "eye", NULL, NULL), -1); /* 21 buttons */
+	t.nbuttons = 20;
+	assert_int_equal(msg_select(&t, 3, 1, "eye", NULL, NULL), 0);
+	assert_null(msg_button(&t, 3, 1, "eye", NULL, "x", MSG_PRIMARY));
+	for (int i = 0; i < 25; i++) {
+		char v[8];
+		snprintf(v, sizeof(v), "%d", i + 1);
+		assert_int_equal(msg_option(&t, v, v, NULL), 0);
+	}
+	assert_int_equal(msg_option(&t, "26", "26", NULL), -1);
+	json = discord_response_json(0, tp, 1, 0);
+	j = parse(json);
+	rows = cJSON_GetObjectItem(j, "components");
+	assert_int_equal(cJSON_GetArraySize(rows), 5);
+	assert_int_equal(
+	    cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "components")), 1);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(
+	                     cJSON_GetArrayItem(
+	                         cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "components"), 0),
+	                     "options")),
+	                 25);
+	assert_null(cJSON_GetObjectItem(
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "components"), 0),
+	    "placeholder"));
+	for (int r = 1; r < 5; r++)
+		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, r),
+		                                                        "components")),
+		                 5);
+	cJSON_Delete(j);
+	free(json);
+}
+
+/* A click on a button that asks for text is answered with a modal: type 9,
+ * custom_id, title, one action row holding a short text input. */
+static void test_modal_response(void **unused)
+{
+	struct msg_prompt p = {
+		.title = "Curse", .label = "Victim", .placeholder = "user-k", .max_len = 20
+	};
+	char long_id[101];
+
+	(void)unused;
+	expect_json(discord_modal_json("9:14:curse", &p, "ignored"),
+	            "{\"type\":9,\"data\":{\"custom_id\":\"?9:14:curse\",\"title\":\"Curse\","
+	            "\"components\":[{\"type\":1,\"components\":[{\"type\":4,\"custom_id\":"
+	            "\"text\",\"style\":1,\"label\":\"Victim\",\"placeholder\":\"user-k\","
+	            "\"min_length\":1,\"max_length\":20,\"required\":true}]}]}}");
+	/* Without the prompt (a restart forgot it): the button's label, or its
+	 * command, cut to Discord's 45 characters. */
+	expect_json(
+	    discord_modal_json("9:14:curse", NULL,
+	                       "A label much longer than forty-five characters, "
+	                       "surely"),
+	    "{\"type\":9,\"data\":{\"custom_id\":\"?9:14:curse\",\"title\":\"A label much "
+	    "longer than forty-five character\",\"components\":[{\"type\":1,\"components\":[{"
+	    "\"type\":4,\"custom_id\":\"text\",\"style\":1,\"label\":\"A label much "
+	    "longer than forty-five character\",\"min_length\":1,\"max_length\":64,"
+	    "\"required\":true}]}]}}");
+	expect_json(discord_modal_json("9:14:curse", NULL, ""),
+	            "{\"type\":9,\"data\":{\"custom_id\":\"?9:14:curse\",\"title\":\"curse\","
+	            "\"components\":[{\"type\":1,\"components\":[{\"type\":4,\"custom_id\":"
+	            "\"text\",\"style\":1,\"label\":\"curse\",\"min_length\":1,\"max_length\":64,"
+	            "\"required\":true}]}]}}");
+	memset(long_id, '1', 100);
+	long_id[100] = '\0';
+	assert_null(discord_modal_json(long_id, &p, NULL)); /* "?" + 100 bytes */
+}
+
+static int parse_one(const char *json, struct discord_req *r)
+{
+	cJSON *d = parse(json);
+	char err[128];
+	int rc = discord_parse_interaction(d, r, err, sizeof(err));
+
+	cJSON_Delete(d);
+	return rc;
+}
+
+#define HEAD(type)                                                                                 \
+	"{\"id\":\"21\",\"token\":\"t\",\"type\":" #type                                           \
+	",\"channel_id\":\"6\",\"user\":{\"id\":\"4\"},"
+
+/* Interaction data (Discord's "Receiving and Responding": Message Component
+ * and Modal Submit Data Structures) to commands. */
+static void test_select_and_modal_in(void **unused)
+{
+	struct discord_req r, slash;
+
+	(void)unused;
+	/* A choice in a select menu: its command, the value appended. */
+	assert_int_equal(parse_one(HEAD(3) "\"message\":{\"id\":\"777\"},\"data\":{\"custom_id\":"
+	                                   "\"9:14:eye\",\"component_type\":3,\"values\":["
+	                                   "\"elder-sign\"]}}",
+	                           &r),
+	                 0);
+	assert_string_equal(cmd_word(&r.req.cmd), "eye");
+	assert_int_equal(r.req.cmd.nargs, 1);
+	assert_string_equal(r.req.cmd.args[0], "elder-sign");
+	assert_int_equal(r.req.cmd.game, 9);
+	assert_int_equal(r.req.cmd.move, 14);
+	assert_int_equal(r.prompt, 0);
+	assert_string_equal(r.message_id, "777");
+	assert_int_equal(r.message_pictured, 0);
+
+	/* A click on a button that asks for text: the modal is wanted, with the
+	 * button's label as the message shows it. */
+	assert_int_equal(
+	    parse_one(HEAD(3) "\"message\":{\"id\":\"778\",\"embeds\":[{\"image\":{\"url\":"
+	                      "\"attachment://map.png\"}}],\"components\":[{\"type\":1,"
+	                      "\"components\":[{\"type\":2,\"custom_id\":\"9:14:roll\",\"label\":"
+	                      "\"Roll\"},{\"type\":2,\"custom_id\":\"?9:14:eye\",\"label\":\"Pick "
+	                      "a face\"}]}]},\"data\":{\"custom_id\":\"?9:14:eye\","
+	                      "\"component_type\":2}}",
+	              &r),
+	    0);
+	assert_int_equal(r.prompt, 1);
+	assert_string_equal(r.button, "9:14:eye");
+	assert_string_equal(r.button_label, "Pick a face");
+	assert_int_equal(r.message_pictured, 1);
+	assert_string_equal(cmd_word(&r.req.cmd), "eye");
+	assert_int_equal(r.req.cmd.nargs, 0);
+
+	/* Its modal's submission is the button's command with the text (blanks
+	 * trimmed) as last argument: the same command as the slash command. */
+	assert_int_equal(
+	    parse_one(HEAD(5) "\"message\":{\"id\":\"778\",\"attachments\":[{\"id\":"
+	                      "\"1\"}]},\"data\":{\"custom_id\":\"?9:14:eye\","
+	                      "\"components\":[{\"type\":1,\"components\":[{\"type\":"
+	                      "4,\"custom_id\":\"text\",\"value\":\" tentacle \"}]}]}}",
+	              &r),
+	    0);
+	assert_int_equal(
+	    parse_one(
+	        HEAD(2) "\"data\":{\"name\":\"eye\",\"options\":[{\"name\":\"face\",\"type\":3,"
+	                "\"value\":\"tentacle\"}]}}",
+	        &slash),
+	    0);
+	assert_int_equal(r.type, 5);
+	assert_int_equal(r.prompt, 0);
+	assert_int_equal(r.req.cmd.kind, slash.req.cmd.kind);
+	assert_int_equal(r.req.cmd.action, slash.req.cmd.action);
+	assert_int_equal(r.req.cmd.nargs, slash.req.cmd.nargs);
+	assert_string_equal(r.req.cmd.args[0], slash.req.cmd.args[0]);
+	assert_int_equal(r.req.cmd.game, 9);
+	assert_int_equal(r.req.cmd.move, 14);
+	assert_string_equal(r.message_id, "778");
+	assert_int_equal(r.message_pictured, 1);
+
+	/* A button with an argument keeps it first; a text input in a label
+	 * component (the newer modal layout) is read too. */
+	assert_int_equal(parse_one(HEAD(5) "\"data\":{\"custom_id\":\"?9:14:curse:43\","
+	                                   "\"components\":[{\"type\":18,\"id\":1,\"component\":{"
+	                                   "\"type\":4,\"id\":2,\"custom_id\":\"text\",\"value\":"
+	                                   "\"2\"}}]}}",
+	                           &r),
+	                 0);
+	assert_string_equal(cmd_word(&r.req.cmd), "curse");
+	assert_int_equal(r.req.cmd.nargs, 2);
+	assert_string_equal(r.req.cmd.args[0], "43");
+	assert_string_equal(r.req.cmd.args[1], "2");
+	assert_string_equal(r.message_id, "");
+}
+
+/* Malformed or oversized select and modal data is refused. */
+static void test_select_and_modal_refusals(void **unused)
+{
+	static const char *const bad[] = {
+		/* select menus */
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"component_type\":3}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"component_type\":3,\"values\":[]}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"values\":\"tentacle\"}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"values\":[\"a\",\"b\"]}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"values\":[\"\"]}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"values\":[\"two words\"]}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"values\":[\"a\\\"b\"]}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"values\":[7]}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"values\":["
+		        "\"123456789012345678901234567890123\"]}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"component_type\":2,\"values\":["
+		        "\"a\"]}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"component_type\":5,\"values\":["
+		        "\"1\"]}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"9:14:eye\",\"component_type\":\"3\"}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"?9:14:eye\",\"values\":[\"tentacle\"]}}",
+		/* prompt buttons */
+		HEAD(3) "\"data\":{\"custom_id\":\"?\"}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"?x\"}}",
+		HEAD(3) "\"data\":{\"custom_id\":\"??9:14:eye\"}}",
+		/* modal submissions */
+		HEAD(5) "\"data\":{\"custom_id\":\"9:14:eye\",\"components\":[{\"type\":1,"
+		        "\"components\":[{\"type\":4,\"custom_id\":\"text\",\"value\":\"x\"}]}]}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:fly\",\"components\":[{\"type\":1,"
+		        "\"components\":[{\"type\":4,\"custom_id\":\"text\",\"value\":\"x\"}]}]}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\"}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":{}}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":[]}}",
+		HEAD(
+		    5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":[{},{},{},{},{},{"
+		       "\"type\":"
+		       "1,\"components\":[{\"type\":4,\"custom_id\":\"text\",\"value\":\"x\"}]}]}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":[{\"type\":1,"
+		        "\"components\":[{\"type\":4,\"custom_id\":\"other\",\"value\":\"x\"}]}]}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":[{\"type\":1,"
+		        "\"components\":[{\"type\":3,\"custom_id\":\"text\",\"value\":\"x\"}]}]}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":[{\"type\":1,"
+		        "\"components\":[{\"type\":4,\"custom_id\":\"text\",\"value\":\"  \"}]}]}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":[{\"type\":1,"
+		        "\"components\":[{\"type\":4,\"custom_id\":\"text\",\"value\":7}]}]}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":[{\"type\":1,"
+		        "\"components\":[{\"type\":4,\"custom_id\":\"text\",\"value\":\"a\\nb\"}]}]"
+		        "}}",
+		HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":[{\"type\":1,"
+		        "\"components\":[{\"type\":4,\"custom_id\":\"text\",\"value\":"
+		        "\"12345678901234567890123456789012345678901234567890123456789012345\"}]}]}"
+		        "}",
+		HEAD(6) "\"data\":{\"custom_id\":\"9:14:eye\"}}",
+	};
+	struct discord_req r;
+	char big[8192];
+	int n;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse_one(bad[i], &r) == 0)
+			fail_msg("accepted: %s", bad[i]);
+	/* A text of more than 4000 bytes, and a custom_id of more than 100. */
+	n = snprintf(big, sizeof(big),
+	             HEAD(5) "\"data\":{\"custom_id\":\"?9:14:eye\",\"components\":[{\"type\":1,"
+	                     "\"components\":[{\"type\":4,\"custom_id\":\"text\",\"value\":\"");
+	memset(big + n, 'a', 4001);
+	snprintf(big + n + 4001, sizeof(big) - (size_t)n - 4001, "\"}]}]}}");
+	assert_int_not_equal(parse_one(big, &r), 0);
+	n = snprintf(big, sizeof(big), HEAD(3) "\"data\":{\"custom_id\":\"?9:14:eye:");
+	memset(big + n, 'a', 95);
+	snprintf(big + n + 95, sizeof(big) - (size_t)n - 95, "\"}}");
+	assert_int_not_equal(parse_one(big, &r), 0);
+}
+
 static int lowercase_name(const char *s)
 {
 	size_t n = strlen(s);
@@ -240,9 +608,17 @@ static void test_close_codes(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_slash_command),   cmocka_unit_test(test_button_and_refusals),
-		cmocka_unit_test(test_response_shapes), cmocka_unit_test(test_command_definitions),
+		cmocka_unit_test(test_slash_command),
+		cmocka_unit_test(test_button_and_refusals),
+		cmocka_unit_test(test_response_shapes),
+		cmocka_unit_test(test_command_definitions),
 		cmocka_unit_test(test_close_codes),
+		cmocka_unit_test(test_plain_bytes),
+		cmocka_unit_test(test_picture_select_prompt),
+		cmocka_unit_test(test_select_rows),
+		cmocka_unit_test(test_modal_response),
+		cmocka_unit_test(test_select_and_modal_in),
+		cmocka_unit_test(test_select_and_modal_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
