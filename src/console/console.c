@@ -162,18 +162,18 @@ int console_save_picture(const char *dir, const struct msg *m, char *path, size_
 	n = snprintf(path, cap, "%s/%s", dir, m->picture_name);
 	if (n < 0 || (size_t)n >= cap ||
 	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, m->picture_name) >= (int)sizeof(tmp))
-		return snprintf(err, errlen, "%s: the path is too long", dir), -1;
+		return snprintf(err, errlen, "%.300s: the path is too long", dir), -1;
 	if (make_parents(path))
-		return snprintf(err, errlen, "%s: %s", dir, strerror(errno)), -1;
+		return snprintf(err, errlen, "%.300s: %.200s", dir, strerror(errno)), -1;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return snprintf(err, errlen, "%s: %s", tmp, strerror(errno)), -1;
+		return snprintf(err, errlen, "%.300s: %.200s", tmp, strerror(errno)), -1;
 	while (left > 0) {
 		ssize_t w = write(fd, p, left);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			snprintf(err, errlen, "%s: %s", tmp,
+			snprintf(err, errlen, "%.300s: %.200s", tmp,
 			         w < 0 ? strerror(errno) : "short write");
 			close(fd);
 			unlink(tmp);
@@ -183,7 +183,7 @@ int console_save_picture(const char *dir, const struct msg *m, char *path, size_
 		left -= (size_t)w;
 	}
 	if (close(fd) || rename(tmp, path)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%.300s: %.200s", path, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}

@@ -580,7 +580,7 @@ static int pick_pictures(const struct msg *const *m, int n, const struct msg **o
 
 int discord_response_files(const struct msg *const *m, int n, struct rest_file *files)
 {
-	const struct msg *pics[REST_MAX_FILES];
+	const struct msg *pics[REST_MAX_FILES] = { 0 };
 	int k = pick_pictures(m, n, pics);
 
 	for (int j = 0; j < k; j++) {
@@ -689,7 +689,7 @@ char *discord_response_json(int type, const struct msg *const *m, int n, int fla
 	      *data = type ? cJSON_AddObjectToObject(root, "data") : root;
 	char content[CONTENT_MAX + 1];
 	struct text tx;
-	const struct msg *table = NULL, *pics[REST_MAX_FILES];
+	const struct msg *table = NULL, *pics[REST_MAX_FILES] = { 0 };
 	int npics = pick_pictures(m, n, pics);
 	char *json;
 
