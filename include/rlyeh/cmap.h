@@ -182,6 +182,12 @@ int cmap_squares(const struct cmap *m, int16_t *out);
 void cmap_distances(const struct cmap *m, int from, const uint8_t *wall, int confine,
                     int16_t *dist);
 
+/* cmap_distances from the nearest of n squares at once (squares not in G
+ * are left out): a multi-source search, so dist[q] is the length of the
+ * shortest path from any of them. */
+void cmap_distances_from(const struct cmap *m, const int16_t *from, int n, const uint8_t *wall,
+                         int confine, int16_t *dist);
+
 /* C10's path from `from` to `to`: among paths of G at most `limit` steps
  * long (limit < 0: no limit), the shortest, then the one entering the
  * fewest squares of `enemy` (a bitmap, may be NULL) before `to`, then the

@@ -495,15 +495,26 @@ int cmap_squares(const struct cmap *m, int16_t *out)
 
 void cmap_distances(const struct cmap *m, int from, const uint8_t *wall, int confine, int16_t *dist)
 {
+	int16_t one = (int16_t)from;
+
+	cmap_distances_from(m, &one, 1, wall, confine, dist);
+}
+
+void cmap_distances_from(const struct cmap *m, const int16_t *from, int n, const uint8_t *wall,
+                         int confine, int16_t *dist)
+{
 	int16_t queue[CMAP_SQUARES];
 	int head = 0, tail = 0;
 
 	for (int i = 0; i < CMAP_SQUARES; i++)
 		dist[i] = -1;
-	if (!cmap_passable(m, from))
-		return;
-	dist[from] = 0;
-	queue[tail++] = (int16_t)from;
+	for (int i = 0; i < n; i++) {
+		if (from[i] < 0 || from[i] >= CMAP_SQUARES || !cmap_passable(m, from[i]) ||
+		    dist[from[i]] == 0)
+			continue;
+		dist[from[i]] = 0;
+		queue[tail++] = from[i];
+	}
 	while (head < tail) {
 		int v = queue[head++];
 		for (int d = 0; d < 4; d++) {

@@ -796,32 +796,18 @@ static int byakhee_dests(const struct cthulhu *g, int from, int16_t *out)
 }
 
 /* G distance from every square to the nearest of the targets' pawns (C13),
- * unconfined; -1 when unreachable. */
+ * -1 when unreachable; with confine >= 0 only pawns on that tile count and
+ * the search stays on it. */
 static void target_distances(const struct cthulhu *g, uint8_t targets, int confine, int16_t *dist)
 {
-	int16_t queue[CMAP_SQUARES];
-	int head = 0, tail = 0;
-	for (int q = 0; q < CMAP_SQUARES; q++)
-		dist[q] = -1;
+	int16_t from[CTHULHU_MAX];
+	int n = 0;
 	for (int s = 0; s < g->n; s++) {
 		int sq = g->p[s].sq;
-		if (!(targets >> s & 1) || sq < 0 || dist[sq] == 0)
-			continue;
-		if (confine >= 0 && tile_of(sq) != confine)
-			continue;
-		dist[sq] = 0;
-		queue[tail++] = (int16_t)sq;
+		if ((targets >> s & 1) && sq >= 0 && (confine < 0 || tile_of(sq) == confine))
+			from[n++] = (int16_t)sq;
 	}
-	while (head < tail) {
-		int v = queue[head++];
-		for (int d = 0; d < 4; d++) {
-			int u = cmap_step(&g->map, v, d);
-			if (u < 0 || dist[u] >= 0 || (confine >= 0 && tile_of(u) != confine))
-				continue;
-			dist[u] = (int16_t)(dist[v] + 1);
-			queue[tail++] = (int16_t)u;
-		}
-	}
+	cmap_distances_from(&g->map, from, n, NULL, confine, dist);
 }
 
 /* E30: destinations within 3 squares ending strictly closer to the target;
@@ -890,33 +876,41 @@ static int cultist_can_move(const struct cthulhu *g, int q)
 	return 0;
 }
 
-/* The figures that may be chosen next, in reading order. */
-static int figures(const struct cthulhu *g, int16_t *out)
+/* The figures that may be chosen next in figure mode `fmode` against seat
+ * `target`, those in `moved` (may be NULL) left out, in reading order. */
+static int figures_in(const struct cthulhu *g, int fmode, int target, const uint8_t *moved,
+                      int16_t *out)
 {
 	int16_t tmp[CMAP_SQUARES], dist[CMAP_SQUARES];
 	int k = 0;
-	int kind = g->fmode == FM_BYAKHEE || g->fmode == FM_SENT ? CS_BYAKHEE : CS_CULTIST;
-	if (g->fmode == FM_YELLOW)
-		cmap_distances(&g->map, g->p[g->target].sq, NULL, -1, dist);
+	int kind = fmode == FM_BYAKHEE || fmode == FM_SENT ? CS_BYAKHEE : CS_CULTIST;
+	if (fmode == FM_YELLOW)
+		cmap_distances(&g->map, g->p[target].sq, NULL, -1, dist);
 	for (int q = 0; q < CMAP_SQUARES; q++) {
-		if (!(g->square[q] & kind) || cmap_bit(g->moved, q))
+		if (!(g->square[q] & kind) || cmap_bit(moved, q))
 			continue;
 		if (kind == CS_BYAKHEE && is_site(tile_of(q)))
 			continue; /* B41 */
-		if (g->fmode == FM_SENT) {
-			if (q != g->p[g->target].sq) /* B49: it must go somewhere */
+		if (fmode == FM_SENT) {
+			if (q != g->p[target].sq) /* B49: it must go somewhere */
 				out[k++] = (int16_t)q;
 			continue;
 		}
-		if (g->fmode == FM_SCATTER && !near_tile(g, g->seat, q))
+		if (fmode == FM_SCATTER && !near_tile(g, g->seat, q))
 			continue;
-		if (g->fmode == FM_YELLOW    ? yellow_dests(g, q, dist, tmp) > 0
-		    : g->fmode == FM_BYAKHEE ? byakhee_dests(g, q, tmp) > 0
-		                             : cultist_can_move(g, q))
+		if (fmode == FM_YELLOW    ? yellow_dests(g, q, dist, tmp) > 0
+		    : fmode == FM_BYAKHEE ? byakhee_dests(g, q, tmp) > 0
+		                          : cultist_can_move(g, q))
 			out[k++] = (int16_t)q;
 	}
 	sort_reading(g, out, k);
 	return k;
+}
+
+/* The figures the pending figure choice offers. */
+static int figures(const struct cthulhu *g, int16_t *out)
+{
+	return figures_in(g, g->fmode, g->target, g->moved, out);
 }
 
 /* Moves the figure(s) on `from` to `to`: a cultist, or a byakhee with its
@@ -1080,15 +1074,10 @@ static int sent_target(const struct cthulhu *g, int seat, int other)
 /* E30 has an effect against `other`. */
 static int yellow_target(const struct cthulhu *g, int seat, int other)
 {
-	struct cthulhu tmp;
 	int16_t f[CMAP_SQUARES];
 	if (other == seat || g->p[other].out)
 		return 0;
-	memcpy(&tmp, g, sizeof tmp);
-	tmp.target = (uint8_t)other;
-	tmp.fmode = FM_YELLOW;
-	memset(tmp.moved, 0, sizeof tmp.moved);
-	return figures(&tmp, f) > 0;
+	return figures_in(g, FM_YELLOW, other, NULL, f) > 0;
 }
 
 /* Whether playing card `kind` now would have an effect (B49) at the moment. */
@@ -1137,14 +1126,8 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 		                   pile_count(g->relic_at, CTHULHU_RELICS, CW_DISCARD) >
 		               0);
 	case CK_SCATTER: {
-		struct cthulhu tmp;
 		int16_t f[CMAP_SQUARES];
-		if (!own)
-			return 0;
-		memcpy(&tmp, g, sizeof tmp);
-		tmp.fmode = FM_SCATTER;
-		memset(tmp.moved, 0, sizeof tmp.moved);
-		return figures(&tmp, f) > 0;
+		return own && figures_in(g, FM_SCATTER, 0, NULL, f) > 0;
 	}
 	case CK_BRAWL:
 	case CK_YELLOW:
