@@ -1621,16 +1621,12 @@ static void choose(struct cthulhu *g, const struct cthulhu_option *o, struct gam
 			kill_enemy(g, g->enemy == CS_BYAKHEE ? 2 : 1, ev);
 			return;
 		case CO_LOSE: {
-			int then = g->stack[g->sp - 1];
-			p->hearts--;
-			g->hearts++;
-			emit(ev, CV_HEARTS, seat, 0, p->hearts);
-			if (p->hearts == 0) {
-				pop(g);
-				g->enemy = 0;
-				defeat(g, seat, then, ev); /* B26: the fight ends only so */
+			int then = pop(g); /* the fight's continuation */
+			if (lose_heart(g, seat, then, ev)) {
+				g->enemy = 0; /* B26: the fight ends only so */
 				return;
 			}
+			push(g, then);
 			g->phase = PH_WEAPON;
 			return;
 		}
