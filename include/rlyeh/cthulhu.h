@@ -342,6 +342,15 @@ int cthulhu_moment(const struct cthulhu *g);
  * resolution runs on until the next node. */
 int cthulhu_apply(struct cthulhu *g, int value, struct game_events *ev);
 
+/* C17: `seat` leaves the game (or is removed by the host) at any point
+ * after the deal: it is eliminated as in §9.4. Its own turn ends (B17); a
+ * reaction-window decision of its passes; a relic choice of its defeat is
+ * dropped; a card aimed at it ends (a brawl is not rolled, the figure
+ * choices and the relic taking stop). GAME_EOVER after the end, GAME_EPHASE
+ * before the deal is done, GAME_EARG for a seat not in play; nothing
+ * changes then. */
+int cthulhu_leave(struct cthulhu *g, int seat, struct game_events *ev);
+
 /* Starts `seat`'s turn from the position `g` holds now, with the turn's
  * automatic part run up to the first node (§6.1). For tests and tools that
  * build a position by editing a dealt game's fields. GAME_EOVER after the

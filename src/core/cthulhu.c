@@ -703,6 +703,8 @@ static void defeat_end(struct cthulhu *g, struct game_events *ev)
 	int seat = g->defeated;
 	struct cthulhu_player *p = &g->p[seat];
 	int h = 3 - p->hearts;
+	if (p->out)
+		return; /* left the game during the defeat (cthulhu_leave) */
 	if (h > g->hearts)
 		h = g->hearts;
 	p->hearts = (uint8_t)(p->hearts + h);
@@ -2314,6 +2316,36 @@ int cthulhu_apply(struct cthulhu *g, int value, struct game_events *ev)
 		if (value < 0 || value >= cthulhu_options(g, opt))
 			return GAME_EILLEGAL;
 		choose(g, &opt[value], ev);
+	}
+	run(g, ev);
+	return GAME_OK;
+}
+
+int cthulhu_leave(struct cthulhu *g, int seat, struct game_events *ev)
+{
+	if (g->phase == PH_OVER)
+		return GAME_EOVER;
+	if (g->phase == PH_DEALER || g->phase == PH_DEAL)
+		return GAME_EPHASE;
+	if (seat < 0 || seat >= g->n || g->p[seat].out)
+		return GAME_EARG;
+	eliminate(g, seat, ev);
+	if (g->end == CE_PLAYING && !(g->flags & F_ABORT)) {
+		/* the decisions and dice that were the leaver's, or about them */
+		int about = g->target == seat;
+		if (g->phase == PH_PLAY && g->moment == CM_RW && g->ask_seat == seat) {
+			ret(g); /* a pass */
+		} else if (g->phase == PH_RELIC_LOSS && g->defeated == seat) {
+			g->loss = 0;
+			ret(g);
+		} else if (about && g->phase == PH_DIE &&
+		           (g->die_for == CD_BRAWL_A || g->die_for == CD_BRAWL_B)) {
+			g->phase = (uint8_t)pop(g); /* no brawl without the other player */
+		} else if (about && (g->phase == PH_RELIC_TAKE ||
+		                     ((g->phase == PH_FIGURE || g->phase == PH_DEST) &&
+		                      (g->fmode == FM_YELLOW || g->fmode == FM_SENT)))) {
+			ret(g); /* the card's effect ends with its target gone */
+		}
 	}
 	run(g, ev);
 	return GAME_OK;

@@ -249,6 +249,63 @@ static void test_timeout_defaults(void **state)
 	            seen[CA_TILE] > 0 && seen[CA_TOKENS] > 0);
 }
 
+/* C17: a seat may leave at any moment after the deal; the game goes on
+ * without it, never asks it anything again, keeps every invariant and
+ * ends. Refusals of leave change nothing. */
+static void test_leave_anytime(void **state)
+{
+	(void)state;
+	for (int i = 0; i < games_to_play(2000) / 10; i++) {
+		const struct game_policy *pol[CTHULHU_MAX];
+		struct game_setup setup = { .players = 2 + i % 5, .rounds = 40 };
+		struct cthulhu g, before;
+		struct rng rng;
+		struct game_step st;
+		char why[200];
+		long t = 0;
+		uint8_t gone = 0;
+		seat_policies(i, pol);
+		rng_seed(&rng, 9000 + (uint64_t)i);
+		assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+		before = g;
+		assert_int_equal(cthulhu_leave(&g, 0, NULL), GAME_EPHASE);
+		assert_memory_equal(&before, &g, sizeof g);
+		for (;; t++) {
+			int v;
+			cthulhu_step(&g, &st);
+			if (st.node == GAME_NODE_OVER)
+				break;
+			if (st.seat >= 0 && (gone >> st.seat & 1))
+				fail_msg("seed %d transition %ld: seat %d left but is asked",
+				         9000 + i, t, st.seat);
+			if (g.round > 0 && rng_below(&rng, 150) == 0) {
+				int s = (int)rng_below(&rng, (uint32_t)setup.players);
+				before = g;
+				if (g.p[s].out) {
+					assert_int_equal(cthulhu_leave(&g, s, NULL), GAME_EARG);
+					assert_memory_equal(&before, &g, sizeof g);
+				} else {
+					assert_int_equal(cthulhu_leave(&g, s, NULL), GAME_OK);
+					gone |= (uint8_t)(1 << s);
+					assert_true(g.p[s].out);
+				}
+				if (cthulhu_check(&g, why, sizeof why))
+					fail_msg("seed %d transition %ld: after seat %d left: %s",
+					         9000 + i, t, s, why);
+				continue;
+			}
+			v = st.node == GAME_NODE_CHANCE ? (int)rng_below(&rng, (uint32_t)st.count)
+			                                : pol[st.seat]->choose(&g, &st, &rng);
+			assert_int_equal(cthulhu_apply(&g, v, NULL), GAME_OK);
+			if (cthulhu_check(&g, why, sizeof why))
+				fail_msg("seed %d transition %ld: %s", 9000 + i, t, why);
+		}
+		before = g;
+		assert_int_equal(cthulhu_leave(&g, 0, NULL), GAME_EOVER);
+		assert_memory_equal(&before, &g, sizeof g);
+	}
+}
+
 /* The digest sees every field: changing one byte of a position changes it. */
 static void test_hash_sees_changes(void **state)
 {
@@ -301,11 +358,9 @@ static void test_check_catches(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_invariants_property),
-		cmocka_unit_test(test_replay_hash),
-		cmocka_unit_test(test_timeout_defaults),
-		cmocka_unit_test(test_hash_sees_changes),
-		cmocka_unit_test(test_check_catches),
+		cmocka_unit_test(test_invariants_property), cmocka_unit_test(test_replay_hash),
+		cmocka_unit_test(test_timeout_defaults),    cmocka_unit_test(test_leave_anytime),
+		cmocka_unit_test(test_hash_sees_changes),   cmocka_unit_test(test_check_catches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
