@@ -401,6 +401,15 @@ int cthulhu_route(const struct cthulhu *g, int to, uint8_t *dirs);
  * 11 BP10's forced discard, otherwise ending the turn. */
 int cthulhu_default(const struct cthulhu *g);
 
+/* At a CA_TILE node: the tile being placed and its options (as
+ * cmap_options; option i is the choice value i), written to out (capacity
+ * CMAP_OPTIONS_MAX); returns how many, or -1 at any other node. */
+int cthulhu_tile_options(const struct cthulhu *g, int *tile, struct cmap_option *out);
+
+/* At a CA_FIGURE or CA_DEST node: the kind of figure being moved
+ * (CS_CULTIST or CS_BYAKHEE); 0 at any other node. */
+int cthulhu_figure_kind(const struct cthulhu *g);
+
 /* Policies: "baseline" (§17, the hunt policy C13 for enemies) and "random"
  * (uniform over the options, for tests). */
 int cthulhu_policy_baseline(const void *state, const struct game_step *step, struct rng *rng);

@@ -2966,3 +2966,20 @@ int cthulhu_default(const struct cthulhu *g)
 		return baseline(g);
 	}
 }
+
+/* ---- queries for front ends ---- */
+
+int cthulhu_tile_options(const struct cthulhu *g, int *tile, struct cmap_option *out)
+{
+	if (g->phase != PH_TILE)
+		return -1;
+	*tile = g->aux;
+	return cmap_options(&g->map, g->aux, (enum cmap_mode)g->tile_mode, out);
+}
+
+int cthulhu_figure_kind(const struct cthulhu *g)
+{
+	if (g->phase != PH_FIGURE && g->phase != PH_DEST)
+		return 0;
+	return g->fmode == FM_BYAKHEE || g->fmode == FM_SENT ? CS_BYAKHEE : CS_CULTIST;
+}

@@ -1,0 +1,29 @@
+/* cttext: the CTHULHU!!! board game in words, for the table: each engine
+ * event as one line and each option of a decision as a label, in the bot's
+ * languages (enum i18n_lang), with the names of cards, tiles and relics from
+ * ctnames. Squares are written as global coordinates "gx,gy" (§3.2).
+ * Nothing here names a card from a hand (C4): a card drawn is told as "a
+ * card". */
+#ifndef RLYEH_CTTEXT_H
+#define RLYEH_CTTEXT_H
+
+#include <stddef.h>
+
+#include "rlyeh/cthulhu.h"
+#include "rlyeh/game.h"
+#include "rlyeh/text.h"
+
+/* Writes square `sq` of g's map as "gx,gy" into buf[cap]. */
+void cttext_square(const struct cthulhu *g, int sq, char *buf, size_t cap);
+
+/* Appends the line telling event e (no newline) to out; `g` is the state
+ * after the apply that produced it, names[seat] the seats' names. */
+void cttext_event(const struct cthulhu *g, const struct game_event *e, const char *const *names,
+                  int lang, struct text *out);
+
+/* Appends the label of option o of g's pending decision to out (C6's form
+ * for tile options: "#n cell (tx,ty) ρ° exits N E …"). */
+void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
+                   const char *const *names, int lang, struct text *out);
+
+#endif

@@ -1,0 +1,300 @@
+#include "rlyeh/cttext.h"
+
+#include <stdio.h>
+
+#include "rlyeh/cmap.h"
+#include "rlyeh/ctnames.h"
+#include "rlyeh/i18n.h"
+
+void cttext_square(const struct cthulhu *g, int sq, char *buf, size_t cap)
+{
+	if (sq < 0 || sq >= CMAP_SQUARES)
+		snprintf(buf, cap, "?");
+	else
+		snprintf(buf, cap, "%d,%d", cmap_gx(&g->map, sq), cmap_gy(&g->map, sq));
+}
+
+static const char *name_of(const struct cthulhu *g, const char *const *names, int seat)
+{
+	return seat >= 0 && seat < g->n && names && names[seat] ? names[seat] : "?";
+}
+
+static const char *card_name(int card, int lang)
+{
+	return ctnames_card(cthulhu_card_kind(card), lang);
+}
+
+/* The winners of a finished game, comma separated. */
+static void winners(const struct cthulhu *g, int mask, const char *const *names, struct text *out)
+{
+	int any = 0;
+	for (int s = 0; s < g->n; s++)
+		if (mask >> s & 1) {
+			text_add(out, any++ ? ", " : "");
+			text_add(out, name_of(g, names, s));
+		}
+}
+
+void cttext_event(const struct cthulhu *g, const struct game_event *e, const char *const *names,
+                  int lang, struct text *out)
+{
+	static const int rolls[] = { S_CT_ROLL_MOVE,     S_CT_ROLL_COMBAT, S_CT_ROLL_SANITY,
+		                     S_CT_ROLL_CULTISTS, S_CT_ROLL_BRAWL,  S_CT_ROLL_BRAWL };
+	const char *a = name_of(g, names, e->seat);
+	char x[32], y[32], z[32], sq[16], list[256];
+	struct text lt;
+
+	snprintf(x, sizeof x, "%d", e->target);
+	snprintf(y, sizeof y, "%d", e->value);
+	cttext_square(g, e->target, sq, sizeof sq);
+	switch (e->kind) {
+	case CV_DEALER:
+		i18n_add(out, lang, S_CT_DEALER, a, name_of(g, names, e->target), NULL);
+		break;
+	case CV_TURN: {
+		int seat = e->seat;
+		i18n_add(out, lang, S_CT_TURN, x, y, name_of(g, names, seat), NULL);
+		break;
+	}
+	case CV_DEAL:
+		i18n_add(out, lang, S_CT_DRAWS, a, NULL);
+		break;
+	case CV_ROLL:
+		if (e->target >= 0 && e->target < (int)(sizeof rolls / sizeof rolls[0]))
+			i18n_add(out, lang, rolls[e->target], a, y, NULL);
+		break;
+	case CV_TILE_DRAW:
+		i18n_add(out, lang, S_CT_TILE_DRAW, a, ctnames_tile(e->target, lang), NULL);
+		break;
+	case CV_TILE_SKIP:
+		i18n_add(out, lang, S_CT_TILE_SKIP, ctnames_tile(e->target, lang), NULL);
+		break;
+	case CV_TILE_RESHUFFLE:
+		i18n_add(out, lang, S_CT_TILE_RESHUFFLE, y, NULL);
+		break;
+	case CV_PLACE:
+		snprintf(y, sizeof y, "%d", (int8_t)(e->value & 0xff));
+		snprintf(z, sizeof z, "%d", (int8_t)((e->value >> 8) & 0xff));
+		i18n_add(out, lang, S_CT_PLACE, ctnames_tile(e->target, lang), y, z, NULL);
+		break;
+	case CV_ROTATE:
+		snprintf(y, sizeof y, "%d", (e->value & 3) * 90);
+		i18n_add(out, lang,
+		         (e->value >> 4) == CMAP_RELIEF   ? S_CT_ROTATE_RELIEF
+		         : (e->value >> 4) == CMAP_FORCED ? S_CT_ROTATE_FORCED
+		                                          : S_CT_ROTATE,
+		         y, NULL);
+		break;
+	case CV_ARRIVE:
+		i18n_add(out, lang,
+		         e->value == CS_CULTIST   ? S_CT_ARRIVE_CULTIST
+		         : e->value == CS_BYAKHEE ? S_CT_ARRIVE_BYAKHEE
+		         : e->value == CS_HEART   ? S_CT_ARRIVE_HEART
+		                                  : S_CT_ARRIVE_BULLET,
+		         sq, NULL);
+		break;
+	case CV_CARD:
+		i18n_add(out, lang, S_CT_CARD, a, card_name(e->target, lang), NULL);
+		break;
+	case CV_ITEM:
+		i18n_add(out, lang, S_CT_ITEM, a, card_name(e->target, lang), NULL);
+		break;
+	case CV_DISCARD:
+		i18n_add(out, lang, S_CT_DISCARD, a, card_name(e->target, lang), NULL);
+		break;
+	case CV_MOVE:
+		i18n_add(out, lang, S_CT_MOVE, a, sq, y, NULL);
+		break;
+	case CV_RELOCATE:
+		i18n_add(out, lang, S_CT_RELOCATE, a, sq, NULL);
+		break;
+	case CV_FIGHT:
+		i18n_add(out, lang,
+		         e->value == CS_BYAKHEE ? S_CT_FIGHT_BYAKHEE : S_CT_FIGHT_CULTIST, a, sq,
+		         NULL);
+		break;
+	case CV_WEAPON:
+		i18n_add(out, lang, S_CT_WEAPON, a, card_name(e->target, lang), NULL);
+		break;
+	case CV_TOTAL:
+		i18n_add(out, lang, S_CT_TOTAL, x, y, NULL);
+		break;
+	case CV_KILL:
+		i18n_add(out, lang, e->value == CS_BYAKHEE ? S_CT_KILL_BYAKHEE : S_CT_KILL_CULTIST,
+		         a, NULL);
+		break;
+	case CV_SPEND:
+		i18n_add(out, lang, S_CT_SPEND, a, y, NULL);
+		break;
+	case CV_HEARTS:
+		i18n_add(out, lang, S_CT_HEARTS, a, y, NULL);
+		break;
+	case CV_BULLETS:
+		i18n_add(out, lang, S_CT_BULLETS, a, y, NULL);
+		break;
+	case CV_SANITY:
+		i18n_add(out, lang, S_CT_SANITY, a, y, x, NULL);
+		break;
+	case CV_INSANE:
+		i18n_add(out, lang, S_CT_INSANE, a, x, NULL);
+		break;
+	case CV_DEFEAT:
+		i18n_add(out, lang, S_CT_DEFEAT, a, sq, NULL);
+		break;
+	case CV_ELIMINATED:
+		i18n_add(out, lang, S_CT_ELIMINATED, a, NULL);
+		break;
+	case CV_RELIC:
+	case CV_RELIC_LOST:
+		i18n_add(out, lang, e->kind == CV_RELIC ? S_CT_RELIC : S_CT_RELIC_LOST, a,
+		         ctnames_type(e->target / 16, lang), ctnames_relic(e->target, lang), NULL);
+		break;
+	case CV_TOKEN:
+		i18n_add(out, lang, e->value == CS_HEART ? S_CT_TOKEN_HEART : S_CT_TOKEN_BULLET, a,
+		         sq, NULL);
+		break;
+	case CV_FIGURE: {
+		char to[16];
+		cttext_square(g, e->value, to, sizeof to);
+		i18n_add(out, lang,
+		         e->seat == CS_BYAKHEE ? S_CT_FIGURE_BYAKHEE : S_CT_FIGURE_CULTIST, sq, to,
+		         NULL);
+		break;
+	}
+	case CV_SANCTIFY:
+		i18n_add(out, lang, S_CT_SANCTIFY, a, ctnames_tile(e->target, lang), y, NULL);
+		break;
+	case CV_ACTIVATE:
+		i18n_add(out, lang, S_CT_ACTIVATE, ctnames_tile(e->target, lang), y, NULL);
+		break;
+	case CV_REMOVE:
+		i18n_add(out, lang, S_CT_REMOVE, ctnames_tile(e->target, lang), NULL);
+		break;
+	case CV_TOTAL_MOVE:
+		i18n_add(out, lang, S_CT_TOTAL_MOVE, a, y, NULL);
+		break;
+	case CV_END:
+		text_init(&lt, list, sizeof list);
+		winners(g, e->value, names, &lt);
+		i18n_add(out, lang,
+		         e->target == CE_SAVED      ? S_CT_END_SAVED
+		         : e->target == CE_SUMMONED ? S_CT_END_SUMMONED
+		         : e->target == CE_NOBODY   ? S_CT_END_NOBODY
+		                                    : S_CT_END_CAPPED,
+		         list, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+/* "N E S" (Dutch "N O Z") for the open sides of `tile` turned `rot`. */
+static void exits(int tile, int rot, int lang, struct text *out)
+{
+	static const char *const sides[I18N_LANGS][4] = { { "N", "E", "S", "W" },
+		                                          { "N", "O", "Z", "W" } };
+	int any = 0;
+	for (int s = 0; s < 4; s++)
+		if (cmap_edge(tile, rot, s)) {
+			text_add(out, any++ ? " " : "");
+			text_add(out, sides[lang == I18N_NL][s]);
+		}
+}
+
+void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
+                   const char *const *names, int lang, struct text *out)
+{
+	static const int dirs[4] = { S_CT_OPT_NORTH, S_CT_OPT_EAST, S_CT_OPT_SOUTH, S_CT_OPT_WEST };
+	struct game_step st;
+	char a[32], b[32], c[32], d[32], e[64], sq[16];
+	struct text et;
+
+	cthulhu_step(g, &st);
+	cttext_square(g, o->arg, sq, sizeof sq);
+	switch (o->what) {
+	case CO_PASS:
+		i18n_add(out, lang, st.kind == CA_WEAPON ? S_CT_OPT_NO_WEAPON : S_CT_OPT_PASS,
+		         NULL);
+		break;
+	case CO_STOP:
+		i18n_add(out, lang, st.kind == CA_DISCARD ? S_CT_OPT_END_TURN : S_CT_OPT_STOP,
+		         NULL);
+		break;
+	case CO_CARD:
+		i18n_add(out, lang, st.kind == CA_DISCARD ? S_CT_OPT_DISCARD : S_CT_OPT_PLAY,
+		         ctnames_card(o->arg, lang), NULL);
+		break;
+	case CO_ITEM:
+		i18n_add(out, lang, S_CT_OPT_USE, ctnames_card(o->arg, lang), NULL);
+		break;
+	case CO_SANCTIFY:
+		i18n_add(out, lang, S_CT_OPT_SANCTIFY, NULL);
+		break;
+	case CO_TILE:
+		if (st.kind == CA_TILE) {
+			struct cmap_option opt[CMAP_OPTIONS_MAX];
+			int tile, n = cthulhu_tile_options(g, &tile, opt);
+			if (o->arg < 0 || o->arg >= n)
+				break;
+			snprintf(a, sizeof a, "%d", o->arg + 1);
+			snprintf(b, sizeof b, "%d", opt[o->arg].tx);
+			snprintf(c, sizeof c, "%d", opt[o->arg].ty);
+			snprintf(d, sizeof d, "%d", opt[o->arg].rot * 90);
+			text_init(&et, e, sizeof e);
+			exits(tile, opt[o->arg].rot, lang, &et);
+			i18n_add(out, lang, S_CT_OPT_TILE, a, b, c, d, e, NULL);
+		} else {
+			i18n_add(out, lang, S_CT_OPT_REMOVE, ctnames_tile(o->arg, lang), NULL);
+		}
+		break;
+	case CO_MASK: {
+		int n = 0;
+		while (1 << n < st.count)
+			n++;
+		for (int i = 0; i < n && i < (int)sizeof a - 1; i++)
+			a[i] = (o->arg >> i & 1) ? 'B' : 'H';
+		a[n < (int)sizeof a - 1 ? n : (int)sizeof a - 1] = '\0';
+		i18n_add(out, lang, S_CT_OPT_TOKENS, a, NULL);
+		break;
+	}
+	case CO_SQUARE:
+		if (st.kind == CA_FIGURE)
+			i18n_add(out, lang,
+			         cthulhu_figure_kind(g) == CS_BYAKHEE ? S_CT_OPT_BYAKHEE
+			                                              : S_CT_OPT_CULTIST,
+			         sq, NULL);
+		else if (st.kind == CA_DEST)
+			i18n_add(out, lang, S_CT_OPT_TO, sq, NULL);
+		else
+			i18n_add(out, lang, S_CT_OPT_SQUARE, sq, NULL);
+		break;
+	case CO_WEAPON:
+		i18n_add(out, lang, S_CT_OPT_WEAPON, ctnames_card(cthulhu_card_kind(o->arg), lang),
+		         NULL);
+		break;
+	case CO_SPEND:
+		snprintf(a, sizeof a, "%d", o->arg);
+		i18n_add(out, lang, S_CT_OPT_SPEND, a, NULL);
+		break;
+	case CO_LOSE:
+		i18n_add(out, lang, S_CT_OPT_LOSE, NULL);
+		break;
+	case CO_DIR:
+		if (o->arg >= 0 && o->arg < 4)
+			i18n_add(out, lang, dirs[o->arg], NULL);
+		break;
+	case CO_FIGURE:
+		cttext_square(g, o->arg % CMAP_SQUARES, sq, sizeof sq);
+		i18n_add(out, lang, o->arg >= CMAP_SQUARES ? S_CT_OPT_BYAKHEE : S_CT_OPT_CULTIST,
+		         sq, NULL);
+		break;
+	case CO_TYPE:
+		text_add(out, ctnames_type(o->arg, lang));
+		break;
+	case CO_SEAT:
+		text_add(out, name_of(g, names, o->arg));
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,209 @@
+/* The board game in words: every event and every option label of seeded
+ * games in English and Dutch, against golden transcripts; C6's tile label
+ * and C12's enemy move lines in their exact form. CTTEXT_UPDATE=1 rewrites
+ * the goldens (GOLDEN_DIR/cthulhu). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rlyeh/cthulhu.h"
+#include "rlyeh/cttext.h"
+#include "rlyeh/i18n.h"
+
+#define TRANSCRIPT_MAX (1u << 20)
+
+static const char *const names[CTHULHU_MAX] = { "alice", "bob", "carol", "dave", "erin", "frank" };
+
+/* Plays a seeded 3-seat baseline game for `steps` transitions, writing every
+ * choice's option labels and every event's line into out. */
+static void transcript(uint64_t seed, int steps, int lang, struct text *out)
+{
+	struct cthulhu g;
+	struct game_setup setup = { .players = 3, .rounds = 200 };
+	struct rng rng;
+	struct game_step st;
+	struct game_events ev;
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	const struct game_policy *base = game_policy_find(&cthulhu_ops, "baseline");
+
+	rng_seed(&rng, seed);
+	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	for (int t = 0; t < steps; t++) {
+		int v;
+		cthulhu_step(&g, &st);
+		if (st.node == GAME_NODE_OVER)
+			break;
+		if (st.node == GAME_NODE_CHANCE) {
+			v = (int)rng_below(&rng, (uint32_t)st.count);
+		} else {
+			int n = cthulhu_options(&g, o);
+			v = base->choose(&g, &st, &rng);
+			text_addf(out, "? %s:", names[st.seat]);
+			for (int i = 0; i < n && i < 30; i++) {
+				text_add(out, i == v ? " [*" : " [");
+				cttext_option(&g, &o[i], names, lang, out);
+				text_add(out, "]");
+			}
+			text_add(out, "\n");
+		}
+		ev.n = 0;
+		assert_int_equal(cthulhu_apply(&g, v, &ev), GAME_OK);
+		for (int i = 0; i < ev.n; i++) {
+			size_t before = out->len;
+			cttext_event(&g, &ev.ev[i], names, lang, out);
+			if (out->len > before)
+				text_add(out, "\n");
+		}
+	}
+	assert_false(out->truncated);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc(TRANSCRIPT_MAX + 1);
+	size_t n;
+	assert_non_null(buf);
+	if (!f) {
+		buf[0] = '\0';
+		return buf;
+	}
+	n = fread(buf, 1, TRANSCRIPT_MAX, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void golden(const char *name, const char *got)
+{
+	char path[512];
+	const char *dir = getenv("GOLDEN_DIR");
+	assert_non_null(dir);
+	snprintf(path, sizeof path, "%s/cthulhu/%s", dir, name);
+	if (getenv("CTTEXT_UPDATE")) {
+		FILE *f = fopen(path, "wb");
+		assert_non_null(f);
+		fputs(got, f);
+		fclose(f);
+	}
+	char *want = slurp(path);
+	if (strcmp(want, got) != 0) {
+		size_t i = 0;
+		while (want[i] && want[i] == got[i])
+			i++;
+		fail_msg("%s differs at byte %zu: got \"%.60s\"", path, i, got + i);
+	}
+	free(want);
+}
+
+static void test_transcripts(void **state)
+{
+	(void)state;
+	char *buf = malloc(TRANSCRIPT_MAX);
+	struct text t;
+	assert_non_null(buf);
+	for (int lang = 0; lang < I18N_LANGS; lang++) {
+		char name[64];
+		text_init(&t, buf, TRANSCRIPT_MAX);
+		transcript(11, 900, lang, &t);
+		snprintf(name, sizeof name, "transcript.%s.txt", i18n_code(lang));
+		golden(name, buf);
+	}
+	free(buf);
+}
+
+/* Every event kind is told in both languages. */
+static void test_every_event_told(void **state)
+{
+	(void)state;
+	struct cthulhu g;
+	struct game_setup setup = { .players = 3 };
+	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	for (int kind = CV_DEALER; kind <= CV_END; kind++)
+		for (int lang = 0; lang < I18N_LANGS; lang++) {
+			char buf[512];
+			struct text t;
+			struct game_event e = { (int16_t)kind, 1, CTHULHU_CHURCH_SQ, 2 };
+			if (kind == CV_ROLL)
+				e.target = CD_COMBAT;
+			if (kind == CV_DEALER)
+				e.target = 2;
+			if (kind == CV_TILE_DRAW || kind == CV_PLACE || kind == CV_SANCTIFY)
+				e.target = 26;
+			if (kind == CV_END)
+				e = (struct game_event){ CV_END, -1, CE_SAVED, 2 };
+			text_init(&t, buf, sizeof buf);
+			cttext_event(&g, &e, names, lang, &t);
+			if (t.len == 0 || strchr(buf, '{') || strchr(buf, '?'))
+				fail_msg("event kind %d in %s: \"%s\"", kind, i18n_code(lang), buf);
+		}
+}
+
+/* C6's label of a tile option and C12's line of an enemy move. */
+static void test_c6_c12_forms(void **state)
+{
+	(void)state;
+	struct cthulhu g;
+	struct game_setup setup = { .players = 2 };
+	char buf[256];
+	struct text t;
+	struct cthulhu_option o = { CO_TILE, 0 };
+	struct game_event fig = { CV_FIGURE, CS_CULTIST, CTHULHU_CHURCH_SQ, CMAP_SETUP * 9 + 4 };
+	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	text_init(&t, buf, sizeof buf);
+	cttext_event(&g, &fig, names, I18N_EN, &t);
+	assert_string_equal(buf, "cultist 1,1 → 4,1");
+	text_init(&t, buf, sizeof buf);
+	cttext_event(&g, &fig, names, I18N_NL, &t);
+	assert_string_equal(buf, "sektariër 1,1 → 4,1");
+	/* reach a tile decision */
+	struct rng rng;
+	struct game_step st;
+	rng_seed(&rng, 3);
+	for (int guard = 0; guard < 10000; guard++) {
+		cthulhu_step(&g, &st);
+		if (st.node == GAME_NODE_CHOICE && st.kind == CA_TILE)
+			break;
+		assert_int_equal(cthulhu_apply(&g,
+		                               st.node == GAME_NODE_CHANCE
+		                                   ? (int)rng_below(&rng, (uint32_t)st.count)
+		                                   : cthulhu_policy_baseline(&g, &st, &rng),
+		                               NULL),
+		                 GAME_OK);
+	}
+	assert_int_equal(st.kind, CA_TILE);
+	struct cmap_option opt[CMAP_OPTIONS_MAX];
+	int tile, n = cthulhu_tile_options(&g, &tile, opt);
+	assert_true(n >= 2);
+	for (int i = 0; i < n; i++) {
+		char want[128], exits[16] = "";
+		for (int s = 0; s < 4; s++)
+			if (cmap_edge(tile, opt[i].rot, s)) {
+				if (exits[0])
+					strcat(exits, " ");
+				strcat(exits, (const char *[]){ "N", "E", "S", "W" }[s]);
+			}
+		snprintf(want, sizeof want, "#%d cell (%d,%d) %d° exits %s", i + 1, opt[i].tx,
+		         opt[i].ty, opt[i].rot * 90, exits);
+		o.arg = (int16_t)i;
+		text_init(&t, buf, sizeof buf);
+		cttext_option(&g, &o, names, I18N_EN, &t);
+		assert_string_equal(buf, want);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_transcripts),
+		cmocka_unit_test(test_every_event_told),
+		cmocka_unit_test(test_c6_c12_forms),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
