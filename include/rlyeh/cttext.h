@@ -26,4 +26,12 @@ void cttext_event(const struct cthulhu *g, const struct game_event *e, const cha
 void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
                    const char *const *names, int lang, struct text *out);
 
+/* Appends seat's line of the status message (C3): hearts, bullets, sanity
+ * s/S, cards in hand (a count), relics per type, weapons and items in play
+ * with the uses left, sites held, whether it played its card this round. */
+void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out);
+
+/* Appends the piles' sizes, the sites resolved and the supplies (C3). */
+void cttext_piles(const struct cthulhu *g, int lang, struct text *out);
+
 #endif

@@ -298,3 +298,97 @@ void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
 		break;
 	}
 }
+
+/* Cards at `where` and relics at `rwhere`, counted. */
+static int count_at(const uint8_t *at, int n, int where)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += at[i] == where;
+	return k;
+}
+
+void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out)
+{
+	const struct cthulhu_player *p = &g->p[seat];
+	char a[16], b[16], c[16], d[16], e[16], list[512], one[128];
+	struct text lt, ot;
+	int any = 0;
+
+	if (p->out) {
+		i18n_add(out, lang, S_CT_SEAT_OUT, NULL);
+		return;
+	}
+	snprintf(a, sizeof a, "%d", p->hearts);
+	snprintf(b, sizeof b, "%d", p->bullets);
+	snprintf(c, sizeof c, "%d", p->sanity);
+	snprintf(d, sizeof d, "%d", p->start);
+	snprintf(e, sizeof e, "%d", p->hand);
+	i18n_add(out, lang, S_CT_SEAT, a, b, c, d, e, NULL);
+	text_init(&lt, list, sizeof list);
+	for (int t = 0; t < CTHULHU_TYPES; t++)
+		if (p->relics[t]) {
+			text_add(&lt, any++ ? ", " : "");
+			text_addf(&lt, "%s %d", ctnames_type(t, lang), p->relics[t]);
+		}
+	if (!any)
+		text_add(&lt, i18n_get(lang, S_CT_NONE));
+	i18n_add(out, lang, S_CT_SEAT_RELICS, list, NULL);
+	text_init(&lt, list, sizeof list);
+	any = 0;
+	for (int card = 0; card < CTHULHU_CARDS; card++) {
+		if (g->card_at[card] != CW_PLAY + seat)
+			continue;
+		text_add(&lt, any++ ? ", " : "");
+		if (g->uses[card]) {
+			text_init(&ot, one, sizeof one);
+			snprintf(a, sizeof a, "%d", g->uses[card]);
+			i18n_add(&ot, lang, S_CT_USES, ctnames_card(cthulhu_card_kind(card), lang),
+			         a, NULL);
+			text_add(&lt, one);
+		} else {
+			text_add(&lt, ctnames_card(cthulhu_card_kind(card), lang));
+		}
+	}
+	if (any)
+		i18n_add(out, lang, S_CT_SEAT_PLAY, list, NULL);
+	text_init(&lt, list, sizeof list);
+	any = 0;
+	for (int i = 0; i < CMAP_SITES; i++)
+		if (p->sites >> i & 1) {
+			text_add(&lt, any++ ? ", " : "");
+			text_add(&lt, ctnames_tile(CMAP_SITE_FIRST + i, lang));
+		}
+	if (any)
+		i18n_add(out, lang, S_CT_SEAT_SITES, list, NULL);
+	if (p->played)
+		i18n_add(out, lang, S_CT_SEAT_PLAYED, NULL);
+}
+
+void cttext_piles(const struct cthulhu *g, int lang, struct text *out)
+{
+	char v[10][16];
+	int deck = 0, discard = 0;
+	for (int t = 0; t < CMAP_TILES; t++)
+		if (g->map.where[t] == CMAP_UNPLACED) {
+			if (g->tile_discard >> t & 1)
+				discard++;
+			else
+				deck++;
+		}
+	snprintf(v[0], sizeof v[0], "%d", deck);
+	snprintf(v[1], sizeof v[1], "%d", discard);
+	snprintf(v[2], sizeof v[2], "%d", count_at(g->card_at, CTHULHU_CARDS, CW_DECK));
+	snprintf(v[3], sizeof v[3], "%d", count_at(g->card_at, CTHULHU_CARDS, CW_DISCARD));
+	snprintf(v[4], sizeof v[4], "%d", count_at(g->relic_at, CTHULHU_RELICS, CW_DECK));
+	snprintf(v[5], sizeof v[5], "%d", count_at(g->relic_at, CTHULHU_RELICS, CW_DISCARD));
+	snprintf(v[6], sizeof v[6], "%d", g->sanctified);
+	snprintf(v[7], sizeof v[7], "%d", g->activated);
+	i18n_add(out, lang, S_CT_PILES, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], NULL);
+	text_add(out, "\n");
+	snprintf(v[0], sizeof v[0], "%d", g->cultists);
+	snprintf(v[1], sizeof v[1], "%d", g->byakhee);
+	snprintf(v[2], sizeof v[2], "%d", g->hearts);
+	snprintf(v[3], sizeof v[3], "%d", g->bullets);
+	i18n_add(out, lang, S_CT_SUPPLY, v[0], v[1], v[2], v[3], NULL);
+}

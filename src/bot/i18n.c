@@ -468,6 +468,21 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_OPT_CULTIST] = { "Cultist on {1}", "Sektariër op {1}" },
 	[S_CT_OPT_BYAKHEE] = { "Byakhee on {1}", "Byakhee op {1}" },
 	[S_CT_OPT_TO] = { "To {1}", "Naar {1}" },
+	[S_CT_SEAT] = { "hearts {1} · bullets {2} · sanity {3}/{4} · cards {5}",
+	                "harten {1} · kogels {2} · verstand {3}/{4} · kaarten {5}" },
+	[S_CT_SEAT_RELICS] = { " · relics: {1}", " · relikwieën: {1}" },
+	[S_CT_SEAT_PLAY] = { " · in play: {1}", " · in het spel: {1}" },
+	[S_CT_SEAT_SITES] = { " · sites: {1}", " · plekken: {1}" },
+	[S_CT_SEAT_PLAYED] = { " · card played this round", " · kaart gespeeld deze ronde" },
+	[S_CT_SEAT_OUT] = { "eliminated", "uitgeschakeld" },
+	[S_CT_NONE] = { "none", "geen" },
+	[S_CT_USES] = { "{1} ({2} left)", "{1} (nog {2})" },
+	[S_CT_PILES] = { "map deck {1} (discard {2}) · events {3} (discard {4}) · relics {5} "
+	                 "(discard {6}) · sanctified {7}/3 · activated {8}/3",
+	                 "kaartstapel {1} (afgelegd {2}) · gebeurtenissen {3} (afgelegd {4}) · "
+	                 "relikwieën {5} (afgelegd {6}) · geheiligd {7}/3 · geactiveerd {8}/3" },
+	[S_CT_SUPPLY] = { "supply: {1} cultists, {2} byakhee, {3} hearts, {4} bullets",
+	                  "voorraad: {1} sektariërs, {2} byakhee, {3} harten, {4} kogels" },
 };
 
 static const char *const codes[I18N_LANGS] = { "en", "nl" };

@@ -59,6 +59,16 @@ static void transcript(uint64_t seed, int steps, int lang, struct text *out)
 			cttext_event(&g, &ev.ev[i], names, lang, out);
 			if (out->len > before)
 				text_add(out, "\n");
+			if (ev.ev[i].kind != CV_TURN)
+				continue;
+			for (int s = 0; s < g.n; s++) {
+				text_addf(out, "  %s: ", names[s]);
+				cttext_seat(&g, s, lang, out);
+				text_add(out, "\n");
+			}
+			text_add(out, "  ");
+			cttext_piles(&g, lang, out);
+			text_add(out, "\n");
 		}
 	}
 	assert_false(out->truncated);
