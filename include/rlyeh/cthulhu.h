@@ -262,7 +262,7 @@ struct cthulhu_player {
 	uint8_t out;                            /* eliminated */
 	uint8_t played;                         /* a counted card played this round */
 	uint8_t sites;                 /* bit i: site CMAP_SITE_FIRST + i sanctified by it */
-	uint8_t auto_;                 /* reserved, 0 */
+	uint8_t pad;                   /* always 0: sq aligned without hidden bytes */
 	int16_t sq;                    /* pawn square, -1 when off the board */
 	uint8_t relics[CTHULHU_TYPES]; /* count per type (mirrors relic_at) */
 	uint8_t hand;                  /* cards in hand (mirrors card_at) */
@@ -315,8 +315,7 @@ struct cthulhu {
 	uint8_t sp;
 	uint8_t stack[CTHULHU_STACK];
 	uint8_t brawl[2];
-	uint8_t moment; /* enum cthulhu_moment of a CA_PLAY node */
-	uint8_t acts;   /* sites activated so far, in order: 3 bits each (internal) */
+	uint8_t moment;                /* enum cthulhu_moment of a CA_PLAY node */
 	uint8_t act_order[CMAP_SITES]; /* activation number from 1, 0 = not activated */
 	uint8_t rcount;                /* relics still to draw */
 	uint8_t pad1[2];
@@ -400,6 +399,13 @@ int cthulhu_route(const struct cthulhu *g, int to, uint8_t *dirs);
  * reading order for card squares, figures, targets and relic types; at step
  * 11 BP10's forced discard, otherwise ending the turn. */
 int cthulhu_default(const struct cthulhu *g);
+
+/* The sizes of the piles (C3): map deck and map discard, event deck and
+ * discard, relic deck and discard. */
+struct cthulhu_piles {
+	int tiles, tile_discard, cards, card_discard, relics, relic_discard;
+};
+void cthulhu_piles(const struct cthulhu *g, struct cthulhu_piles *out);
 
 /* At a CA_TILE node: the tile being placed and its options (as
  * cmap_options; option i is the choice value i), written to out (capacity

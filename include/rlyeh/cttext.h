@@ -22,9 +22,11 @@ void cttext_event(const struct cthulhu *g, const struct game_event *e, const cha
                   int lang, struct text *out);
 
 /* Appends the label of option o of g's pending decision to out (C6's form
- * for tile options: "#n cell (tx,ty) ρ° exits N E …"). */
-void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
-                   const char *const *names, int lang, struct text *out);
+ * for tile options: "#n cell (tx,ty) ρ° exits N E …"); st is that decision
+ * as cthulhu_step describes it, so a list of labels reads the node once. */
+void cttext_option(const struct cthulhu *g, const struct game_step *st,
+                   const struct cthulhu_option *o, const char *const *names, int lang,
+                   struct text *out);
 
 /* Appends seat's line of the status message (C3): hearts, bullets, sanity
  * s/S, cards in hand (a count), relics per type, weapons and items in play

@@ -201,27 +201,26 @@ static void exits(int tile, int rot, int lang, struct text *out)
 		}
 }
 
-void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
-                   const char *const *names, int lang, struct text *out)
+void cttext_option(const struct cthulhu *g, const struct game_step *st,
+                   const struct cthulhu_option *o, const char *const *names, int lang,
+                   struct text *out)
 {
 	static const int dirs[4] = { S_CT_OPT_NORTH, S_CT_OPT_EAST, S_CT_OPT_SOUTH, S_CT_OPT_WEST };
-	struct game_step st;
 	char a[32], b[32], c[32], d[32], e[64], sq[16];
 	struct text et;
 
-	cthulhu_step(g, &st);
 	cttext_square(g, o->arg, sq, sizeof sq);
 	switch (o->what) {
 	case CO_PASS:
-		i18n_add(out, lang, st.kind == CA_WEAPON ? S_CT_OPT_NO_WEAPON : S_CT_OPT_PASS,
+		i18n_add(out, lang, st->kind == CA_WEAPON ? S_CT_OPT_NO_WEAPON : S_CT_OPT_PASS,
 		         NULL);
 		break;
 	case CO_STOP:
-		i18n_add(out, lang, st.kind == CA_DISCARD ? S_CT_OPT_END_TURN : S_CT_OPT_STOP,
+		i18n_add(out, lang, st->kind == CA_DISCARD ? S_CT_OPT_END_TURN : S_CT_OPT_STOP,
 		         NULL);
 		break;
 	case CO_CARD:
-		i18n_add(out, lang, st.kind == CA_DISCARD ? S_CT_OPT_DISCARD : S_CT_OPT_PLAY,
+		i18n_add(out, lang, st->kind == CA_DISCARD ? S_CT_OPT_DISCARD : S_CT_OPT_PLAY,
 		         ctnames_card(o->arg, lang), NULL);
 		break;
 	case CO_ITEM:
@@ -231,7 +230,7 @@ void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
 		i18n_add(out, lang, S_CT_OPT_SANCTIFY, NULL);
 		break;
 	case CO_TILE:
-		if (st.kind == CA_TILE) {
+		if (st->kind == CA_TILE) {
 			struct cmap_option opt[CMAP_OPTIONS_MAX];
 			int tile, n = cthulhu_tile_options(g, &tile, opt);
 			if (o->arg < 0 || o->arg >= n)
@@ -249,7 +248,7 @@ void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
 		break;
 	case CO_MASK: {
 		int n = 0;
-		while (1 << n < st.count)
+		while (1 << n < st->count)
 			n++;
 		for (int i = 0; i < n && i < (int)sizeof a - 1; i++)
 			a[i] = (o->arg >> i & 1) ? 'B' : 'H';
@@ -258,12 +257,12 @@ void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
 		break;
 	}
 	case CO_SQUARE:
-		if (st.kind == CA_FIGURE)
+		if (st->kind == CA_FIGURE)
 			i18n_add(out, lang,
 			         cthulhu_figure_kind(g) == CS_BYAKHEE ? S_CT_OPT_BYAKHEE
 			                                              : S_CT_OPT_CULTIST,
 			         sq, NULL);
-		else if (st.kind == CA_DEST)
+		else if (st->kind == CA_DEST)
 			i18n_add(out, lang, S_CT_OPT_TO, sq, NULL);
 		else
 			i18n_add(out, lang, S_CT_OPT_SQUARE, sq, NULL);
@@ -297,15 +296,6 @@ void cttext_option(const struct cthulhu *g, const struct cthulhu_option *o,
 	default:
 		break;
 	}
-}
-
-/* Cards at `where` and relics at `rwhere`, counted. */
-static int count_at(const uint8_t *at, int n, int where)
-{
-	int k = 0;
-	for (int i = 0; i < n; i++)
-		k += at[i] == where;
-	return k;
 }
 
 void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out)
@@ -368,20 +358,14 @@ void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out)
 void cttext_piles(const struct cthulhu *g, int lang, struct text *out)
 {
 	char v[10][16];
-	int deck = 0, discard = 0;
-	for (int t = 0; t < CMAP_TILES; t++)
-		if (g->map.where[t] == CMAP_UNPLACED) {
-			if (g->tile_discard >> t & 1)
-				discard++;
-			else
-				deck++;
-		}
-	snprintf(v[0], sizeof v[0], "%d", deck);
-	snprintf(v[1], sizeof v[1], "%d", discard);
-	snprintf(v[2], sizeof v[2], "%d", count_at(g->card_at, CTHULHU_CARDS, CW_DECK));
-	snprintf(v[3], sizeof v[3], "%d", count_at(g->card_at, CTHULHU_CARDS, CW_DISCARD));
-	snprintf(v[4], sizeof v[4], "%d", count_at(g->relic_at, CTHULHU_RELICS, CW_DECK));
-	snprintf(v[5], sizeof v[5], "%d", count_at(g->relic_at, CTHULHU_RELICS, CW_DISCARD));
+	struct cthulhu_piles pl;
+	cthulhu_piles(g, &pl);
+	snprintf(v[0], sizeof v[0], "%d", pl.tiles);
+	snprintf(v[1], sizeof v[1], "%d", pl.tile_discard);
+	snprintf(v[2], sizeof v[2], "%d", pl.cards);
+	snprintf(v[3], sizeof v[3], "%d", pl.card_discard);
+	snprintf(v[4], sizeof v[4], "%d", pl.relics);
+	snprintf(v[5], sizeof v[5], "%d", pl.relic_discard);
 	snprintf(v[6], sizeof v[6], "%d", g->sanctified);
 	snprintf(v[7], sizeof v[7], "%d", g->activated);
 	i18n_add(out, lang, S_CT_PILES, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], NULL);

@@ -2983,3 +2983,13 @@ int cthulhu_figure_kind(const struct cthulhu *g)
 		return 0;
 	return g->fmode == FM_BYAKHEE || g->fmode == FM_SENT ? CS_BYAKHEE : CS_CULTIST;
 }
+
+void cthulhu_piles(const struct cthulhu *g, struct cthulhu_piles *out)
+{
+	out->tiles = deck_tiles(g);
+	out->tile_discard = __builtin_popcount(g->tile_discard);
+	out->cards = pile_count(g->card_at, CTHULHU_CARDS, CW_DECK);
+	out->card_discard = pile_count(g->card_at, CTHULHU_CARDS, CW_DISCARD);
+	out->relics = pile_count(g->relic_at, CTHULHU_RELICS, CW_DECK);
+	out->relic_discard = pile_count(g->relic_at, CTHULHU_RELICS, CW_DISCARD);
+}

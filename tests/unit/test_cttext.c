@@ -47,7 +47,7 @@ static void transcript(uint64_t seed, int steps, int lang, struct text *out)
 			text_addf(out, "? %s:", names[st.seat]);
 			for (int i = 0; i < n && i < 30; i++) {
 				text_add(out, i == v ? " [*" : " [");
-				cttext_option(&g, &o[i], names, lang, out);
+				cttext_option(&g, &st, &o[i], names, lang, out);
 				text_add(out, "]");
 			}
 			text_add(out, "\n");
@@ -203,7 +203,7 @@ static void test_c6_c12_forms(void **state)
 		         opt[i].ty, opt[i].rot * 90, exits);
 		o.arg = (int16_t)i;
 		text_init(&t, buf, sizeof buf);
-		cttext_option(&g, &o, names, I18N_EN, &t);
+		cttext_option(&g, &st, &o, names, I18N_EN, &t);
 		assert_string_equal(buf, want);
 	}
 }
