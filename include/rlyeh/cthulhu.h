@@ -416,6 +416,11 @@ int cthulhu_tile_options(const struct cthulhu *g, int *tile, struct cmap_option 
  * (CS_CULTIST or CS_BYAKHEE); 0 at any other node. */
 int cthulhu_figure_kind(const struct cthulhu *g);
 
+/* 1 at a decision of the enemy phase (C12): a CA_FIGURE or CA_DEST node
+ * of steps 8 and 9, or a CA_RESEED node; 0 elsewhere (figure choices of
+ * cards included). */
+int cthulhu_enemy_move(const struct cthulhu *g);
+
 /* Policies: "baseline" (§17, the hunt policy C13 for enemies) and "random"
  * (uniform over the options, for tests). */
 int cthulhu_policy_baseline(const void *state, const struct game_step *step, struct rng *rng);

@@ -142,6 +142,9 @@ struct msg {
 	const unsigned char *picture;
 	size_t picture_len;
 	char picture_name[MSG_PICTURE_NAME]; /* "map.png": [A-Za-z0-9_.-], ends ".png" */
+	/* The picture as text, for a terminal (msg_picture_alt), or NULL;
+	 * owned by the list as the picture's bytes are. */
+	const char *picture_alt;
 };
 
 /* A growing list of messages (at most MSG_LIST_MAX; the last one then says
@@ -233,5 +236,13 @@ int msg_picture(struct msg_list *l, struct msg *m, const char *name, const void 
  * caller's still. */
 int msg_picture_take(struct msg_list *l, struct msg *m, const char *name, unsigned char **png,
                      size_t len);
+
+/* Gives m's picture (m one of l's messages, with a picture) a text form
+ * for terminals: a copy of `text` (up to MSG_PICTURE_ALT_MAX bytes), owned
+ * by l. Adapters that show the picture itself ignore it. Returns 0, or -1
+ * with m unchanged when m has no picture, the text is longer or memory is
+ * short. */
+#define MSG_PICTURE_ALT_MAX 16384
+int msg_picture_alt(struct msg_list *l, struct msg *m, const char *text);
 
 #endif

@@ -1,8 +1,8 @@
 /* play: what the bot needs from a game beyond its engine — table options,
  * who controls which seat, how players' commands become engine values, and
  * how events and the table are told. One implementation per game
- * (cdplay.c for Cthulhu Dice, esplay.c for Elder Signs), listed in
- * play_games[]. */
+ * (cdplay.c for Cthulhu Dice, esplay.c for Elder Signs, ctplay.c for the
+ * CTHULHU!!! board game), listed in play_games[]. */
 #ifndef RLYEH_PLAY_H
 #define RLYEH_PLAY_H
 
@@ -14,7 +14,7 @@
 #include "rlyeh/store.h"
 #include "rlyeh/text.h"
 
-#define PLAY_STATE_MAX 512
+#define PLAY_STATE_MAX 8192    /* bytes of a game's state, at most (CTHULHU!!!: 6,964) */
 #define PLAY_ROLL      (-1000) /* action value: roll the awaited die */
 
 /* How a platform asks for an action's option. */
@@ -104,6 +104,43 @@ struct play_game {
 	/* The policy of a computer player added without one, and of a seat
 	 * the computer plays for an absent or idle player. */
 	const char *policy;
+
+	/* Optional hooks of games whose turns hold many decisions (CTHULHU!!!).
+	 * NULL gives the dice games' behaviour, noted with each. */
+
+	/* Settles, without asking anyone, a choice node that the table's
+	 * settings decide (enemies moved by the computer, a weapon taken by
+	 * standing preference, a reaction window that is off): returns 1 with
+	 * *value set, 0 when the seat is asked. NULL: every node is asked. */
+	int (*settle)(const void *state, const struct play_ctx *c, const struct game_step *step,
+	              int *value);
+	/* The value a timed-out choice node takes. NULL: the game's `policy`
+	 * chooses. */
+	int (*timeout_value)(const void *state, const struct game_step *step);
+	/* Milliseconds the awaited node waits before it times out, given the
+	 * bot's configured turn timeout base_ms (> 0). NULL: base_ms. */
+	int64_t (*wait_ms)(const void *state, const struct play_ctx *c, int64_t base_ms);
+	/* Answers an action of member `who` that only looks (a hand, a page of
+	 * a menu, a preview): returns 1 after adding private replies for
+	 * `user` to out (pictures owned by out), 0 when cmd is a move for
+	 * `action`. Nothing is written either way. NULL: every action moves. */
+	int (*view)(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
+	            const char *user, struct msg_list *out);
+	/* After a value of member who's command applied, with the events
+	 * ev[0..n-1] it made: returns 1 with the next value the same command
+	 * goes on with (a walk to a destination), 0 when the command is done.
+	 * It may rewrite cmd (a waypoint reached). NULL: one value a command. */
+	int (*follow)(const void *state, const struct play_ctx *c, int who, struct cmd *cmd,
+	              const struct game_event *ev, int n, int *value);
+	/* Takes `seat` out of the game for good when its player leaves:
+	 * GAME_OK with the events in ev, or an error with the state unchanged.
+	 * NULL: the computer plays the seat to the end instead. */
+	int (*leave)(void *state, int seat, struct game_events *ev);
+	/* The table's picture: on success 0 with *png a malloc'd PNG of *len
+	 * bytes that the caller frees, and its text form for terminals in
+	 * alt[0..altcap-1] ("" for none); -1 for no picture. NULL: no picture. */
+	int (*picture)(const void *state, const struct play_ctx *c, unsigned char **png,
+	               size_t *len, char *alt, size_t altcap);
 };
 
 /* The games the bot offers; the first is the default of /open. */
@@ -123,5 +160,6 @@ int play_action_code(const struct play_game *game, const struct cmd *cmd);
 
 extern const struct play_game cdplay;
 extern const struct play_game esplay;
+extern const struct play_game ctplay;
 
 #endif

@@ -580,25 +580,32 @@ static void show_table(struct work *w)
 		return;
 	}
 	w->t.game->render(w->t.state, &c, m);
+	if (w->t.game->picture) {
+		unsigned char *png = NULL;
+		size_t len = 0;
+		char name[MSG_PICTURE_NAME], *alt = malloc(MSG_PICTURE_ALT_MAX + 1);
+		snprintf(name, sizeof(name), "map-%lld-%d.png", (long long)w->t.row.id,
+		         w->t.row.moves);
+		if (alt && w->t.game->picture(w->t.state, &c, &png, &len, alt,
+		                              MSG_PICTURE_ALT_MAX + 1) == 0) {
+			if (msg_picture_take(&w->out, m, name, &png, len))
+				free(png); /* the message goes without its picture */
+			else if (alt[0])
+				msg_picture_alt(&w->out, m, alt);
+		}
+		free(alt);
+	}
 }
 
-/* Applies one engine value for member `actor` (-1: nobody) and narrates. */
-static int apply(struct work *w, int actor, int value, const char *kind)
+/* Narrates events ev[0..n-1], which led to the table's state. */
+static void tell(struct work *w, const struct game_event *ev, int n)
 {
-	struct game_events ev;
 	struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
 	struct text tx;
 	char lines[MSG_TEXT_MAX];
-	int rc;
 
-	ev.n = 0;
-	rc = w->t.game->ops->apply(w->t.state, value, &ev);
-	if (rc != GAME_OK)
-		return rc;
-	w->t.row.moves++;
-	log_event(w, kind, actor, value, NULL);
 	text_init(&tx, lines, sizeof(lines));
-	w->t.game->narrate(w->t.state, ev.ev, ev.n, &c, &tx);
+	w->t.game->narrate(w->t.state, ev, n, &c, &tx);
 	for (char *line = lines, *nl; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		if (!nl) {
@@ -608,7 +615,30 @@ static int apply(struct work *w, int actor, int value, const char *kind)
 		*nl = '\0';
 		narrate_line(w, line);
 	}
+}
+
+/* Applies one engine value for member `actor` (-1: nobody), logs and
+ * narrates it; the events it made go to evout when not NULL. Returns
+ * GAME_OK, or the engine's error with nothing changed. */
+static int apply_ev(struct work *w, int actor, int value, const char *kind,
+                    struct game_events *evout)
+{
+	struct game_events local, *ev = evout ? evout : &local;
+	int rc;
+
+	ev->n = 0;
+	rc = w->t.game->ops->apply(w->t.state, value, ev);
+	if (rc != GAME_OK)
+		return rc;
+	w->t.row.moves++;
+	log_event(w, kind, actor, value, NULL);
+	tell(w, ev->ev, ev->n);
 	return GAME_OK;
+}
+
+static int apply(struct work *w, int actor, int value, const char *kind)
+{
+	return apply_ev(w, actor, value, kind, NULL);
 }
 
 /* Rolls the awaited die from the game's own stream. */
@@ -688,12 +718,26 @@ static void advance(struct work *w)
 				break;
 			roll(w, member, &step);
 		} else {
+			struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
+			int value;
+			if (w->t.game->settle && w->t.game->settle(w->t.state, &c, &step, &value)) {
+				if (apply(w, member, value, "choice") != GAME_OK)
+					w->oom = 1; /* a game's own error: nothing is kept */
+				continue;
+			}
 			if (!computer_controls(&w->t, member))
 				break;
 			choose(w, member, &step, policy_of(&w->t, member));
 		}
 	}
-	w->t.row.deadline = w->b->cfg.turn_timeout_ms > 0 ? w->now + w->b->cfg.turn_timeout_ms : 0;
+	w->t.row.deadline = 0;
+	if (w->b->cfg.turn_timeout_ms > 0) {
+		struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
+		int64_t ms = w->t.game->wait_ms
+		                 ? w->t.game->wait_ms(w->t.state, &c, w->b->cfg.turn_timeout_ms)
+		                 : w->b->cfg.turn_timeout_ms;
+		w->t.row.deadline = w->now + (ms > 0 ? ms : w->b->cfg.turn_timeout_ms);
+	}
 }
 
 /* 1 when row b differs from a at most in what store_game_progress writes. */
@@ -1036,6 +1080,23 @@ static void cmd_leave(struct call *c)
 				}
 			}
 		}
+	} else if (w.t.game->leave) {
+		/* Playing a game that can lose a seat: each seat of the member
+		 * leaves the game for good (a move of the log, value = seat). */
+		int seats = w.t.game->ops->seats(w.t.state);
+		say(&w, S_LEFT_GAME, w.t.m[k].name, NULL);
+		for (int s = 0; s < seats; s++) {
+			struct game_events ev;
+			if (w.t.game->member_of(w.t.state, s) != k)
+				continue;
+			ev.n = 0;
+			if (w.t.game->leave(w.t.state, s, &ev) != GAME_OK)
+				continue; /* already out */
+			w.t.row.moves++;
+			log_event(&w, "leave", k, s, c->req->name);
+			tell(&w, ev.ev, ev.n);
+		}
+		advance(&w);
 	} else {
 		/* Playing: the seat is played by the computer to the end; the
 		 * player can take it back by acting again. */
@@ -1340,6 +1401,7 @@ static void cmd_action(struct call *c)
 {
 	struct play_ctx pc;
 	struct game_step step;
+	struct game_events ev;
 	struct work w;
 	char err[512];
 	struct text etx;
@@ -1349,6 +1411,9 @@ static void cmd_action(struct call *c)
 	if (who < 0)
 		return;
 	pc = ctx_of(c->t, c->lang);
+	if (c->t->game->view &&
+	    c->t->game->view(c->t->state, &pc, who, &c->req->cmd, c->req->user, c->out))
+		return;
 	text_init(&etx, err, sizeof(err));
 	if (c->t->game->action(c->t->state, &pc, who, &c->req->cmd, &value, &etx)) {
 		struct msg *m = msg_add(c->out, MSG_PRIVATE, c->req->user, MSG_ERROR);
@@ -1361,12 +1426,26 @@ static void cmd_action(struct call *c)
 	w.t.game->ops->step(w.t.state, &step);
 	if (value == PLAY_ROLL)
 		roll(&w, who, &step);
-	else if (apply(&w, who, value, "choice") != GAME_OK) {
+	else if (apply_ev(&w, who, value, "choice", &ev) != GAME_OK) {
 		deny(c, S_ERR_ILLEGAL, NULL, NULL);
 		work_free(&w);
 		return;
+	} else if (w.t.game->follow) {
+		/* The same command goes on (a walk step by step) while the game
+		 * says so; each step is a move of its own in the log. */
+		struct cmd more = c->req->cmd;
+		struct play_ctx tc = ctx_of(&w.t, table_lang(&w.t));
+		for (int guard = 0; guard < 1000 && !w.oom; guard++) {
+			/* the automatic part after a step (a fight) belongs to it */
+			advance(&w);
+			if (w.t.row.state != STORE_PLAYING ||
+			    !w.t.game->follow(w.t.state, &tc, who, &more, ev.ev, ev.n, &value) ||
+			    apply_ev(&w, who, value, "choice", &ev) != GAME_OK)
+				break;
+		}
 	}
-	advance(&w);
+	if (w.t.row.state == STORE_PLAYING)
+		advance(&w);
 	show_table(&w);
 	commit(&w, c->req, c->lang, c->out);
 	work_free(&w);
@@ -1530,6 +1609,8 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
 	}
 	if (step.node == GAME_NODE_CHANCE)
 		roll(&w, member, &step);
+	else if (w.t.game->timeout_value)
+		apply(&w, member, w.t.game->timeout_value(w.t.state, &step), "choice");
 	else
 		choose(&w, member, &step, w.t.game->policy);
 	advance(&w);
@@ -1631,9 +1712,14 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 		}
 		for (int i = 0; i < g->nevents; i++) {
 			const struct store_event *e = &g->events[i];
-			if (strcmp(e->kind, "roll") != 0 && strcmp(e->kind, "choice") != 0)
+			int rc;
+			if (strcmp(e->kind, "leave") == 0 && e->value >= 0 && t.game->leave)
+				rc = t.game->leave(t.state, e->value, NULL);
+			else if (strcmp(e->kind, "roll") == 0 || strcmp(e->kind, "choice") == 0)
+				rc = t.game->ops->apply(t.state, e->value, NULL);
+			else
 				continue;
-			if (t.game->ops->apply(t.state, e->value, NULL) != GAME_OK) {
+			if (rc != GAME_OK) {
 				snprintf(rs->err, rs->errlen,
 				         "game %lld: event %lld does not apply",
 				         (long long)t.row.id, (long long)e->seq);

@@ -483,6 +483,135 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "relikwieën {5} (afgelegd {6}) · geheiligd {7}/3 · geactiveerd {8}/3" },
 	[S_CT_SUPPLY] = { "supply: {1} cultists, {2} byakhee, {3} hearts, {4} bullets",
 	                  "voorraad: {1} sektariërs, {2} byakhee, {3} harten, {4} kogels" },
+	[S_LEFT_GAME] = { "{1} leaves the game.", "{1} verlaat het spel." },
+	[S_CTP_MENU] = { "Choose an option (page {1} of {2})",
+	                 "Kies een optie (pagina {1} van {2})" },
+	[S_CTP_ASK_AUTOMATIC] = { "{1}: which Automatic card first?",
+	                          "{1}: welke automatische kaart eerst?" },
+	[S_CTP_ASK_PLAY] = { "{1}: play a card or item, or pass.",
+	                     "{1}: speel een kaart of voorwerp, of pas." },
+	[S_CTP_ASK_REACT] = { "{1} may react: play a card or pass.",
+	                      "{1} mag reageren: speel een kaart of pas." },
+	[S_CTP_ASK_TILE] = { "{1}: where does {2} go? The options are numbered on the map.",
+	                     "{1}: waar komt {2}? De opties staan genummerd op de kaart." },
+	[S_CTP_ASK_REMOVE] = { "{1}: which activated site leaves the map?",
+	                       "{1}: welke geactiveerde plek gaat van de kaart?" },
+	[S_CTP_ASK_TOKENS] = { "{1}: the building's tokens, hearts or bullets per square.",
+	                       "{1}: de fiches van het gebouw, harten of kogels per vakje." },
+	[S_CTP_ASK_SITE_BYAKHEE] = { "{1}: where does the site's byakhee stand?",
+	                             "{1}: waar staat de byakhee van de plek?" },
+	[S_CTP_ASK_WEAPON] = { "{1}: which weapon for this roll?",
+	                       "{1}: welk wapen voor deze worp?" },
+	[S_CTP_ASK_FAILED] = { "{1}: the roll failed: spend bullets, lose a heart and roll again, "
+	                       "or play a card.",
+	                       "{1}: de worp mislukt: besteed kogels, verlies een hart en gooi "
+	                       "opnieuw, of speel een kaart." },
+	[S_CTP_ASK_MOVE] = { "{1}: {2} squares left. Give a destination gx,gy (Move), take a step, "
+	                     "or Stop.",
+	                     "{1}: nog {2} vakjes. Geef een bestemming gx,gy (Lopen), zet een "
+	                     "stap, of Stoppen." },
+	[S_CTP_ASK_FIGURE] = { "{1}: which figure moves?", "{1}: welke figuur beweegt?" },
+	[S_CTP_ASK_DEST] = { "{1}: where does it go?", "{1}: waar gaat hij heen?" },
+	[S_CTP_ASK_RESEED] = { "{1}: which figure goes back onto the site?",
+	                       "{1}: welke figuur komt terug op de plek?" },
+	[S_CTP_ASK_RELIC_LOSS] = { "{1}: which relic do you lose?",
+	                           "{1}: welk relikwie verlies je?" },
+	[S_CTP_ASK_DISCARD] = { "{1}: end the turn, or discard a card.",
+	                        "{1}: beëindig de beurt, of leg een kaart af." },
+	[S_CTP_ASK_TARGET] = { "{1}: which player?", "{1}: welke speler?" },
+	[S_CTP_ASK_SQUARE] = { "{1}: which square?", "{1}: welk vakje?" },
+	[S_CTP_ASK_RELIC_TAKE] = { "{1}: which kind of relic do you take?",
+	                           "{1}: welk soort relikwie neem je?" },
+	[S_CTP_ERR_NOTHING] = { "Nothing is awaited from you now.",
+	                        "Er wordt nu niets van je verwacht." },
+	[S_CTP_ERR_NOT_YOURS] = { "Not your decision: the table waits for {1}.",
+	                          "Niet jouw beslissing: de tafel wacht op {1}." },
+	[S_CTP_ERR_OPTION] = { "'{1}' is not an option: choose 1 to {2}.",
+	                       "'{1}' is geen optie: kies 1 tot en met {2}." },
+	[S_CTP_ERR_NOT_NOW] = { "/{1} does not answer the decision awaited now.",
+	                        "/{1} past niet bij de beslissing van nu." },
+	[S_CTP_ERR_TOKENS] = { "'{1}' is not a token pattern: hearts, bullets, alternate, or {2} "
+	                       "letters H or B (K).",
+	                       "'{1}' is geen fichepatroon: harten, kogels, afwisselend, of {2} "
+	                       "letters H of K (B)." },
+	[S_CTP_ERR_SQUARE] = { "'{1}' is not a square of the map: write gx,gy as on the map's "
+	                       "axes.",
+	                       "'{1}' is geen vakje van de kaart: schrijf gx,gy zoals op de assen "
+	                       "van de kaart." },
+	[S_CTP_ERR_UNREACHABLE] = { "{1} cannot be reached with {2} squares left.",
+	                            "{1} is niet te bereiken met nog {2} vakjes." },
+	[S_CTP_ERR_PAGE] = { "'{1}' is not a page: choose 1 to {2}.",
+	                     "'{1}' is geen pagina: kies 1 tot en met {2}." },
+	[S_CTP_ALL_HEARTS] = { "All hearts", "Alles harten" },
+	[S_CTP_ALL_BULLETS] = { "All bullets", "Alles kogels" },
+	[S_CTP_ALTERNATE] = { "Alternate", "Afwisselend" },
+	[S_CTP_CUSTOM] = { "Custom", "Zelf kiezen" },
+	[S_CTP_PATTERN] = { "H or B per square, in reading order",
+	                    "H of K per vakje, in leesvolgorde" },
+	[S_CTP_MOVE_BUTTON] = { "Move", "Lopen" },
+	[S_CTP_DESTINATION] = { "Destination gx,gy", "Bestemming gx,gy" },
+	[S_CTP_DISCARD_BUTTON] = { "Discard a card", "Kaart afleggen" },
+	[S_CTP_PLAY_BUTTON] = { "Play a card", "Speel een kaart" },
+	[S_CTP_HAND_BUTTON] = { "My hand", "Mijn hand" },
+	[S_CTP_OVER_SAVED] = { "Three sites are sanctified: Kingsport is saved.",
+	                       "Drie plekken zijn geheiligd: Kingsport is gered." },
+	[S_CTP_OVER_SUMMONED] = { "Three sites are activated: the King in Yellow arrives.",
+	                          "Drie plekken zijn geactiveerd: de Koning in het Geel komt." },
+	[S_CTP_OVER_NOBODY] = { "Every investigator is lost: nobody wins.",
+	                        "Alle onderzoekers zijn verloren: niemand wint." },
+	[S_CTP_OVER_CAPPED] = { "The round cap is reached: the game stops unfinished, without a "
+	                        "winner.",
+	                        "De rondelimiet is bereikt: het spel stopt onbeslist, zonder "
+	                        "winnaar." },
+	[S_CTP_VP] = { "{1}: {2} VP", "{1}: {2} OP" },
+	[S_CTP_VP_WINNER] = { "{1}: {2} VP — wins", "{1}: {2} OP — wint" },
+	[S_CTP_TITLE] = { "CTHULHU!!! — round {1}", "CTHULHU!!! — ronde {1}" },
+	[S_CTP_TITLE_OVER] = { "CTHULHU!!! — game over after round {1}",
+	                       "CTHULHU!!! — einde na ronde {1}" },
+	[S_CTP_HAND_TITLE] = { "Your hand", "Je hand" },
+	[S_CTP_NO_HAND] = { "You have no seat in this game.", "Je hebt geen plaats in dit spel." },
+	[S_CTP_HAND_EMPTY] = { "No cards.", "Geen kaarten." },
+	[S_CTP_PREVIEW] = { "Preview of {1}. Place the tile here?",
+	                    "Voorbeeld van {1}. De tegel hier leggen?" },
+	[S_CTP_CONFIRM] = { "Confirm", "Bevestigen" },
+	[S_CTP_BACK] = { "Back", "Terug" },
+	[S_CTP_STARTED] = { "The game begins: the dealer is rolled for, and the hands are dealt.",
+	                    "Het spel begint: er wordt om de deler gegooid en de kaarten worden "
+	                    "gedeeld." },
+	[S_CTP_REMATCH] = { "A new game at the same table.", "Een nieuw spel aan dezelfde tafel." },
+	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
+	                  "laid, tile by tile. On your turn: draw a tile and place it (the options "
+	                  "are numbered on the map), roll for movement and walk (/move gx,gy, the "
+	                  "arrows, or Stop), fighting the cultists and byakhee you meet; kills "
+	                  "give relics. Then the cultists and byakhee move, and you may discard. "
+	                  "Stand on a Ritual Site to sanctify it; a pawn defeated on one activates "
+	                  "it. Three sanctified sites save Kingsport, three activated ones summon "
+	                  "the King in Yellow; victory points (relics, sites) decide the "
+	                  "winner.\nYour cards are yours alone: My hand (/hand) shows them and "
+	                  "their choices privately. Other players may react after your movement "
+	                  "roll. Buttons carry the decision they were made for; a late click is "
+	                  "refused. A decision left too long is taken for you (C15); three in a "
+	                  "row put your seat on autopilot until you act again. /leave takes you "
+	                  "out of the game.\nTable settings at /open: decision:S, quick:S, "
+	                  "window:S|off, enemies:auto|manual, confirm:on|off, cap:N|off.",
+	                  "CTHULHU!!! Onderzoekers lopen door Kingsport terwijl de kaart tegel "
+	                  "voor tegel wordt gelegd. In je beurt: trek een tegel en leg hem (de "
+	                  "opties staan genummerd op de kaart), gooi voor de beweging en loop (/ga "
+	                  "gx,gy, de pijlen, of Stoppen), en vecht met de sektariërs en byakhee "
+	                  "die je tegenkomt; wie doodt krijgt relikwieën. Daarna bewegen de "
+	                  "sektariërs en byakhee, en mag je afleggen. Sta op een ritueelplek om "
+	                  "hem te heiligen; een pion die daar verslagen wordt activeert hem. Drie "
+	                  "geheiligde plekken redden Kingsport, drie geactiveerde roepen de Koning "
+	                  "in het Geel; overwinningspunten (relikwieën, plekken) bepalen de "
+	                  "winnaar.\nJe kaarten zijn alleen van jou: Mijn hand (/hand) toont ze en "
+	                  "hun keuzes privé. Andere spelers mogen reageren na je bewegingsworp. "
+	                  "Knoppen horen bij de beslissing waarvoor ze gemaakt zijn; een late klik "
+	                  "wordt geweigerd. Een beslissing die te lang blijft liggen wordt voor je "
+	                  "genomen (C15); drie op rij zetten je plaats op de automatische piloot "
+	                  "tot je weer iets doet. /vertrekken haalt je uit het "
+	                  "spel.\nTafelinstellingen bij /openen: beslissing:S, snel:S, "
+	                  "venster:S|uit, vijanden:automatisch|handmatig, bevestigen:aan|uit, "
+	                  "rondes:N|uit." },
 };
 
 static const char *const codes[I18N_LANGS] = { "en", "nl" };

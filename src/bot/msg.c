@@ -30,10 +30,11 @@ struct msg *msg_add(struct msg_list *l, int audience, const char *user, int kind
 	return m;
 }
 
-/* Makes room for one more picture in l's list of owned ones; 0 or -1. */
-static int reserve_picture(struct msg_list *l)
+/* Makes room for k more buffers (pictures, their texts) in l's list of
+ * owned ones; 0 or -1. */
+static int reserve_pictures(struct msg_list *l, int k)
 {
-	if (l->npictures == l->cappictures) {
+	if (l->npictures + k > l->cappictures) {
 		int cap = l->cappictures ? l->cappictures * 2 : 4;
 		unsigned char **bigger = realloc(l->pictures, (size_t)cap * sizeof(*bigger));
 		if (!bigger)
@@ -47,29 +48,46 @@ static int reserve_picture(struct msg_list *l)
 struct msg *msg_add_copy(struct msg_list *l, const struct msg *src)
 {
 	unsigned char *bytes = NULL;
+	char *alt = NULL;
 	struct msg *m;
 
 	if (l->n >= MSG_LIST_MAX)
 		return NULL;
 	if (src->picture) {
-		if (reserve_picture(l))
-			return NULL;
-		bytes = malloc(src->picture_len);
-		if (!bytes)
+		if (reserve_pictures(l, 2) || !(bytes = malloc(src->picture_len)))
 			return NULL;
 		memcpy(bytes, src->picture, src->picture_len);
+		if (src->picture_alt && !(alt = strdup(src->picture_alt))) {
+			free(bytes);
+			return NULL;
+		}
 	}
 	m = msg_add(l, src->audience, src->user, src->kind);
 	if (!m) {
 		free(bytes);
+		free(alt);
 		return NULL;
 	}
 	*m = *src;
-	if (bytes) {
+	m->picture = bytes;
+	m->picture_alt = alt;
+	if (bytes)
 		l->pictures[l->npictures++] = bytes;
-		m->picture = bytes;
-	}
+	if (alt)
+		l->pictures[l->npictures++] = (unsigned char *)alt;
 	return m;
+}
+
+int msg_picture_alt(struct msg_list *l, struct msg *m, const char *text)
+{
+	char *copy;
+
+	if (!m->picture || m < l->m || m >= l->m + l->n || strlen(text) > MSG_PICTURE_ALT_MAX ||
+	    reserve_pictures(l, 1) || !(copy = strdup(text)))
+		return -1;
+	l->pictures[l->npictures++] = (unsigned char *)copy;
+	m->picture_alt = copy;
+	return 0;
 }
 
 void msg_clear(struct msg_list *l)
@@ -230,7 +248,7 @@ static int picture_ok(const struct msg_list *l, const struct msg *m, const char 
 int msg_picture_take(struct msg_list *l, struct msg *m, const char *name, unsigned char **png,
                      size_t len)
 {
-	if (!png || picture_ok(l, m, name, *png, len) || reserve_picture(l))
+	if (!png || picture_ok(l, m, name, *png, len) || reserve_pictures(l, 1))
 		return -1;
 	l->pictures[l->npictures++] = *png;
 	m->picture = *png;

@@ -6,6 +6,7 @@
 const struct play_game *const play_games[] = {
 	&cdplay,
 	&esplay,
+	&ctplay,
 	NULL,
 };
 

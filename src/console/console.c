@@ -76,6 +76,8 @@ static void print_msg(FILE *f, const struct msg *m, int lang, const char *pictur
 	for (int i = 0; i < m->nfields; i++)
 		fprintf(f, "%s  %s: %s\n", prefix, m->fields[i].name, m->fields[i].value);
 	print_lines(f, prefix, m->text);
+	if (picture && m->picture_alt)
+		print_lines(f, prefix, m->picture_alt);
 	if (picture)
 		fprintf(f, "%s  %s\n", prefix, picture);
 	if (msg_has_select(m)) {

@@ -2977,6 +2977,12 @@ int cthulhu_tile_options(const struct cthulhu *g, int *tile, struct cmap_option 
 	return cmap_options(&g->map, g->aux, (enum cmap_mode)g->tile_mode, out);
 }
 
+int cthulhu_enemy_move(const struct cthulhu *g)
+{
+	return g->phase == PH_RESEED || ((g->phase == PH_FIGURE || g->phase == PH_DEST) &&
+	                                 (g->fmode == FM_CULTISTS || g->fmode == FM_BYAKHEE));
+}
+
 int cthulhu_figure_kind(const struct cthulhu *g)
 {
 	if (g->phase != PH_FIGURE && g->phase != PH_DEST)

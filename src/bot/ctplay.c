@@ -1,0 +1,1059 @@
+/* ctplay: the CTHULHU!!! board game at the table (§15). Every die and draw
+ * is made by the bot; players answer the engine's decisions by buttons,
+ * select menus and typed commands. Choices that would show a hand card are
+ * only ever listed in private replies (C4). */
+#include "rlyeh/ctplay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rlyeh/board.h"
+#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctnames.h"
+#include "rlyeh/cttext.h"
+#include "rlyeh/i18n.h"
+
+enum { ACT_PICK, ACT_PLACE, ACT_CONFIRM, ACT_TOKENS, ACT_MOVE, ACT_HAND, ACT_PAGE };
+
+static const struct play_action actions[] = {
+	{ "pick",
+	  "kies",
+	  "CTHULHU!!!: choose option n of the decision awaited from you",
+	  "CTHULHU!!!: kies optie n van de beslissing die op jou wacht",
+	  { { "option", "optie", PLAY_ARG_NUMBER, 1, "The option's number",
+	      "Het nummer van de optie", NULL } },
+	  ACT_PICK },
+	{ "place",
+	  "plaats",
+	  "CTHULHU!!!: place the drawn tile by its option number (a preview first)",
+	  "CTHULHU!!!: leg de getrokken tegel volgens optienummer (eerst een voorbeeld)",
+	  { { "option", "optie", PLAY_ARG_NUMBER, 1, "The option's number",
+	      "Het nummer van de optie", NULL } },
+	  ACT_PLACE },
+	{ "confirm",
+	  "bevestig",
+	  "CTHULHU!!!: place the drawn tile by its option number, without a preview",
+	  "CTHULHU!!!: leg de getrokken tegel volgens optienummer, zonder voorbeeld",
+	  { { "option", "optie", PLAY_ARG_NUMBER, 1, "The option's number",
+	      "Het nummer van de optie", NULL } },
+	  ACT_CONFIRM },
+	{ "tokens",
+	  "fiches",
+	  "CTHULHU!!!: a building's tokens: hearts, bullets, alternate, or H/B per square",
+	  "CTHULHU!!!: de fiches van een gebouw: harten, kogels, afwisselend, of H/K per vakje",
+	  { { "pattern", "patroon", PLAY_ARG_TEXT, 1, "hearts, bullets, alternate or e.g. HBBH",
+	      "harten, kogels, afwisselend of bijv. HKKH", NULL } },
+	  ACT_TOKENS },
+	{ "move",
+	  "ga",
+	  "CTHULHU!!!: walk to square gx,gy, optionally through waypoints",
+	  "CTHULHU!!!: loop naar vakje gx,gy, eventueel via tussenpunten",
+	  { { "to", "naar", PLAY_ARG_TEXT, 1, "The destination gx,gy", "De bestemming gx,gy",
+	      NULL },
+	    { "via", "via", PLAY_ARG_TEXT, 0, "Waypoints gx,gy in order, space separated",
+	      "Tussenpunten gx,gy op volgorde, gescheiden door spaties", NULL } },
+	  ACT_MOVE },
+	{ "hand",
+	  "hand",
+	  "CTHULHU!!!: your cards and the choices they give you (only you see them)",
+	  "CTHULHU!!!: je kaarten en de keuzes die ze je geven (alleen jij ziet ze)",
+	  { { 0 } },
+	  ACT_HAND },
+	{ "page",
+	  "pagina",
+	  "CTHULHU!!!: another page of a long list of options (only you see it)",
+	  "CTHULHU!!!: een andere pagina van een lange lijst opties (alleen jij ziet hem)",
+	  { { "page", "pagina", PLAY_ARG_NUMBER, 1, "The page", "De pagina", NULL } },
+	  ACT_PAGE },
+};
+
+#define PAGE MSG_OPTIONS_MAX /* options on one page of a select menu */
+
+/* ---- settings ---- */
+
+void ctplay_settings(int packed, struct ctplay_settings *out)
+{
+	unsigned v = (unsigned)packed;
+	unsigned w = v >> 12 & 63, q = v >> 18 & 127, d = v >> 25 & 63;
+
+	out->cap = (int)(v & 1023);
+	out->manual = (int)(v >> 10 & 1);
+	out->confirm = !(v >> 11 & 1);
+	out->window_s = w ? (int)w - 1 : -1;
+	out->quick_s = q ? (int)q * 5 : -1;
+	out->decision_s = d ? (int)d * 10 : -1;
+}
+
+/* Reads a whole number in [lo, hi]; -1 when s is not one. */
+static int whole(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long n;
+
+	if (!s[0] || s[0] == '-' || s[0] == '+')
+		return -1;
+	n = strtol(s, &end, 10);
+	if (*end || n < lo || n > hi)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
+static int is(const char *word, const char *en, const char *nl)
+{
+	return strcmp(word, en) == 0 || strcmp(word, nl) == 0;
+}
+
+int ctplay_setting(const char *word, int *packed)
+{
+	char key[32];
+	const char *val = strpbrk(word, ":=");
+	unsigned v = (unsigned)*packed;
+	int n;
+
+	if (!val || (size_t)(val - word) >= sizeof(key))
+		return -1;
+	memcpy(key, word, (size_t)(val - word));
+	key[val - word] = '\0';
+	val++;
+	if (is(key, "cap", "rondes")) {
+		if (is(val, "off", "uit"))
+			n = 0;
+		else if (whole(val, 1, CTPLAY_CAP_MAX, &n))
+			return -1;
+		v = (v & ~1023u) | (unsigned)n;
+	} else if (is(key, "enemies", "vijanden")) {
+		if (!is(val, "auto", "automatisch") && !is(val, "manual", "handmatig"))
+			return -1;
+		v = (v & ~(1u << 10)) | (is(val, "manual", "handmatig") ? 1u << 10 : 0);
+	} else if (is(key, "confirm", "bevestigen")) {
+		if (!is(val, "on", "aan") && !is(val, "off", "uit"))
+			return -1;
+		v = (v & ~(1u << 11)) | (is(val, "off", "uit") ? 1u << 11 : 0);
+	} else if (is(key, "window", "venster")) {
+		if (is(val, "off", "uit"))
+			n = 0;
+		else if (whole(val, 0, CTPLAY_WINDOW_MAX, &n))
+			return -1;
+		v = (v & ~(63u << 12)) | (unsigned)(n + 1) << 12;
+	} else if (is(key, "quick", "snel")) {
+		if (whole(val, 5, CTPLAY_QUICK_MAX, &n) || n % 5)
+			return -1;
+		v = (v & ~(127u << 18)) | (unsigned)(n / 5) << 18;
+	} else if (is(key, "decision", "beslissing")) {
+		if (whole(val, 10, CTPLAY_DECISION_MAX, &n) || n % 10)
+			return -1;
+		v = (v & ~(63u << 25)) | (unsigned)(n / 10) << 25;
+	} else {
+		return -1;
+	}
+	*packed = (int)v;
+	return 0;
+}
+
+static int option(const char *word, struct store_game *row)
+{
+	return ctplay_setting(word, &row->per_player);
+}
+
+static void members(const struct store_game *row, int *min, int *max)
+{
+	(void)row;
+	*min = CTHULHU_MIN;
+	*max = CTHULHU_MAX;
+}
+
+static void setup(const struct store_game *row, int nm, struct game_setup *out)
+{
+	struct ctplay_settings s;
+
+	ctplay_settings(row->per_player, &s);
+	memset(out, 0, sizeof(*out));
+	out->players = nm;
+	out->rounds = s.cap;
+}
+
+static int member_of(const void *state, int seat)
+{
+	(void)state;
+	return seat >= 0 ? seat : -1;
+}
+
+static void seat_name(const void *state, const struct play_ctx *c, int seat, char *buf, size_t cap)
+{
+	(void)state;
+	snprintf(buf, cap, "%s", seat >= 0 && seat < c->nm ? c->m[seat].name : "?");
+}
+
+/* The seats' names for cttext. */
+static void names_of(const struct play_ctx *c, const char *names[CTHULHU_MAX])
+{
+	for (int i = 0; i < CTHULHU_MAX; i++)
+		names[i] = i < c->nm ? c->m[i].name : "?";
+}
+
+/* ---- the awaited decision ---- */
+
+/* The decision awaited, its options (o[] of CTHULHU_OPTIONS) and their
+ * number; 0 when the game waits for no decision. */
+static int pending(const struct cthulhu *g, struct game_step *st, struct cthulhu_option *o)
+{
+	cthulhu_step(g, st);
+	if (st->node != GAME_NODE_CHOICE)
+		return 0;
+	return cthulhu_options(g, o);
+}
+
+/* 1 when some option names a card from the decider's hand: the decision is
+ * then listed only privately (C4). Step 1's Automatic cards are played
+ * whatever is chosen, so they are public. */
+static int hidden(const struct game_step *st, const struct cthulhu_option *o, int n)
+{
+	if (st->kind == CA_AUTOMATIC)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (o[i].what == CO_CARD)
+			return 1;
+	return 0;
+}
+
+static void label(const struct cthulhu *g, const struct game_step *st,
+                  const struct cthulhu_option *o, const struct play_ctx *c, char *buf, size_t cap)
+{
+	const char *names[CTHULHU_MAX];
+	struct text tx;
+
+	names_of(c, names);
+	text_init(&tx, buf, cap);
+	cttext_option(g, st, o, names, c->lang, &tx);
+}
+
+static void number(char *buf, size_t cap, long n)
+{
+	snprintf(buf, cap, "%ld", n);
+}
+
+/* Adds to m a select menu of options [from, from + PAGE) for `command`
+ * ("place" or "pick"), labelled; with buttons ◀ ▶ to the pages beside it
+ * when there are more. */
+static void menu(const struct cthulhu *g, const struct game_step *st,
+                 const struct cthulhu_option *o, int n, int from, const char *command,
+                 const struct play_ctx *c, struct msg *m)
+{
+	char lab[MSG_OPTION_LABEL], val[16], page[16];
+	int pages = (n + PAGE - 1) / PAGE, p = from / PAGE;
+	struct text tx;
+
+	if (msg_select(m, c->row->id, c->row->moves, command, NULL, NULL))
+		return;
+	text_init(&tx, m->select.placeholder, sizeof(m->select.placeholder));
+	number(page, sizeof(page), p + 1);
+	number(val, sizeof(val), pages);
+	i18n_add(&tx, c->lang, S_CTP_MENU, page, val, NULL);
+	for (int i = from; i < n && i < from + PAGE; i++) {
+		label(g, st, &o[i], c, lab, sizeof(lab));
+		number(val, sizeof(val), i + 1);
+		msg_option(m, lab, val, NULL);
+	}
+	if (p > 0) {
+		number(page, sizeof(page), p);
+		msg_button(m, c->row->id, c->row->moves, "page", page, "◀", MSG_SECONDARY);
+	}
+	if (p + 1 < pages) {
+		number(page, sizeof(page), p + 2);
+		msg_button(m, c->row->id, c->row->moves, "page", page, "▶", MSG_SECONDARY);
+	}
+}
+
+/* Adds one "pick" button for option i. */
+static void pick_button(const struct cthulhu *g, const struct game_step *st,
+                        const struct cthulhu_option *o, int i, const struct play_ctx *c,
+                        struct msg *m)
+{
+	char lab[MSG_BUTTON_LABEL], val[16];
+
+	label(g, st, &o[i], c, lab, sizeof(lab));
+	number(val, sizeof(val), i + 1);
+	msg_button(m, c->row->id, c->row->moves, "pick", val, lab,
+	           o[i].what == CO_PASS || o[i].what == CO_STOP ? MSG_SECONDARY : MSG_PRIMARY);
+}
+
+/* Every option as a button, or a menu when they are too many. */
+static void all_options(const struct cthulhu *g, const struct game_step *st,
+                        const struct cthulhu_option *o, int n, const struct play_ctx *c,
+                        struct msg *m)
+{
+	if (n > MSG_BUTTONS_SELECT - 2) {
+		menu(g, st, o, n, 0, "pick", c, m);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		pick_button(g, st, o, i, c, m);
+}
+
+/* The line saying what the table waits for. */
+static void waiting(const struct cthulhu *g, const struct game_step *st, const struct play_ctx *c,
+                    struct text *out)
+{
+	char name[80], left[16], tile[96];
+	int id;
+
+	seat_name(g, c, st->seat, name, sizeof(name));
+	number(left, sizeof(left), g->left);
+	tile[0] = '\0';
+	if (st->kind == CA_TILE)
+		text_copy(tile, sizeof(tile), ctnames_tile(g->aux, c->lang));
+	switch (st->kind) {
+	case CA_AUTOMATIC:
+		id = S_CTP_ASK_AUTOMATIC;
+		break;
+	case CA_PLAY:
+		id = cthulhu_moment(g) == CM_RW ? S_CTP_ASK_REACT : S_CTP_ASK_PLAY;
+		break;
+	case CA_TILE:
+		id = S_CTP_ASK_TILE;
+		break;
+	case CA_REMOVE:
+		id = S_CTP_ASK_REMOVE;
+		break;
+	case CA_TOKENS:
+		id = S_CTP_ASK_TOKENS;
+		break;
+	case CA_SITE_BYAKHEE:
+		id = S_CTP_ASK_SITE_BYAKHEE;
+		break;
+	case CA_WEAPON:
+		id = S_CTP_ASK_WEAPON;
+		break;
+	case CA_FAILED:
+		id = S_CTP_ASK_FAILED;
+		break;
+	case CA_MOVE:
+		id = S_CTP_ASK_MOVE;
+		break;
+	case CA_FIGURE:
+		id = S_CTP_ASK_FIGURE;
+		break;
+	case CA_DEST:
+		id = S_CTP_ASK_DEST;
+		break;
+	case CA_RESEED:
+		id = S_CTP_ASK_RESEED;
+		break;
+	case CA_RELIC_LOSS:
+		id = S_CTP_ASK_RELIC_LOSS;
+		break;
+	case CA_DISCARD:
+		id = S_CTP_ASK_DISCARD;
+		break;
+	case CA_TARGET:
+		id = S_CTP_ASK_TARGET;
+		break;
+	case CA_SQUARE:
+		id = S_CTP_ASK_SQUARE;
+		break;
+	default:
+		id = S_CTP_ASK_RELIC_TAKE;
+		break;
+	}
+	i18n_add(out, c->lang, id, name, st->kind == CA_TILE ? tile : left, NULL);
+}
+
+/* ---- actions ---- */
+
+/* Reads "gx,gy" at *p (blanks around allowed), advancing *p past it. */
+static int read_xy(const char **p, int *gx, int *gy)
+{
+	char *end;
+	long x, y;
+
+	while (**p == ' ')
+		(*p)++;
+	x = strtol(*p, &end, 10);
+	if (end == *p || *end != ',' || x < -99 || x > 99)
+		return -1;
+	*p = end + 1;
+	y = strtol(*p, &end, 10);
+	if (end == *p || y < -99 || y > 99 || (*end && *end != ' '))
+		return -1;
+	*p = end;
+	*gx = (int)x;
+	*gy = (int)y;
+	return 0;
+}
+
+/* The square at "gx,gy" text s, alone; -1 when s is not that or no square. */
+static int square_at(const struct cthulhu *g, const char *s)
+{
+	int gx, gy;
+
+	if (read_xy(&s, &gx, &gy))
+		return -1;
+	while (*s == ' ')
+		s++;
+	return *s ? -1 : cmap_find(&g->map, gx, gy);
+}
+
+/* The walk's next target: the first waypoint of `via` not yet reached
+ * (reached ones are dropped from via, which is rewritten; NULL for none),
+ * else `to`. -1 when some point is not a square of the map. */
+static int next_target(const struct cthulhu *g, int here, const char *to, char *via)
+{
+	const char *p = via ? via : "";
+	int gx, gy, sq;
+
+	while (*p == ' ')
+		p++;
+	while (*p) {
+		const char *start = p;
+		if (read_xy(&p, &gx, &gy) || (sq = cmap_find(&g->map, gx, gy)) < 0)
+			return -1;
+		if (sq != here) {
+			memmove(via, start, strlen(start) + 1);
+			return sq;
+		}
+		while (*p == ' ')
+			p++;
+	}
+	if (via)
+		via[0] = '\0';
+	return square_at(g, to);
+}
+
+/* The option index of the first step from the pawn to `to`; -1 when
+ * `to` is out of reach (or is where the pawn stands). */
+static int first_step(const struct cthulhu *g, const struct cthulhu_option *o, int n, int to)
+{
+	uint8_t dirs[CMAP_SQUARES];
+	int len = cthulhu_route(g, to, dirs);
+
+	if (len <= 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (o[i].what == CO_DIR && o[i].arg == dirs[0])
+			return i;
+	return -1;
+}
+
+/* The token mask a pattern gives over k interior squares; -1 if none. */
+static int token_mask(const char *s, int k)
+{
+	int full = (1 << k) - 1, mask = 0, n = 0;
+
+	if (is(s, "hearts", "harten"))
+		return 0;
+	if (is(s, "bullets", "kogels"))
+		return full;
+	if (is(s, "alternate", "afwisselend"))
+		return 0xa & full;
+	for (; *s; s++) {
+		char ch = *s >= 'a' ? (char)(*s - 32) : *s;
+		if (n >= k || (ch != 'H' && ch != 'B' && ch != 'K'))
+			return -1;
+		if (ch != 'H')
+			mask |= 1 << n;
+		n++;
+	}
+	return n == k ? mask : -1;
+}
+
+/* Refuses unless the awaited decision is member who's; 0 when it is. */
+static int need_turn(const struct cthulhu *g, const struct game_step *st, const struct play_ctx *c,
+                     int who, struct text *err)
+{
+	char name[80];
+
+	if (st->node != GAME_NODE_CHOICE) {
+		i18n_add(err, c->lang, S_CTP_ERR_NOTHING, NULL);
+		return -1;
+	}
+	if (member_of(g, st->seat) != who) {
+		seat_name(g, c, st->seat, name, sizeof(name));
+		i18n_add(err, c->lang, S_CTP_ERR_NOT_YOURS, name, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* Option number arg (1..n) as an index; -1 after refusing. */
+static int option_number(const struct cmd *cmd, int n, const struct play_ctx *c, struct text *err)
+{
+	char max[16];
+	int k;
+
+	number(max, sizeof(max), n);
+	if (cmd->nargs != 1 || whole(cmd->args[0], 1, n, &k)) {
+		i18n_add(err, c->lang, S_CTP_ERR_OPTION, cmd->nargs ? cmd->args[0] : "", max, NULL);
+		return -1;
+	}
+	return k - 1;
+}
+
+static int action(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
+                  int *value, struct text *err)
+{
+	const struct cthulhu *g = state;
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	int code = play_action_code(&ctplay, cmd), n = pending(g, &st, o), k;
+
+	if (code < 0 || code == ACT_HAND || code == ACT_PAGE) {
+		i18n_add(err, c->lang, S_ERR_UNKNOWN_COMMAND, NULL);
+		return -1;
+	}
+	if (need_turn(g, &st, c, who, err))
+		return -1;
+	switch (code) {
+	case ACT_PICK:
+		k = option_number(cmd, n, c, err);
+		break;
+	case ACT_PLACE:
+	case ACT_CONFIRM:
+		if (st.kind != CA_TILE) {
+			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
+			return -1;
+		}
+		k = option_number(cmd, n, c, err);
+		break;
+	case ACT_TOKENS:
+		if (st.kind != CA_TOKENS) {
+			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
+			return -1;
+		}
+		k = cmd->nargs == 1 ? token_mask(cmd->args[0], __builtin_ctz((unsigned)n)) : -1;
+		if (k < 0 || k >= n) {
+			char squares[8];
+			number(squares, sizeof(squares), __builtin_ctz((unsigned)n));
+			i18n_add(err, c->lang, S_CTP_ERR_TOKENS, cmd->nargs ? cmd->args[0] : "",
+			         squares, NULL);
+			return -1;
+		}
+		break;
+	case ACT_MOVE: {
+		char via[CMD_ARG_MAX] = "";
+		int to;
+		if (st.kind != CA_MOVE) {
+			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
+			return -1;
+		}
+		if (cmd->nargs < 1 || cmd->nargs > 2) {
+			i18n_add(err, c->lang, S_ERR_USAGE, "/move <gx,gy> [\"<gx,gy> …\"]", NULL);
+			return -1;
+		}
+		if (cmd->nargs == 2)
+			text_copy(via, sizeof(via), cmd->args[1]);
+		to = next_target(g, g->p[st.seat].sq, cmd->args[0], via);
+		k = to < 0 ? -1 : first_step(g, o, n, to);
+		if (k < 0) {
+			char left[16];
+			number(left, sizeof(left), g->left);
+			i18n_add(err, c->lang, to < 0 ? S_CTP_ERR_SQUARE : S_CTP_ERR_UNREACHABLE,
+			         cmd->nargs == 2 ? cmd->args[1] : cmd->args[0], left, NULL);
+			return -1;
+		}
+		break;
+	}
+	default:
+		k = -1;
+		break;
+	}
+	if (k < 0)
+		return -1;
+	*value = k;
+	return 0;
+}
+
+/* C10: a walk goes on step by step until it arrives, a fight stops it, or
+ * the game asks something else. */
+static int follow(const void *state, const struct play_ctx *c, int who, struct cmd *cmd,
+                  const struct game_event *ev, int nev, int *value)
+{
+	const struct cthulhu *g = state;
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	int n = pending(g, &st, o), to, k;
+
+	(void)c;
+	if (play_action_code(&ctplay, cmd) != ACT_MOVE || n == 0 || st.kind != CA_MOVE ||
+	    member_of(g, st.seat) != who)
+		return 0;
+	for (int i = 0; i < nev; i++)
+		if (ev[i].kind == CV_FIGHT)
+			return 0;
+	to = next_target(g, g->p[st.seat].sq, cmd->args[0], cmd->nargs == 2 ? cmd->args[1] : NULL);
+	if (to < 0 || to == g->p[st.seat].sq || (k = first_step(g, o, n, to)) < 0)
+		return 0;
+	*value = k;
+	return 1;
+}
+
+static int auto_roll(const void *state, const struct game_step *step)
+{
+	(void)state;
+	(void)step;
+	return 1; /* every die and draw belongs to what came before it */
+}
+
+/* ---- timing and what the table settles itself ---- */
+
+static int settle(const void *state, const struct play_ctx *c, const struct game_step *step,
+                  int *value)
+{
+	const struct cthulhu *g = state;
+	struct ctplay_settings s;
+
+	ctplay_settings(c->row->per_player, &s);
+	switch (step->kind) {
+	case CA_WEAPON: /* C11: the standing preference */
+		*value = cthulhu_default(g);
+		return 1;
+	case CA_SITE_BYAKHEE: /* C7: asked only under manual control */
+		if (s.manual)
+			return 0;
+		*value = cthulhu_default(g);
+		return 1;
+	case CA_FIGURE:
+	case CA_DEST:
+	case CA_RESEED: /* C12 */
+		if (s.manual || !cthulhu_enemy_move(g))
+			return 0;
+		*value = cthulhu_hunt(g);
+		return 1;
+	case CA_PLAY: /* a reaction window that is off */
+		if (s.window_s != 0 || cthulhu_moment(g) != CM_RW)
+			return 0;
+		*value = cthulhu_default(g);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int timeout_value(const void *state, const struct game_step *step)
+{
+	(void)step;
+	return cthulhu_default(state);
+}
+
+/* C1, C15: decisions wait the decision timeout, quick ones the quick
+ * timeout, a reaction window the window. */
+static int64_t wait_ms(const void *state, const struct play_ctx *c, int64_t base_ms)
+{
+	const struct cthulhu *g = state;
+	struct ctplay_settings s;
+	struct game_step st;
+	int64_t decision, quick, window;
+
+	ctplay_settings(c->row->per_player, &s);
+	cthulhu_step(g, &st);
+	decision = s.decision_s > 0 ? s.decision_s * 1000LL : base_ms;
+	quick = s.quick_s > 0 ? s.quick_s * 1000LL : (decision < 45000 ? decision : 45000);
+	window = s.window_s > 0 ? s.window_s * 1000LL : (decision < 20000 ? decision : 20000);
+	switch (st.kind) {
+	case CA_TILE:
+	case CA_MOVE:
+		return decision;
+	case CA_FIGURE:
+	case CA_DEST:
+	case CA_RESEED:
+		return cthulhu_enemy_move(g) ? decision : quick;
+	case CA_PLAY:
+		return cthulhu_moment(g) == CM_RW ? window : quick;
+	default:
+		return quick;
+	}
+}
+
+/* ---- narration ---- */
+
+static void narrate(const void *state, const struct game_event *ev, int n, const struct play_ctx *c,
+                    struct text *out)
+{
+	const char *names[CTHULHU_MAX];
+	char line[512];
+	struct text lt;
+
+	names_of(c, names);
+	for (int i = 0; i < n; i++) {
+		text_init(&lt, line, sizeof(line));
+		cttext_event(state, &ev[i], names, c->lang, &lt);
+		if (!line[0])
+			continue;
+		text_add(out, line);
+		text_add(out, "\n");
+	}
+}
+
+/* ---- the table message ---- */
+
+/* The squares of a decision's CO_SQUARE options, for the picture. */
+static int option_squares(const struct cthulhu_option *o, int n, int16_t *sq)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (o[i].what == CO_SQUARE)
+			sq[k++] = o[i].arg;
+	return k;
+}
+
+/* The marks of the picture for the awaited decision: tile options (C6),
+ * reachable squares (C9), a decision's squares. options and reach are
+ * the caller's arrays (CMAP_OPTIONS_MAX, CMAP_SQUARES). */
+static void marks_for(const struct cthulhu *g, struct board_marks *mk, struct cmap_option *options,
+                      int16_t *reach)
+{
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	int n = pending(g, &st, o), tile;
+
+	board_marks_init(mk);
+	if (!n)
+		return;
+	if (st.kind == CA_TILE) {
+		mk->n_options = cthulhu_tile_options(g, &tile, options);
+		mk->options = options;
+		mk->tile = tile;
+	} else if (st.kind == CA_MOVE) {
+		mk->n_reach = cthulhu_reachable(g, reach);
+		mk->reach = reach;
+	} else {
+		mk->n_reach = option_squares(o, n, reach);
+		mk->reach = reach;
+	}
+}
+
+static int picture(const void *state, const struct play_ctx *c, unsigned char **png, size_t *len,
+                   char *alt, size_t altcap)
+{
+	struct cmap_option options[CMAP_OPTIONS_MAX];
+	int16_t reach[CMAP_SQUARES];
+	struct board_marks mk;
+
+	marks_for(state, &mk, options, reach);
+	if (board_text(state, &mk, i18n_code(c->lang), alt, altcap) < 0)
+		alt[0] = '\0';
+	return board_png(state, &mk, png, len);
+}
+
+/* The buttons of the awaited decision on the public table message. */
+static void public_choices(const struct cthulhu *g, const struct game_step *st,
+                           const struct cthulhu_option *o, int n, const struct play_ctx *c,
+                           struct msg *m)
+{
+	int64_t id = c->row->id;
+	int move = c->row->moves;
+	struct msg_button *b;
+
+	switch (st->kind) {
+	case CA_TILE: {
+		struct ctplay_settings s;
+		ctplay_settings(c->row->per_player, &s);
+		menu(g, st, o, n, 0, s.confirm ? "place" : "confirm", c, m);
+		return;
+	}
+	case CA_TOKENS: {
+		static const char *const patterns[] = { "hearts", "bullets", "alternate" };
+		static const int labels[] = { S_CTP_ALL_HEARTS, S_CTP_ALL_BULLETS,
+			                      S_CTP_ALTERNATE };
+		char hint[16];
+		int k = __builtin_ctz((unsigned)n);
+		for (int i = 0; i < 3; i++)
+			msg_button(m, id, move, "tokens", patterns[i], i18n_get(c->lang, labels[i]),
+			           MSG_PRIMARY);
+		b = msg_button(m, id, move, "tokens", NULL, i18n_get(c->lang, S_CTP_CUSTOM),
+		               MSG_SECONDARY);
+		memset(hint, 0, sizeof(hint));
+		for (int i = 0; i < k && i < 15; i++)
+			hint[i] = i % 2 ? 'B' : 'H';
+		if (b)
+			msg_ask(m, b, i18n_get(c->lang, S_CTP_CUSTOM),
+			        i18n_get(c->lang, S_CTP_PATTERN), hint, k);
+		return;
+	}
+	case CA_MOVE:
+		for (int i = 0; i < n; i++)
+			if (o[i].what == CO_DIR)
+				pick_button(g, st, o, i, c, m);
+		b = msg_button(m, id, move, "move", NULL, i18n_get(c->lang, S_CTP_MOVE_BUTTON),
+		               MSG_PRIMARY);
+		if (b)
+			msg_ask(m, b, i18n_get(c->lang, S_CTP_MOVE_BUTTON),
+			        i18n_get(c->lang, S_CTP_DESTINATION), "gx,gy", 16);
+		for (int i = 0; i < n; i++)
+			if (o[i].what == CO_STOP)
+				pick_button(g, st, o, i, c, m);
+		return;
+	default:
+		break;
+	}
+	if (!hidden(st, o, n)) {
+		all_options(g, st, o, n, c, m);
+		return;
+	}
+	/* C4, C14: what shows no card is public; the cards are behind a
+	 * private menu. */
+	for (int i = 0; i < n; i++)
+		if (o[i].what != CO_CARD)
+			pick_button(g, st, o, i, c, m);
+	msg_button(
+	    m, id, move, "hand", NULL,
+	    i18n_get(c->lang, st->kind == CA_DISCARD ? S_CTP_DISCARD_BUTTON : S_CTP_PLAY_BUTTON),
+	    MSG_PRIMARY);
+}
+
+/* The ending, the VP and the winners. */
+static void over_text(const struct cthulhu *g, const struct play_ctx *c, struct text *tx)
+{
+	char name[80], vp[16];
+	int id = g->end == CE_SAVED      ? S_CTP_OVER_SAVED
+	         : g->end == CE_SUMMONED ? S_CTP_OVER_SUMMONED
+	         : g->end == CE_NOBODY   ? S_CTP_OVER_NOBODY
+	                                 : S_CTP_OVER_CAPPED;
+
+	i18n_add(tx, c->lang, id, NULL);
+	for (int s = 0; s < g->n; s++) {
+		seat_name(g, c, s, name, sizeof(name));
+		number(vp, sizeof(vp), cthulhu_vp(g, s));
+		text_add(tx, "\n");
+		i18n_add(tx, c->lang, g->winners >> s & 1 ? S_CTP_VP_WINNER : S_CTP_VP, name, vp,
+		         NULL);
+	}
+}
+
+static void render(const void *state, const struct play_ctx *c, struct msg *m)
+{
+	const struct cthulhu *g = state;
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	char round[16], name[80];
+	struct text tx;
+	int n = pending(g, &st, o);
+
+	number(round, sizeof(round), g->round);
+	text_init(&tx, m->title, sizeof(m->title));
+	i18n_add(&tx, c->lang, g->end ? S_CTP_TITLE_OVER : S_CTP_TITLE, round, NULL);
+	text_init(&tx, m->text, sizeof(m->text));
+	for (int s = 0; s < g->n; s++) {
+		seat_name(g, c, s, name, sizeof(name));
+		text_add(&tx, !g->end && s == g->seat ? "▶ " : "• ");
+		text_add(&tx, name);
+		text_add(&tx, ": ");
+		cttext_seat(g, s, c->lang, &tx);
+		text_add(&tx, "\n");
+	}
+	cttext_piles(g, c->lang, &tx);
+	text_add(&tx, "\n");
+	if (g->end) {
+		over_text(g, c, &tx);
+		msg_button(m, c->row->id, c->row->moves, "rematch", NULL,
+		           i18n_get(c->lang, S_BUTTON_REMATCH), MSG_PRIMARY);
+		return;
+	}
+	if (n) {
+		waiting(g, &st, c, &tx);
+		public_choices(g, &st, o, n, c, m);
+	}
+	msg_button(m, c->row->id, c->row->moves, "hand", NULL, i18n_get(c->lang, S_CTP_HAND_BUTTON),
+	           MSG_SECONDARY);
+}
+
+/* ---- private views ---- */
+
+/* A private reply for `user`; NULL when the list is full. */
+static struct msg *private_msg(struct msg_list *out, const char *user, const struct play_ctx *c,
+                               int kind)
+{
+	struct msg *m = msg_add(out, MSG_PRIVATE, user, kind);
+
+	if (m) {
+		m->game = c->row->id;
+		text_copy(m->channel, sizeof(m->channel), c->row->channel);
+	}
+	return m;
+}
+
+static void refuse(struct msg_list *out, const char *user, const struct play_ctx *c,
+                   const char *text)
+{
+	struct msg *m = private_msg(out, user, c, MSG_ERROR);
+
+	if (m)
+		text_copy(m->text, sizeof(m->text), text);
+}
+
+/* C4: the hand, what is in play, and when the awaited decision is the
+ * member's own, every option of it (cards included). */
+static void hand_view(const struct cthulhu *g, const struct play_ctx *c, int who, const char *user,
+                      struct msg_list *out)
+{
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	struct msg *m = private_msg(out, user, c, MSG_INFO);
+	struct text tx;
+	int n = pending(g, &st, o), any = 0;
+
+	if (!m)
+		return;
+	text_copy(m->title, sizeof(m->title), i18n_get(c->lang, S_CTP_HAND_TITLE));
+	text_init(&tx, m->text, sizeof(m->text));
+	if (who < 0 || who >= g->n) {
+		i18n_add(&tx, c->lang, S_CTP_NO_HAND, NULL);
+		return;
+	}
+	for (int card = 0; card < CTHULHU_CARDS; card++) {
+		if (g->card_at[card] != CW_HAND + who)
+			continue;
+		text_add(&tx, any++ ? ", " : "");
+		text_add(&tx, ctnames_card(cthulhu_card_kind(card), c->lang));
+	}
+	if (!any)
+		i18n_add(&tx, c->lang, S_CTP_HAND_EMPTY, NULL);
+	if (n && member_of(g, st.seat) == who) {
+		text_add(&tx, "\n");
+		waiting(g, &st, c, &tx);
+		if (st.kind == CA_TILE)
+			menu(g, &st, o, n, 0, "place", c, m);
+		else
+			all_options(g, &st, o, n, c, m);
+	}
+}
+
+/* A page of the awaited decision's long list. */
+static void page_view(const struct cthulhu *g, const struct play_ctx *c, int who,
+                      const struct cmd *cmd, const char *user, struct msg_list *out)
+{
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	struct ctplay_settings s;
+	char err[256], max[16];
+	struct text tx;
+	struct msg *m;
+	int n = pending(g, &st, o), pages = (n + PAGE - 1) / PAGE, p;
+
+	text_init(&tx, err, sizeof(err));
+	if (!n || (hidden(&st, o, n) && member_of(g, st.seat) != who)) {
+		i18n_add(&tx, c->lang, S_CTP_ERR_NOTHING, NULL);
+		refuse(out, user, c, err);
+		return;
+	}
+	number(max, sizeof(max), pages);
+	if (cmd->nargs != 1 || whole(cmd->args[0], 1, pages, &p)) {
+		i18n_add(&tx, c->lang, S_CTP_ERR_PAGE, cmd->nargs ? cmd->args[0] : "", max, NULL);
+		refuse(out, user, c, err);
+		return;
+	}
+	if (!(m = private_msg(out, user, c, MSG_INFO)))
+		return;
+	ctplay_settings(c->row->per_player, &s);
+	text_init(&tx, m->text, sizeof(m->text));
+	waiting(g, &st, c, &tx);
+	menu(g, &st, o, n, (p - 1) * PAGE,
+	     st.kind == CA_TILE ? (s.confirm ? "place" : "confirm") : "pick", c, m);
+}
+
+/* C6: the chosen placement drawn as a preview, with Confirm and Back. */
+static void preview_view(const struct cthulhu *g, const struct play_ctx *c, int k, const char *user,
+                         struct msg_list *out)
+{
+	struct cmap_option options[CMAP_OPTIONS_MAX];
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	struct board_marks mk;
+	char lab[MSG_TEXT_MAX / 4], val[16], name[MSG_PICTURE_NAME];
+	unsigned char *png = NULL;
+	size_t len = 0;
+	struct text tx;
+	struct msg *m;
+	int n = pending(g, &st, o), tile;
+
+	if (!(m = private_msg(out, user, c, MSG_INFO)))
+		return;
+	label(g, &st, &o[k], c, lab, sizeof(lab));
+	text_init(&tx, m->text, sizeof(m->text));
+	i18n_add(&tx, c->lang, S_CTP_PREVIEW, lab, NULL);
+	number(val, sizeof(val), k + 1);
+	msg_button(m, c->row->id, c->row->moves, "confirm", val, i18n_get(c->lang, S_CTP_CONFIRM),
+	           MSG_PRIMARY);
+	number(val, sizeof(val), k / PAGE + 1);
+	msg_button(m, c->row->id, c->row->moves, "page", val, i18n_get(c->lang, S_CTP_BACK),
+	           MSG_SECONDARY);
+	board_marks_init(&mk);
+	mk.n_options = cthulhu_tile_options(g, &tile, options);
+	mk.options = options;
+	mk.tile = tile;
+	mk.preview = k;
+	(void)n;
+	snprintf(name, sizeof(name), "preview-%lld-%d-%d.png", (long long)c->row->id, c->row->moves,
+	         k + 1);
+	if (board_png(g, &mk, &png, &len) == 0 && msg_picture_take(out, m, name, &png, len))
+		free(png);
+}
+
+static int view(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
+                const char *user, struct msg_list *out)
+{
+	const struct cthulhu *g = state;
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	struct ctplay_settings s;
+	char err[256];
+	struct text tx;
+	int code = play_action_code(&ctplay, cmd), n, k;
+
+	switch (code) {
+	case ACT_HAND:
+		hand_view(g, c, who, user, out);
+		return 1;
+	case ACT_PAGE:
+		page_view(g, c, who, cmd, user, out);
+		return 1;
+	case ACT_PLACE:
+		ctplay_settings(c->row->per_player, &s);
+		n = pending(g, &st, o);
+		if (!s.confirm || !n || st.kind != CA_TILE)
+			return 0; /* placed at once, or refused by action */
+		text_init(&tx, err, sizeof(err));
+		if (need_turn(g, &st, c, who, &tx) || (k = option_number(cmd, n, c, &tx)) < 0) {
+			refuse(out, user, c, err);
+			return 1;
+		}
+		preview_view(g, c, k, user, out);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int leave(void *state, int seat, struct game_events *ev)
+{
+	return cthulhu_leave(state, seat, ev);
+}
+
+const struct play_game ctplay = {
+	.ops = &cthulhu_ops,
+	.option = option,
+	.members = members,
+	.setup = setup,
+	.member_of = member_of,
+	.seat_name = seat_name,
+	.actions = actions,
+	.nactions = sizeof(actions) / sizeof(actions[0]),
+	.action = action,
+	.auto_roll = auto_roll,
+	.narrate = narrate,
+	.render = render,
+	.rules = S_CTP_RULES,
+	.nobody_wins = 1,
+	.started = S_CTP_STARTED,
+	.rematch = S_CTP_REMATCH,
+	.policy = "baseline",
+	.settle = settle,
+	.timeout_value = timeout_value,
+	.wait_ms = wait_ms,
+	.view = view,
+	.follow = follow,
+	.leave = leave,
+	.picture = picture,
+};
