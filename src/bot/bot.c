@@ -931,6 +931,7 @@ static void cmd_open(struct call *c)
 	struct store_game opts;
 	struct work w;
 	const char *lang = NULL;
+	char langbuf[8];
 
 	if (is_open(c->t)) {
 		deny(c, S_ERR_TABLE_EXISTS, NULL, NULL);
@@ -942,14 +943,19 @@ static void cmd_open(struct call *c)
 		if (play_find(c->req->cmd.args[i]))
 			game = play_find(c->req->cmd.args[i]);
 	for (int i = 0; i < c->req->cmd.nargs; i++) {
-		const char *a = c->req->cmd.args[i];
-		if (play_find(a))
-			continue;
-		if (i18n_known(a))
-			lang = a;
-		else if (game->option(a, &opts)) {
-			deny(c, S_ERR_OPEN_OPTION, a, NULL);
-			return;
+		/* An argument may hold several words (a platform's one text
+		 * option for a game's settings). */
+		char words[CMD_ARG_MAX], *save = NULL;
+		text_copy(words, sizeof(words), c->req->cmd.args[i]);
+		for (char *a = strtok_r(words, " ", &save); a; a = strtok_r(NULL, " ", &save)) {
+			if (play_find(a))
+				continue;
+			if (i18n_known(a))
+				lang = text_copy(langbuf, sizeof(langbuf), a) ? NULL : langbuf;
+			else if (game->option(a, &opts)) {
+				deny(c, S_ERR_OPEN_OPTION, a, NULL);
+				return;
+			}
 		}
 	}
 	work_init(&w, c->b, NULL, c->now);
