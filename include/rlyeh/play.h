@@ -141,6 +141,10 @@ struct play_game {
 	 * alt[0..altcap-1] ("" for none); -1 for no picture. NULL: no picture. */
 	int (*picture)(const void *state, const struct play_ctx *c, unsigned char **png,
 	               size_t *len, char *alt, size_t altcap);
+	/* 1 when the game, over, stopped without an ending (a round cap): it
+	 * is then kept as aborted, with no winner, and records leave it out.
+	 * NULL: every game that is over has ended. */
+	int (*unfinished)(const void *state);
 };
 
 /* The games the bot offers; the first is the default of /open. */

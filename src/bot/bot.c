@@ -685,6 +685,13 @@ static void finish(struct work *w)
 	int winner_member;
 
 	w->t.game->ops->result(w->t.state, &r);
+	if (w->t.game->unfinished && w->t.game->unfinished(w->t.state)) {
+		w->t.row.state = STORE_ABORTED;
+		w->t.row.finished_at = w->now;
+		w->t.row.deadline = 0;
+		log_event(w, "end", -1, -1, "unfinished");
+		return;
+	}
 	winner_member = r.winner >= 0 ? w->t.game->member_of(w->t.state, r.winner) : -1;
 	w->t.row.state = STORE_FINISHED;
 	w->t.row.finished_at = w->now;

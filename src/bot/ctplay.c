@@ -847,8 +847,9 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 	text_add(&tx, "\n");
 	if (g->end) {
 		over_text(g, c, &tx);
-		msg_button(m, c->row->id, c->row->moves, "rematch", NULL,
-		           i18n_get(c->lang, S_BUTTON_REMATCH), MSG_PRIMARY);
+		if (g->end != CE_CAPPED) /* an unfinished game has no rematch */
+			msg_button(m, c->row->id, c->row->moves, "rematch", NULL,
+			           i18n_get(c->lang, S_BUTTON_REMATCH), MSG_PRIMARY);
 		return;
 	}
 	if (n) {
@@ -1031,6 +1032,12 @@ static int leave(void *state, int seat, struct game_events *ev)
 	return cthulhu_leave(state, seat, ev);
 }
 
+/* C19: a game stopped by the round cap is recorded unfinished. */
+static int unfinished(const void *state)
+{
+	return ((const struct cthulhu *)state)->end == CE_CAPPED;
+}
+
 const struct play_game ctplay = {
 	.ops = &cthulhu_ops,
 	.option = option,
@@ -1056,4 +1063,5 @@ const struct play_game ctplay = {
 	.follow = follow,
 	.leave = leave,
 	.picture = picture,
+	.unfinished = unfinished,
 };

@@ -1,0 +1,830 @@
+/* CTHULHU!!! at the table (rules §15): the table's settings (C1), every
+ * timeout with its default and its class (C15), autopilot (C16), stale and
+ * forged clicks (C18), private hands (C4), walks to a destination (C9,
+ * C10), leaving (C17), the round cap (C19), restart, and Dutch. The bot
+ * runs on a fake clock over a real store; the engine state a test reasons
+ * about is rebuilt from the store's log, so every assertion reads what the
+ * bot wrote and answered. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "rlyeh/bot.h"
+#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctnames.h"
+#include "rlyeh/ctplay.h"
+#include "rlyeh/i18n.h"
+
+#define T0       1700000000000LL
+#define DECISION 120000
+
+struct fixture {
+	char dir[64];
+	char path[96];
+	struct store *st;
+	struct bot *bot;
+	struct msg_list out;
+	int64_t now;
+	int strikes;
+};
+
+static struct fixture *fx;
+
+static void start_bot(void)
+{
+	struct bot_config cfg;
+	char err[256];
+
+	bot_config_default(&cfg);
+	cfg.seed = 11;
+	cfg.turn_timeout_ms = DECISION;
+	cfg.strikes = fx->strikes;
+	fx->bot = bot_new(fx->st, &cfg, err, sizeof(err));
+	if (!fx->bot)
+		fail_msg("bot_new: %s", err);
+}
+
+static void restart_bot(void)
+{
+	bot_free(fx->bot);
+	start_bot();
+}
+
+static int open_fixture(int strikes)
+{
+	char err[256];
+
+	fx = calloc(1, sizeof(*fx));
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/rlyeh-ctplay-XXXXXX");
+	if (!mkdtemp(fx->dir))
+		return -1;
+	snprintf(fx->path, sizeof(fx->path), "%s/t.db", fx->dir);
+	if (store_open(fx->path, &fx->st, err, sizeof(err)))
+		return -1;
+	fx->now = T0;
+	fx->strikes = strikes;
+	start_bot();
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return open_fixture(3);
+}
+
+/* Timeouts never turn into autopilot: every decision waits for its timeout. */
+static int setup_patient(void **state)
+{
+	(void)state;
+	return open_fixture(100000);
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	bot_free(fx->bot);
+	store_close(fx->st);
+	msg_free(&fx->out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", fx->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(fx);
+	return 0;
+}
+
+/* Runs "/command args" as `user` with a button's game and move (0, -1:
+ * typed). */
+static void click(const char *user, const char *line, int64_t game, int move)
+{
+	struct bot_req req = { .server = "s1",
+		               .channel = "c1",
+		               .user = user,
+		               .name = user,
+		               .locale = strcmp(user, "nora") == 0 ? "nl" : "en" };
+
+	msg_clear(&fx->out);
+	if (cmd_parse(line, &req.cmd) != CMD_OK)
+		fail_msg("test command does not parse: %s", line);
+	req.cmd.game = game;
+	req.cmd.move = move;
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+}
+
+static void as(const char *user, const char *line)
+{
+	click(user, line, 0, -1);
+}
+
+static void tick_to(int64_t t)
+{
+	fx->now = t;
+	msg_clear(&fx->out);
+	bot_tick(fx->bot, fx->now, &fx->out);
+}
+
+static long long query(const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	long long v = -1;
+
+	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+static int table_moves(void)
+{
+	return (int)query("SELECT moves FROM games ORDER BY id DESC LIMIT 1");
+}
+
+static long long events(void)
+{
+	return query("SELECT count(*) FROM events");
+}
+
+/* The engine state of the channel's last game, rebuilt from its stored
+ * row and log (the bot's own replay is not used). */
+static void stored_state(struct cthulhu *g)
+{
+	struct game_setup setup = { 0 };
+	struct ctplay_settings s;
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	long long id = query("SELECT max(id) FROM games");
+
+	ctplay_settings((int)query("SELECT per_player FROM games ORDER BY id DESC LIMIT 1"), &s);
+	setup.players = (int)query("SELECT count(*) FROM members WHERE game_id = "
+	                           "(SELECT max(id) FROM games)");
+	setup.rounds = s.cap;
+	assert_int_equal(cthulhu_init(g, &setup), GAME_OK);
+	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT kind, value FROM events WHERE game_id = ? "
+	                                    "ORDER BY seq",
+	                                    -1, &q, NULL),
+	                 SQLITE_OK);
+	sqlite3_bind_int64(q, 1, id);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		const char *kind = (const char *)sqlite3_column_text(q, 0);
+		int v = sqlite3_column_int(q, 1);
+		if (strcmp(kind, "roll") == 0 || strcmp(kind, "choice") == 0)
+			assert_int_equal(cthulhu_apply(g, v, NULL), GAME_OK);
+		else if (strcmp(kind, "leave") == 0 && v >= 0)
+			assert_int_equal(cthulhu_leave(g, v, NULL), GAME_OK);
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+
+/* The English text of `id` up to its first placeholder. */
+static const char *prefix(int id)
+{
+	static char buf[256];
+	const char *s = i18n_get(I18N_EN, id);
+	size_t n = strcspn(s, "{");
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
+	return buf;
+}
+
+static const struct msg *find_msg(int audience, int kind)
+{
+	for (int i = fx->out.n - 1; i >= 0; i--)
+		if (fx->out.m[i].audience == audience && fx->out.m[i].kind == kind)
+			return &fx->out.m[i];
+	return NULL;
+}
+
+/* 1 when text holds English text `id` with anything in place of its
+ * placeholders: each literal piece of the template, in order. */
+static int matches(const char *text, int id)
+{
+	const char *t = i18n_get(I18N_EN, id);
+	char piece[512];
+
+	while (*t) {
+		size_t n = strcspn(t, "{");
+		const char *hit;
+		snprintf(piece, sizeof(piece), "%.*s", (int)n, t);
+		if (n && !(hit = strstr(text, piece)))
+			return 0;
+		if (n)
+			text = hit + n;
+		t += n;
+		if (*t == '{')
+			t += strcspn(t, "}") + (t[strcspn(t, "}")] ? 1 : 0);
+	}
+	return 1;
+}
+
+/* 1 when some message of fx->out says text `id` (see matches). */
+static int said(int id)
+{
+	for (int i = 0; i < fx->out.n; i++)
+		if (matches(fx->out.m[i].text, id))
+			return 1;
+	return 0;
+}
+
+/* As find_msg, failing the test when there is none. */
+static const struct msg *need_msg(int audience, int kind)
+{
+	const struct msg *m = find_msg(audience, kind);
+
+	if (!m) {
+		fail_msg("no message of audience %d and kind %d", audience, kind);
+		abort();
+	}
+	return m;
+}
+
+static int any_text(const char *needle)
+{
+	for (int i = 0; i < fx->out.n; i++)
+		if (strstr(fx->out.m[i].text, needle) || strstr(fx->out.m[i].title, needle))
+			return 1;
+	return 0;
+}
+
+/* Opens a table of alice with the given /open words, joins the humans
+ * (NULL-terminated) and adds `bots` computer players, then starts. */
+static void table(const char *open, const char *const *humans, int bots)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "/open cthulhu %s", open);
+	as("alice", line);
+	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	for (int i = 0; humans && humans[i]; i++)
+		as(humans[i], "/join");
+	for (int i = 0; i < bots; i++)
+		as("alice", "/addbot");
+	as("alice", "/start");
+	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+}
+
+/* ---- settings (C1) ---- */
+
+static void test_settings(void **state)
+{
+	struct ctplay_settings s;
+	int v = 0;
+
+	(void)state;
+	ctplay_settings(0, &s);
+	assert_int_equal(s.decision_s, -1);
+	assert_int_equal(s.quick_s, -1);
+	assert_int_equal(s.window_s, -1);
+	assert_int_equal(s.manual, 0);
+	assert_int_equal(s.confirm, 1);
+	assert_int_equal(s.cap, 0);
+	assert_int_equal(ctplay_setting("decision:300", &v), 0);
+	assert_int_equal(ctplay_setting("snel=30", &v), 0);
+	assert_int_equal(ctplay_setting("window:off", &v), 0);
+	assert_int_equal(ctplay_setting("vijanden:handmatig", &v), 0);
+	assert_int_equal(ctplay_setting("confirm:off", &v), 0);
+	assert_int_equal(ctplay_setting("cap:200", &v), 0);
+	ctplay_settings(v, &s);
+	assert_int_equal(s.decision_s, 300);
+	assert_int_equal(s.quick_s, 30);
+	assert_int_equal(s.window_s, 0);
+	assert_int_equal(s.manual, 1);
+	assert_int_equal(s.confirm, 0);
+	assert_int_equal(s.cap, 200);
+	assert_int_equal(ctplay_setting("window:15", &v), 0);
+	assert_int_equal(ctplay_setting("enemies:auto", &v), 0);
+	assert_int_equal(ctplay_setting("cap:off", &v), 0);
+	ctplay_settings(v, &s);
+	assert_int_equal(s.window_s, 15);
+	assert_int_equal(s.manual, 0);
+	assert_int_equal(s.cap, 0);
+	/* Refused words leave the value as it was. */
+	{
+		static const char *const bad[] = {
+			"decision:125", "decision:5", "quick:7",      "quick:1000",
+			"window:61",    "window:-1",  "enemies:some", "confirm:yes",
+			"cap:0",        "cap:1001",   "cap:1x",       "speed:3",
+			"cap",          "",           "quick:",       ":30"
+		};
+		int before = v;
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			assert_int_equal(ctplay_setting(bad[i], &v), -1);
+			assert_int_equal(v, before);
+		}
+	}
+}
+
+static void test_open_refuses_bad_setting(void **state)
+{
+	(void)state;
+	as("alice", "/open cthulhu quick:7");
+	assert_non_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	assert_true(any_text("quick:7"));
+	assert_int_equal(query("SELECT count(*) FROM games"), 0);
+	/* The settings of a good /open are kept on the row. */
+	as("alice", "/open cthulhu \"quick:30 window:off\" cap:9");
+	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	{
+		struct ctplay_settings s;
+		ctplay_settings((int)query("SELECT per_player FROM games"), &s);
+		assert_int_equal(s.quick_s, 30);
+		assert_int_equal(s.window_s, 0);
+		assert_int_equal(s.cap, 9);
+	}
+}
+
+/* ---- timeouts (C15, C16) ---- */
+
+/* The wait C1 gives the awaited decision at default settings. */
+static int64_t expected_wait(const struct cthulhu *g, const struct game_step *st)
+{
+	switch (st->kind) {
+	case CA_TILE:
+	case CA_MOVE:
+		return DECISION;
+	case CA_FIGURE:
+	case CA_DEST:
+	case CA_RESEED:
+		return cthulhu_enemy_move(g) ? DECISION : 45000;
+	case CA_PLAY:
+		return cthulhu_moment(g) == CM_RW ? 20000 : 45000;
+	default:
+		return 45000;
+	}
+}
+
+static void test_every_timeout_takes_its_default(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	struct cthulhu g;
+	struct game_step st;
+	int seen[CA_RELIC_TAKE + 1] = { 0 }, rw = 0, ticks = 0;
+
+	(void)state;
+	table("cap:4", bob, 0); /* timeouts alone never end a game: stop it */
+	for (; ticks < 3000; ticks++) {
+		int64_t deadline = bot_next_deadline(fx->bot);
+		int expect, moves;
+		stored_state(&g);
+		cthulhu_step(&g, &st);
+		if (st.node == GAME_NODE_OVER)
+			break;
+		assert_int_equal(st.node, GAME_NODE_CHOICE);
+		/* Settled by the table, never asked: weapons, auto enemies. */
+		assert_int_not_equal(st.kind, CA_WEAPON);
+		assert_false((st.kind == CA_FIGURE || st.kind == CA_DEST || st.kind == CA_RESEED) &&
+		             cthulhu_enemy_move(&g));
+		assert_int_not_equal(st.kind, CA_SITE_BYAKHEE);
+		if (deadline - fx->now != expected_wait(&g, &st))
+			fail_msg("tick %d: decision %d waits %lld ms, expected %lld", ticks,
+			         st.kind, (long long)(deadline - fx->now),
+			         (long long)expected_wait(&g, &st));
+		expect = cthulhu_default(&g);
+		seen[st.kind] = 1;
+		rw += st.kind == CA_PLAY && cthulhu_moment(&g) == CM_RW;
+		moves = table_moves();
+		tick_to(deadline - 1);
+		assert_int_equal(table_moves(), moves); /* not yet */
+		tick_to(deadline);
+		assert_true(said(S_TIMED_OUT));
+		/* The first value after the timeout is the default. */
+		assert_int_equal(query("SELECT value FROM events WHERE kind = 'choice' AND seq > "
+		                       "(SELECT max(seq) FROM events WHERE kind = 'timeout') "
+		                       "ORDER BY seq LIMIT 1"),
+		                 expect);
+	}
+	assert_true(ticks < 3000);
+	assert_true(seen[CA_TILE] && seen[CA_MOVE] && seen[CA_DISCARD] + seen[CA_PLAY] > 0);
+	assert_true(rw > 0);
+	/* Nobody went on autopilot: strikes are counted but the limit is high. */
+	assert_int_equal(query("SELECT count(*) FROM events WHERE kind = 'autopilot'"), 0);
+	assert_int_equal(query("SELECT state FROM games"), STORE_ABORTED); /* capped */
+}
+
+static void test_three_strikes_autopilot_and_back(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	int ticks = 0;
+
+	(void)state;
+	table("", bob, 0);
+	while (query("SELECT count(*) FROM events WHERE kind = 'autopilot'") < 1 && ticks++ < 50)
+		tick_to(bot_next_deadline(fx->bot));
+	assert_true(ticks < 50);
+	assert_true(said(S_AUTOPILOT));
+	/* The seat on autopilot had three timeouts in a row. */
+	assert_int_equal(query("SELECT strikes FROM members WHERE idx = "
+	                       "(SELECT actor FROM events WHERE kind = 'autopilot')"),
+	                 3);
+	{
+		long long who = query("SELECT actor FROM events WHERE kind = 'autopilot'");
+		as(who == 0 ? "alice" : "bob", "/hand");
+		assert_int_equal(query("SELECT count(*) FROM events WHERE kind = 'back'"), 1);
+		assert_int_equal(query("SELECT autopilot FROM members WHERE autopilot = 1"), -1);
+	}
+}
+
+/* ---- stale and forged clicks (C18) ---- */
+
+static void test_stale_and_forged_clicks(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	struct cthulhu g;
+	struct game_step st;
+	const char *decider, *other;
+	long long before;
+	int moves;
+	int64_t id;
+
+	(void)state;
+	table("", bob, 0);
+	stored_state(&g);
+	cthulhu_step(&g, &st);
+	decider = st.seat == 0 ? "alice" : "bob";
+	other = st.seat == 0 ? "bob" : "alice";
+	moves = table_moves();
+	id = query("SELECT max(id) FROM games");
+	before = events();
+	/* Not theirs to decide. */
+	click(other, "/pick 1", id, moves);
+	assert_true(said(S_CTP_ERR_NOT_YOURS));
+	/* An option that does not exist. */
+	click(decider, "/pick 99", id, moves);
+	assert_true(said(S_CTP_ERR_OPTION));
+	as(decider, "/pick 0");
+	assert_true(said(S_CTP_ERR_OPTION));
+	as(decider, "/pick x");
+	assert_true(said(S_CTP_ERR_OPTION));
+	/* Another game's button, and a move the table never had. */
+	click(decider, "/pick 1", id + 1, moves);
+	assert_true(said(S_ERR_STALE_GAME));
+	click(decider, "/pick 1", id, moves + 7);
+	assert_true(said(S_ERR_STALE_MOVE));
+	/* A command that does not fit the decision. */
+	as(decider, st.kind == CA_MOVE ? "/tokens hearts" : "/move 0,0");
+	assert_true(said(S_CTP_ERR_NOT_NOW));
+	assert_int_equal(events(), before);
+	assert_int_equal(table_moves(), moves);
+	/* The current click acts; the same click again is stale. */
+	click(decider, "/pick 1", id, moves);
+	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	assert_true(table_moves() > moves);
+	before = events();
+	click(decider, "/pick 1", id, moves);
+	assert_true(said(S_ERR_STALE_MOVE));
+	assert_int_equal(events(), before);
+	/* Someone not at the table. */
+	as("mallory", "/pick 1");
+	assert_true(said(S_ERR_NOT_MEMBER));
+	assert_int_equal(events(), before);
+}
+
+/* ---- private hands (C4) ---- */
+
+/* 1 when a public message of fx->out offers a hand card: a button or menu
+ * entry "Play X" / "Discard X" (step 1's Automatic cards are played
+ * whatever is chosen and are public). */
+static int public_card_offer(void)
+{
+	char play[256], discard[256];
+
+	snprintf(play, sizeof(play), "%s", prefix(S_CT_OPT_PLAY));
+	snprintf(discard, sizeof(discard), "%s", prefix(S_CT_OPT_DISCARD));
+	for (int i = 0; i < fx->out.n; i++) {
+		const struct msg *m = &fx->out.m[i];
+		if (m->audience != MSG_CHANNEL || matches(m->text, S_CTP_ASK_AUTOMATIC))
+			continue;
+		for (int b = 0; b < m->nbuttons; b++) {
+			const char *l = m->buttons[b].label;
+			if (strcmp(l, i18n_get(I18N_EN, S_CTP_PLAY_BUTTON)) == 0 ||
+			    strcmp(l, i18n_get(I18N_EN, S_CTP_DISCARD_BUTTON)) == 0)
+				continue; /* the way to the private menu */
+			if (strncmp(l, play, strlen(play)) == 0 ||
+			    strncmp(l, discard, strlen(discard)) == 0)
+				return 1;
+		}
+		for (int o = 0; o < m->select.noptions; o++)
+			if (strncmp(m->select.options[o].label, play, strlen(play)) == 0 ||
+			    strncmp(m->select.options[o].label, discard, strlen(discard)) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+static void test_hands_are_private(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	struct cthulhu g;
+	struct game_step st;
+	int ticks = 0, private_cards = 0;
+
+	(void)state;
+	table("window:20 cap:3", bob, 0);
+	for (; ticks < 3000; ticks++) {
+		stored_state(&g);
+		cthulhu_step(&g, &st);
+		if (st.node == GAME_NODE_OVER)
+			break;
+		/* The hand: every card the store says the seat holds, by name. */
+		for (int seat = 0; seat < 2; seat++) {
+			as(seat == 0 ? "alice" : "bob", "/hand");
+			const struct msg *m = find_msg(MSG_PRIVATE, MSG_INFO);
+			assert_non_null(m);
+			for (int card = 0; card < CTHULHU_CARDS; card++)
+				if (g.card_at[card] == CW_HAND + seat)
+					assert_non_null(
+					    strstr(m->text,
+					           ctnames_card(cthulhu_card_kind(card), I18N_EN)));
+			if (seat == st.seat && st.kind != CA_AUTOMATIC) {
+				struct cthulhu_option o[CTHULHU_OPTIONS];
+				int n = cthulhu_options(&g, o);
+				for (int i = 0; i < n; i++)
+					private_cards += o[i].what == CO_CARD;
+			}
+		}
+		tick_to(bot_next_deadline(fx->bot));
+		assert_false(public_card_offer());
+	}
+	assert_true(ticks < 3000);
+	assert_true(private_cards > 0); /* the game did offer cards, privately */
+}
+
+/* ---- walking (C9, C10) ---- */
+
+/* Lets every decision time out until `seat` is to move. */
+static void until_move(int seat, struct cthulhu *g)
+{
+	struct game_step st;
+
+	for (int i = 0; i < 3000; i++) {
+		stored_state(g);
+		cthulhu_step(g, &st);
+		assert_int_not_equal(st.node, GAME_NODE_OVER);
+		if (st.kind == CA_MOVE && st.seat == seat && g->left >= 3)
+			return;
+		tick_to(bot_next_deadline(fx->bot));
+	}
+	fail_msg("seat %d never moved", seat);
+}
+
+static void test_walk_to_destination(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	int16_t reach[CMAP_SQUARES];
+	uint8_t dirs[CMAP_SQUARES];
+	struct cthulhu g, after;
+	char line[64];
+	int n, best = -1, len = 0, moves;
+	long long before;
+
+	(void)state;
+	table("", bob, 0);
+	until_move(0, &g);
+	/* Refused, nothing written: not a square, out of reach. */
+	moves = table_moves();
+	before = events();
+	as("alice", "/move 99,99");
+	assert_true(said(S_CTP_ERR_SQUARE));
+	as("alice", "/move 1;2");
+	assert_true(said(S_CTP_ERR_SQUARE));
+	n = cthulhu_reachable(&g, reach);
+	{
+		int16_t all[CMAP_SQUARES];
+		int na = cmap_squares(&g.map, all), far = -1;
+		for (int i = 0; i < na && far < 0; i++) {
+			int in = 0;
+			for (int k = 0; k < n; k++)
+				in |= reach[k] == all[i];
+			if (!in && cmap_passable(&g.map, all[i]))
+				far = all[i];
+		}
+		if (far >= 0) {
+			snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, far),
+			         cmap_gy(&g.map, far));
+			as("alice", line);
+			assert_true(said(S_CTP_ERR_UNREACHABLE));
+		}
+	}
+	assert_int_equal(events(), before);
+	assert_int_equal(table_moves(), moves);
+	/* The farthest reachable square, walked in one command. */
+	for (int k = 0; k < n; k++) {
+		int l = cthulhu_route(&g, reach[k], dirs);
+		if (l > len) {
+			len = l;
+			best = reach[k];
+		}
+	}
+	assert_true(best >= 0 && len >= 2);
+	snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, best), cmap_gy(&g.map, best));
+	as("alice", line);
+	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	stored_state(&after);
+	if (said(S_CT_FIGHT_CULTIST) || said(S_CT_FIGHT_BYAKHEE)) {
+		/* C10: the walk stops at the first enemy square for the fight. */
+		assert_true(
+		    query("SELECT count(*) FROM events WHERE kind = 'choice' AND actor = 0 "
+		          "AND seq > (SELECT max(seq) FROM events WHERE kind = 'timeout')") <= len);
+	} else {
+		/* Arrived (or defeated on the way there), one logged step a square. */
+		assert_true(after.p[0].sq == best || after.p[0].hearts == 3);
+		assert_int_equal(table_moves() - moves >= len, 1);
+	}
+	/* The picture of a movement decision marks the reachable squares. */
+	{
+		const struct msg *t = find_msg(MSG_CHANNEL, MSG_TABLE);
+		assert_non_null(t);
+		assert_non_null(t->picture);
+		assert_true(t->picture_len > 1000);
+		assert_memory_equal(t->picture, "\x89PNG", 4);
+	}
+}
+
+/* ---- placement with a preview (C6) ---- */
+
+static void test_placement_preview_then_confirm(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	struct cthulhu g;
+	struct game_step st;
+	long long before;
+	int i;
+
+	(void)state;
+	table("", bob, 0);
+	for (i = 0; i < 3000; i++) {
+		stored_state(&g);
+		cthulhu_step(&g, &st);
+		if (st.kind == CA_TILE)
+			break;
+		tick_to(bot_next_deadline(fx->bot));
+	}
+	assert_int_equal(st.kind, CA_TILE);
+	{
+		const char *who = st.seat == 0 ? "alice" : "bob";
+		int tile, moves = table_moves();
+		struct cmap_option opts[CMAP_OPTIONS_MAX];
+		int n = cthulhu_tile_options(&g, &tile, opts);
+		before = events();
+		as(who, "/place 1");
+		/* A private preview with its picture; nothing written. */
+		const struct msg *m = find_msg(MSG_PRIVATE, MSG_INFO);
+		assert_non_null(m);
+		assert_non_null(m->picture);
+		assert_non_null(strstr(m->picture_name, "preview-"));
+		assert_int_equal(m->nbuttons, 2);
+		assert_non_null(strstr(m->buttons[0].id, ":confirm:1"));
+		assert_null(find_msg(MSG_CHANNEL, MSG_TABLE));
+		assert_int_equal(events(), before);
+		/* Pages: one menu per 25 options. */
+		as(who, "/page 1");
+		m = find_msg(MSG_PRIVATE, MSG_INFO);
+		assert_non_null(m);
+		assert_int_equal(m->select.noptions, n < 25 ? n : 25);
+		as(who, "/page 9");
+		assert_true(said(S_CTP_ERR_PAGE));
+		/* Confirmed, the tile is placed where option 1 says. */
+		click(who, "/confirm 1", query("SELECT max(id) FROM games"), moves);
+		assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+		stored_state(&g);
+		assert_int_equal(g.map.tx[tile], opts[0].tx);
+		assert_int_equal(g.map.ty[tile], opts[0].ty);
+	}
+}
+
+/* ---- leaving (C17), restart ---- */
+
+static void test_leave_and_restart(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	char before_text[MSG_TEXT_MAX];
+	unsigned char *pic;
+	size_t pic_len;
+	struct cthulhu g;
+
+	(void)state;
+	table("", bob, 1);
+	for (int i = 0; i < 12; i++)
+		tick_to(bot_next_deadline(fx->bot));
+	as("alice", "/status");
+	{
+		const struct msg *m = find_msg(MSG_PRIVATE, MSG_TABLE);
+		assert_non_null(m);
+		assert_non_null(m->picture);
+		snprintf(before_text, sizeof(before_text), "%s", m->text);
+		pic_len = m->picture_len;
+		pic = malloc(pic_len);
+		memcpy(pic, m->picture, pic_len);
+	}
+	restart_bot();
+	as("alice", "/status");
+	{
+		const struct msg *m = find_msg(MSG_PRIVATE, MSG_TABLE);
+		assert_non_null(m);
+		assert_string_equal(m->text, before_text);
+		assert_int_equal(m->picture_len, pic_len);
+		assert_memory_equal(m->picture, pic, pic_len);
+	}
+	free(pic);
+	/* bob leaves: his seat is out for good, logged as a move. */
+	as("bob", "/leave");
+	assert_true(said(S_LEFT_GAME));
+	assert_int_equal(query("SELECT value FROM events WHERE kind = 'leave'"), 1);
+	stored_state(&g);
+	assert_int_equal(g.p[1].out, 1);
+	/* A restart rebuilds the same table, the leave included. */
+	as("alice", "/status");
+	snprintf(before_text, sizeof(before_text), "%s", find_msg(MSG_PRIVATE, MSG_TABLE)->text);
+	restart_bot();
+	as("alice", "/status");
+	assert_string_equal(find_msg(MSG_PRIVATE, MSG_TABLE)->text, before_text);
+	/* bob is asked nothing more. */
+	for (int i = 0; i < 40 && query("SELECT state FROM games") == STORE_PLAYING; i++) {
+		struct game_step st;
+		stored_state(&g);
+		cthulhu_step(&g, &st);
+		assert_int_not_equal(st.seat, 1);
+		tick_to(bot_next_deadline(fx->bot));
+	}
+}
+
+/* ---- the round cap (C19) ---- */
+
+static void test_round_cap_leaves_it_unfinished(void **state)
+{
+	int i;
+
+	(void)state;
+	table("cap:1", NULL, 1);
+	for (i = 0; i < 500 && query("SELECT state FROM games") == STORE_PLAYING; i++)
+		tick_to(bot_next_deadline(fx->bot));
+	assert_int_equal(query("SELECT state FROM games"), STORE_ABORTED);
+	assert_int_equal(query("SELECT winner FROM games"), -1);
+	assert_int_equal(query("SELECT count(*) FROM events WHERE kind = 'end' AND detail = "
+	                       "'unfinished'"),
+	                 1);
+	{
+		const struct msg *m = need_msg(MSG_CHANNEL, MSG_TABLE);
+		assert_non_null(strstr(m->text, i18n_get(I18N_EN, S_CTP_OVER_CAPPED)));
+		assert_int_equal(m->nbuttons, 0); /* no rematch of an unfinished game */
+	}
+	/* Nobody won or lost it: records leave it out. */
+	assert_int_equal(query("SELECT count(*) FROM members WHERE place >= 0 OR cthulhu = 1"), 0);
+}
+
+/* ---- Dutch ---- */
+
+static void test_dutch_table(void **state)
+{
+	(void)state;
+	as("alice", "/open cthulhu nl");
+	as("alice", "/addbot");
+	as("alice", "/start");
+	{
+		const struct msg *m = need_msg(MSG_CHANNEL, MSG_TABLE);
+		assert_non_null(strstr(m->title, "ronde"));
+		assert_non_null(strstr(m->text, "harten"));
+		assert_non_null(m->picture_alt);
+		assert_non_null(strstr(m->picture_alt, "pion"));
+	}
+	as("nora", "/hand"); /* not at the table, answered in her language */
+	assert_true(any_text("Je speelt niet mee"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_settings),
+		cmocka_unit_test_setup_teardown(test_open_refuses_bad_setting, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_timeout_takes_its_default, setup_patient,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_three_strikes_autopilot_and_back, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_stale_and_forged_clicks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hands_are_private, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_walk_to_destination, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_placement_preview_then_confirm, setup_patient,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_leave_and_restart, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_round_cap_leaves_it_unfinished, setup_patient,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_dutch_table, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
