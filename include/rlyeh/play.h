@@ -114,9 +114,12 @@ struct play_game {
 	 * *value set, 0 when the seat is asked. NULL: every node is asked. */
 	int (*settle)(const void *state, const struct play_ctx *c, const struct game_step *step,
 	              int *value);
-	/* The value a timed-out choice node takes. NULL: the game's `policy`
-	 * chooses. */
-	int (*timeout_value)(const void *state, const struct game_step *step);
+	/* The value a timed-out choice node takes. It may also fill *more with
+	 * a command that value begins (a walk that goes on) and return with
+	 * *go = 1: the command then goes on through `follow` as a player's
+	 * would. NULL: the game's `policy` chooses. */
+	int (*timeout_value)(const void *state, const struct play_ctx *c,
+	                     const struct game_step *step, struct cmd *more, int *go);
 	/* Milliseconds the awaited node waits before it times out, given the
 	 * bot's configured turn timeout base_ms (> 0). NULL: base_ms. */
 	int64_t (*wait_ms)(const void *state, const struct play_ctx *c, int64_t base_ms);
@@ -129,9 +132,11 @@ struct play_game {
 	/* After a value of member who's command applied, with the events
 	 * ev[0..n-1] it made: returns 1 with the next value the same command
 	 * goes on with (a walk to a destination), 0 when the command is done.
-	 * It may rewrite cmd (a waypoint reached). NULL: one value a command. */
+	 * It may rewrite cmd (a waypoint reached) and the table's note (kept
+	 * with the game between moves, 0 for none: where an interrupted walk
+	 * was going). NULL: one value a command. */
 	int (*follow)(const void *state, const struct play_ctx *c, int who, struct cmd *cmd,
-	              const struct game_event *ev, int n, int *value);
+	              const struct game_event *ev, int n, int *value, int *note);
 	/* Takes `seat` out of the game for good when its player leaves:
 	 * GAME_OK with the events in ev, or an error with the state unchanged.
 	 * NULL: the computer plays the seat to the end instead. */

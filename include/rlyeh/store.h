@@ -48,6 +48,7 @@ struct store_game {
 	int64_t created_at, started_at, finished_at; /* 0 when not yet */
 	int64_t deadline;                            /* when the awaited move times out; 0 none */
 	int64_t series_of;                           /* the previous game of a series; 0 none */
+	int note; /* the game's own number between moves (play.h: follow); 0 none */
 };
 
 /* A player at a table, in seat order (classic: member i is seat i; Rival
@@ -151,7 +152,7 @@ int store_game_create(struct store *st, struct store_game *g);
 int store_game_update(struct store *st, const struct store_game *g);
 
 /* As store_game_update, for a move that changed only the dice stream,
- * moves and deadline of g (the other fields are not written). */
+ * moves, deadline and note of g (the other fields are not written). */
 int store_game_progress(struct store *st, const struct store_game *g);
 
 /* Replaces the members of a game with members[0..n-1]. */

@@ -51,7 +51,7 @@ struct slot {
 	const struct play_game *game;
 	int64_t id, seq, created_at, started_at, finished_at, deadline, series_of;
 	uint64_t seed, rng[4];
-	int per_player, state, first, moves, winner, nm;
+	int per_player, state, first, moves, winner, note, nm;
 	uint32_t slen, mlen;
 	int has_state;
 	unsigned char *blob;
@@ -151,7 +151,7 @@ static uint32_t row_strings_size(const struct store_game *r)
 #define ROW_NUMBERS(X) \
 	X(id) X(per_player) X(state) X(seed) X(rng[0]) X(rng[1]) X(rng[2]) X(rng[3]) \
 	X(first) X(moves) X(winner) X(created_at) X(started_at) X(finished_at) \
-	X(deadline) X(series_of)
+	X(deadline) X(series_of) X(note)
 /* clang-format on */
 
 /* Keeps row in s: its numbers in the fields, its strings at s->blob. */
@@ -744,6 +744,27 @@ static void advance(struct work *w)
 		                 ? w->t.game->wait_ms(w->t.state, &c, w->b->cfg.turn_timeout_ms)
 		                 : w->b->cfg.turn_timeout_ms;
 		w->t.row.deadline = w->now + (ms > 0 ? ms : w->b->cfg.turn_timeout_ms);
+	}
+}
+
+/* Goes on with member who's command `more` after its value made the
+ * events *ev, while the game's follow hook says it goes on (a walk, step
+ * by step, each step a move of its own in the log); the automatic part
+ * after each step (a fight) belongs to it. */
+static void go_on(struct work *w, int who, struct cmd *more, struct game_events *ev)
+{
+	struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
+	int value;
+
+	if (!w->t.game->follow)
+		return;
+	for (int guard = 0; guard < 1000 && !w->oom; guard++) {
+		advance(w);
+		if (w->t.row.state != STORE_PLAYING ||
+		    !w->t.game->follow(w->t.state, &c, who, more, ev->ev, ev->n, &value,
+		                       &w->t.row.note) ||
+		    apply_ev(w, who, value, "choice", ev) != GAME_OK)
+			break;
 	}
 }
 
@@ -1443,19 +1464,9 @@ static void cmd_action(struct call *c)
 		deny(c, S_ERR_ILLEGAL, NULL, NULL);
 		work_free(&w);
 		return;
-	} else if (w.t.game->follow) {
-		/* The same command goes on (a walk step by step) while the game
-		 * says so; each step is a move of its own in the log. */
+	} else {
 		struct cmd more = c->req->cmd;
-		struct play_ctx tc = ctx_of(&w.t, table_lang(&w.t));
-		for (int guard = 0; guard < 1000 && !w.oom; guard++) {
-			/* the automatic part after a step (a fight) belongs to it */
-			advance(&w);
-			if (w.t.row.state != STORE_PLAYING ||
-			    !w.t.game->follow(w.t.state, &tc, who, &more, ev.ev, ev.n, &value) ||
-			    apply_ev(&w, who, value, "choice", &ev) != GAME_OK)
-				break;
-		}
+		go_on(&w, who, &more, &ev);
 	}
 	if (w.t.row.state == STORE_PLAYING)
 		advance(&w);
@@ -1622,11 +1633,18 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
 	}
 	if (step.node == GAME_NODE_CHANCE)
 		roll(&w, member, &step);
-	else if (w.t.game->timeout_value)
-		apply(&w, member, w.t.game->timeout_value(w.t.state, &step), "choice");
-	else
+	else if (w.t.game->timeout_value) {
+		struct game_events ev;
+		struct cmd more;
+		int go = 0, value;
+		memset(&more, 0, sizeof(more));
+		value = w.t.game->timeout_value(w.t.state, &pc, &step, &more, &go);
+		if (apply_ev(&w, member, value, "choice", &ev) == GAME_OK && go)
+			go_on(&w, member, &more, &ev);
+	} else
 		choose(&w, member, &step, w.t.game->policy);
-	advance(&w);
+	if (w.t.row.state == STORE_PLAYING)
+		advance(&w);
 	show_table(&w);
 	commit(&w, NULL, 0, out);
 	work_free(&w);

@@ -564,23 +564,59 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 	return 0;
 }
 
-/* C10: a walk goes on step by step until it arrives, a fight stops it, or
- * the game asks something else. */
+/* The table's note while a walk interrupted by a fight can go on (C10):
+ * the turn it belongs to and its destination. */
+static int walk_note(const struct cthulhu *g, int gx, int gy)
+{
+	return (int)((g->turns + 1) % 32768) << 16 | (gx + 128) << 8 | (gy + 128);
+}
+
+/* The destination square of a note that belongs to g's turn in progress
+ * and its movement, while the pawn is not there; -1 otherwise. */
+static int noted_walk(const struct cthulhu *g, int note, int *gx, int *gy)
+{
+	struct game_step st;
+	int sq;
+
+	cthulhu_step(g, &st);
+	if (!note || st.node != GAME_NODE_CHOICE || st.kind != CA_MOVE ||
+	    (note >> 16) != (int)((g->turns + 1) % 32768))
+		return -1;
+	*gx = (note >> 8 & 255) - 128;
+	*gy = (note & 255) - 128;
+	sq = cmap_find(&g->map, *gx, *gy);
+	return sq == g->p[st.seat].sq ? -1 : sq;
+}
+
+/* C10: a walk goes on step by step until it arrives, a fight stops it (the
+ * note then keeps its destination for Continue), or the game asks
+ * something else. */
 static int follow(const void *state, const struct play_ctx *c, int who, struct cmd *cmd,
-                  const struct game_event *ev, int nev, int *value)
+                  const struct game_event *ev, int nev, int *value, int *note)
 {
 	const struct cthulhu *g = state;
 	struct cthulhu_option o[CTHULHU_OPTIONS];
 	struct game_step st;
-	int n = pending(g, &st, o), to, k;
+	int n = pending(g, &st, o), to, k, gx, gy, fight = 0;
+	const char *p;
 
 	(void)c;
-	if (play_action_code(&ctplay, cmd) != ACT_MOVE || n == 0 || st.kind != CA_MOVE ||
-	    member_of(g, st.seat) != who)
+	if (play_action_code(&ctplay, cmd) != ACT_MOVE || cmd->nargs < 1)
 		return 0;
+	*note = 0;
 	for (int i = 0; i < nev; i++)
-		if (ev[i].kind == CV_FIGHT)
-			return 0;
+		fight |= ev[i].kind == CV_FIGHT;
+	p = cmd->args[0];
+	if (fight) {
+		/* Whatever the fight asks first (a card, a roll's choice), the
+		 * walk can go on after it while this turn's movement lasts. */
+		if (!g->end && read_xy(&p, &gx, &gy) == 0 &&
+		    cmap_find(&g->map, gx, gy) != g->p[who].sq)
+			*note = walk_note(g, gx, gy);
+		return 0;
+	}
+	if (n == 0 || st.kind != CA_MOVE || member_of(g, st.seat) != who)
+		return 0;
 	to = next_target(g, g->p[st.seat].sq, cmd->args[0], cmd->nargs == 2 ? cmd->args[1] : NULL);
 	if (to < 0 || to == g->p[st.seat].sq || (k = first_step(g, o, n, to)) < 0)
 		return 0;
@@ -630,10 +666,24 @@ static int settle(const void *state, const struct play_ctx *c, const struct game
 	}
 }
 
-static int timeout_value(const void *state, const struct game_step *step)
+/* C15: the default of the decision; after a fight that stopped a walk,
+ * the walk goes on ("Continue"). */
+static int timeout_value(const void *state, const struct play_ctx *c, const struct game_step *step,
+                         struct cmd *more, int *go)
 {
+	const struct cthulhu *g = state;
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	int gx, gy, to = noted_walk(g, c->row->note, &gx, &gy), n, k;
+
 	(void)step;
-	return cthulhu_default(state);
+	if (to >= 0 && (n = cthulhu_options(g, o)) > 0 && (k = first_step(g, o, n, to)) >= 0 &&
+	    cmd_set_name(more, "move") == 0) {
+		snprintf(more->args[0], sizeof(more->args[0]), "%d,%d", gx, gy);
+		more->nargs = 1;
+		*go = 1;
+		return k;
+	}
+	return cthulhu_default(g);
 }
 
 /* C1, C15: decisions wait the decision timeout, quick ones the quick
@@ -651,8 +701,11 @@ static int64_t wait_ms(const void *state, const struct play_ctx *c, int64_t base
 	quick = s.quick_s > 0 ? s.quick_s * 1000LL : (decision < 45000 ? decision : 45000);
 	window = s.window_s > 0 ? s.window_s * 1000LL : (decision < 20000 ? decision : 20000);
 	switch (st.kind) {
+	case CA_MOVE: {
+		int gx, gy;
+		return noted_walk(g, c->row->note, &gx, &gy) >= 0 ? quick : decision;
+	}
 	case CA_TILE:
-	case CA_MOVE:
 		return decision;
 	case CA_FIGURE:
 	case CA_DEST:
@@ -772,7 +825,16 @@ static void public_choices(const struct cthulhu *g, const struct game_step *st,
 			        i18n_get(c->lang, S_CTP_PATTERN), hint, k);
 		return;
 	}
-	case CA_MOVE:
+	case CA_MOVE: {
+		char dest[32], lab[MSG_BUTTON_LABEL];
+		int gx, gy;
+		struct text lt;
+		if (noted_walk(g, c->row->note, &gx, &gy) >= 0) {
+			snprintf(dest, sizeof(dest), "%d,%d", gx, gy);
+			text_init(&lt, lab, sizeof(lab));
+			i18n_add(&lt, c->lang, S_CTP_CONTINUE, dest, NULL);
+			msg_button(m, id, move, "move", dest, lab, MSG_PRIMARY);
+		}
 		for (int i = 0; i < n; i++)
 			if (o[i].what == CO_DIR)
 				pick_button(g, st, o, i, c, m);
@@ -785,6 +847,7 @@ static void public_choices(const struct cthulhu *g, const struct game_step *st,
 			if (o[i].what == CO_STOP)
 				pick_button(g, st, o, i, c, m);
 		return;
+	}
 	default:
 		break;
 	}
@@ -793,12 +856,13 @@ static void public_choices(const struct cthulhu *g, const struct game_step *st,
 		return;
 	}
 	/* C4, C14: what shows no card is public; the cards are behind a
-	 * private menu. */
+	 * private menu (its id set apart from My hand's: ids are unique on a
+	 * message). */
 	for (int i = 0; i < n; i++)
 		if (o[i].what != CO_CARD)
 			pick_button(g, st, o, i, c, m);
 	msg_button(
-	    m, id, move, "hand", NULL,
+	    m, id, move, "hand", st->kind == CA_DISCARD ? "discard" : "play",
 	    i18n_get(c->lang, st->kind == CA_DISCARD ? S_CTP_DISCARD_BUTTON : S_CTP_PLAY_BUTTON),
 	    MSG_PRIMARY);
 }

@@ -579,6 +579,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                    "Het spel begint: er wordt om de deler gegooid en de kaarten worden "
 	                    "gedeeld." },
 	[S_CTP_REMATCH] = { "A new game at the same table.", "Een nieuw spel aan dezelfde tafel." },
+	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
 	                  "laid, tile by tile. On your turn: draw a tile and place it (the options "
 	                  "are numbered on the map), roll for movement and walk (/move gx,gy, the "

@@ -567,20 +567,28 @@ static void test_hands_are_private(void **state)
 
 /* ---- walking (C9, C10) ---- */
 
-/* Lets every decision time out until `seat` is to move. */
-static void until_move(int seat, struct cthulhu *g)
+/* Lets every decision time out until `seat` is to move with 3 points or
+ * more; 0 when the game ends or the seat is out first. */
+static int try_move(int seat, struct cthulhu *g)
 {
 	struct game_step st;
 
 	for (int i = 0; i < 3000; i++) {
 		stored_state(g);
 		cthulhu_step(g, &st);
-		assert_int_not_equal(st.node, GAME_NODE_OVER);
+		if (st.node == GAME_NODE_OVER || g->p[seat].out)
+			return 0;
 		if (st.kind == CA_MOVE && st.seat == seat && g->left >= 3)
-			return;
+			return 1;
 		tick_to(bot_next_deadline(fx->bot));
 	}
-	fail_msg("seat %d never moved", seat);
+	return 0;
+}
+
+static void until_move(int seat, struct cthulhu *g)
+{
+	if (!try_move(seat, g))
+		fail_msg("seat %d never moved (out %d, round %d)", seat, g->p[seat].out, g->round);
 }
 
 static void test_walk_to_destination(void **state)
@@ -654,6 +662,104 @@ static void test_walk_to_destination(void **state)
 		assert_true(t->picture_len > 1000);
 		assert_memory_equal(t->picture, "\x89PNG", 4);
 	}
+}
+
+/* A reachable destination whose C10 route enters an enemy square before
+ * it; -1 when there is none. */
+static int walk_through_enemy(const struct cthulhu *g)
+{
+	int16_t reach[CMAP_SQUARES];
+	uint8_t dirs[CMAP_SQUARES];
+	int n = cthulhu_reachable(g, reach);
+
+	for (int k = 0; k < n; k++) {
+		int len = cthulhu_route(g, reach[k], dirs), sq = g->p[0].sq;
+		for (int i = 0; i + 1 < len; i++) {
+			sq = cmap_step(&g->map, sq, dirs[i]);
+			if (sq >= 0 && g->square[sq] & (CS_CULTIST | CS_BYAKHEE))
+				return reach[k];
+		}
+	}
+	return -1;
+}
+
+static void test_fight_stops_walk_then_continue(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	struct cthulhu g, mid, after;
+	struct game_step st;
+	char line[64], dest[32];
+	int found = 0;
+
+	(void)state;
+	table("", bob, 0);
+	for (int attempt = 0; attempt < 200 && !found; attempt++) {
+		int to;
+		if (!try_move(0, &g)) { /* alice is out: another game */
+			as("alice", "/abort");
+			table("", bob, 0);
+			continue;
+		}
+		to = walk_through_enemy(&g);
+		if (to < 0) { /* explore: the farthest square */
+			int16_t reach[CMAP_SQUARES];
+			uint8_t dirs[CMAP_SQUARES];
+			int n = cthulhu_reachable(&g, reach), far = -1, len = 0;
+			for (int k = 0; k < n; k++) {
+				int l = cthulhu_route(&g, reach[k], dirs);
+				if (l > len) {
+					len = l;
+					far = reach[k];
+				}
+			}
+			snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, far),
+			         cmap_gy(&g.map, far));
+			as("alice", line);
+			if (!said(S_CT_FIGHT_CULTIST) && !said(S_CT_FIGHT_BYAKHEE))
+				continue;
+			to = far; /* the route met an enemy that moved there meanwhile */
+			snprintf(dest, sizeof(dest), "%d,%d", cmap_gx(&g.map, to),
+			         cmap_gy(&g.map, to));
+			goto fought;
+		}
+		snprintf(dest, sizeof(dest), "%d,%d", cmap_gx(&g.map, to), cmap_gy(&g.map, to));
+		snprintf(line, sizeof(line), "/move %s", dest);
+		as("alice", line);
+		assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+		assert_true(said(S_CT_FIGHT_CULTIST) || said(S_CT_FIGHT_BYAKHEE));
+	fought:
+		stored_state(&mid);
+		cthulhu_step(&mid, &st);
+		/* The fight's own decisions (a card, a failed roll) come first. */
+		while (st.node == GAME_NODE_CHOICE && st.seat == 0 && st.kind != CA_MOVE &&
+		       mid.p[0].sq != to && bot_next_deadline(fx->bot) - fx->now == 45000) {
+			tick_to(bot_next_deadline(fx->bot));
+			stored_state(&mid);
+			cthulhu_step(&mid, &st);
+		}
+		if (st.kind != CA_MOVE || st.seat != 0 || mid.p[0].sq == to)
+			continue; /* the fight ended the walk (defeat, no points) */
+		/* C10: Continue, New destination (Move) and Stop are offered. */
+		{
+			const struct msg *t = need_msg(MSG_CHANNEL, MSG_TABLE);
+			char want[64], label[64];
+			int has = 0;
+			snprintf(want, sizeof(want), ":move:%s", dest);
+			snprintf(label, sizeof(label), "Continue to %s", dest);
+			for (int b = 0; b < t->nbuttons; b++)
+				has |= strstr(t->buttons[b].id, want) &&
+				       strcmp(t->buttons[b].label, label) == 0;
+			assert_true(has);
+		}
+		/* C15: "continue after a fight" is a quick decision whose default
+		 * is Continue: the walk goes on toward the same destination. */
+		assert_int_equal(bot_next_deadline(fx->bot) - fx->now, 45000);
+		tick_to(bot_next_deadline(fx->bot));
+		stored_state(&after);
+		assert_int_not_equal(after.p[0].sq, mid.p[0].sq);
+		found = 1;
+	}
+	assert_true(found);
 }
 
 /* ---- placement with a preview (C6) ---- */
@@ -819,6 +925,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stale_and_forged_clicks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hands_are_private, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_walk_to_destination, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_fight_stops_walk_then_continue, setup_patient,
+		                                teardown),
 		cmocka_unit_test_setup_teardown(test_placement_preview_then_confirm, setup_patient,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_leave_and_restart, setup_patient, teardown),

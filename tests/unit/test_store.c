@@ -265,6 +265,7 @@ static void assert_game_equal(const struct store_game *a, const struct store_gam
 	assert_true(a->finished_at == b->finished_at);
 	assert_true(a->deadline == b->deadline);
 	assert_true(a->series_of == b->series_of);
+	assert_int_equal(a->note, b->note);
 }
 
 static void assert_member_equal(const struct store_member *a, const struct store_member *b)
@@ -390,6 +391,7 @@ static void test_round_trip(void **state)
 	g.finished_at = 0;
 	g.deadline = 1700000060456LL;
 	g.series_of = prev.id;
+	g.note = 0x7fff8080;
 	assert_int_equal(store_game_create(st, &g), 0);
 	assert_true(g.id > prev.id);
 
@@ -439,6 +441,7 @@ static void test_round_trip(void **state)
 	g.finished_at = 1700000099999LL;
 	g.deadline = 0;
 	g.series_of = 0;
+	g.note = -5;
 	assert_int_equal(store_game_update(st, &g), 0);
 	m[0].strikes = 3;
 	m[0].autopilot = 1;
@@ -867,10 +870,30 @@ static void test_migrate_from_each_version(void **state)
 		snprintf(path, sizeof(path), "%s/v%d.db", t->dir, k);
 		assert_int_equal(store_open_version(path, k, &st, err, sizeof(err)), 0);
 		assert_int_equal(store_schema_version(st), k);
-		if (k >= 1)
+		if (k >= 4) {
 			id = make_game(st, "c1", STORE_PLAYING, 2);
-		else
+		} else if (k >= 1) {
+			/* The store speaks the latest schema: a game of an older one
+			 * is written as that schema's code wrote it. */
+			sqlite3 *db = raw_open(path);
+			assert_int_equal(
+			    sqlite3_exec(
+			        db,
+			        "INSERT INTO games (server, channel, game, state, seed, "
+			        "rng0, rng1, rng2, rng3, first, moves, winner, created_at) "
+			        "VALUES ('srv', 'c1', 'cthulhu-dice', 1, 1, 1, 2, 3, 4, 0, 2, "
+			        "-1, 1000);"
+			        "INSERT INTO members (game_id, idx, player, name) "
+			        "VALUES (1, 0, 'u1', 'One');"
+			        "INSERT INTO events (game_id, seq, at, kind, actor, value) "
+			        "VALUES (1, 1, 1001, 'roll', 0, 1), (1, 2, 1002, 'roll', 0, 2);",
+			        NULL, NULL, NULL),
+			    SQLITE_OK);
+			sqlite3_close(db);
+			id = 1;
+		} else {
 			assert_int_equal(store_game_create(st, &(struct store_game){ 0 }), -1);
+		}
 		if (k >= 2)
 			assert_int_equal(store_player_put(st, "u1", "Wilbur", "nl", 1000), 0);
 		else
@@ -1025,8 +1048,8 @@ static void test_fault_injection(void **state)
 
 /* The highest id ever given survives refused inserts, deletion and
  * reopening. */
-/* store_game_progress writes the dice stream, moves and deadline, and
- * nothing else. */
+/* store_game_progress writes the dice stream, moves, deadline and note,
+ * and nothing else. */
 static void test_game_progress(void **state)
 {
 	struct tmp *t = *state;
@@ -1039,6 +1062,7 @@ static void test_game_progress(void **state)
 	g.rng[3] = 42;
 	g.moves = 17;
 	g.deadline = 123456;
+	g.note = 99;
 	set_text(g.owner, sizeof(g.owner), "someone-else");
 	g.state = STORE_FINISHED;
 	assert_int_equal(store_game_progress(st, &g), 0);
@@ -1049,6 +1073,7 @@ static void test_game_progress(void **state)
 	assert_true(after.game.rng[3] == 42);
 	assert_int_equal(after.game.moves, 17);
 	assert_int_equal(after.game.deadline, 123456);
+	assert_int_equal(after.game.note, 99);
 	assert_string_equal(after.game.owner, before.game.owner);
 	assert_int_equal(after.game.state, STORE_PLAYING);
 	g.id = id + 100;
