@@ -1,6 +1,6 @@
 #!/bin/sh
 # The rlyeh command line: help, version, exit statuses, sim JSON and replay
-# (both games) from a file and from standard input. Usage: cli.sh RLYEH GOLDEN_DIR
+# (every game) from a file and from standard input. Usage: cli.sh RLYEH GOLDEN_DIR
 set -u
 rlyeh=$1
 golden=$2
@@ -106,6 +106,13 @@ cmp -s "$tmp/out" "$golden/replay/es-tiebreak.out" || { echo "FAIL replay-es-fil
 printf '{"game":"elder-signs","players":2,"turns":[{"seat":1,"throws":[]}]}' >"$tmp/bad-es.json"
 check replay-es-refused 1 "$rlyeh" replay "$tmp/bad-es.json" && expect_err replay-es-refused "turn 1: it is seat 0's turn"
 check replay-help-es 0 "$rlyeh" replay --help && expect_out replay-help-es 'library:elder-sign'
+check replay-ct-file 0 "$rlyeh" replay "$golden/replay/ct-capped.json"
+cmp -s "$tmp/out" "$golden/replay/ct-capped.out" || { echo "FAIL replay-ct-file: output differs"; failures=$((failures + 1)); }
+printf '{"game":"cthulhu","players":2,"moves":[1,0,0,0,0,0,0,{"leave":0},{"leave":0}]}' >"$tmp/bad-ct.json"
+check replay-ct-refused 1 "$rlyeh" replay "$tmp/bad-ct.json" && expect_err replay-ct-refused 'move 9: seat 0 cannot leave'
+grep -c '"turn":1,' "$tmp/out" | grep -qx 1 || { echo "FAIL replay-ct-refused: the turn before the refused move is not written"; failures=$((failures + 1)); }
+check replay-help-ct 0 "$rlyeh" replay --help && expect_out replay-help-ct '"game":"cthulhu"'
+check export-help-ct 0 "$rlyeh" export --help && expect_out export-help-ct '"game":"cthulhu"'
 check replay-missing-file 2 "$rlyeh" replay "$tmp/none.json"
 check replay-two-files 2 "$rlyeh" replay a b
 

@@ -80,6 +80,79 @@ assert lines[-1]["scores"] == g["scores"] and lines[-1]["result"] == {"winner": 
 PY
 done
 
+# ---- CTHULHU!!!: export -> replay round trip ----
+# The owner opens a table with computer players, starts and leaves at once
+# (a "leave" move of the log): the computer seats play it to its end. One
+# table without a cap (stored finished, with its winner) and one with
+# cap:3 (stopped by the cap: stored unfinished). Each exports every move of
+# its log, replays with the invariants checked after each, and ends as the
+# store recorded it (games.winner, the end event); the export's claimed
+# end, winners and VP hold. A table still in the lobby exports no moves.
+ct_table() { # ct_table NAME SETTINGS BOTS: plays the table into $tmp/ct-NAME.db
+	{
+		printf 'alice: /open cthulhu %s\n' "$2"
+		i=0
+		while [ "$i" -lt "$3" ]; do
+			printf 'alice: /addbot\n'
+			i=$((i + 1))
+		done
+		printf 'alice: /start\nalice: /leave\n'
+	} | "$rlyeh" console --db "$tmp/ct-$1.db" --seed 42 --timeout 0 >"$tmp/ct-$1.txt" 2>"$tmp/ct-$1.err"
+	[ -s "$tmp/ct-$1.err" ] && bad "console ct-$1 wrote to stderr: $(cat "$tmp/ct-$1.err")"
+}
+ct_round_trip() { # ct_round_trip NAME SETTINGS BOTS
+	ct_table "$1" "$2" "$3"
+	db=$tmp/ct-$1.db
+	if "$rlyeh" export 1 --db "$db" >"$tmp/ct-$1.json"; then ok; else bad "export ct-$1"; fi
+	if "$rlyeh" replay "$tmp/ct-$1.json" >"$tmp/ct-$1.out" 2>"$tmp/ct-replay.err"; then ok; else
+		bad "replay of the cthulhu export ct-$1: $(cat "$tmp/ct-replay.err")"
+	fi
+	python3 - "$db" "$tmp/ct-$1.json" "$tmp/ct-$1.out" "$2" <<'PY' && ok || bad "ct-$1: the replay differs from the store"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+g = json.load(open(sys.argv[2]))
+lines = [json.loads(l) for l in open(sys.argv[3])]
+state, winner, moves, per_player = db.execute(
+    "SELECT state, winner, moves, per_player FROM games WHERE id = 1").fetchone()
+members = db.execute("SELECT COUNT(*) FROM members WHERE game_id = 1").fetchone()[0]
+end = db.execute("SELECT actor, value, detail FROM events WHERE game_id = 1 AND kind = 'end'").fetchall()
+logged = db.execute("SELECT COUNT(*) FROM events WHERE game_id = 1 AND (kind IN ('roll', 'choice')"
+                    " OR (kind = 'leave' AND value >= 0))").fetchone()[0]
+cap = int(sys.argv[4][4:]) if sys.argv[4].startswith("cap:") else 0
+assert g["game"] == "cthulhu" and g["players"] == members and g["cap"] == cap == per_player & 1023, g
+# every move of the log, in order; the owner's leave among them
+assert len(g["moves"]) == moves == logged, (len(g["moves"]), moves, logged)
+assert [m for m in g["moves"] if isinstance(m, dict)] == [{"leave": 0}], g["moves"]
+# a line per completed turn, then the last one with the result
+last, turns = lines[-1], lines[:-1]
+assert last["moves"] == moves and last["turns"] == len(turns) > 0, last
+assert [t["turn"] for t in turns] == list(range(1, len(turns) + 1))
+assert last["vp"] == g["vp"] and last["out"][:1] == [0], (last, g["vp"])
+r = last["result"]
+assert r is not None and r["end"] == g["end"] and r["winners"] == g["winners"], (r, g)
+assert len(end) == 1, end
+if cap:
+    # C19: stopped by the cap, stored unfinished without a winner
+    assert r["end"] == "capped" and r["winner"] == -1 and "winner" not in g, (r, g)
+    assert state == 3 and end[0] == (-1, -1, "unfinished"), (state, end)
+    assert last["round"] == cap and all(t["round"] <= cap for t in turns), last
+else:
+    # finished: the stored winner is the replayed one, and the end event's
+    assert r["end"] in ("saved", "summoned", "nobody"), r
+    assert state == 2 and g["winner"] == winner == r["winner"], (state, winner, r, g)
+    assert end[0][1] == winner and end[0][0] == winner, end
+    assert winner == -1 or r["winners"] == [winner], (winner, r)
+PY
+	[ "$(sql "$db" 'PRAGMA integrity_check')" = ok ] && ok || bad "integrity ct-$1"
+}
+ct_round_trip free '' 1
+ct_round_trip capped cap:3 2
+printf 'alice: /open cthulhu cap:5\n' | "$rlyeh" console --db "$tmp/ct-lobby.db" --timeout 0 >/dev/null 2>&1
+if [ "$("$rlyeh" export 1 --db "$tmp/ct-lobby.db")" = '{"game":"cthulhu","players":1,"cap":5,"moves":[]}' ]; then ok; else
+	bad "export of a cthulhu lobby: $("$rlyeh" export 1 --db "$tmp/ct-lobby.db" 2>&1)"
+fi
+# ---- end of the CTHULHU!!! round trip ----
+
 # kill -9 mid-game, restart, finish: the same game as without the kill.
 head -n 8 "$golden/game-en.txt" >"$tmp/first.txt"
 tail -n +9 "$golden/game-en.txt" >"$tmp/rest.txt"

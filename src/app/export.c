@@ -6,6 +6,8 @@
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/cli.h"
+#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctplay.h"
 #include "rlyeh/esigns.h"
 #include "rlyeh/text.h"
 
@@ -186,6 +188,108 @@ static int write_esigns(struct job *j, const struct store_loaded *g)
 	return 0;
 }
 
+/* Names of the ends (enum cthulhu_end), as rlyeh replay reads them. */
+static const char *const ct_ends[] = { "playing", "saved", "summoned", "nobody", "capped" };
+
+/* Applies event e of a CTHULHU!!! log to g: 1 when it is a move ("roll"
+ * and "choice": the engine value; "leave" with a seat: that seat leaves)
+ * and applied, 0 when it is no move, -1 when the engine refuses it. */
+static int ct_event(struct cthulhu *g, const struct store_event *e, struct game_events *ev)
+{
+	int rc;
+
+	ev->n = 0;
+	if (strcmp(e->kind, "leave") == 0 && e->value >= 0)
+		rc = cthulhu_leave(g, e->value, ev);
+	else if (strcmp(e->kind, "roll") == 0 || strcmp(e->kind, "choice") == 0)
+		rc = cthulhu_apply(g, e->value, ev);
+	else
+		return 0;
+	return rc == GAME_OK ? 1 : -1;
+}
+
+/* Plays the moves of a started CTHULHU!!! game's log on g (already set
+ * up); with f, writes them as the items of the "moves" array, a line per
+ * completed turn. Returns the moves applied, or -1 (with err) when one
+ * does not apply. */
+static int ct_moves(struct job *j, const struct store_loaded *g, struct cthulhu *s, FILE *f)
+{
+	struct game_events ev;
+	int n = 0, brk = 0; /* brk: the last move written completed a turn */
+
+	for (int i = 0; i < g->nevents; i++) {
+		const struct store_event *e = &g->events[i];
+		uint32_t turns = s->turns;
+		int rc = ct_event(s, e, &ev);
+
+		if (rc < 0) {
+			snprintf(j->err, j->errlen, "game %lld: event %lld does not apply",
+			         (long long)g->game->id, (long long)e->seq);
+			return -1;
+		}
+		if (!rc)
+			continue;
+		if (f && n)
+			fputs(brk ? ",\n  " : ",", f);
+		if (f && strcmp(e->kind, "leave") == 0)
+			fprintf(f, "{\"leave\":%d}", e->value);
+		else if (f)
+			fprintf(f, "%d", e->value);
+		brk = s->turns != turns;
+		n++;
+	}
+	return n;
+}
+
+/* Writes a CTHULHU!!! game: the table (players, the round cap of its
+ * settings), every move of its log, and once started the end, winners and
+ * VP the moves lead to; "winner" is the store's, for a finished game. The
+ * log is played once to check it before anything is written. */
+static int write_cthulhu(struct job *j, const struct store_loaded *g)
+{
+	const struct store_game *row = g->game;
+	struct ctplay_settings set;
+	struct game_setup setup;
+	struct cthulhu s;
+	int started = row->first >= 0, n = 0;
+
+	ctplay_settings(row->per_player, &set);
+	setup = (struct game_setup){ .players = g->nmembers, .rounds = set.cap };
+	if (started && cthulhu_init(&s, &setup) != GAME_OK) {
+		snprintf(j->err, j->errlen, "game %lld: bad setup", (long long)row->id);
+		return 0;
+	}
+	if (started && (n = ct_moves(j, g, &s, NULL)) < 0)
+		return 0;
+	if (n != (started ? row->moves : 0)) {
+		snprintf(j->err, j->errlen, "game %lld: %d moves logged, %d expected",
+		         (long long)row->id, n, row->moves);
+		return 0;
+	}
+	fprintf(j->f, "{\"game\":\"cthulhu\",\"players\":%d,\"cap\":%d,\"moves\":[%s", g->nmembers,
+	        set.cap, n ? "\n  " : "");
+	if (started) {
+		cthulhu_init(&s, &setup);
+		ct_moves(j, g, &s, j->f);
+	}
+	fprintf(j->f, "%s]", n ? "\n" : "");
+	if (started) {
+		fprintf(j->f, ",\"end\":\"%s\",\"winners\":[", ct_ends[s.end]);
+		for (int p = 0, k = 0; p < s.n; p++)
+			if (s.winners >> p & 1)
+				fprintf(j->f, "%s%d", k++ ? "," : "", p);
+		fputs("],\"vp\":[", j->f);
+		for (int p = 0; p < s.n; p++)
+			fprintf(j->f, "%s%d", p ? "," : "", cthulhu_vp(&s, p));
+		fputs("]", j->f);
+	}
+	if (row->state == STORE_FINISHED)
+		fprintf(j->f, ",\"winner\":%d", row->winner);
+	fputs("}\n", j->f);
+	j->rc = 0;
+	return 0;
+}
+
 /* Writes the game in the form of its kind. */
 static int write_game(void *ctx, const struct store_loaded *g)
 {
@@ -195,6 +299,8 @@ static int write_game(void *ctx, const struct store_loaded *g)
 		return write_cdice(j, g);
 	if (strcmp(g->game->game, esigns_ops.name) == 0)
 		return write_esigns(j, g);
+	if (strcmp(g->game->game, cthulhu_ops.name) == 0)
+		return write_cthulhu(j, g);
 	snprintf(j->err, j->errlen, "game %lld is %s, which export does not know",
 	         (long long)g->game->id, g->game->game);
 	return 0;
@@ -227,8 +333,11 @@ void export_default_db(char *buf, size_t cap)
 static const char usage[] =
     "Usage: rlyeh export GAME [--db PATH]\n"
     "Write stored game number GAME as a replay script (see rlyeh replay --help) to\n"
-    "standard output; only complete turns are written. An Elder Signs game is\n"
-    "written as {\"game\":\"elder-signs\",...} with its throws and scores.\n"
+    "standard output. A Cthulhu Dice or Elder Signs game is written by its complete\n"
+    "turns, Elder Signs as {\"game\":\"elder-signs\",...} with throws and scores; a\n"
+    "CTHULHU!!! game as {\"game\":\"cthulhu\",\"players\":N,\"cap\":C,\"moves\":[...]}\n"
+    "with every move of its log (engine values, {\"leave\":seat}) and the end,\n"
+    "winners and VP they lead to (\"winner\": the stored one, once finished).\n"
     "\n"
     "  --db PATH   database (default as rlyeh console)\n"
     "  --help      this text\n";

@@ -10,6 +10,7 @@
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/cli.h"
+#include "rlyeh/cthulhu.h"
 #include "rlyeh/esigns.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -719,6 +720,322 @@ static int replay_esigns(const cJSON *root, FILE *out, char *err, size_t errlen)
 	return es_check_result(&g, &sc, err, errlen);
 }
 
+/* ---- CTHULHU!!! ---- */
+
+/* The largest round cap cthulhu_init takes (C19). */
+#define CT_CAP_MAX 10000
+
+/* Names of the ends (enum cthulhu_end), as scripts and lines write them. */
+static const char *const ct_ends[] = { "playing", "saved", "summoned", "nobody", "capped" };
+
+/* Names of the chance nodes (enum cthulhu_roll) and of the choice nodes
+ * (enum cthulhu_ask from CA_AUTOMATIC), for the messages of a refusal. */
+static const char *const ct_rolls[] = { "dealer draw", "die roll", "tile draw", "card draw",
+	                                "relic draw" };
+static const char *const ct_asks[] = { "automatic card", "play point",  "tile placement",
+	                               "site removal",   "tokens",      "site byakhee",
+	                               "weapon",         "failed roll", "move",
+	                               "figure",         "destination", "re-seeding",
+	                               "relic loss",     "discard",     "target",
+	                               "square",         "relic taking" };
+
+_Static_assert(sizeof(ct_ends) / sizeof(ct_ends[0]) == CE_CAPPED + 1, "an end without a name");
+_Static_assert(sizeof(ct_rolls) / sizeof(ct_rolls[0]) == CTHULHU_ROLL_RELIC + 1,
+               "a chance node without a name");
+_Static_assert(sizeof(ct_asks) / sizeof(ct_asks[0]) == CA_RELIC_TAKE - CA_AUTOMATIC + 1,
+               "a decision without a name");
+
+/* The setup a script gives and what it claims about the end; has_* 0 when
+ * a claim is not given. */
+struct ct_script {
+	struct game_setup setup;
+	int has_end, end;
+	int has_winners, winners; /* bitmask of seats */
+	int has_winner, winner;
+	int has_vp, vp[CTHULHU_MAX];
+};
+
+/* Completed turns still to print: the seat and round of the turns started
+ * (by CV_TURN), in a ring indexed by turn number. One move ends at most a
+ * few turns, far fewer than the ring holds. */
+#define CT_RING 16
+
+struct ct_turns {
+	int started, printed; /* turns started, turn lines written */
+	int seat[CT_RING], round[CT_RING];
+};
+
+/* Reads `key`, an optional array of seats, into a bitmask; same returns as
+ * get_int. */
+static int ct_seats(const cJSON *root, const char *key, int players, int *mask, char *err,
+                    size_t errlen)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, key), *it;
+
+	if (!a)
+		return 0;
+	if (!cJSON_IsArray(a))
+		return fail(err, errlen, "\"%s\" must be an array of seats", key);
+	*mask = 0;
+	cJSON_ArrayForEach(it, a)
+	{
+		double d = it->valuedouble;
+		if (!cJSON_IsNumber(it) || d != floor(d) || d < 0 || d >= players)
+			return fail(err, errlen, "\"%s\" must list seats from 0 to %d", key,
+			            players - 1);
+		if (*mask >> (int)d & 1)
+			return fail(err, errlen, "\"%s\" lists seat %d twice", key, (int)d);
+		*mask |= 1 << (int)d;
+	}
+	return 1;
+}
+
+/* Reads the setup and the claimed result of a CTHULHU!!! script. */
+static int ct_setup(const cJSON *root, struct ct_script *sc, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "game",    "players", "cap", "moves", "end",
+		                            "winners", "winner",  "vp",  NULL };
+	const cJSON *end = cJSON_GetObjectItemCaseSensitive(root, "end");
+	const cJSON *vp = cJSON_GetObjectItemCaseSensitive(root, "vp"), *it;
+	int players = 0, cap = 0, rc, s = 0;
+
+	memset(sc, 0, sizeof(*sc));
+	if (check_keys(root, keys, "", err, errlen))
+		return -1;
+	rc = get_int(root, "players", CTHULHU_MIN, CTHULHU_MAX, &players, "", err, errlen);
+	if (rc <= 0)
+		return rc < 0 ? -1 : fail(err, errlen, "\"players\" is missing");
+	if (get_int(root, "cap", 0, CT_CAP_MAX, &cap, "", err, errlen) < 0)
+		return -1;
+	sc->setup = (struct game_setup){ .players = players, .rounds = cap };
+	if (end) {
+		sc->end = -1;
+		for (int e = 0; cJSON_IsString(end) && e <= CE_CAPPED; e++)
+			if (strcmp(end->valuestring, ct_ends[e]) == 0)
+				sc->end = e;
+		if (sc->end < 0)
+			return fail(err, errlen,
+			            "\"end\" must be \"playing\", \"saved\", \"summoned\", "
+			            "\"nobody\" or \"capped\"");
+		sc->has_end = 1;
+	}
+	rc = ct_seats(root, "winners", players, &sc->winners, err, errlen);
+	if (rc < 0)
+		return -1;
+	sc->has_winners = rc;
+	rc = get_int(root, "winner", -1, players - 1, &sc->winner, "", err, errlen);
+	if (rc < 0)
+		return -1;
+	sc->has_winner = rc;
+	if (vp) {
+		if (!cJSON_IsArray(vp) || cJSON_GetArraySize(vp) != players)
+			return fail(err, errlen, "\"vp\" must list %d victory points, one per seat",
+			            players);
+		cJSON_ArrayForEach(it, vp)
+		{
+			double d = it->valuedouble;
+			if (!cJSON_IsNumber(it) || d != floor(d) || d < 0 || d > INT_MAX)
+				return fail(err, errlen, "\"vp\": seat %d: not a number of points",
+				            s);
+			sc->vp[s++] = (int)d;
+		}
+		sc->has_vp = 1;
+	}
+	return 0;
+}
+
+/* Writes the seats of bitmask `mask` as a JSON array to buf (room for
+ * every seat: 16 bytes). */
+static void ct_mask_text(int mask, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	n += (size_t)snprintf(buf, cap, "[");
+	for (int s = 0; s < CTHULHU_MAX && n < cap; s++)
+		if (mask >> s & 1)
+			n += (size_t)snprintf(buf + n, cap - n, "%s%d", n > 1 ? "," : "", s);
+	if (n < cap)
+		snprintf(buf + n, cap - n, "]");
+}
+
+/* The state part of a line: VP per seat, the seats out, sites sanctified
+ * and activated, and the result (null while the game goes on). */
+static void ct_print_state(FILE *out, const struct cthulhu *g)
+{
+	struct game_result r;
+	char winners[16];
+	int first = 1;
+
+	fputs("\"vp\":[", out);
+	for (int s = 0; s < g->n; s++)
+		fprintf(out, "%s%d", s ? "," : "", cthulhu_vp(g, s));
+	fputs("],\"out\":[", out);
+	for (int s = 0; s < g->n; s++) {
+		if (g->p[s].out) {
+			fprintf(out, "%s%d", first ? "" : ",", s);
+			first = 0;
+		}
+	}
+	fprintf(out, "],\"sanctified\":%d,\"activated\":%d,\"result\":", g->sanctified,
+	        g->activated);
+	cthulhu_result(g, &r);
+	if (!r.over) {
+		fputs("null}\n", out);
+		return;
+	}
+	ct_mask_text(g->winners, winners, sizeof(winners));
+	fprintf(out, "{\"end\":\"%s\",\"winners\":%s,\"winner\":%d}}\n", ct_ends[g->end], winners,
+	        r.winner);
+}
+
+/* Notes the turns the events started, and writes a line for every turn
+ * completed by now (the state after the move that completed it). */
+static void ct_turn_lines(FILE *out, const struct cthulhu *g, const struct game_events *ev,
+                          struct ct_turns *t, int moves)
+{
+	for (int i = 0; i < ev->n; i++) {
+		if (ev->ev[i].kind != CV_TURN)
+			continue;
+		t->seat[t->started % CT_RING] = ev->ev[i].seat;
+		t->round[t->started % CT_RING] = ev->ev[i].target;
+		t->started++;
+	}
+	while (t->printed < (int)g->turns && t->printed < t->started) {
+		int k = t->printed++ % CT_RING;
+		fprintf(out, "{\"turn\":%d,\"seat\":%d,\"round\":%d,\"moves\":%d,", t->printed,
+		        t->seat[k], t->round[k], moves);
+		ct_print_state(out, g);
+	}
+}
+
+/* Describes the node g waits at, for a refusal: "seat 1's move (3
+ * options, 0-2)". */
+static void ct_node_text(const struct cthulhu *g, char *buf, size_t cap)
+{
+	struct game_step st;
+
+	cthulhu_step(g, &st);
+	if (st.node == GAME_NODE_CHANCE)
+		snprintf(buf, cap, "the %s (%d values, 0-%d)",
+		         st.kind >= 0 && st.kind <= CTHULHU_ROLL_RELIC ? ct_rolls[st.kind] : "draw",
+		         st.count, st.count - 1);
+	else if (st.node == GAME_NODE_CHOICE)
+		snprintf(buf, cap, "seat %d's %s (%d options, 0-%d)", st.seat,
+		         st.kind >= CA_AUTOMATIC && st.kind <= CA_RELIC_TAKE
+		             ? ct_asks[st.kind - CA_AUTOMATIC]
+		             : "choice",
+		         st.count, st.count - 1);
+	else
+		snprintf(buf, cap, "the end");
+}
+
+/* Applies move n (an engine value, or {"leave":seat}) to g. */
+static int ct_move(struct cthulhu *g, const cJSON *it, int n, struct game_events *ev, char *err,
+                   size_t errlen)
+{
+	static const char *const keys[] = { "leave", NULL };
+	char where[32], node[96];
+	double d = it->valuedouble;
+	int rc, seat = 0;
+
+	snprintf(where, sizeof(where), "move %d: ", n);
+	ev->n = 0;
+	if (g->end != CE_PLAYING)
+		return fail(err, errlen, "%sthe game already ended (%s) after move %d", where,
+		            ct_ends[g->end], n - 1);
+	if (cJSON_IsObject(it)) {
+		if (check_keys(it, keys, where, err, errlen))
+			return -1;
+		rc = get_int(it, "leave", 0, g->n - 1, &seat, where, err, errlen);
+		if (rc <= 0)
+			return rc < 0 ? -1 : fail(err, errlen, "%s\"leave\" is missing", where);
+		rc = cthulhu_leave(g, seat, ev);
+		if (rc == GAME_EPHASE)
+			return fail(err, errlen, "%sseat %d cannot leave before the deal is done",
+			            where, seat);
+		if (rc != GAME_OK)
+			return fail(err, errlen, "%sseat %d cannot leave: it is out of the game",
+			            where, seat);
+		return 0;
+	}
+	if (!cJSON_IsNumber(it) || d != floor(d) || d < INT_MIN || d > INT_MAX)
+		return fail(err, errlen, "%sa move must be a whole number or {\"leave\":seat}",
+		            where);
+	ct_node_text(g, node, sizeof(node));
+	rc = cthulhu_apply(g, (int)d, ev);
+	if (rc != GAME_OK)
+		return fail(err, errlen, "%svalue %d refused at %s: %s", where, (int)d, node,
+		            game_strerror(rc));
+	return 0;
+}
+
+/* The end, winners, winner and VP the script claims against the game
+ * played. */
+static int ct_check_result(const struct cthulhu *g, const struct ct_script *sc, char *err,
+                           size_t errlen)
+{
+	struct game_result r;
+	char a[16], b[16];
+
+	cthulhu_result(g, &r);
+	if (sc->has_end && sc->end != g->end)
+		return fail(err, errlen, "\"end\" is \"%s\" but the game %s \"%s\"",
+		            ct_ends[sc->end], r.over ? "ended" : "is", ct_ends[g->end]);
+	if (sc->has_winners && sc->winners != g->winners) {
+		ct_mask_text(sc->winners, a, sizeof(a));
+		ct_mask_text(g->winners, b, sizeof(b));
+		return fail(err, errlen, "\"winners\" are %s but the winners are %s%s", a, b,
+		            r.over ? "" : " (the game is not over)");
+	}
+	if (sc->has_winner && !r.over)
+		return fail(err, errlen, "\"winner\" is %d but the game is not over", sc->winner);
+	if (sc->has_winner && sc->winner != r.winner)
+		return fail(err, errlen, "\"winner\" is %d but the game gives %d", sc->winner,
+		            r.winner);
+	for (int s = 0; sc->has_vp && s < g->n; s++)
+		if (sc->vp[s] != cthulhu_vp(g, s))
+			return fail(err, errlen, "\"vp\": seat %d has %d, not %d", s,
+			            cthulhu_vp(g, s), sc->vp[s]);
+	return 0;
+}
+
+/* Plays a CTHULHU!!! script: every move, the invariants after each, a line
+ * per completed turn, then the claimed result checked and the final line. */
+static int replay_cthulhu(const cJSON *root, FILE *out, char *err, size_t errlen)
+{
+	const cJSON *moves = cJSON_GetObjectItemCaseSensitive(root, "moves"), *it;
+	struct ct_turns turns = { 0 };
+	struct game_events ev;
+	struct ct_script sc;
+	struct cthulhu g;
+	char why[256];
+	int n = 0, broken;
+
+	if (ct_setup(root, &sc, err, errlen))
+		return -1;
+	if (!cJSON_IsArray(moves))
+		return fail(err, errlen, "\"moves\" must be an array");
+	if (cthulhu_init(&g, &sc.setup) != GAME_OK)
+		return fail(err, errlen, "invalid table");
+	cJSON_ArrayForEach(it, moves)
+	{
+		n++;
+		if (ct_move(&g, it, n, &ev, err, errlen))
+			return -1;
+		broken = cthulhu_check(&g, why, sizeof(why));
+		if (broken)
+			return fail(err, errlen, "move %d: invariant %d broken: %s", n, broken,
+			            why);
+		ct_turn_lines(out, &g, &ev, &turns, n);
+	}
+	if (ct_check_result(&g, &sc, err, errlen))
+		return -1;
+	fprintf(out, "{\"moves\":%d,\"turns\":%u,\"round\":%d,\"seat\":%d,", n, (unsigned)g.turns,
+	        g.round, g.seat);
+	ct_print_state(out, &g);
+	return 0;
+}
+
 int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen)
 {
 	const char *end = NULL;
@@ -750,12 +1067,16 @@ int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen
 		rc = replay_cdice(root, out, err, errlen);
 	else if (cJSON_IsString(game) && strcmp(game->valuestring, esigns_ops.name) == 0)
 		rc = replay_esigns(root, out, err, errlen);
+	else if (cJSON_IsString(game) && strcmp(game->valuestring, cthulhu_ops.name) == 0)
+		rc = replay_cthulhu(root, out, err, errlen);
 	else if (cJSON_IsString(game))
 		fail(err, errlen,
-		     "\"game\" must be \"cthulhu-dice\" or \"elder-signs\", not \"%.40s\"",
+		     "\"game\" must be \"cthulhu-dice\", \"elder-signs\" or \"cthulhu\", not "
+		     "\"%.40s\"",
 		     game->valuestring);
 	else
-		fail(err, errlen, "\"game\" must be \"cthulhu-dice\" or \"elder-signs\"");
+		fail(err, errlen,
+		     "\"game\" must be \"cthulhu-dice\", \"elder-signs\" or \"cthulhu\"");
 out:
 	cJSON_Delete(root);
 	return rc;
@@ -781,7 +1102,17 @@ static const char usage[] =
     "the first continues the turn; \"end\" is \"retreat\" or \"downed\". round, refill,\n"
     "banked, score, lost, scores and winner are checked when given.\n"
     "\n"
-    "Exit status: 0 replayed, 1 script refused (the reason and turn on stderr),\n"
+    "CTHULHU!!! (as rlyeh export writes it): {\"game\":\"cthulhu\",\"players\":3,\"cap\":0,\n"
+    "  \"moves\":[2,0,4,1,{\"leave\":1},...],\"end\":\"saved\",\"winners\":[0],\n"
+    "  \"winner\":0,\"vp\":[9,4,0]}\n"
+    "A move is the engine value applied (a chance value, or the index of an option\n"
+    "at a decision) or a seat leaving. The invariants are checked after every move;\n"
+    "one line per completed turn, then a last line with the result (end: saved,\n"
+    "summoned, nobody or capped). end (or playing), winners, winner and vp are\n"
+    "checked when given.\n"
+    "\n"
+    "Exit status: 0 replayed, 1 script refused (the reason and the turn or move on\n"
+    "stderr),\n"
     "2 usage or unreadable input.\n";
 
 /* Reads all of `f` up to REPLAY_MAX_BYTES + 1 bytes into a new buffer the
