@@ -117,9 +117,10 @@ struct play_game {
 	/* The value a timed-out choice node takes. It may also fill *more with
 	 * a command that value begins (a walk that goes on) and return with
 	 * *go = 1: the command then goes on through `follow` as a player's
-	 * would. NULL: the game's `policy` chooses. */
+	 * would; and it may change the table's note (see follow). NULL: the
+	 * game's `policy` chooses. */
 	int (*timeout_value)(const void *state, const struct play_ctx *c,
-	                     const struct game_step *step, struct cmd *more, int *go);
+	                     const struct game_step *step, struct cmd *more, int *go, int *note);
 	/* Milliseconds the awaited node waits before it times out, given the
 	 * bot's configured turn timeout base_ms (> 0). NULL: base_ms. */
 	int64_t (*wait_ms)(const void *state, const struct play_ctx *c, int64_t base_ms);

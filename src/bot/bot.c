@@ -1638,7 +1638,7 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
 		struct cmd more;
 		int go = 0, value;
 		memset(&more, 0, sizeof(more));
-		value = w.t.game->timeout_value(w.t.state, &pc, &step, &more, &go);
+		value = w.t.game->timeout_value(w.t.state, &pc, &step, &more, &go, &w.t.row.note);
 		if (apply_ev(&w, member, value, "choice", &ev) == GAME_OK && go)
 			go_on(&w, member, &more, &ev);
 	} else

@@ -571,6 +571,13 @@ static int walk_note(const struct cthulhu *g, int gx, int gy)
 	return (int)((g->turns + 1) % 32768) << 16 | (gx + 128) << 8 | (gy + 128);
 }
 
+/* The note that hands the rest of the turn's enemy moves to the hunt
+ * policy (C12: a manual enemy move timed out). */
+static int hunt_note(const struct cthulhu *g)
+{
+	return (int)((g->turns + 1) % 32768) << 16 | 0xffff;
+}
+
 /* The destination square of a note that belongs to g's turn in progress
  * and its movement, while the pawn is not there; -1 otherwise. */
 static int noted_walk(const struct cthulhu *g, int note, int *gx, int *gy)
@@ -652,7 +659,7 @@ static int settle(const void *state, const struct play_ctx *c, const struct game
 	case CA_FIGURE:
 	case CA_DEST:
 	case CA_RESEED: /* C12 */
-		if (s.manual || !cthulhu_enemy_move(g))
+		if (!cthulhu_enemy_move(g) || (s.manual && c->row->note != hunt_note(g)))
 			return 0;
 		*value = cthulhu_hunt(g);
 		return 1;
@@ -667,15 +674,20 @@ static int settle(const void *state, const struct play_ctx *c, const struct game
 }
 
 /* C15: the default of the decision; after a fight that stopped a walk,
- * the walk goes on ("Continue"). */
+ * the walk goes on ("Continue"); under manual enemy control the hunt
+ * policy takes over the rest of the turn's enemy moves (C12). */
 static int timeout_value(const void *state, const struct play_ctx *c, const struct game_step *step,
-                         struct cmd *more, int *go)
+                         struct cmd *more, int *go, int *note)
 {
 	const struct cthulhu *g = state;
 	struct cthulhu_option o[CTHULHU_OPTIONS];
 	int gx, gy, to = noted_walk(g, c->row->note, &gx, &gy), n, k;
 
 	(void)step;
+	if (cthulhu_enemy_move(g)) {
+		*note = hunt_note(g);
+		return cthulhu_hunt(g);
+	}
 	if (to >= 0 && (n = cthulhu_options(g, o)) > 0 && (k = first_step(g, o, n, to)) >= 0 &&
 	    cmd_set_name(more, "move") == 0) {
 		snprintf(more->args[0], sizeof(more->args[0]), "%d,%d", gx, gy);

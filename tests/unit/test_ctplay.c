@@ -440,6 +440,48 @@ static void test_three_strikes_autopilot_and_back(void **state)
 	}
 }
 
+/* C12: under manual control the active player is asked each enemy move
+ * (the decision timeout); a timeout hands the rest of the turn's enemy
+ * moves to the hunt policy. */
+static void test_manual_enemies(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	struct cthulhu g;
+	struct game_step st;
+	int asked = 0;
+
+	(void)state;
+	table("enemies:manual cap:3", bob, 0);
+	for (int ticks = 0; ticks < 3000; ticks++) {
+		stored_state(&g);
+		cthulhu_step(&g, &st);
+		if (st.node == GAME_NODE_OVER)
+			break;
+		if (!cthulhu_enemy_move(&g)) {
+			tick_to(bot_next_deadline(fx->bot));
+			continue;
+		}
+		uint32_t turn = g.turns;
+		asked++;
+		assert_int_equal(bot_next_deadline(fx->bot) - fx->now, DECISION);
+		assert_int_equal(st.seat, g.seat); /* the active player moves them */
+		{
+			int expect = cthulhu_hunt(&g);
+			tick_to(bot_next_deadline(fx->bot));
+			assert_int_equal(
+			    query("SELECT value FROM events WHERE kind = 'choice' AND seq > "
+			          "(SELECT max(seq) FROM events WHERE kind = 'timeout') "
+			          "ORDER BY seq LIMIT 1"),
+			    expect);
+		}
+		stored_state(&g);
+		cthulhu_step(&g, &st);
+		assert_false(st.node == GAME_NODE_CHOICE && cthulhu_enemy_move(&g) &&
+		             g.turns == turn);
+	}
+	assert_true(asked > 0);
+}
+
 /* ---- stale and forged clicks (C18) ---- */
 
 static void test_stale_and_forged_clicks(void **state)
@@ -922,6 +964,7 @@ int main(void)
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_three_strikes_autopilot_and_back, setup,
 		                                teardown),
+		cmocka_unit_test_setup_teardown(test_manual_enemies, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_and_forged_clicks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hands_are_private, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_walk_to_destination, setup_patient, teardown),
