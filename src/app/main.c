@@ -4,6 +4,7 @@
 
 #include "rlyeh/admin.h"
 #include "rlyeh/analyze.h"
+#include "rlyeh/board.h"
 #include "rlyeh/console.h"
 #include "rlyeh/discord.h"
 #include "rlyeh/export.h"
@@ -13,7 +14,8 @@
 
 static const char usage[] =
     "Usage: rlyeh COMMAND [OPTIONS]\n"
-    "A self-hosted chat bot that runs Cthulhu Dice and other games in group chats.\n"
+    "A self-hosted chat bot that runs Cthulhu Dice, Elder Signs and the CTHULHU!!! board\n"
+    "game in group chats.\n"
     "\n"
     "Commands:\n"
     "  run           run the bot on Discord (the daemon)\n"
@@ -58,9 +60,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	solvecache_install();
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].main(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			int rc = commands[i].main(argc - 1, argv + 1);
+			board_cleanup(); /* the map pictures' font caches, for leak checkers */
+			return rc;
+		}
+	}
 	fprintf(stderr, "rlyeh: unknown command '%s'\nTry 'rlyeh --help'.\n", argv[1]);
 	return 2;
 }

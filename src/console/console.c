@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rlyeh/board.h"
 #include "rlyeh/bot.h"
 #include "rlyeh/cli.h"
 #include "rlyeh/cmd.h"
@@ -552,6 +551,5 @@ int console_main(int argc, char **argv)
 	msg_free(&out);
 	bot_free(c.bot);
 	store_close(st);
-	board_cleanup(); /* the map pictures' font caches, for leak checkers */
 	return 0;
 }
