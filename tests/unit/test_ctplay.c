@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "rlyeh/board.h"
 #include "rlyeh/bot.h"
 #include "rlyeh/cthulhu.h"
 #include "rlyeh/ctnames.h"
@@ -977,5 +978,8 @@ int main(void)
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_dutch_table, setup, teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	board_cleanup(); /* the font caches of the pictures, for the leak checker */
+	return rc;
 }
