@@ -19,6 +19,12 @@
 #define CTPLAY_QUICK_MAX    635  /* quick timeout, seconds (a multiple of 5) */
 #define CTPLAY_DECISION_MAX 630  /* decision timeout, seconds (a multiple of 10) */
 
+/* A member's preferences (store_member.prefs): reaction windows passed
+ * without asking (C14, /autopass), the weapon of every combat roll asked
+ * instead of taken by standing preference (C11, /weapon ask). */
+#define CTPLAY_PREF_AUTOPASS   1
+#define CTPLAY_PREF_ASK_WEAPON 2
+
 /* A table's settings; a timeout of -1 stands for the default (the
  * decision timeout: the bot's configured turn timeout; quick 45 s and the
  * window 20 s, each at most the decision timeout). */

@@ -147,6 +147,14 @@ struct play_game {
 	 * alt[0..altcap-1] ("" for none); -1 for no picture. NULL: no picture. */
 	int (*picture)(const void *state, const struct play_ctx *c, unsigned char **png,
 	               size_t *len, char *alt, size_t altcap);
+	/* A command of member `who` that sets their own preference at this
+	 * table, no engine value (CTHULHU!!!: pass reaction windows, be asked
+	 * for every weapon): returns 1 with *prefs (the member's prefs)
+	 * changed and the confirmation written to reply, -1 with a refusal
+	 * written to reply (*prefs unchanged), 0 when cmd is not one. NULL:
+	 * no preferences. */
+	int (*prefer)(const struct play_ctx *c, int who, const struct cmd *cmd, int *prefs,
+	              struct text *reply);
 	/* 1 when the game, over, stopped without an ending (a round cap): it
 	 * is then kept as aborted, with no winner, and records leave it out.
 	 * NULL: every game that is over has ended. */

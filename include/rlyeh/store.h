@@ -61,6 +61,7 @@ struct store_member {
 	int autopilot;               /* 1 after 3 strikes, until the player acts */
 	int place;                   /* after the end: 0 winner, 1 loser; -1 before */
 	int cthulhu;                 /* after the end: 1 when Cthulhu won */
+	int prefs; /* the player's preferences at this table, the game's bits (ctplay.h); 0 none */
 };
 
 /* One entry of a game's event log; seq counts from 1 within the game. */

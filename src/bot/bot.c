@@ -43,8 +43,8 @@ struct work {
  * (server, channel): the game row's numbers, and one allocation holding
  * the rest packed. The blob holds the row's server, channel, game, lang and
  * owner, each NUL-terminated (slen bytes); per member its player, name and
- * policy, each NUL-terminated, then strikes, autopilot, place and cthulhu
- * as four int32_t (mlen bytes in all); then, while the game is under way,
+ * policy, each NUL-terminated, then strikes, autopilot, place, cthulhu
+ * and prefs as five int32_t (mlen bytes in all); then, while the game is under way,
  * game->ops->state_size bytes. */
 struct slot {
 	struct slot *next; /* in its hash bucket */
@@ -57,7 +57,7 @@ struct slot {
 	unsigned char *blob;
 };
 
-#define MEMBER_INTS 4
+#define MEMBER_INTS 5
 
 /* Bytes the packed form of m[0..nm-1] takes. */
 static uint32_t members_size(const struct store_member *m, int nm)
@@ -94,7 +94,8 @@ static const unsigned char *get_str(const unsigned char *p, char *s, size_t size
 static void pack_members(const struct store_member *m, int nm, unsigned char *p)
 {
 	for (int i = 0; i < nm; i++) {
-		int32_t v[MEMBER_INTS] = { m[i].strikes, m[i].autopilot, m[i].place, m[i].cthulhu };
+		int32_t v[MEMBER_INTS] = { m[i].strikes, m[i].autopilot, m[i].place, m[i].cthulhu,
+			                   m[i].prefs };
 		p = put_str(p, m[i].player, sizeof(m[i].player));
 		p = put_str(p, m[i].name, sizeof(m[i].name));
 		p = put_str(p, m[i].policy, sizeof(m[i].policy));
@@ -118,6 +119,7 @@ static void unpack_members(const unsigned char *p, int nm, struct store_member *
 		m[i].autopilot = v[1];
 		m[i].place = v[2];
 		m[i].cthulhu = v[3];
+		m[i].prefs = v[4];
 	}
 }
 
@@ -1430,6 +1432,40 @@ static void cmd_rematch(struct call *c)
 	work_free(&w);
 }
 
+/* A member's own preference at the table (play.h: prefer); 1 when cmd was
+ * one (set and written, or refused), 0 when it is a move. */
+static int prefer(struct call *c, int who)
+{
+	struct play_ctx pc = ctx_of(c->t, c->lang);
+	char buf[512];
+	struct text tx;
+	struct work w;
+	struct msg *m;
+	int prefs = c->t->m[who].prefs, rc, moves;
+
+	text_init(&tx, buf, sizeof(buf));
+	rc = c->t->game->prefer(&pc, who, &c->req->cmd, &prefs, &tx);
+	if (rc == 0)
+		return 0;
+	if (rc < 0) {
+		if ((m = msg_add(c->out, MSG_PRIVATE, c->req->user, MSG_ERROR)))
+			text_copy(m->text, sizeof(m->text), buf);
+		return 1;
+	}
+	work_init(&w, c->b, c->t, c->now);
+	w.t.m[who].prefs = prefs;
+	log_event(&w, "prefs", who, prefs, NULL);
+	moves = w.t.row.moves;
+	advance(&w); /* what the preference now settles (a window passed) */
+	if (w.t.row.moves != moves)
+		show_table(&w);
+	if ((m = reply(&w, MSG_PRIVATE, c->req->user, MSG_INFO)))
+		text_copy(m->text, sizeof(m->text), buf);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+	return 1;
+}
+
 /* A player's game action (curse, eye, respond). */
 static void cmd_action(struct call *c)
 {
@@ -1445,6 +1481,8 @@ static void cmd_action(struct call *c)
 	if (who < 0)
 		return;
 	pc = ctx_of(c->t, c->lang);
+	if (c->t->game->prefer && prefer(c, who))
+		return;
 	if (c->t->game->view &&
 	    c->t->game->view(c->t->state, &pc, who, &c->req->cmd, c->req->user, c->out))
 		return;

@@ -14,7 +14,17 @@
 #include "rlyeh/cttext.h"
 #include "rlyeh/i18n.h"
 
-enum { ACT_PICK, ACT_PLACE, ACT_CONFIRM, ACT_TOKENS, ACT_MOVE, ACT_HAND, ACT_PAGE };
+enum {
+	ACT_PICK,
+	ACT_PLACE,
+	ACT_CONFIRM,
+	ACT_TOKENS,
+	ACT_MOVE,
+	ACT_HAND,
+	ACT_PAGE,
+	ACT_AUTOPASS,
+	ACT_WEAPON,
+};
 
 static const struct play_action actions[] = {
 	{ "pick",
@@ -66,6 +76,19 @@ static const struct play_action actions[] = {
 	  "CTHULHU!!!: een andere pagina van een lange lijst opties (alleen jij ziet hem)",
 	  { { "page", "pagina", PLAY_ARG_NUMBER, 1, "The page", "De pagina", NULL } },
 	  ACT_PAGE },
+	{ "autopass",
+	  "autopas",
+	  "CTHULHU!!!: pass other players' reaction windows without being asked (on/off)",
+	  "CTHULHU!!!: pas bij reactievensters van anderen zonder vraag (aan/uit)",
+	  { { "state", "stand", PLAY_ARG_TEXT, 1, "on or off", "aan of uit", "on,off" } },
+	  ACT_AUTOPASS },
+	{ "weapon",
+	  "wapen",
+	  "CTHULHU!!!: the weapon of a combat roll: ask every roll, or auto (standing preference)",
+	  "CTHULHU!!!: het wapen van een gevechtsworp: vragen bij elke worp, of automatisch",
+	  { { "choice", "keuze", PLAY_ARG_TEXT, 1, "ask or auto", "vragen of automatisch",
+	      "ask,auto" } },
+	  ACT_WEAPON },
 };
 
 #define PAGE MSG_OPTIONS_MAX /* options on one page of a select menu */
@@ -421,6 +444,33 @@ static int next_target(const struct cthulhu *g, int here, const char *to, char *
 	return square_at(g, to);
 }
 
+/* Checks a walk before its first step: every waypoint of `via` (NULL for
+ * none) and `to` must be a square of the map. 0 when they are; else -1,
+ * with the first point that is not one copied to bad. */
+static int walk_points(const struct cthulhu *g, const char *to, const char *via, char *bad,
+                       size_t badcap)
+{
+	const char *p = via ? via : "";
+	int gx, gy;
+
+	while (*p == ' ')
+		p++;
+	while (*p) {
+		const char *start = p;
+		if (read_xy(&p, &gx, &gy) || cmap_find(&g->map, gx, gy) < 0) {
+			snprintf(bad, badcap, "%.*s", (int)strcspn(start, " "), start);
+			return -1;
+		}
+		while (*p == ' ')
+			p++;
+	}
+	if (square_at(g, to) < 0) {
+		snprintf(bad, badcap, "%s", to);
+		return -1;
+	}
+	return 0;
+}
+
 /* The option index of the first step from the pawn to `to`; -1 when
  * `to` is out of reach (or is where the pawn stands). */
 static int first_step(const struct cthulhu *g, const struct cthulhu_option *o, int n, int to)
@@ -531,7 +581,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 		}
 		break;
 	case ACT_MOVE: {
-		char via[CMD_ARG_MAX] = "";
+		char via[CMD_ARG_MAX] = "", bad[CMD_ARG_MAX];
 		int to;
 		if (st.kind != CA_MOVE) {
 			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
@@ -543,13 +593,19 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 		}
 		if (cmd->nargs == 2)
 			text_copy(via, sizeof(via), cmd->args[1]);
+		/* Every point is checked before the first step, and a refusal
+		 * names the point at fault, not the whole list. */
+		if (walk_points(g, cmd->args[0], via, bad, sizeof(bad))) {
+			i18n_add(err, c->lang, S_CTP_ERR_SQUARE, bad, NULL);
+			return -1;
+		}
 		to = next_target(g, g->p[st.seat].sq, cmd->args[0], via);
 		k = to < 0 ? -1 : first_step(g, o, n, to);
 		if (k < 0) {
 			char left[16];
 			number(left, sizeof(left), g->left);
-			i18n_add(err, c->lang, to < 0 ? S_CTP_ERR_SQUARE : S_CTP_ERR_UNREACHABLE,
-			         cmd->nargs == 2 ? cmd->args[1] : cmd->args[0], left, NULL);
+			cttext_square(g, to, bad, sizeof(bad));
+			i18n_add(err, c->lang, S_CTP_ERR_UNREACHABLE, bad, left, NULL);
 			return -1;
 		}
 		break;
@@ -648,7 +704,10 @@ static int settle(const void *state, const struct play_ctx *c, const struct game
 
 	ctplay_settings(c->row->per_player, &s);
 	switch (step->kind) {
-	case CA_WEAPON: /* C11: the standing preference */
+	case CA_WEAPON: /* C11: the standing preference, unless asked for */
+		if (step->seat >= 0 && step->seat < c->nm &&
+		    c->m[step->seat].prefs & CTPLAY_PREF_ASK_WEAPON)
+			return 0;
 		*value = cthulhu_default(g);
 		return 1;
 	case CA_SITE_BYAKHEE: /* C7: asked only under manual control */
@@ -663,8 +722,10 @@ static int settle(const void *state, const struct play_ctx *c, const struct game
 			return 0;
 		*value = cthulhu_hunt(g);
 		return 1;
-	case CA_PLAY: /* a reaction window that is off */
-		if (s.window_s != 0 || cthulhu_moment(g) != CM_RW)
+	case CA_PLAY: /* a reaction window that is off, or that the player passes */
+		if (cthulhu_moment(g) != CM_RW ||
+		    (s.window_s != 0 && !(step->seat >= 0 && step->seat < c->nm &&
+		                          c->m[step->seat].prefs & CTPLAY_PREF_AUTOPASS)))
 			return 0;
 		*value = cthulhu_default(g);
 		return 1;
@@ -831,7 +892,7 @@ static void public_choices(const struct cthulhu *g, const struct game_step *st,
 		               MSG_SECONDARY);
 		memset(hint, 0, sizeof(hint));
 		for (int i = 0; i < k && i < 15; i++)
-			hint[i] = i % 2 ? 'B' : 'H';
+			hint[i] = i % 2 ? (c->lang == I18N_NL ? 'K' : 'B') : 'H'; /* K: kogel */
 		if (b)
 			msg_ask(m, b, i18n_get(c->lang, S_CTP_CUSTOM),
 			        i18n_get(c->lang, S_CTP_PATTERN), hint, k);
@@ -1103,6 +1164,34 @@ static int view(const void *state, const struct play_ctx *c, int who, const stru
 	}
 }
 
+/* C11, C14: /autopass on|off, /weapon ask|auto. */
+static int prefer(const struct play_ctx *c, int who, const struct cmd *cmd, int *prefs,
+                  struct text *reply)
+{
+	int code = play_action_code(&ctplay, cmd), bit, on;
+	const char *a = cmd->nargs == 1 ? cmd->args[0] : "";
+
+	if (code != ACT_AUTOPASS && code != ACT_WEAPON)
+		return 0;
+	bit = code == ACT_AUTOPASS ? CTPLAY_PREF_AUTOPASS : CTPLAY_PREF_ASK_WEAPON;
+	if (code == ACT_AUTOPASS && (is(a, "on", "aan") || is(a, "off", "uit")))
+		on = is(a, "on", "aan");
+	else if (code == ACT_WEAPON && (is(a, "ask", "vragen") || is(a, "auto", "automatisch")))
+		on = is(a, "ask", "vragen");
+	else {
+		i18n_add(reply, c->lang, S_ERR_USAGE,
+		         code == ACT_AUTOPASS ? "/autopass on|off" : "/weapon ask|auto", NULL);
+		return -1;
+	}
+	(void)who;
+	*prefs = on ? *prefs | bit : *prefs & ~bit;
+	i18n_add(reply, c->lang,
+	         code == ACT_AUTOPASS ? (on ? S_CTP_AUTOPASS_ON : S_CTP_AUTOPASS_OFF)
+	                              : (on ? S_CTP_WEAPON_ASK : S_CTP_WEAPON_AUTO),
+	         NULL);
+	return 1;
+}
+
 static int leave(void *state, int seat, struct game_events *ev)
 {
 	return cthulhu_leave(state, seat, ev);
@@ -1140,4 +1229,5 @@ const struct play_game ctplay = {
 	.leave = leave,
 	.picture = picture,
 	.unfinished = unfinished,
+	.prefer = prefer,
 };

@@ -579,6 +579,20 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                    "Het spel begint: er wordt om de deler gegooid en de kaarten worden "
 	                    "gedeeld." },
 	[S_CTP_REMATCH] = { "A new game at the same table.", "Een nieuw spel aan dezelfde tafel." },
+	[S_CTP_AUTOPASS_ON] = { "You now pass other players' reaction windows without being asked "
+	                        "(/autopass off to be asked again).",
+	                        "Je past nu bij de reactievensters van anderen zonder dat het je "
+	                        "gevraagd wordt (/autopas uit om weer gevraagd te worden)." },
+	[S_CTP_AUTOPASS_OFF] = { "You are asked again in other players' reaction windows.",
+	                         "Je wordt weer gevraagd bij de reactievensters van anderen." },
+	[S_CTP_WEAPON_ASK] = { "You are now asked for the weapon of every combat roll (/weapon "
+	                       "auto for your standing preference).",
+	                       "Je wordt nu bij elke gevechtsworp om je wapen gevraagd (/wapen "
+	                       "automatisch voor je vaste voorkeur)." },
+	[S_CTP_WEAPON_AUTO] = { "Your weapon now follows your standing preference: the highest "
+	                        "bonus, free weapons before limited ones, the Chopper last.",
+	                        "Je wapen volgt nu je vaste voorkeur: de hoogste bonus, vrije "
+	                        "wapens voor beperkte, de Chopper als laatste." },
 	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
 	                  "laid, tile by tile. On your turn: draw a tile and place it (the options "

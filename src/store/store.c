@@ -118,11 +118,12 @@ static const struct {
 	                        0 },
 	[ST_MEMBERS_DELETE] = { "DELETE FROM members WHERE game_id = ?1", 1 },
 	[ST_MEMBER_INSERT] = { "INSERT INTO members (game_id, idx, player, name, policy, strikes, "
-	                       "autopilot, place, cthulhu) "
-	                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	                       "autopilot, place, cthulhu, prefs) "
+	                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	                       1 },
-	[ST_MEMBERS_GET] = { "SELECT idx, player, name, policy, strikes, autopilot, place, cthulhu "
-	                     "FROM members WHERE game_id = ?1 ORDER BY idx",
+	[ST_MEMBERS_GET] = { "SELECT idx, player, name, policy, strikes, autopilot, place, "
+	                     "cthulhu, "
+	                     "prefs FROM members WHERE game_id = ?1 ORDER BY idx",
 	                     0 },
 	[ST_EVENT_INSERT] = { "INSERT INTO events (game_id, seq, at, kind, actor, value, detail) "
 	                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -497,6 +498,7 @@ static int load_game(struct store *st, int64_t id, int events, struct loaded *l)
 		m->autopilot = sqlite3_column_int(s, 5);
 		m->place = sqlite3_column_int(s, 6);
 		m->cthulhu = sqlite3_column_int(s, 7);
+		m->prefs = sqlite3_column_int(s, 8);
 		l->nmembers++;
 	}
 	stmt_done(s);
@@ -1042,6 +1044,7 @@ static int member_insert(struct store *st, int64_t game_id, int i, const struct 
 	sqlite3_bind_int(s, 7, m->autopilot);
 	sqlite3_bind_int(s, 8, m->place);
 	sqlite3_bind_int(s, 9, m->cthulhu);
+	sqlite3_bind_int(s, 10, m->prefs);
 	return run(st, ST_MEMBER_INSERT, "put members");
 }
 

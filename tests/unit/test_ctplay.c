@@ -483,6 +483,46 @@ static void test_manual_enemies(void **state)
 	assert_true(asked > 0);
 }
 
+/* C11, C14: a player's preferences at the table. */
+static void test_preferences(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	struct cthulhu g;
+	struct game_step st;
+	int rw[2] = { 0, 0 };
+	long long before;
+
+	(void)state;
+	table("cap:4", bob, 0);
+	before = events();
+	as("bob", "/autopass maybe");
+	assert_non_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	as("bob", "/weapon sometimes");
+	assert_non_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	assert_int_equal(events(), before);
+	as("bob", "/autopass on");
+	assert_true(said(S_CTP_AUTOPASS_ON));
+	as("alice", "/weapon ask");
+	assert_true(said(S_CTP_WEAPON_ASK));
+	assert_int_equal(query("SELECT prefs FROM members WHERE idx = 1"), CTPLAY_PREF_AUTOPASS);
+	assert_int_equal(query("SELECT prefs FROM members WHERE idx = 0"), CTPLAY_PREF_ASK_WEAPON);
+	assert_int_equal(query("SELECT count(*) FROM events WHERE kind = 'prefs'"), 2);
+	restart_bot(); /* kept with the members */
+	for (int ticks = 0; ticks < 3000; ticks++) {
+		stored_state(&g);
+		cthulhu_step(&g, &st);
+		if (st.node == GAME_NODE_OVER)
+			break;
+		if (st.kind == CA_PLAY && cthulhu_moment(&g) == CM_RW)
+			rw[st.seat]++;
+		if (st.kind == CA_WEAPON)
+			assert_int_equal(st.seat, 0); /* only alice is asked her weapon */
+		tick_to(bot_next_deadline(fx->bot));
+	}
+	assert_int_equal(rw[1], 0); /* bob passes every window unasked */
+	assert_true(rw[0] > 0);     /* alice is asked hers */
+}
+
 /* ---- stale and forged clicks (C18) ---- */
 
 static void test_stale_and_forged_clicks(void **state)
@@ -966,6 +1006,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_three_strikes_autopilot_and_back, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_manual_enemies, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_preferences, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_and_forged_clicks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hands_are_private, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_walk_to_destination, setup_patient, teardown),

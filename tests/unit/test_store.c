@@ -277,6 +277,7 @@ static void assert_member_equal(const struct store_member *a, const struct store
 	assert_int_equal(a->autopilot, b->autopilot);
 	assert_int_equal(a->place, b->place);
 	assert_int_equal(a->cthulhu, b->cthulhu);
+	assert_int_equal(a->prefs, b->prefs);
 }
 
 static void assert_event_equal(const struct store_event *a, const struct store_event *b)
@@ -401,6 +402,7 @@ static void test_round_trip(void **state)
 	m[1].autopilot = 1;
 	m[1].place = 0;
 	m[1].cthulhu = 1;
+	m[1].prefs = 3;
 	m[2] = member("u3", "Third", "");
 	m[2].place = 1;
 	assert_int_equal(store_members_put(st, g.id, m, 3), 0);
@@ -445,6 +447,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(store_game_update(st, &g), 0);
 	m[0].strikes = 3;
 	m[0].autopilot = 1;
+	m[0].prefs = 2;
 	set_text(m[0].name, sizeof(m[0].name), "Renamed");
 	assert_int_equal(store_members_put(st, g.id, m, 2), 0);
 	store_close(st);
