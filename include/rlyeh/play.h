@@ -159,6 +159,9 @@ struct play_game {
 	 * is then kept as aborted, with no winner, and records leave it out.
 	 * NULL: every game that is over has ended. */
 	int (*unfinished)(const void *state);
+	/* Milliseconds without a move after which a game whose turn timeouts
+	 * are off is closed without a result (CTHULHU!!! C17: 48 h); 0 never. */
+	int64_t idle_ms;
 };
 
 /* The games the bot offers; the first is the default of /open. */

@@ -19,7 +19,8 @@ struct table {
 	int nm;
 	const struct play_game *game;
 	_Alignas(max_align_t) unsigned char state[PLAY_STATE_MAX];
-	int64_t seq; /* last event written */
+	int64_t seq;     /* last event written */
+	int64_t last_at; /* when it was written */
 };
 
 /* The pending writes of one command, made on a copy of the table. */
@@ -49,7 +50,7 @@ struct work {
 struct slot {
 	struct slot *next; /* in its hash bucket */
 	const struct play_game *game;
-	int64_t id, seq, created_at, started_at, finished_at, deadline, series_of;
+	int64_t id, seq, last_at, created_at, started_at, finished_at, deadline, series_of;
 	uint64_t seed, rng[4];
 	int per_player, state, first, moves, winner, note, nm;
 	uint32_t slen, mlen;
@@ -245,6 +246,7 @@ static void expand(const struct slot *s, struct table *t)
 	unpack_row(s, &t->row);
 	t->game = s->game;
 	t->seq = s->seq;
+	t->last_at = s->last_at;
 	t->nm = s->nm;
 	if (s->nm)
 		unpack_members(s->blob + s->slen, s->nm, t->m);
@@ -421,6 +423,7 @@ static int keep_table(struct bot *b, const struct table *t)
 	s->blob = blob;
 	s->game = t->game;
 	s->seq = t->seq;
+	s->last_at = t->last_at;
 	s->nm = t->nm;
 	s->slen = slen;
 	s->mlen = mlen;
@@ -501,6 +504,7 @@ static void log_event(struct work *w, const char *kind, int actor, int value, co
 	memset(e, 0, sizeof(*e));
 	e->seq = ++w->t.seq;
 	e->at = w->now;
+	w->t.last_at = w->now;
 	text_copy(e->kind, sizeof(e->kind), kind);
 	e->actor = actor;
 	e->value = value;
@@ -740,6 +744,8 @@ static void advance(struct work *w)
 		}
 	}
 	w->t.row.deadline = 0;
+	if (w->b->cfg.turn_timeout_ms <= 0 && w->t.game->idle_ms > 0)
+		w->t.row.deadline = w->now + w->t.game->idle_ms; /* closed if nobody moves */
 	if (w->b->cfg.turn_timeout_ms > 0) {
 		struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
 		int64_t ms = w->t.game->wait_ms
@@ -1659,6 +1665,24 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
 		work_free(&w);
 		return;
 	}
+	if (b->cfg.turn_timeout_ms <= 0 && w.t.game->idle_ms > 0) {
+		/* Timeouts are off: the deadline is the game's idle limit, counted
+		 * from its last event (one set while they were on moves to it). */
+		if (now - w.t.last_at < w.t.game->idle_ms) {
+			w.t.row.deadline = w.t.last_at + w.t.game->idle_ms;
+			commit(&w, NULL, 0, out);
+			work_free(&w);
+			return;
+		}
+		w.t.row.state = STORE_ABORTED;
+		w.t.row.finished_at = now;
+		w.t.row.deadline = 0;
+		log_event(&w, "abort", -1, -1, "idle");
+		say(&w, S_IDLE_CLOSED, NULL, NULL);
+		commit(&w, NULL, 0, out);
+		work_free(&w);
+		return;
+	}
 	member = w.t.game->member_of(w.t.state, step.seat);
 	w.t.game->seat_name(w.t.state, &pc, step.seat, name, sizeof(name));
 	w.t.m[member].strikes++;
@@ -1771,6 +1795,7 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 	t.nm = g->nmembers;
 	memcpy(t.m, g->members, (size_t)t.nm * sizeof(t.m[0]));
 	t.seq = g->nevents ? g->events[g->nevents - 1].seq : 0;
+	t.last_at = g->nevents ? g->events[g->nevents - 1].at : t.row.created_at;
 	if (t.row.state == STORE_PLAYING) {
 		struct game_setup setup;
 		t.game->setup(&t.row, t.nm, &setup);

@@ -1230,4 +1230,5 @@ const struct play_game ctplay = {
 	.picture = picture,
 	.unfinished = unfinished,
 	.prefer = prefer,
+	.idle_ms = 48LL * 3600 * 1000,
 };

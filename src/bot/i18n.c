@@ -593,6 +593,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                        "bonus, free weapons before limited ones, the Chopper last.",
 	                        "Je wapen volgt nu je vaste voorkeur: de hoogste bonus, vrije "
 	                        "wapens voor beperkte, de Chopper als laatste." },
+	[S_IDLE_CLOSED] = { "Nobody has moved for 48 hours: the game is closed without a result.",
+	                    "Al 48 uur heeft niemand gezet: het spel wordt gesloten zonder "
+	                    "uitslag." },
 	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
 	                  "laid, tile by tile. On your turn: draw a tile and place it (the options "

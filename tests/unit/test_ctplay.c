@@ -35,6 +35,7 @@ struct fixture {
 	struct msg_list out;
 	int64_t now;
 	int strikes;
+	int64_t timeout_ms; /* the turn timeout; 0 none */
 };
 
 static struct fixture *fx;
@@ -46,7 +47,7 @@ static void start_bot(void)
 
 	bot_config_default(&cfg);
 	cfg.seed = 11;
-	cfg.turn_timeout_ms = DECISION;
+	cfg.turn_timeout_ms = fx->timeout_ms;
 	cfg.strikes = fx->strikes;
 	fx->bot = bot_new(fx->st, &cfg, err, sizeof(err));
 	if (!fx->bot)
@@ -72,6 +73,7 @@ static int open_fixture(int strikes)
 		return -1;
 	fx->now = T0;
 	fx->strikes = strikes;
+	fx->timeout_ms = DECISION;
 	start_bot();
 	return 0;
 }
@@ -521,6 +523,37 @@ static void test_preferences(void **state)
 	}
 	assert_int_equal(rw[1], 0); /* bob passes every window unasked */
 	assert_true(rw[0] > 0);     /* alice is asked hers */
+}
+
+/* C17: with turn timeouts off, a game nobody moves in for 48 h is closed
+ * without a result; a move puts the limit off. */
+static void test_idle_game_closed(void **state)
+{
+	const int64_t idle = 48LL * 3600 * 1000;
+	struct cthulhu g;
+	struct game_step st;
+
+	(void)state;
+	fx->timeout_ms = 0;
+	restart_bot();
+	table("", NULL, 1);
+	assert_int_equal(bot_next_deadline(fx->bot) - fx->now, idle);
+	fx->now += 3600 * 1000;
+	stored_state(&g);
+	cthulhu_step(&g, &st);
+	assert_int_equal(st.seat, 0);
+	as("alice", "/pick 1");
+	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	assert_int_equal(bot_next_deadline(fx->bot), fx->now + idle);
+	tick_to(fx->now + idle - 1);
+	assert_int_equal(query("SELECT state FROM games"), STORE_PLAYING);
+	tick_to(fx->now + 1);
+	assert_int_equal(query("SELECT state FROM games"), STORE_ABORTED);
+	assert_int_equal(query("SELECT count(*) FROM events WHERE kind = 'abort' AND detail = "
+	                       "'idle'"),
+	                 1);
+	assert_true(said(S_IDLE_CLOSED));
+	assert_int_equal(query("SELECT count(*) FROM members WHERE place >= 0"), 0);
 }
 
 /* ---- stale and forged clicks (C18) ---- */
@@ -1007,6 +1040,7 @@ int main(void)
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_manual_enemies, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_preferences, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_game_closed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_and_forged_clicks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hands_are_private, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_walk_to_destination, setup_patient, teardown),
