@@ -153,6 +153,121 @@ if [ "$("$rlyeh" export 1 --db "$tmp/ct-lobby.db")" = '{"game":"cthulhu","player
 fi
 # ---- end of the CTHULHU!!! round trip ----
 
+# ---- CTHULHU!!!: golden transcripts (cthulhu-en, cthulhu-nl) ----
+# A seeded game that alice types to its end (cap:4) against a computer
+# player, in English and in Dutch. The transcript is golden, the map's text
+# form and the pictures' paths included: the console runs in a directory of
+# its own with --pictures pictures, so the printed paths are relative and
+# stable. Every picture printed is a PNG file there (and every file there was
+# printed); the game is stored stopped by the cap; and no line meant for
+# everyone names a card of alice's hand (ct_private, below, which is also
+# shown to fail on a transcript with a leak put in).
+ct_rlyeh=$(realpath "$rlyeh")
+cat >"$tmp/ct-private.py" <<'PY'
+# ct-private.py OUT LANG: exits 1 naming the first line that shows alice's
+# hand to everyone. alice's hand is what her private /hand views list; a
+# public line may name one of those cards only to say it is played, used,
+# discarded or taken up (it leaves the hand), or in a seat's cards in play;
+# a draw is never named; the public "cards N" of alice is what her view lists.
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+nl = sys.argv[2] == "nl"
+private = re.compile(r"^\((only alice sees this|alleen alice ziet dit)\) ?")
+title, empty = ("== Je hand ==", "Geen kaarten.") if nl else ("== Your hand ==", "No cards.")
+allowed = re.compile(r"(alice|baseline-bot-\d+) (speelt (?P<a>.+)|gebruikt (?P<b>.+)|legt (?P<c>.+) af"
+                     r"|grijpt naar (?P<d>.+))\." if nl else
+                     r"(alice|baseline-bot-\d+) (plays|uses|discards|takes up) (?P<a>.+)\.")
+draw = re.compile(r"\S+ trekt " if nl else r"\S+ draws ")
+draw_ok = re.compile(r"\S+ (trekt een kaart|trekt de tegel .+)\." if nl else
+                     r"\S+ (draws a card|draws the tile .+)\.")
+in_play = re.compile(r" · (in het spel|in play): [^·]*")
+count = re.compile(r"^[▶•] alice: .*· (kaarten|cards) (\d+)")
+def fail(i, why):
+    print("line %d: %s: %s" % (i + 1, why, lines[i]))
+    sys.exit(1)
+hand, views, public = set(), 0, None
+for i, l in enumerate(lines):
+    if private.match(l):
+        if private.sub("", l) == title:
+            body = private.sub("", lines[i + 1])
+            cards = [] if body == empty else body.split(", ")
+            if public is None or int(public.group(2)) != len(cards):
+                fail(i + 1, "alice's view of her hand and the table's count differ")
+            hand |= set(cards)
+            views += 1
+        continue
+    m = count.match(l)
+    public = m or public
+    if draw.search(l) and not draw_ok.fullmatch(l):
+        fail(i, "a draw names what was drawn")
+    named = [c for c in hand if c in in_play.sub("", l)]
+    if named:
+        m = allowed.fullmatch(l)
+        if not m or [g for g in m.groups()[2:] if g] != named[:1] or len(named) > 1:
+            fail(i, "a public line names a card of alice's hand")
+if views < 5 or len(hand) < 5:
+    print("too little to check: %d views of the hand, %d cards" % (views, len(hand)))
+    sys.exit(1)
+PY
+for lang in en nl; do
+	t=cthulhu-$lang
+	mkdir "$tmp/$t"
+	(cd "$tmp/$t" && "$ct_rlyeh" console --db game.db --seed 42 --timeout 0 --lang "$lang" \
+		--pictures pictures) <"$golden/$t.txt" >"$tmp/$t.out" 2>"$tmp/$t.err"
+	if cmp -s "$tmp/$t.out" "$golden/$t.out"; then ok; else
+		bad "transcript $t differs from $golden/$t.out:"
+		diff "$golden/$t.out" "$tmp/$t.out" | head -20
+	fi
+	[ -s "$tmp/$t.err" ] && bad "console $t wrote to stderr: $(cat "$tmp/$t.err")"
+	[ "$(sql "$tmp/$t/game.db" 'PRAGMA integrity_check')" = ok ] && ok || bad "integrity $t"
+	# C19: stopped by the cap, kept unfinished
+	[ "$(sql "$tmp/$t/game.db" 'SELECT state FROM games WHERE id = 1')" = 3 ] && ok ||
+		bad "$t: the game is not stored stopped by the cap"
+	python3 - "$tmp/$t.out" "$tmp/$t" <<'PY' && ok || bad "$t: its pictures"
+import os, re, sys
+out, run = sys.argv[1], sys.argv[2]
+paths = re.findall(r"picture: (\S+)$", open(out, encoding="utf-8").read(), re.M)
+assert len(paths) >= 20 and len(set(paths)) == len(paths), paths
+assert any("/preview-" in p for p in paths) and any("/map-" in p for p in paths), paths
+for p in paths:
+    assert p.startswith("pictures/") and p.endswith(".png"), p
+    with open(os.path.join(run, p), "rb") as f:
+        head = f.read(8)
+        f.seek(0, 2)
+        assert head == b"\x89PNG\r\n\x1a\n" and f.tell() > 1000, p
+on_disk = sorted("pictures/" + n for n in os.listdir(os.path.join(run, "pictures")))
+assert on_disk == sorted(paths), set(on_disk) ^ set(paths)
+PY
+	if python3 "$tmp/ct-private.py" "$tmp/$t.out" "$lang" >"$tmp/$t.private"; then ok; else
+		bad "$t shows alice's hand to everyone: $(cat "$tmp/$t.private")"
+	fi
+	# The check can fail: alice's hand listed on a public line, or a draw
+	# that names its card, are caught.
+	python3 - "$tmp/$t.out" "$tmp/$t.leak1" "$tmp/$t.leak2" "$lang" <<'PY' || bad "$t: no leaks made"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+nl = sys.argv[4] == "nl"
+title = "== Je hand ==" if nl else "== Your hand =="
+prefix = re.compile(r"^\((only alice sees this|alleen alice ziet dit)\) ?")
+i = next(i for i, l in enumerate(lines) if prefix.sub("", l) == title)
+card = prefix.sub("", lines[i + 1]).split(", ")[0]
+one = lines[:]
+one[i + 1] = prefix.sub("", one[i + 1])
+two = lines[:]
+j = next(j for j in range(i, len(lines)) if re.fullmatch(r"alice (draws a card|trekt een kaart)\.", lines[j]))
+two[j] = "alice %s %s." % ("trekt" if nl else "draws", card)
+for path, ls in ((sys.argv[2], one), (sys.argv[3], two)):
+    open(path, "w", encoding="utf-8").write("\n".join(ls) + "\n")
+PY
+	for leak in "leak1:names a card of alice's hand" "leak2:a draw names what was drawn"; do
+		if ! python3 "$tmp/ct-private.py" "$tmp/$t.${leak%%:*}" "$lang" >"$tmp/$t.caught" &&
+			grep -q "${leak#*:}" "$tmp/$t.caught"; then ok; else
+			bad "$t: ${leak%%:*} not caught: $(cat "$tmp/$t.caught")"
+		fi
+	done
+done
+# ---- end of the CTHULHU!!! golden transcripts ----
+
 # kill -9 mid-game, restart, finish: the same game as without the kill.
 head -n 8 "$golden/game-en.txt" >"$tmp/first.txt"
 tail -n +9 "$golden/game-en.txt" >"$tmp/rest.txt"
