@@ -226,7 +226,7 @@ for lang in en nl; do
 	python3 - "$tmp/$t.out" "$tmp/$t" <<'PY' && ok || bad "$t: its pictures"
 import os, re, sys
 out, run = sys.argv[1], sys.argv[2]
-paths = re.findall(r"picture: (\S+)$", open(out, encoding="utf-8").read(), re.M)
+paths = re.findall(r"(?:picture|afbeelding): (\S+)$", open(out, encoding="utf-8").read(), re.M)
 assert len(paths) >= 20 and len(set(paths)) == len(paths), paths
 assert any("/preview-" in p for p in paths) and any("/map-" in p for p in paths), paths
 for p in paths:

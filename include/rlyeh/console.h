@@ -19,7 +19,8 @@ enum console_line {
 
 /* Prints one message as terminal text to f, in language `lang` for the
  * adapter's own words: its title, fields and text; its picture as the line
- * "  picture: <name>" (no file is written: see console_show); its select
+ * "  picture: <name>" ("afbeelding" in Dutch; no file is written: see
+ * console_show), after the picture's text form when it has one; its select
  * menu as its placeholder "  ? <placeholder>" (when it has one) and one
  * numbered line per option "    <i>. <label> — <description> [/<command>
  * <value>]"; its buttons on one line "  > [<label>: /<command> <arg>] ...",

@@ -802,8 +802,16 @@ static void narrate(const void *state, const struct game_event *ev, int n, const
 
 	names_of(c, names);
 	for (int i = 0; i < n; i++) {
+		/* Bullets spent are told before the count they leave. */
+		int k = i + 1 < n && ev[i].kind == CV_BULLETS && ev[i + 1].kind == CV_SPEND &&
+		                ev[i].seat == ev[i + 1].seat
+		            ? i + 1
+		        : i > 0 && ev[i].kind == CV_SPEND && ev[i - 1].kind == CV_BULLETS &&
+		                ev[i - 1].seat == ev[i].seat
+		            ? i - 1
+		            : i;
 		text_init(&lt, line, sizeof(line));
-		cttext_event(state, &ev[i], names, c->lang, &lt);
+		cttext_event(state, &ev[k], names, c->lang, &lt);
 		if (!line[0])
 			continue;
 		text_add(out, line);

@@ -596,6 +596,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_IDLE_CLOSED] = { "Nobody has moved for 48 hours: the game is closed without a result.",
 	                    "Al 48 uur heeft niemand gezet: het spel wordt gesloten zonder "
 	                    "uitslag." },
+	[S_PICTURE_AT] = { "picture: {1}", "afbeelding: {1}" },
+	[S_PICTURE_NOT_SAVED] = { "picture not saved: {1}", "afbeelding niet bewaard: {1}" },
 	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
 	                  "laid, tile by tile. On your turn: draw a tile and place it (the options "

@@ -120,10 +120,12 @@ static void print_msg(FILE *f, const struct msg *m, int lang, const char *pictur
 
 void console_print(FILE *f, const struct msg *m, int lang)
 {
-	char line[MSG_PICTURE_NAME + 16];
+	char line[MSG_PICTURE_NAME + 64];
+	struct text tx;
 
+	text_init(&tx, line, sizeof(line));
 	if (m->picture)
-		snprintf(line, sizeof(line), "picture: %s", m->picture_name);
+		i18n_add(&tx, lang, S_PICTURE_AT, m->picture_name, NULL);
 	print_msg(f, m, lang, m->picture ? line : NULL);
 }
 
@@ -194,16 +196,18 @@ int console_save_picture(const char *dir, const struct msg *m, char *path, size_
 
 void console_show(FILE *f, const struct msg *m, int lang, const char *dir)
 {
-	char path[4096], err[512], line[4200];
+	char path[4096], err[512], line[4700];
+	struct text tx;
 
 	if (!dir || !m->picture) {
 		console_print(f, m, lang);
 		return;
 	}
+	text_init(&tx, line, sizeof(line));
 	if (console_save_picture(dir, m, path, sizeof(path), err, sizeof(err)) == 0)
-		snprintf(line, sizeof(line), "picture: %s", path);
+		i18n_add(&tx, lang, S_PICTURE_AT, path, NULL);
 	else
-		snprintf(line, sizeof(line), "picture not saved: %s", err);
+		i18n_add(&tx, lang, S_PICTURE_NOT_SAVED, err, NULL);
 	print_msg(f, m, lang, line);
 }
 
