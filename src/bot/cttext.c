@@ -251,7 +251,7 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
 		while (1 << n < st->count)
 			n++;
 		for (int i = 0; i < n && i < (int)sizeof a - 1; i++)
-			a[i] = (o->arg >> i & 1) ? 'B' : 'H';
+			a[i] = (o->arg >> i & 1) ? (lang == I18N_NL ? 'K' : 'B') : 'H'; /* kogel */
 		a[n < (int)sizeof a - 1 ? n : (int)sizeof a - 1] = '\0';
 		i18n_add(out, lang, S_CT_OPT_TOKENS, a, NULL);
 		break;
