@@ -598,6 +598,15 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                    "uitslag." },
 	[S_PICTURE_AT] = { "picture: {1}", "afbeelding: {1}" },
 	[S_PICTURE_NOT_SAVED] = { "picture not saved: {1}", "afbeelding niet bewaard: {1}" },
+	[S_CT_SPEND_1] = { "{1} spends {2} bullet.", "{1} besteedt {2} kogel." },
+	[S_CT_HEARTS_1] = { "{1} has {2} heart.", "{1} heeft {2} hart." },
+	[S_CT_BULLETS_1] = { "{1} has {2} bullet.", "{1} heeft {2} kogel." },
+	[S_CT_TOTAL_MOVE_1] = { "{1} may move {2} square.", "{1} mag {2} vakje bewegen." },
+	[S_CT_OPT_SPEND_1] = { "Spend {1} bullet", "Besteed {1} kogel" },
+	[S_CTP_ASK_MOVE_1] = { "{1}: {2} square left. Give a destination gx,gy (Move), take a "
+	                       "step, or Stop.",
+	                       "{1}: nog {2} vakje. Geef een bestemming gx,gy (Lopen), zet een "
+	                       "stap, of Stoppen." },
 	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
 	                  "laid, tile by tile. On your turn: draw a tile and place it (the options "
