@@ -50,6 +50,7 @@ struct discord_req {
 	char server[64], channel[64], user[64], name[STORE_NAME_MAX], locale[16];
 	char message_id[32];  /* component or modal submit: the message it came from */
 	int message_pictured; /* that message shows a file or an embed image */
+	int message_private;  /* that message is ephemeral (flags 64): a reply to one user */
 	/* A click on a button that asks for text first (type 3, custom_id "?" +
 	 * the button's id): req.cmd holds the button's command, but the answer
 	 * is the modal (discord_modal_json), not the bot's. */
@@ -76,7 +77,9 @@ char *discord_commands_json(void);
 
 /* The body of an interaction response of `type` (4 message, 7 update) with
  * the messages *m[0..n-1] (events become the content, the last table its
- * embed and components); type 0 gives a bare message body (followups,
+ * embed and components; without a table, the components of the last message
+ * that has buttons or a select menu, such as a private reply's choices);
+ * type 0 gives a bare message body (followups,
  * channel messages). `flags`: DISCORD_EPHEMERAL, DISCORD_DETACH (0 and 1
  * mean no flag and ephemeral, as before). With pictures (those of the last
  * table and of the events, see discord_response_files) the body lists them

@@ -336,9 +336,13 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 		return snprintf(err, errlen, "interaction type %d not handled", out->type), -1;
 	}
 	if (out->type != 2 && msg) {
+		const cJSON *flags = cJSON_GetObjectItemCaseSensitive(msg, "flags");
 		if (copy_member(out->message_id, sizeof(out->message_id), msg, "id"))
 			return snprintf(err, errlen, "bad message id"), -1;
 		out->message_pictured = pictured(msg);
+		out->message_private = cJSON_IsNumber(flags) && flags->valuedouble >= 0 &&
+		                       flags->valuedouble < 9007199254740992.0 &&
+		                       ((uint64_t)flags->valuedouble & 64) != 0;
 		if (out->prompt)
 			find_label(msg, out);
 	}
@@ -359,7 +363,7 @@ struct cmd_def {
 	int kind;
 	const char *nl_name;
 	const char *desc, *nl_desc;
-	struct play_option opts[4];
+	struct play_option opts[5];
 };
 
 static const struct cmd_def defs[] = {
@@ -374,7 +378,13 @@ static const struct cmd_def defs[] = {
 	      "Cthulhu Dice, Rival Cults: cultists per player",
 	      "Cthulhu Dice, Rivaliserende Sektes: sektariërs per speler", "2,3" },
 	    { "language", "taal", PLAY_ARG_TEXT, 0, "Language of the table", "Taal van de tafel",
-	      "en,nl" } } },
+	      "en,nl" },
+	    { "settings", "instellingen", PLAY_ARG_TEXT, 0,
+	      "CTHULHU!!!: table settings, e.g. quick:30 window:off enemies:manual confirm:off "
+	      "cap:20",
+	      "CTHULHU!!!: tafelinstellingen, bijv. snel:30 venster:uit vijanden:handmatig "
+	      "bevestigen:uit rondes:20",
+	      NULL } } },
 	{ CMD_JOIN, "meedoen", "Take a seat at the table", "Neem plaats aan de tafel", { { 0 } } },
 	{ CMD_LEAVE, "vertrekken", "Leave the table", "Verlaat de tafel", { { 0 } } },
 	{ CMD_ADDBOT,
@@ -500,6 +510,9 @@ static void add_command(cJSON *arr, const char *name, const char *nl_name, const
 		localized(oj, "description_localizations", o->nl_desc);
 		if (o->required)
 			cJSON_AddTrueToObject(oj, "required");
+		if (o->type == PLAY_ARG_TEXT && !o->choices)
+			/* a longer value is not read (add_arg): Discord keeps it short */
+			cJSON_AddNumberToObject(oj, "max_length", CMD_ARG_MAX - 1);
 		if (o->choices) {
 			cJSON *ch = cJSON_AddArrayToObject(oj, "choices");
 			char all[256], buf[256];
@@ -528,7 +541,8 @@ char *discord_commands_json(void)
 
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
 		add_command(arr, cmd_name(defs[i].kind), defs[i].nl_name, defs[i].desc,
-		            defs[i].nl_desc, defs[i].opts, 4);
+		            defs[i].nl_desc, defs[i].opts,
+		            (int)(sizeof(defs[i].opts) / sizeof(defs[i].opts[0])));
 	for (int i = 0; (a = play_action_at(i)); i++)
 		add_command(arr, a->name, a->nl_name, a->desc, a->nl_desc, a->opts,
 		            PLAY_OPTIONS_MAX);
@@ -627,38 +641,14 @@ static void add_select(cJSON *rows, const struct msg_select *sel)
 	cJSON_AddItemToArray(add_row(rows), s);
 }
 
-static void add_table(cJSON *data, const struct msg *t)
+/* The select menu and buttons of t as data's components. */
+static void add_components(cJSON *data, const struct msg *t)
 {
-	cJSON *embeds = cJSON_AddArrayToObject(data, "embeds");
-	cJSON *e = cJSON_CreateObject(), *fields, *rows = NULL, *row = NULL;
+	cJSON *rows = cJSON_AddArrayToObject(data, "components"), *row = NULL;
 	int select = msg_has_select(t);
 	int nbuttons =
 	    select && t->nbuttons > MSG_BUTTONS_SELECT ? MSG_BUTTONS_SELECT : t->nbuttons;
 
-	if (t->title[0])
-		cJSON_AddStringToObject(e, "title", t->title);
-	if (t->text[0])
-		cJSON_AddStringToObject(e, "description", t->text);
-	cJSON_AddNumberToObject(e, "color", 0x2e8b57);
-	if (t->nfields) {
-		fields = cJSON_AddArrayToObject(e, "fields");
-		for (int i = 0; i < t->nfields; i++) {
-			cJSON *f = cJSON_CreateObject();
-			cJSON_AddStringToObject(f, "name",
-			                        t->fields[i].name[0] ? t->fields[i].name : "-");
-			cJSON_AddStringToObject(f, "value",
-			                        t->fields[i].value[0] ? t->fields[i].value : "-");
-			cJSON_AddTrueToObject(f, "inline");
-			cJSON_AddItemToArray(fields, f);
-		}
-	}
-	if (has_picture(t)) {
-		char url[MSG_PICTURE_NAME + 16];
-		snprintf(url, sizeof(url), "attachment://%s", t->picture_name);
-		cJSON_AddStringToObject(cJSON_AddObjectToObject(e, "image"), "url", url);
-	}
-	cJSON_AddItemToArray(embeds, e);
-	rows = cJSON_AddArrayToObject(data, "components");
 	/* The select menu alone in the first row, then rows of 5 buttons: 5
 	 * rows at most, as msg_button and msg_select keep it. */
 	if (select)
@@ -683,13 +673,44 @@ static void add_table(cJSON *data, const struct msg *t)
 	}
 }
 
+static void add_table(cJSON *data, const struct msg *t)
+{
+	cJSON *embeds = cJSON_AddArrayToObject(data, "embeds");
+	cJSON *e = cJSON_CreateObject(), *fields;
+
+	if (t->title[0])
+		cJSON_AddStringToObject(e, "title", t->title);
+	if (t->text[0])
+		cJSON_AddStringToObject(e, "description", t->text);
+	cJSON_AddNumberToObject(e, "color", 0x2e8b57);
+	if (t->nfields) {
+		fields = cJSON_AddArrayToObject(e, "fields");
+		for (int i = 0; i < t->nfields; i++) {
+			cJSON *f = cJSON_CreateObject();
+			cJSON_AddStringToObject(f, "name",
+			                        t->fields[i].name[0] ? t->fields[i].name : "-");
+			cJSON_AddStringToObject(f, "value",
+			                        t->fields[i].value[0] ? t->fields[i].value : "-");
+			cJSON_AddTrueToObject(f, "inline");
+			cJSON_AddItemToArray(fields, f);
+		}
+	}
+	if (has_picture(t)) {
+		char url[MSG_PICTURE_NAME + 16];
+		snprintf(url, sizeof(url), "attachment://%s", t->picture_name);
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(e, "image"), "url", url);
+	}
+	cJSON_AddItemToArray(embeds, e);
+	add_components(data, t);
+}
+
 char *discord_response_json(int type, const struct msg *const *m, int n, int flags)
 {
 	cJSON *root = cJSON_CreateObject(),
 	      *data = type ? cJSON_AddObjectToObject(root, "data") : root;
 	char content[CONTENT_MAX + 1];
 	struct text tx;
-	const struct msg *table = NULL, *pics[REST_MAX_FILES] = { 0 };
+	const struct msg *table = NULL, *panel = NULL, *pics[REST_MAX_FILES] = { 0 };
 	int npics = pick_pictures(m, n, pics);
 	char *json;
 
@@ -699,6 +720,8 @@ char *discord_response_json(int type, const struct msg *const *m, int n, int fla
 			table = m[i];
 			continue;
 		}
+		if (m[i]->nbuttons || msg_has_select(m[i]))
+			panel = m[i];
 		if (tx.len)
 			text_add(&tx, "\n");
 		text_add(&tx, m[i]->text);
@@ -706,9 +729,15 @@ char *discord_response_json(int type, const struct msg *const *m, int n, int fla
 	if (type)
 		cJSON_AddNumberToObject(root, "type", type);
 	cJSON_AddStringToObject(data, "content", content);
-	if (table)
+	if (table) {
 		add_table(data, table);
-	else if (type == 7) {
+	} else if (panel) {
+		/* A reply's own choices (a private hand, a preview): its
+		 * buttons and menu under the text. */
+		if (type == 7)
+			cJSON_AddArrayToObject(data, "embeds");
+		add_components(data, panel);
+	} else if (type == 7) {
 		cJSON_AddArrayToObject(data, "embeds");
 		cJSON_AddArrayToObject(data, "components");
 	}
@@ -1217,10 +1246,12 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 			pub[npub++] = &out->m[i];
 	}
 	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
-	if (table && (r->type == 3 || (r->type == 5 && r->message_id[0])) &&
+	if (table && (r->type == 3 || (r->type == 5 && r->message_id[0])) && !r->message_private &&
 	    r->req.cmd.game == table->game) {
 		/* A button or menu of the table (or a modal one of its buttons
-		 * opened): update that message in place... */
+		 * opened): update that message in place. (One of a private
+		 * reply, a hand or a preview, is answered as a command is: an
+		 * update would put the table in that reply, seen by one.)... */
 		struct chan *c = chan_get(a, table->channel);
 		send_msgs(a, REST_POST, path, 7, &table, 1,
 		          r->message_pictured && !has_picture(table) ? DISCORD_DETACH : 0,

@@ -575,6 +575,35 @@ static void test_command_definitions(void **unused)
 			assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(o, "choices")) <= 25);
 			assert_true(strlen(cJSON_GetObjectItem(o, "description")->valuestring) <=
 			            100);
+			assert_true(
+			    strlen(cJSON_GetObjectItem(
+			               cJSON_GetObjectItem(o, "description_localizations"), "nl")
+			               ->valuestring) <= 100);
+		}
+		if (strcmp(name, "open") == 0) {
+			/* the game, the dice games' options, the language, and the
+			 * board game's settings as one text of words */
+			static const char *const want[] = { "game", "variant", "cultists",
+				                            "language", "settings" };
+			cJSON *opts = cJSON_GetObjectItem(c, "options"), *s;
+			assert_int_equal(cJSON_GetArraySize(opts), 5);
+			for (int k = 0; k < 5; k++)
+				assert_string_equal(
+				    cJSON_GetObjectItem(cJSON_GetArrayItem(opts, k), "name")
+				        ->valuestring,
+				    want[k]);
+			s = cJSON_GetArrayItem(opts, 4);
+			assert_int_equal(cJSON_GetObjectItem(s, "type")->valueint, 3);
+			assert_null(cJSON_GetObjectItem(s, "required"));
+			assert_null(cJSON_GetObjectItem(s, "choices"));
+			assert_int_equal(cJSON_GetObjectItem(s, "max_length")->valueint, 64);
+			assert_string_equal(
+			    cJSON_GetObjectItem(cJSON_GetObjectItem(s, "name_localizations"), "nl")
+			        ->valuestring,
+			    "instellingen");
+			assert_non_null(
+			    strstr(cJSON_GetObjectItem(s, "description")->valuestring,
+			           "quick:30 window:off enemies:manual confirm:off cap:20"));
 		}
 		n++;
 	}
@@ -605,6 +634,44 @@ static void test_close_codes(void **unused)
 		assert_int_equal(gateway_close_action(stop[i]), 2);
 }
 
+/* A private reply's own choices (a hand, a tile preview) go with it, and a
+ * click on one is known to come from a private reply (message flags 64). */
+static void test_private_choices(void **unused)
+{
+	struct msg_list l = { 0 };
+	struct msg *m;
+	const struct msg *one[1];
+	struct discord_req r;
+
+	(void)unused;
+	m = msg_add(&l, MSG_PRIVATE, "4", MSG_INFO);
+	assert_non_null(m);
+	snprintf(m->text, sizeof(m->text), "Preview");
+	assert_int_equal(msg_picture(&l, m, "preview.png", tiny_png, sizeof(tiny_png)), 0);
+	assert_non_null(msg_button(m, 9, 14, "confirm", "3", "Confirm", MSG_PRIMARY));
+	one[0] = m;
+	expect_json(discord_response_json(4, one, 1, DISCORD_EPHEMERAL),
+	            "{\"data\":{\"content\":\"Preview\",\"components\":[{\"type\":1,"
+	            "\"components\":[{\"type\":2,\"style\":1,\"label\":\"Confirm\",\"custom_id\":"
+	            "\"9:14:confirm:3\"}]}],\"flags\":64,\"allowed_mentions\":{\"parse\":[]},"
+	            "\"attachments\":[{\"id\":0,\"filename\":\"preview.png\"}]},\"type\":4}");
+	msg_free(&l);
+
+	assert_int_equal(
+	    parse_one(HEAD(3) "\"message\":{\"id\":\"779\",\"flags\":64},\"data\":"
+	                      "{\"custom_id\":\"9:14:confirm:3\",\"component_type\":2}}",
+	              &r),
+	    0);
+	assert_int_equal(r.message_private, 1);
+	assert_string_equal(r.message_id, "779");
+	assert_int_equal(
+	    parse_one(HEAD(3) "\"message\":{\"id\":\"780\",\"flags\":4},\"data\":"
+	                      "{\"custom_id\":\"9:14:confirm:3\",\"component_type\":2}}",
+	              &r),
+	    0);
+	assert_int_equal(r.message_private, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -619,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_modal_response),
 		cmocka_unit_test(test_select_and_modal_in),
 		cmocka_unit_test(test_select_and_modal_refusals),
+		cmocka_unit_test(test_private_choices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
