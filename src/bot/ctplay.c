@@ -583,6 +583,18 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 	case ACT_MOVE: {
 		char via[CMD_ARG_MAX] = "", bad[CMD_ARG_MAX];
 		int to;
+		if (st.kind != CA_MOVE && cmd->nargs == 1 && n > 0 && o[0].what == CO_SQUARE) {
+			/* A square picked by its coordinates (C12: an enemy's
+			 * destination; a card's square; a site's byakhee). */
+			to = square_at(g, cmd->args[0]);
+			for (k = 0; to >= 0 && k < n && o[k].arg != to; k++)
+				;
+			if (to < 0 || k == n) {
+				i18n_add(err, c->lang, S_CTP_ERR_NOT_OFFERED, cmd->args[0], NULL);
+				return -1;
+			}
+			break;
+		}
 		if (st.kind != CA_MOVE) {
 			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
 			return -1;

@@ -607,6 +607,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                       "step, or Stop.",
 	                       "{1}: nog {2} vakje. Geef een bestemming gx,gy (Lopen), zet een "
 	                       "stap, of Stoppen." },
+	[S_CTP_ERR_NOT_OFFERED] = { "'{1}' is not one of the squares offered: see the marked "
+	                            "squares, or the list.",
+	                            "'{1}' is niet een van de aangeboden vakjes: zie de "
+	                            "gemarkeerde vakjes, of de lijst." },
 	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
 	                  "laid, tile by tile. On your turn: draw a tile and place it (the options "

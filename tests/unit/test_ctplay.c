@@ -451,7 +451,7 @@ static void test_manual_enemies(void **state)
 	static const char *const bob[] = { "bob", NULL };
 	struct cthulhu g;
 	struct game_step st;
-	int asked = 0;
+	int asked = 0, typed = 0;
 
 	(void)state;
 	table("enemies:manual cap:3", bob, 0);
@@ -468,6 +468,27 @@ static void test_manual_enemies(void **state)
 		asked++;
 		assert_int_equal(bot_next_deadline(fx->bot) - fx->now, DECISION);
 		assert_int_equal(st.seat, g.seat); /* the active player moves them */
+		if (asked == 1 && st.kind != CA_RESEED) {
+			/* The first one picked by its square's coordinates. */
+			struct cthulhu_option o[CTHULHU_OPTIONS];
+			const char *who = st.seat == 0 ? "alice" : "bob";
+			char line[128];
+			int n = cthulhu_options(&g, o), k = n - 1;
+			long long before = events();
+			as(who, "/move 99,99");
+			assert_true(said(S_CTP_ERR_NOT_OFFERED));
+			assert_int_equal(events(), before);
+			snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, o[k].arg),
+			         cmap_gy(&g.map, o[k].arg));
+			as(who, line);
+			assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+			snprintf(line, sizeof(line),
+			         "SELECT value FROM events WHERE kind = 'choice' AND seq = %lld",
+			         before + 1);
+			assert_int_equal(query(line), k); /* the option of that square */
+			typed++;
+			continue;
+		}
 		{
 			int expect = cthulhu_hunt(&g);
 			tick_to(bot_next_deadline(fx->bot));
@@ -483,6 +504,7 @@ static void test_manual_enemies(void **state)
 		             g.turns == turn);
 	}
 	assert_true(asked > 0);
+	assert_int_equal(typed, 1);
 }
 
 /* C11, C14: a player's preferences at the table. */
