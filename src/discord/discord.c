@@ -724,6 +724,11 @@ char *discord_response_json(int type, const struct msg *const *m, int n, int fla
 			panel = m[i];
 		if (tx.len)
 			text_add(&tx, "\n");
+		if (m[i]->title[0]) { /* a reply's title ("Your hand") heads its text */
+			text_add(&tx, "**");
+			text_add(&tx, m[i]->title);
+			text_add(&tx, "**\n");
+		}
 		text_add(&tx, m[i]->text);
 	}
 	if (type)

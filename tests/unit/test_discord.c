@@ -657,6 +657,17 @@ static void test_private_choices(void **unused)
 	            "\"attachments\":[{\"id\":0,\"filename\":\"preview.png\"}]},\"type\":4}");
 	msg_free(&l);
 
+	/* A reply's title heads its text, in bold. */
+	m = msg_add(&l, MSG_PRIVATE, "4", MSG_INFO);
+	assert_non_null(m);
+	snprintf(m->title, sizeof(m->title), "Your hand");
+	snprintf(m->text, sizeof(m->text), "Deadeye");
+	one[0] = m;
+	expect_json(discord_response_json(4, one, 1, DISCORD_EPHEMERAL),
+	            "{\"data\":{\"content\":\"**Your hand**\\nDeadeye\",\"flags\":64,"
+	            "\"allowed_mentions\":{\"parse\":[]}},\"type\":4}");
+	msg_free(&l);
+
 	assert_int_equal(
 	    parse_one(HEAD(3) "\"message\":{\"id\":\"779\",\"flags\":64},\"data\":"
 	                      "{\"custom_id\":\"9:14:confirm:3\",\"component_type\":2}}",
