@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-#define CMD_ARGS_MAX 4
-#define CMD_ARG_MAX  65 /* bytes incl. NUL */
+#define CMD_ARGS_MAX 5   /* /open's game, variant, cultists, language, settings */
+#define CMD_ARG_MAX  129 /* bytes incl. NUL: all six board-game settings fit */
 #define CMD_LINE_MAX 512
 
 enum cmd_kind {

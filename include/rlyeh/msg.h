@@ -47,7 +47,7 @@
  * 100, a select menu's placeholder 150, a text input's placeholder 100, a
  * modal's title and an input's label 45. An option's value is 1 to 32 bytes
  * of '!'..'~' except '"': one word that can be typed. A prompt's text is a
- * command argument (CMD_ARG_MAX - 1 bytes). */
+ * command argument (at most CMD_ARG_MAX - 1 bytes). */
 #define MSG_BUTTONS_SELECT 20 /* buttons at most beside a select menu (4 rows) */
 #define MSG_OPTIONS_MAX    25
 #define MSG_OPTION_LABEL   81

@@ -108,10 +108,11 @@ struct play_game {
 	/* Optional hooks of games whose turns hold many decisions (CTHULHU!!!).
 	 * NULL gives the dice games' behaviour, noted with each. */
 
-	/* Settles, without asking anyone, a choice node that the table's
-	 * settings decide (enemies moved by the computer, a weapon taken by
-	 * standing preference, a reaction window that is off): returns 1 with
-	 * *value set, 0 when the seat is asked. NULL: every node is asked. */
+	/* Settles, without asking anyone, a choice node that the table decides
+	 * by its settings, its note or its members' preferences (enemies moved
+	 * by the computer, a weapon taken by standing preference, a reaction
+	 * window that is off or passed): returns 1 with *value set, 0 when the
+	 * seat is asked. NULL: every node is asked. */
 	int (*settle)(const void *state, const struct play_ctx *c, const struct game_step *step,
 	              int *value);
 	/* The value a timed-out choice node takes. It may also fill *more with
@@ -138,9 +139,10 @@ struct play_game {
 	 * was going). NULL: one value a command. */
 	int (*follow)(const void *state, const struct play_ctx *c, int who, struct cmd *cmd,
 	              const struct game_event *ev, int n, int *value, int *note);
-	/* Takes `seat` out of the game for good when its player leaves:
-	 * GAME_OK with the events in ev, or an error with the state unchanged.
-	 * NULL: the computer plays the seat to the end instead. */
+	/* Takes `seat` out of the game for good when its player leaves or is
+	 * removed: GAME_OK with the events in ev (may be NULL), or an error
+	 * with the state unchanged (a seat already out). NULL: the computer
+	 * plays a leaving player's seat to the end instead. */
 	int (*leave)(void *state, int seat, struct game_events *ev);
 	/* The table's picture: on success 0 with *png a malloc'd PNG of *len
 	 * bytes that the caller frees, and its text form for terminals in
@@ -159,6 +161,9 @@ struct play_game {
 	 * is then kept as aborted, with no winner, and records leave it out.
 	 * NULL: every game that is over has ended. */
 	int (*unfinished)(const void *state);
+	/* The seats that won a game that is over, as a bit mask (several when
+	 * a win is shared; 0 when nobody won). NULL: only game_result.winner. */
+	unsigned (*winners)(const void *state);
 	/* Milliseconds without a move after which a game whose turn timeouts
 	 * are off is closed without a result (CTHULHU!!! C17: 48 h); 0 never. */
 	int64_t idle_ms;

@@ -684,7 +684,9 @@ static const char *policy_of(const struct table *t, int member)
 	return t->m[member].policy[0] ? t->m[member].policy : t->game->policy;
 }
 
-/* Ends a finished game: result, places, the end event. */
+/* Ends a finished game: result, places, the end event. A game that
+ * stopped without an ending (play.h: unfinished) is kept aborted instead,
+ * with no places. */
 static void finish(struct work *w)
 {
 	struct game_result r;
@@ -707,11 +709,28 @@ static void finish(struct work *w)
 		w->t.m[i].place = i == winner_member ? 0 : 1;
 		w->t.m[i].cthulhu = r.winner < 0;
 	}
+	if (w->t.game->winners) {
+		/* Several may win (a shared win): each wins, nobody lost to
+		 * Cthulhu; the row's winner stays the engine's (-1 when shared). */
+		unsigned mask = w->t.game->winners(w->t.state);
+		int seats = w->t.game->ops->seats(w->t.state);
+		for (int i = 0; i < w->t.nm; i++) {
+			w->t.m[i].place = 1;
+			w->t.m[i].cthulhu = mask == 0;
+		}
+		for (int s = 0; s < seats; s++) {
+			int k = w->t.game->member_of(w->t.state, s);
+			if (mask >> s & 1 && k >= 0 && k < w->t.nm)
+				w->t.m[k].place = 0;
+		}
+	}
 	log_event(w, "end", winner_member, r.winner, NULL);
 }
 
-/* Plays computer seats and automatic rolls until a human must act or the
- * game ends; then sets the deadline of the awaited move. */
+/* Plays computer seats, automatic rolls and the decisions the table
+ * settles (play.h: settle) until a human must act or the game ends; then
+ * sets the deadline of the awaited move (with timeouts off, the game's idle
+ * limit, if it has one). */
 static void advance(struct work *w)
 {
 	struct game_step step;
@@ -1088,6 +1107,32 @@ static void say(struct work *w, int id, const char *a1, const char *a2)
 	narrate_line(w, line);
 }
 
+/* Takes every seat of member k still in play out of w's game for good
+ * (play.h: leave), each a move of the log ("leave", value = seat), told
+ * to the table, then plays on. Returns the seats taken out; 0 (nothing
+ * changed) when none was in play. */
+static int take_out(struct work *w, int k, const char *who)
+{
+	int seats = w->t.game->ops->seats(w->t.state), out = 0;
+
+	for (int s = 0; s < seats; s++) {
+		struct game_events ev;
+		if (w->t.game->member_of(w->t.state, s) != k)
+			continue;
+		ev.n = 0;
+		if (w->t.game->leave(w->t.state, s, &ev) != GAME_OK)
+			continue; /* already out */
+		if (!out++)
+			say(w, S_LEFT_GAME, w->t.m[k].name, NULL);
+		w->t.row.moves++;
+		log_event(w, "leave", k, s, who);
+		tell(w, ev.ev, ev.n);
+	}
+	if (out)
+		advance(w);
+	return out;
+}
+
 static void cmd_leave(struct call *c)
 {
 	struct work w;
@@ -1123,22 +1168,11 @@ static void cmd_leave(struct call *c)
 			}
 		}
 	} else if (w.t.game->leave) {
-		/* Playing a game that can lose a seat: each seat of the member
-		 * leaves the game for good (a move of the log, value = seat). */
-		int seats = w.t.game->ops->seats(w.t.state);
-		say(&w, S_LEFT_GAME, w.t.m[k].name, NULL);
-		for (int s = 0; s < seats; s++) {
-			struct game_events ev;
-			if (w.t.game->member_of(w.t.state, s) != k)
-				continue;
-			ev.n = 0;
-			if (w.t.game->leave(w.t.state, s, &ev) != GAME_OK)
-				continue; /* already out */
-			w.t.row.moves++;
-			log_event(&w, "leave", k, s, c->req->name);
-			tell(&w, ev.ev, ev.n);
+		if (!take_out(&w, k, c->req->name)) {
+			deny(c, S_ERR_ALREADY_OUT, c->t->m[k].name, NULL);
+			work_free(&w);
+			return;
 		}
-		advance(&w);
 	} else {
 		/* Playing: the seat is played by the computer to the end; the
 		 * player can take it back by acting again. */
@@ -1199,11 +1233,44 @@ static int find_member(const struct table *t, const char *who)
 	return -1;
 }
 
+/* C17: the owner removes a player from a game under way that can lose a
+ * seat (play.h: leave); as if the player had left. */
+static void remove_playing(struct call *c)
+{
+	struct work w;
+	int k;
+
+	if (!need_owner(c))
+		return;
+	if (c->req->cmd.nargs != 1) {
+		deny(c, S_ERR_USAGE, "/remove <player>", NULL);
+		return;
+	}
+	k = find_member(c->t, c->req->cmd.args[0]);
+	if (k < 0) {
+		deny(c, S_ERR_NO_SUCH_MEMBER, c->req->cmd.args[0], NULL);
+		return;
+	}
+	work_init(&w, c->b, c->t, c->now);
+	if (!take_out(&w, k, c->req->name)) {
+		deny(c, S_ERR_ALREADY_OUT, c->t->m[k].name, NULL);
+		work_free(&w);
+		return;
+	}
+	show_table(&w);
+	commit(&w, c->req, c->lang, c->out);
+	work_free(&w);
+}
+
 static void cmd_remove(struct call *c)
 {
 	struct work w;
 	int k;
 
+	if (c->t && c->t->row.state == STORE_PLAYING && c->t->game->leave) {
+		remove_playing(c);
+		return;
+	}
 	if (!need_lobby(c) || !need_owner(c))
 		return;
 	if (c->req->cmd.nargs != 1) {
@@ -1458,6 +1525,11 @@ static int prefer(struct call *c, int who)
 			text_copy(m->text, sizeof(m->text), buf);
 		return 1;
 	}
+	if (prefs == c->t->m[who].prefs) { /* as it was: nothing to write */
+		if ((m = msg_add(c->out, MSG_PRIVATE, c->req->user, MSG_INFO)))
+			text_copy(m->text, sizeof(m->text), buf);
+		return 1;
+	}
 	work_init(&w, c->b, c->t, c->now);
 	w.t.m[who].prefs = prefs;
 	log_event(&w, "prefs", who, prefs, NULL);
@@ -1465,6 +1537,8 @@ static int prefer(struct call *c, int who)
 	advance(&w); /* what the preference now settles (a window passed) */
 	if (w.t.row.moves != moves)
 		show_table(&w);
+	else
+		w.t.row.deadline = c->t->row.deadline; /* the awaited move waits as before */
 	if ((m = reply(&w, MSG_PRIVATE, c->req->user, MSG_INFO)))
 		text_copy(m->text, sizeof(m->text), buf);
 	commit(&w, c->req, c->lang, c->out);
@@ -1650,7 +1724,9 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 
 /* ---- timeouts ---- */
 
-/* Plays the awaited move of t for its idle player. */
+/* Plays the awaited move of t for its idle player; with timeouts off,
+ * closes a game idle past its limit (play.h: idle_ms) without a result,
+ * or moves its deadline to that limit. */
 static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_list *out)
 {
 	struct game_step step;

@@ -471,6 +471,56 @@ static int walk_points(const struct cthulhu *g, const char *to, const char *via,
 	return 0;
 }
 
+/* The waypoints of a walk command: its arguments after the destination
+ * (typed one by one, or one argument of several), blank separated, in
+ * via[0..cap-1] (cut to fit). */
+static void join_via(const struct cmd *cmd, char *via, size_t cap)
+{
+	struct text tx;
+
+	text_init(&tx, via, cap);
+	for (int i = 1; i < cmd->nargs; i++) {
+		if (i > 1)
+			text_add(&tx, " ");
+		text_add(&tx, cmd->args[i]);
+	}
+}
+
+/* C10 for a whole walk: each waypoint of `via` (NULL for none) in order,
+ * then `to`, on C10's routes within the points left, the figures as they
+ * stand. Returns -1 when it fits, else the first point out of reach. All
+ * points must be squares (walk_points). */
+static int walk_short(const struct cthulhu *g, const char *to, const char *via)
+{
+	uint8_t enemy[CMAP_BITMAP_BYTES] = { 0 }, dirs[CMAP_SQUARES];
+	const char *p = via ? via : "";
+	int from = g->p[g->seat].sq, left = g->left, gx, gy, sq, len;
+
+	for (int q = 0; q < CMAP_SQUARES; q++)
+		if (g->square[q] & (CS_CULTIST | CS_BYAKHEE))
+			cmap_bit_set(enemy, q);
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p) {
+			if (read_xy(&p, &gx, &gy))
+				return -1;
+			sq = cmap_find(&g->map, gx, gy);
+		} else {
+			sq = square_at(g, to);
+		}
+		if (sq < 0)
+			return -1;
+		len = sq == from ? 0 : cmap_route(&g->map, from, sq, enemy, left, dirs);
+		if (len < 0)
+			return sq;
+		from = sq;
+		left -= len;
+		if (!*p)
+			return -1;
+	}
+}
+
 /* The option index of the first step from the pawn to `to`; -1 when
  * `to` is out of reach (or is where the pawn stands). */
 static int first_step(const struct cthulhu *g, const struct cthulhu_option *o, int n, int to)
@@ -587,7 +637,8 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 			/* A square picked by its coordinates (C12: an enemy's
 			 * destination; a card's square; a site's byakhee). */
 			to = square_at(g, cmd->args[0]);
-			for (k = 0; to >= 0 && k < n && o[k].arg != to; k++)
+			for (k = 0; to >= 0 && k < n && (o[k].what != CO_SQUARE || o[k].arg != to);
+			     k++)
 				;
 			if (to < 0 || k == n) {
 				i18n_add(err, c->lang, S_CTP_ERR_NOT_OFFERED, cmd->args[0], NULL);
@@ -599,25 +650,36 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
 			return -1;
 		}
-		if (cmd->nargs < 1 || cmd->nargs > 2) {
-			i18n_add(err, c->lang, S_ERR_USAGE, "/move <gx,gy> [\"<gx,gy> …\"]", NULL);
+		if (cmd->nargs < 1) {
+			i18n_add(err, c->lang, S_ERR_USAGE, "/move <to gx,gy> [<via gx,gy> …]",
+			         NULL);
 			return -1;
 		}
-		if (cmd->nargs == 2)
-			text_copy(via, sizeof(via), cmd->args[1]);
+		join_via(cmd, via, sizeof(via));
 		/* Every point is checked before the first step, and a refusal
 		 * names the point at fault, not the whole list. */
 		if (walk_points(g, cmd->args[0], via, bad, sizeof(bad))) {
 			i18n_add(err, c->lang, S_CTP_ERR_SQUARE, bad, NULL);
 			return -1;
 		}
-		to = next_target(g, g->p[st.seat].sq, cmd->args[0], via);
-		k = to < 0 ? -1 : first_step(g, o, n, to);
-		if (k < 0) {
+		if (!via[0] && square_at(g, cmd->args[0]) == g->p[st.seat].sq) {
+			cttext_square(g, g->p[st.seat].sq, bad, sizeof(bad));
+			i18n_add(err, c->lang, S_CTP_ERR_HERE, bad, NULL);
+			return -1;
+		}
+		to = walk_short(g, cmd->args[0], via);
+		if (to >= 0) {
 			char left[16];
 			number(left, sizeof(left), g->left);
 			cttext_square(g, to, bad, sizeof(bad));
 			i18n_add(err, c->lang, S_CTP_ERR_UNREACHABLE, bad, left, NULL);
+			return -1;
+		}
+		to = next_target(g, g->p[st.seat].sq, cmd->args[0], via);
+		k = to < 0 ? -1 : first_step(g, o, n, to);
+		if (k < 0) {
+			i18n_add(err, c->lang, S_CTP_ERR_NOTHING,
+			         NULL); /* cannot happen: it fits */
 			return -1;
 		}
 		break;
@@ -678,6 +740,12 @@ static int follow(const void *state, const struct play_ctx *c, int who, struct c
 	(void)c;
 	if (play_action_code(&ctplay, cmd) != ACT_MOVE || cmd->nargs < 1)
 		return 0;
+	if (cmd->nargs > 2) { /* the waypoints as one argument, which next_target rewrites */
+		char via[CMD_ARG_MAX];
+		join_via(cmd, via, sizeof(via));
+		text_copy(cmd->args[1], sizeof(cmd->args[1]), via);
+		cmd->nargs = 2;
+	}
 	*note = 0;
 	for (int i = 0; i < nev; i++)
 		fight |= ev[i].kind == CV_FIGHT;
@@ -1217,6 +1285,12 @@ static int leave(void *state, int seat, struct game_events *ev)
 	return cthulhu_leave(state, seat, ev);
 }
 
+/* §14: every seat with the most VP wins (a shared win is several). */
+static unsigned winners(const void *state)
+{
+	return ((const struct cthulhu *)state)->winners;
+}
+
 /* C19: a game stopped by the round cap is recorded unfinished. */
 static int unfinished(const void *state)
 {
@@ -1250,5 +1324,6 @@ const struct play_game ctplay = {
 	.picture = picture,
 	.unfinished = unfinished,
 	.prefer = prefer,
+	.winners = winners,
 	.idle_ms = 48LL * 3600 * 1000,
 };

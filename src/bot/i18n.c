@@ -420,8 +420,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_INSANE] = { "{1} goes insane; starting sanity is now {2}.",
 	                  "{1} wordt krankzinnig; het beginverstand is nu {2}." },
 	[S_CT_DEFEAT] = { "{1} is defeated on {2}.", "{1} wordt verslagen op {2}." },
-	[S_CT_ELIMINATED] = { "{1} is lost to madness for good and leaves the game.",
-	                      "{1} is voorgoed krankzinnig en verlaat het spel." },
+	[S_CT_ELIMINATED] = { "{1} is out of the game.", "{1} ligt uit het spel." },
 	[S_CT_RELIC] = { "{1} takes a relic: {2} ({3}).", "{1} krijgt een relikwie: {2} ({3})." },
 	[S_CT_RELIC_LOST] = { "{1} loses a relic: {2} ({3}).",
 	                      "{1} verliest een relikwie: {2} ({3})." },
@@ -611,6 +610,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                            "squares, or the list.",
 	                            "'{1}' is niet een van de aangeboden vakjes: zie de "
 	                            "gemarkeerde vakjes, of de lijst." },
+	[S_CTP_ERR_HERE] = { "You are on {1} already.", "Je staat al op {1}." },
+	[S_ERR_ALREADY_OUT] = { "{1} is out of this game already: nothing changed.",
+	                        "{1} is al uit dit spel: er is niets veranderd." },
 	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
 	                  "laid, tile by tile. On your turn: draw a tile and place it (the options "

@@ -38,7 +38,7 @@
 #define CONTENT_MAX     2000
 #define BATCH_MAX       32 /* interactions committed together at most */
 
-_Static_assert(MSG_PROMPT_TEXT == CMD_ARG_MAX - 1, "a prompt's text is one command argument");
+_Static_assert(MSG_PROMPT_TEXT <= CMD_ARG_MAX - 1, "a prompt's text is one command argument");
 
 /* ---- interactions in ---- */
 

@@ -526,6 +526,15 @@ static void test_preferences(void **state)
 	assert_int_equal(events(), before);
 	as("bob", "/autopass on");
 	assert_true(said(S_CTP_AUTOPASS_ON));
+	{
+		/* Said again, it changes nothing: no event, the deadline kept. */
+		int64_t deadline = bot_next_deadline(fx->bot);
+		fx->now += 1000;
+		as("bob", "/autopass on");
+		assert_true(said(S_CTP_AUTOPASS_ON));
+		assert_int_equal(bot_next_deadline(fx->bot), deadline);
+		fx->now -= 1000;
+	}
 	as("alice", "/weapon ask");
 	assert_true(said(S_CTP_WEAPON_ASK));
 	assert_int_equal(query("SELECT prefs FROM members WHERE idx = 1"), CTPLAY_PREF_AUTOPASS);
@@ -749,6 +758,10 @@ static void test_walk_to_destination(void **state)
 	assert_true(said(S_CTP_ERR_SQUARE));
 	as("alice", "/move 1;2");
 	assert_true(said(S_CTP_ERR_SQUARE));
+	snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, g.p[0].sq),
+	         cmap_gy(&g.map, g.p[0].sq));
+	as("alice", line);
+	assert_true(said(S_CTP_ERR_HERE));
 	n = cthulhu_reachable(&g, reach);
 	{
 		int16_t all[CMAP_SQUARES];
@@ -757,12 +770,18 @@ static void test_walk_to_destination(void **state)
 			int in = 0;
 			for (int k = 0; k < n; k++)
 				in |= reach[k] == all[i];
-			if (!in && cmap_passable(&g.map, all[i]))
+			if (!in && cmap_passable(&g.map, all[i]) && all[i] != g.p[0].sq)
 				far = all[i];
 		}
 		if (far >= 0) {
 			snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, far),
 			         cmap_gy(&g.map, far));
+			as("alice", line);
+			assert_true(said(S_CTP_ERR_UNREACHABLE));
+			/* through a reachable waypoint: still refused before a step */
+			snprintf(line, sizeof(line), "/move %d,%d %d,%d", cmap_gx(&g.map, far),
+			         cmap_gy(&g.map, far), cmap_gx(&g.map, reach[0]),
+			         cmap_gy(&g.map, reach[0]));
 			as("alice", line);
 			assert_true(said(S_CTP_ERR_UNREACHABLE));
 		}
@@ -992,6 +1011,16 @@ static void test_leave_and_restart(void **state)
 	assert_int_equal(query("SELECT value FROM events WHERE kind = 'leave'"), 1);
 	stored_state(&g);
 	assert_int_equal(g.p[1].out, 1);
+	/* Out already: refused, nothing written. */
+	{
+		long long n = events();
+		as("bob", "/leave");
+		assert_true(said(S_ERR_ALREADY_OUT));
+		assert_int_equal(events(), n);
+		as("alice", "/remove bob");
+		assert_true(said(S_ERR_ALREADY_OUT));
+		assert_int_equal(events(), n);
+	}
 	/* A restart rebuilds the same table, the leave included. */
 	as("alice", "/status");
 	snprintf(before_text, sizeof(before_text), "%s", find_msg(MSG_PRIVATE, MSG_TABLE)->text);
@@ -1006,6 +1035,61 @@ static void test_leave_and_restart(void **state)
 		assert_int_not_equal(st.seat, 1);
 		tick_to(bot_next_deadline(fx->bot));
 	}
+}
+
+/* C17: the owner removes a player from a game under way (a host kick). */
+static void test_owner_removes_a_player(void **state)
+{
+	static const char *const bob[] = { "bob", "carol", NULL };
+	struct cthulhu g;
+
+	(void)state;
+	table("", bob, 0);
+	as("bob", "/remove carol");
+	assert_true(said(S_ERR_OWNER_ONLY));
+	as("alice", "/remove carol");
+	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	assert_true(said(S_LEFT_GAME));
+	assert_int_equal(query("SELECT value FROM events WHERE kind = 'leave'"), 2);
+	stored_state(&g);
+	assert_int_equal(g.p[2].out, 1);
+	assert_int_equal(g.p[1].out, 0);
+}
+
+/* §14: a shared win makes every winner a winner in the records. */
+static void test_shared_win_recorded(void **state)
+{
+	struct cthulhu g;
+	int found = 0;
+
+	(void)state;
+	for (int game = 0; game < 400 && !found; game++) {
+		as("alice", "/open cthulhu");
+		for (int i = 0; i < 3; i++)
+			as("alice", "/addbot");
+		as("alice", "/start");
+		as("alice", "/leave"); /* the computers play it to its end */
+		assert_int_equal(query("SELECT state FROM games ORDER BY id DESC LIMIT 1"),
+		                 STORE_FINISHED);
+		stored_state(&g);
+		if (__builtin_popcount(g.winners) < 2)
+			continue;
+		found = 1;
+		assert_int_equal(query("SELECT winner FROM games ORDER BY id DESC LIMIT 1"), -1);
+		for (int s = 0; s < 4; s++) {
+			char sql[160];
+			snprintf(sql, sizeof(sql),
+			         "SELECT place FROM members WHERE idx = %d AND game_id = "
+			         "(SELECT max(id) FROM games)",
+			         s);
+			assert_int_equal(query(sql), g.winners >> s & 1 ? 0 : 1);
+		}
+		assert_int_equal(
+		    query("SELECT count(*) FROM members WHERE cthulhu = 1 AND game_id = "
+		          "(SELECT max(id) FROM games)"),
+		    0);
+	}
+	assert_true(found);
 }
 
 /* ---- the round cap (C19) ---- */
@@ -1071,6 +1155,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_placement_preview_then_confirm, setup_patient,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_leave_and_restart, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_owner_removes_a_player, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_win_recorded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_round_cap_leaves_it_unfinished, setup_patient,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_dutch_table, setup, teardown),

@@ -596,7 +596,7 @@ static void test_command_definitions(void **unused)
 			assert_int_equal(cJSON_GetObjectItem(s, "type")->valueint, 3);
 			assert_null(cJSON_GetObjectItem(s, "required"));
 			assert_null(cJSON_GetObjectItem(s, "choices"));
-			assert_int_equal(cJSON_GetObjectItem(s, "max_length")->valueint, 64);
+			assert_int_equal(cJSON_GetObjectItem(s, "max_length")->valueint, 128);
 			assert_string_equal(
 			    cJSON_GetObjectItem(cJSON_GetObjectItem(s, "name_localizations"), "nl")
 			        ->valuestring,

@@ -233,8 +233,8 @@ static void test_append_arg(void **unused)
 	assert_int_equal(cmd_append_arg(&c, long_arg), CMD_EARGS);
 	long_arg[CMD_ARG_MAX - 1] = '\0';
 	assert_int_equal(cmd_append_arg(&c, long_arg), CMD_OK);
-	assert_int_equal(cmd_append_arg(&c, "z"), CMD_OK);
-	assert_int_equal(c.nargs, CMD_ARGS_MAX);
+	while (c.nargs < CMD_ARGS_MAX)
+		assert_int_equal(cmd_append_arg(&c, "z"), CMD_OK);
 	assert_int_equal(cmd_append_arg(&c, "y"), CMD_EARGS);
 	assert_int_equal(c.nargs, CMD_ARGS_MAX);
 }
