@@ -180,6 +180,14 @@ const struct play_game *play_find(const char *name);
 const struct play_action *play_action_at(int i);
 int play_action_index(const char *name);
 
+/* Applies one event of a stored log to `state`: a "roll" or "choice"
+ * value through the engine, a "leave" of a seat (value >= 0) through
+ * game->leave. Returns 1 when it applied (events to ev, which may be
+ * NULL), 0 when the event is not a move (nothing changed), -1 when it does
+ * not apply (the state unchanged). */
+int play_log_apply(const struct play_game *game, void *state, const struct store_event *e,
+                   struct game_events *ev);
+
 /* The code `game` gives the action of cmd, or -1 when it has no such
  * action (or cmd is not an action). */
 int play_action_code(const struct play_game *game, const struct cmd *cmd);

@@ -65,6 +65,10 @@
  * claimed result is wrong gets its turn lines, not its last line). */
 int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen);
 
+/* The script's name of a CTHULHU!!! ending (enum cthulhu_end: "playing",
+ * "saved", "summoned", "nobody", "capped"); "?" out of range. */
+const char *replay_cthulhu_end(int end);
+
 /* `rlyeh replay [FILE|-]`: returns the process exit status (0 ok, 1 script
  * refused, 2 usage or unreadable input). */
 int replay_main(int argc, char **argv);

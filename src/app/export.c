@@ -9,6 +9,7 @@
 #include "rlyeh/cthulhu.h"
 #include "rlyeh/ctplay.h"
 #include "rlyeh/esigns.h"
+#include "rlyeh/replay.h"
 #include "rlyeh/text.h"
 
 struct job {
@@ -188,26 +189,6 @@ static int write_esigns(struct job *j, const struct store_loaded *g)
 	return 0;
 }
 
-/* Names of the ends (enum cthulhu_end), as rlyeh replay reads them. */
-static const char *const ct_ends[] = { "playing", "saved", "summoned", "nobody", "capped" };
-
-/* Applies event e of a CTHULHU!!! log to g: 1 when it is a move ("roll"
- * and "choice": the engine value; "leave" with a seat: that seat leaves)
- * and applied, 0 when it is no move, -1 when the engine refuses it. */
-static int ct_event(struct cthulhu *g, const struct store_event *e, struct game_events *ev)
-{
-	int rc;
-
-	ev->n = 0;
-	if (strcmp(e->kind, "leave") == 0 && e->value >= 0)
-		rc = cthulhu_leave(g, e->value, ev);
-	else if (strcmp(e->kind, "roll") == 0 || strcmp(e->kind, "choice") == 0)
-		rc = cthulhu_apply(g, e->value, ev);
-	else
-		return 0;
-	return rc == GAME_OK ? 1 : -1;
-}
-
 /* Plays the moves of a started CTHULHU!!! game's log on g (already set
  * up); with f, writes them as the items of the "moves" array, a line per
  * completed turn. Returns the moves applied, or -1 (with err) when one
@@ -220,7 +201,7 @@ static int ct_moves(struct job *j, const struct store_loaded *g, struct cthulhu 
 	for (int i = 0; i < g->nevents; i++) {
 		const struct store_event *e = &g->events[i];
 		uint32_t turns = s->turns;
-		int rc = ct_event(s, e, &ev);
+		int rc = play_log_apply(&ctplay, s, e, &ev);
 
 		if (rc < 0) {
 			snprintf(j->err, j->errlen, "game %lld: event %lld does not apply",
@@ -274,7 +255,7 @@ static int write_cthulhu(struct job *j, const struct store_loaded *g)
 	}
 	fprintf(j->f, "%s]", n ? "\n" : "");
 	if (started) {
-		fprintf(j->f, ",\"end\":\"%s\",\"winners\":[", ct_ends[s.end]);
+		fprintf(j->f, ",\"end\":\"%s\",\"winners\":[", replay_cthulhu_end(s.end));
 		for (int p = 0, k = 0; p < s.n; p++)
 			if (s.winners >> p & 1)
 				fprintf(j->f, "%s%d", k++ ? "," : "", p);

@@ -740,6 +740,11 @@ static const char *const ct_asks[] = { "automatic card", "play point",  "tile pl
 	                               "square",         "relic taking" };
 
 _Static_assert(sizeof(ct_ends) / sizeof(ct_ends[0]) == CE_CAPPED + 1, "an end without a name");
+
+const char *replay_cthulhu_end(int end)
+{
+	return end >= 0 && end <= CE_CAPPED ? ct_ends[end] : "?";
+}
 _Static_assert(sizeof(ct_rolls) / sizeof(ct_rolls[0]) == CTHULHU_ROLL_RELIC + 1,
                "a chance node without a name");
 _Static_assert(sizeof(ct_asks) / sizeof(ct_asks[0]) == CA_RELIC_TAKE - CA_AUTOMATIC + 1,

@@ -1882,14 +1882,10 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 		}
 		for (int i = 0; i < g->nevents; i++) {
 			const struct store_event *e = &g->events[i];
-			int rc;
-			if (strcmp(e->kind, "leave") == 0 && e->value >= 0 && t.game->leave)
-				rc = t.game->leave(t.state, e->value, NULL);
-			else if (strcmp(e->kind, "roll") == 0 || strcmp(e->kind, "choice") == 0)
-				rc = t.game->ops->apply(t.state, e->value, NULL);
-			else
+			int rc = play_log_apply(t.game, t.state, e, NULL);
+			if (rc == 0)
 				continue;
-			if (rc != GAME_OK) {
+			if (rc < 0) {
 				snprintf(rs->err, rs->errlen,
 				         "game %lld: event %lld does not apply",
 				         (long long)t.row.id, (long long)e->seq);

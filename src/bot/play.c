@@ -53,6 +53,22 @@ int play_action_index(const char *name)
 	return -1;
 }
 
+int play_log_apply(const struct play_game *game, void *state, const struct store_event *e,
+                   struct game_events *ev)
+{
+	int rc;
+
+	if (ev)
+		ev->n = 0;
+	if (strcmp(e->kind, "leave") == 0 && e->value >= 0 && game->leave)
+		rc = game->leave(state, e->value, ev);
+	else if (strcmp(e->kind, "roll") == 0 || strcmp(e->kind, "choice") == 0)
+		rc = game->ops->apply(state, e->value, ev);
+	else
+		return 0;
+	return rc == GAME_OK ? 1 : -1;
+}
+
 int play_action_code(const struct play_game *game, const struct cmd *cmd)
 {
 	const struct play_action *a;
