@@ -123,9 +123,10 @@ static int whole(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
+/* 1 when word is `en` or `nl`, in any case. */
 static int is(const char *word, const char *en, const char *nl)
 {
-	return strcmp(word, en) == 0 || strcmp(word, nl) == 0;
+	return text_casecmp(word, en) == 0 || text_casecmp(word, nl) == 0;
 }
 
 int ctplay_setting(const char *word, int *packed)

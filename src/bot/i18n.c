@@ -625,7 +625,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                  "winner.\nYour cards are yours alone: My hand (/hand) shows them and "
 	                  "their choices privately. Other players may react after your movement "
 	                  "roll. Buttons carry the decision they were made for; a late click is "
-	                  "refused. A decision left too long is taken for you (C15); three in a "
+	                  "refused. A decision left too long is taken for you; three in a "
 	                  "row put your seat on autopilot until you act again. /leave takes you "
 	                  "out of the game.\nTable settings at /open: decision:S, quick:S, "
 	                  "window:S|off, enemies:auto|manual, confirm:on|off, cap:N|off.",
@@ -642,7 +642,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                  "hun keuzes privé. Andere spelers mogen reageren na je bewegingsworp. "
 	                  "Knoppen horen bij de beslissing waarvoor ze gemaakt zijn; een late klik "
 	                  "wordt geweigerd. Een beslissing die te lang blijft liggen wordt voor je "
-	                  "genomen (C15); drie op rij zetten je plaats op de automatische piloot "
+	                  "genomen; drie op rij zetten je plaats op de automatische piloot "
 	                  "tot je weer iets doet. /vertrekken haalt je uit het "
 	                  "spel.\nTafelinstellingen bij /openen: beslissing:S, snel:S, "
 	                  "venster:S|uit, vijanden:automatisch|handmatig, bevestigen:aan|uit, "
