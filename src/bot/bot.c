@@ -1233,6 +1233,21 @@ static int find_member(const struct table *t, const char *who)
 	return -1;
 }
 
+/* The member /remove names, or -1 after refusing (usage, no such member). */
+static int member_to_remove(struct call *c)
+{
+	int k;
+
+	if (c->req->cmd.nargs != 1) {
+		deny(c, S_ERR_USAGE, "/remove <player>", NULL);
+		return -1;
+	}
+	k = find_member(c->t, c->req->cmd.args[0]);
+	if (k < 0)
+		deny(c, S_ERR_NO_SUCH_MEMBER, c->req->cmd.args[0], NULL);
+	return k;
+}
+
 /* C17: the owner removes a player from a game under way that can lose a
  * seat (play.h: leave); as if the player had left. */
 static void remove_playing(struct call *c)
@@ -1240,17 +1255,8 @@ static void remove_playing(struct call *c)
 	struct work w;
 	int k;
 
-	if (!need_owner(c))
+	if (!need_owner(c) || (k = member_to_remove(c)) < 0)
 		return;
-	if (c->req->cmd.nargs != 1) {
-		deny(c, S_ERR_USAGE, "/remove <player>", NULL);
-		return;
-	}
-	k = find_member(c->t, c->req->cmd.args[0]);
-	if (k < 0) {
-		deny(c, S_ERR_NO_SUCH_MEMBER, c->req->cmd.args[0], NULL);
-		return;
-	}
 	work_init(&w, c->b, c->t, c->now);
 	if (!take_out(&w, k, c->req->name)) {
 		deny(c, S_ERR_ALREADY_OUT, c->t->m[k].name, NULL);
@@ -1271,17 +1277,8 @@ static void cmd_remove(struct call *c)
 		remove_playing(c);
 		return;
 	}
-	if (!need_lobby(c) || !need_owner(c))
+	if (!need_lobby(c) || !need_owner(c) || (k = member_to_remove(c)) < 0)
 		return;
-	if (c->req->cmd.nargs != 1) {
-		deny(c, S_ERR_USAGE, "/remove <player>", NULL);
-		return;
-	}
-	k = find_member(c->t, c->req->cmd.args[0]);
-	if (k < 0) {
-		deny(c, S_ERR_NO_SUCH_MEMBER, c->req->cmd.args[0], NULL);
-		return;
-	}
 	if (strcmp(c->t->m[k].player, c->t->row.owner) == 0) {
 		deny(c, S_ERR_REMOVE_OWNER, NULL, NULL);
 		return;
