@@ -24,6 +24,8 @@ enum {
 	ACT_PAGE,
 	ACT_AUTOPASS,
 	ACT_WEAPON,
+	ACT_RELICS,
+	ACT_LOSE,
 };
 
 static const struct play_action actions[] = {
@@ -89,6 +91,20 @@ static const struct play_action actions[] = {
 	  { { "choice", "keuze", PLAY_ARG_TEXT, 1, "ask or auto", "vragen of automatisch",
 	      "ask,auto" } },
 	  ACT_WEAPON },
+	{ "relics",
+	  "relikwieen",
+	  "CTHULHU!!!: after a defeat, choose the relics to lose (only you see it)",
+	  "CTHULHU!!!: kies na een nederlaag de relikwieën die je verliest (alleen jij ziet het)",
+	  { { "lose", "verlies", PLAY_ARG_TEXT, 0, "Relics to lose per type, e.g. 1,0,1,0,0",
+	      "Te verliezen relikwieën per soort, bijv. 1,0,1,0,0", NULL } },
+	  ACT_RELICS },
+	{ "lose",
+	  "verlies",
+	  "CTHULHU!!!: after a defeat, lose relics down to these counts per type",
+	  "CTHULHU!!!: verlies na een nederlaag relikwieën tot deze aantallen per soort",
+	  { { "keep", "houd", PLAY_ARG_TEXT, 1, "Relics kept per type, e.g. 1,0,2,0,0",
+	      "Relikwieën die je houdt per soort, bijv. 1,0,2,0,0", NULL } },
+	  ACT_LOSE },
 };
 
 #define PAGE MSG_OPTIONS_MAX /* options on one page of a select menu */
@@ -559,6 +575,40 @@ static int token_mask(const char *s, int k)
 	return n == k ? mask : -1;
 }
 
+/* Reads CTHULHU_TYPES counts "a,b,c,d,e" (each 0..99) into n; -1 when s
+ * is not that (n undefined then). */
+static int read_counts(const char *s, int *n)
+{
+	for (int t = 0; t < CTHULHU_TYPES; t++) {
+		int d = 0;
+		while (d < 2 && s[d] >= '0' && s[d] <= '9')
+			d++;
+		if (!d || s[d] != (t + 1 < CTHULHU_TYPES ? ',' : '\0'))
+			return -1;
+		n[t] = d == 1 ? s[0] - '0' : (s[0] - '0') * 10 + s[1] - '0';
+		s += d + 1;
+	}
+	return 0;
+}
+
+_Static_assert(CTHULHU_TYPES == 5, "write_counts writes five counts");
+
+static void write_counts(const int *n, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%d,%d,%d,%d,%d", n[0], n[1], n[2], n[3], n[4]);
+}
+
+/* C8: the option that brings the defeated seat's relics down toward
+ * `keep` (counts per type); -1 when none does (nothing more to lose). */
+static int lose_step(const struct cthulhu *g, const struct cthulhu_option *o, int n,
+                     const int *keep)
+{
+	for (int i = 0; i < n; i++)
+		if (o[i].what == CO_TYPE && g->p[g->defeated].relics[o[i].arg] > keep[o[i].arg])
+			return i;
+	return -1;
+}
+
 /* Refuses unless the awaited decision is member who's; 0 when it is. */
 static int need_turn(const struct cthulhu *g, const struct game_step *st, const struct play_ctx *c,
                      int who, struct text *err)
@@ -599,7 +649,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 	struct game_step st;
 	int code = play_action_code(&ctplay, cmd), n = pending(g, &st, o), k;
 
-	if (code < 0 || code == ACT_HAND || code == ACT_PAGE) {
+	if (code < 0 || code == ACT_HAND || code == ACT_PAGE || code == ACT_RELICS) {
 		i18n_add(err, c->lang, S_ERR_UNKNOWN_COMMAND, NULL);
 		return -1;
 	}
@@ -617,6 +667,28 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 		}
 		k = option_number(cmd, n, c, err);
 		break;
+	case ACT_LOSE: {
+		int keep[CTHULHU_TYPES], lose = 0;
+		const struct cthulhu_player *p = &g->p[g->defeated];
+		if (st.kind != CA_RELIC_LOSS) {
+			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
+			return -1;
+		}
+		if (cmd->nargs != 1 || read_counts(cmd->args[0], keep)) {
+			i18n_add(err, c->lang, S_ERR_USAGE, "/lose <a,b,c,d,e>", NULL);
+			return -1;
+		}
+		for (int t = 0; t < CTHULHU_TYPES; t++)
+			lose += keep[t] <= p->relics[t] ? p->relics[t] - keep[t] : 100;
+		if (lose != g->loss) {
+			char want[8];
+			number(want, sizeof(want), g->loss);
+			i18n_add(err, c->lang, S_CTP_ERR_LOSE, cmd->args[0], want, NULL);
+			return -1;
+		}
+		k = lose_step(g, o, n, keep);
+		break;
+	}
 	case ACT_TOKENS:
 		if (st.kind != CA_TOKENS) {
 			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
@@ -739,6 +811,16 @@ static int follow(const void *state, const struct play_ctx *c, int who, struct c
 	const char *p;
 
 	(void)c;
+	if (play_action_code(&ctplay, cmd) == ACT_LOSE) { /* C8: every relic of the choice */
+		int keep[CTHULHU_TYPES];
+		(void)ev;
+		(void)nev;
+		if (n == 0 || st.kind != CA_RELIC_LOSS || member_of(g, st.seat) != who ||
+		    read_counts(cmd->args[0], keep) || (k = lose_step(g, o, n, keep)) < 0)
+			return 0;
+		*value = k;
+		return 1;
+	}
 	if (play_action_code(&ctplay, cmd) != ACT_MOVE || cmd->nargs < 1)
 		return 0;
 	if (cmd->nargs > 2) { /* the waypoints as one argument, which next_target rewrites */
@@ -987,6 +1069,10 @@ static void public_choices(const struct cthulhu *g, const struct game_step *st,
 			        i18n_get(c->lang, S_CTP_PATTERN), hint, k);
 		return;
 	}
+	case CA_RELIC_LOSS: /* C8: a private picker */
+		msg_button(m, id, move, "relics", "0,0,0,0,0",
+		           i18n_get(c->lang, S_CTP_RELICS_BUTTON), MSG_PRIMARY);
+		return;
 	case CA_MOVE: {
 		char dest[32], lab[MSG_BUTTON_LABEL];
 		int gx, gy;
@@ -1218,6 +1304,87 @@ static void preview_view(const struct cthulhu *g, const struct play_ctx *c, int 
 		free(png);
 }
 
+/* C8: the defeated player's picker: per relic type held, how many are
+ * chosen to be lost so far (the command's argument), with + and −
+ * buttons, and Confirm once they total the loss. */
+static void relics_view(const struct cthulhu *g, const struct play_ctx *c, int who,
+                        const struct cmd *cmd, const char *user, struct msg_list *out)
+{
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	int n = pending(g, &st, o), lose[CTHULHU_TYPES] = { 0 }, total = 0;
+	char err[256], arg[32], lab[MSG_BUTTON_LABEL], num[8], line[512];
+	const struct cthulhu_player *p = &g->p[g->defeated];
+	struct text tx, lt;
+	struct msg *m;
+
+	text_init(&tx, err, sizeof(err));
+	if (!n || st.kind != CA_RELIC_LOSS) {
+		i18n_add(&tx, c->lang, S_CTP_ERR_NOTHING, NULL);
+		refuse(out, user, c, err);
+		return;
+	}
+	if (need_turn(g, &st, c, who, &tx)) {
+		refuse(out, user, c, err);
+		return;
+	}
+	if (cmd->nargs == 1 && read_counts(cmd->args[0], lose)) {
+		i18n_add(&tx, c->lang, S_ERR_USAGE, "/relics <a,b,c,d,e>", NULL);
+		refuse(out, user, c, err);
+		return;
+	}
+	for (int t = 0; t < CTHULHU_TYPES; t++) {
+		if (lose[t] > p->relics[t])
+			lose[t] = p->relics[t];
+		total += lose[t];
+	}
+	if (!(m = private_msg(out, user, c, MSG_INFO)))
+		return;
+	text_init(&tx, m->text, sizeof(m->text));
+	text_init(&lt, line, sizeof(line));
+	for (int t = 0; t < CTHULHU_TYPES; t++) {
+		if (!p->relics[t])
+			continue;
+		if (lt.len)
+			text_add(&lt, " · ");
+		text_addf(&lt, "%s %d/%d", ctnames_type(t, c->lang), lose[t], p->relics[t]);
+	}
+	number(num, sizeof(num), g->loss);
+	number(arg, sizeof(arg), total);
+	i18n_add(&tx, c->lang, S_CTP_RELICS_TEXT, num, line, arg, NULL);
+	for (int t = 0; t < CTHULHU_TYPES; t++) {
+		struct text bt;
+		if (!p->relics[t])
+			continue;
+		if (lose[t] < p->relics[t] && total < g->loss) {
+			lose[t]++;
+			write_counts(lose, arg, sizeof(arg));
+			lose[t]--;
+			text_init(&bt, lab, sizeof(lab));
+			text_add(&bt, "+ ");
+			text_add(&bt, ctnames_type(t, c->lang));
+			msg_button(m, c->row->id, c->row->moves, "relics", arg, lab, MSG_SECONDARY);
+		}
+		if (lose[t] > 0) {
+			lose[t]--;
+			write_counts(lose, arg, sizeof(arg));
+			lose[t]++;
+			text_init(&bt, lab, sizeof(lab));
+			text_add(&bt, "− ");
+			text_add(&bt, ctnames_type(t, c->lang));
+			msg_button(m, c->row->id, c->row->moves, "relics", arg, lab, MSG_SECONDARY);
+		}
+	}
+	if (total == g->loss) {
+		int keep[CTHULHU_TYPES];
+		for (int t = 0; t < CTHULHU_TYPES; t++)
+			keep[t] = p->relics[t] - lose[t];
+		write_counts(keep, arg, sizeof(arg));
+		msg_button(m, c->row->id, c->row->moves, "lose", arg,
+		           i18n_get(c->lang, S_CTP_CONFIRM), MSG_PRIMARY);
+	}
+}
+
 static int view(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
                 const char *user, struct msg_list *out)
 {
@@ -1235,6 +1402,9 @@ static int view(const void *state, const struct play_ctx *c, int who, const stru
 		return 1;
 	case ACT_PAGE:
 		page_view(g, c, who, cmd, user, out);
+		return 1;
+	case ACT_RELICS:
+		relics_view(g, c, who, cmd, user, out);
 		return 1;
 	case ACT_PLACE:
 		ctplay_settings(c->row->per_player, &s);

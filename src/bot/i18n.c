@@ -613,6 +613,15 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CTP_ERR_HERE] = { "You are on {1} already.", "Je staat al op {1}." },
 	[S_ERR_ALREADY_OUT] = { "{1} is out of this game already: nothing changed.",
 	                        "{1} is al uit dit spel: er is niets veranderd." },
+	[S_CTP_RELICS_BUTTON] = { "Choose the relics to lose",
+	                          "Kies de relikwieën die je verliest" },
+	[S_CTP_RELICS_TEXT] = { "Lose {1} relics. Chosen per type (of held): {2}. {3} chosen.",
+	                        "Verlies {1} relikwieën. Gekozen per soort (van je bezit): {2}. "
+	                        "{3} gekozen." },
+	[S_CTP_ERR_LOSE] = { "'{1}' does not lose {2} relics: give the relics kept per type, "
+	                     "a,b,c,d,e, each at most what you hold.",
+	                     "'{1}' verliest geen {2} relikwieën: geef de relikwieën die je houdt "
+	                     "per soort, a,b,c,d,e, elk hoogstens wat je hebt." },
 	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
 	                  "laid, tile by tile. On your turn: draw a tile and place it (the options "

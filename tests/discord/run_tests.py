@@ -608,6 +608,8 @@ class CtTable:
             return self.tokens(buttons, before)
         if "move" in acts:
             return self.walk(buttons, desc, before)
+        if "relics" in acts:
+            return self.relics([b for b in buttons if ct_id(b["custom_id"])[2] == "relics"][0], before)
         hidden = [b for b in buttons if ct_id(b["custom_id"])[2] == "hand" and ct_id(b["custom_id"])[3]]
         public = [b for b in buttons if ct_id(b["custom_id"])[2] == "pick"]
         if hidden and (not public or not self.done.get("hand:" + ct_id(hidden[0]["custom_id"])[3]) or self.rng.random() < 0.4):
@@ -816,6 +818,31 @@ class CtTable:
             d, body = self.choose(sel[0]["custom_id"], listed[0]["value"], "a card from the menu", mid, True)
         self.from_private(d, body, mid, "a card from the hand")
         return self.moved_on(before, "a card from the hand")
+
+    def relics(self, button, before):
+        """C8: after a defeat, the private picker: + per type until Confirm, then Confirm."""
+        moves = self.moves()
+        d, body = self.click(button["custom_id"], button["label"])
+        for _ in range(40):
+            data = self.private(body, button["label"])
+            if not data:
+                return False
+            self.unchanged(before, moves, "the relic picker")
+            picks, _ = components_of(data)
+            confirm = [b for b in picks if ct_id(b["custom_id"])[2] == "lose"]
+            if confirm:
+                mid = self.original(d)
+                self.stats["relics"] = self.stats.get("relics", 0) + 1
+                d, body = self.click(confirm[0]["custom_id"], "Confirm", mid, True)
+                self.from_private(d, body, mid, "the relics lost")
+                return self.moved_on(before, "the relics lost")
+            plus = [b for b in picks if b["label"].startswith("+ ")]
+            if not check(plus, "cthulhu: the relic picker offers a type to add: %s" % json.dumps(data)[:300]):
+                return False
+            mid = self.original(d)
+            b = self.rng.choice(plus)
+            d, body = self.click(b["custom_id"], b["label"], mid, True)
+        return check(False, "cthulhu: the relic picker never offered Confirm")
 
     # -- refusals --
 

@@ -23,6 +23,7 @@
 #include "rlyeh/ctnames.h"
 #include "rlyeh/ctplay.h"
 #include "rlyeh/i18n.h"
+#include "rlyeh/rng.h"
 
 #define T0       1700000000000LL
 #define DECISION 120000
@@ -1092,6 +1093,100 @@ static void test_shared_win_recorded(void **state)
 	assert_true(found);
 }
 
+/* C8: after a defeat, the defeated player picks the relics to lose
+ * privately, one stepper per type, and Confirm loses them all. alice plays
+ * the baseline policy by /pick until she is asked. */
+static void test_relic_picker(void **state)
+{
+	struct cthulhu g;
+	struct game_step st;
+	struct rng r;
+	int found = 0;
+
+	(void)state;
+	rng_seed(&r, 5);
+	for (int game = 0; game < 40 && !found; game++) {
+		as("alice", "/open cthulhu cap:30");
+		as("alice", "/addbot");
+		as("alice", "/addbot");
+		as("alice", "/start");
+		for (int i = 0; i < 4000; i++) {
+			char line[64];
+			stored_state(&g);
+			cthulhu_step(&g, &st);
+			if (st.node == GAME_NODE_OVER)
+				break;
+			assert_int_equal(st.seat, 0);
+			if (st.kind == CA_RELIC_LOSS && st.count >= 2) {
+				found = 1;
+				break;
+			}
+			snprintf(line, sizeof(line), "/pick %d",
+			         cthulhu_policy_baseline(&g, &st, &r) + 1);
+			as("alice", line);
+			assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+		}
+		if (!found)
+			as("alice", "/abort");
+	}
+	assert_true(found);
+	{
+		const struct msg *t;
+		const struct cthulhu_player *p = &g.p[0];
+		int keep[CTHULHU_TYPES], loss = g.loss, types = 0;
+		char line[160], sel[80];
+		long long before;
+		as("alice", "/status");
+		t = need_msg(MSG_PRIVATE, MSG_TABLE);
+		/* Publicly, only the way to the private picker. */
+		assert_non_null(strstr(t->buttons[0].id, ":relics:0,0,0,0,0"));
+		for (int b = 0; b < t->nbuttons; b++)
+			assert_null(strstr(t->buttons[b].id, ":pick:"));
+		before = events();
+		as("alice", "/relics 0,0,0,0,0");
+		t = need_msg(MSG_PRIVATE, MSG_INFO);
+		for (int ty = 0; ty < CTHULHU_TYPES; ty++)
+			types += p->relics[ty] > 0;
+		assert_int_equal(t->nbuttons, types); /* a + per type held, no Confirm yet */
+		/* Choose the loss from the last types held. */
+		for (int ty = CTHULHU_TYPES - 1, left = loss; ty >= 0; ty--) {
+			int l = p->relics[ty] < left ? p->relics[ty] : left;
+			keep[ty] = p->relics[ty] - l;
+			left -= l;
+		}
+		snprintf(sel, sizeof(sel), "%d,%d,%d,%d,%d", p->relics[0] - keep[0],
+		         p->relics[1] - keep[1], p->relics[2] - keep[2], p->relics[3] - keep[3],
+		         p->relics[4] - keep[4]);
+		snprintf(line, sizeof(line), "/relics %s", sel);
+		as("alice", line);
+		t = need_msg(MSG_PRIVATE, MSG_INFO);
+		snprintf(sel, sizeof(sel), ":lose:%d,%d,%d,%d,%d", keep[0], keep[1], keep[2],
+		         keep[3], keep[4]);
+		assert_non_null(strstr(t->buttons[t->nbuttons - 1].id, sel));
+		assert_int_equal(events(), before); /* looking writes nothing */
+		/* A choice that does not lose exactly the loss is refused. */
+		as("alice", "/lose 9,9,9,9,9");
+		assert_true(said(S_CTP_ERR_LOSE));
+		assert_int_equal(events(), before);
+		snprintf(line, sizeof(line), "/lose %d,%d,%d,%d,%d", keep[0], keep[1], keep[2],
+		         keep[3], keep[4]);
+		as("alice", line);
+		assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+		/* Every relic of the choice lost in one command, one move each. */
+		snprintf(line, sizeof(line),
+		         "SELECT count(*) FROM events WHERE kind = 'choice' AND actor = 0 AND "
+		         "seq > %lld",
+		         before);
+		assert_true(query(line) >= loss);
+		{
+			struct cthulhu after;
+			stored_state(&after);
+			for (int ty = 0; ty < CTHULHU_TYPES; ty++)
+				assert_int_equal(after.p[0].relics[ty], keep[ty]);
+		}
+	}
+}
+
 /* ---- the round cap (C19) ---- */
 
 static void test_round_cap_leaves_it_unfinished(void **state)
@@ -1156,6 +1251,7 @@ int main(void)
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_leave_and_restart, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_owner_removes_a_player, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_relic_picker, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_win_recorded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_round_cap_leaves_it_unfinished, setup_patient,
 		                                teardown),
