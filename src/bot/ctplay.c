@@ -593,6 +593,8 @@ static int read_counts(const char *s, int *n)
 
 _Static_assert(CTHULHU_TYPES == 5, "write_counts writes five counts");
 
+/* Writes five counts as read_counts reads them; buf has room for any
+ * five ints (64 bytes). */
 static void write_counts(const int *n, char *buf, size_t cap)
 {
 	snprintf(buf, cap, "%d,%d,%d,%d,%d", n[0], n[1], n[2], n[3], n[4]);
@@ -1313,7 +1315,7 @@ static void relics_view(const struct cthulhu *g, const struct play_ctx *c, int w
 	struct cthulhu_option o[CTHULHU_OPTIONS];
 	struct game_step st;
 	int n = pending(g, &st, o), lose[CTHULHU_TYPES] = { 0 }, total = 0;
-	char err[256], arg[32], lab[MSG_BUTTON_LABEL], num[8], line[512];
+	char err[256], arg[64], lab[MSG_BUTTON_LABEL], num[8], line[512];
 	const struct cthulhu_player *p = &g->p[g->defeated];
 	struct text tx, lt;
 	struct msg *m;
