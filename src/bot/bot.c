@@ -684,6 +684,16 @@ static const char *policy_of(const struct table *t, int member)
 	return t->m[member].policy[0] ? t->m[member].policy : t->game->policy;
 }
 
+/* Closes w's table without a result (kept aborted, unrated, no deadline)
+ * and logs why: an event of `kind` by member `actor` (-1: nobody). */
+static void close_unrated(struct work *w, const char *kind, int actor, const char *detail)
+{
+	w->t.row.state = STORE_ABORTED;
+	w->t.row.finished_at = w->now;
+	w->t.row.deadline = 0;
+	log_event(w, kind, actor, -1, detail);
+}
+
 /* Ends a finished game: result, places, the end event. A game that
  * stopped without an ending (play.h: unfinished) is kept aborted instead,
  * with no places. */
@@ -694,10 +704,7 @@ static void finish(struct work *w)
 
 	w->t.game->ops->result(w->t.state, &r);
 	if (w->t.game->unfinished && w->t.game->unfinished(w->t.state)) {
-		w->t.row.state = STORE_ABORTED;
-		w->t.row.finished_at = w->now;
-		w->t.row.deadline = 0;
-		log_event(w, "end", -1, -1, "unfinished");
+		close_unrated(w, "end", -1, "unfinished");
 		return;
 	}
 	winner_member = r.winner >= 0 ? w->t.game->member_of(w->t.state, r.winner) : -1;
@@ -1153,9 +1160,7 @@ static void cmd_leave(struct call *c)
 		say(&w, S_LEFT, w.t.m[k].name, NULL);
 		drop_member(&w.t, k);
 		if (humans(&w.t) == 0) {
-			w.t.row.state = STORE_ABORTED;
-			w.t.row.finished_at = c->now;
-			log_event(&w, "abort", -1, -1, "empty");
+			close_unrated(&w, "abort", -1, "empty");
 			say(&w, S_LOBBY_CLOSED, NULL, NULL);
 		} else if (strcmp(w.t.row.owner, c->req->user) == 0) {
 			for (int i = 0; i < w.t.nm; i++) {
@@ -1457,10 +1462,7 @@ static void cmd_abort(struct call *c)
 		return;
 	}
 	work_init(&w, c->b, c->t, c->now);
-	w.t.row.state = STORE_ABORTED;
-	w.t.row.finished_at = c->now;
-	w.t.row.deadline = 0;
-	log_event(&w, "abort", member_index(c->t, c->req->user), -1, c->req->name);
+	close_unrated(&w, "abort", member_index(c->t, c->req->user), c->req->name);
 	say(&w, S_ABORTED, c->req->name, NULL);
 	commit(&w, c->req, c->lang, c->out);
 	work_free(&w);
@@ -1747,10 +1749,7 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
 			work_free(&w);
 			return;
 		}
-		w.t.row.state = STORE_ABORTED;
-		w.t.row.finished_at = now;
-		w.t.row.deadline = 0;
-		log_event(&w, "abort", -1, -1, "idle");
+		close_unrated(&w, "abort", -1, "idle");
 		say(&w, S_IDLE_CLOSED, NULL, NULL);
 		commit(&w, NULL, 0, out);
 		work_free(&w);
