@@ -28,6 +28,7 @@ enum cmd_kind {
 	CMD_LEADERBOARD,
 	CMD_STATS,
 	CMD_LANGUAGE,
+	CMD_NOTIFY,
 	CMD_COUNT,
 };
 

@@ -119,6 +119,18 @@ struct msg_select {
 	struct msg_option options[MSG_OPTIONS_MAX];
 };
 
+/* Who a table message calls: the player the table waits for, to be
+ * notified (Discord: a mention of that user alone in the new message's
+ * content). No call while user is "". The text follows the player's name
+ * or mention (", it is your move: /respond"); a reminder's says so. */
+#define MSG_CALL_TEXT 241
+struct msg_call {
+	char user[MSG_USER_MAX]; /* the platform's id of the player */
+	char name[MSG_USER_MAX]; /* their display name, for adapters that cannot mention */
+	char text[MSG_CALL_TEXT];
+	int reminder; /* 1: a reminder that the time for the move runs out */
+};
+
 struct msg {
 	int audience; /* enum msg_audience */
 	char user[MSG_USER_MAX];
@@ -145,6 +157,7 @@ struct msg {
 	/* The picture as text, for a terminal (msg_picture_alt), or NULL;
 	 * owned by the list as the picture's bytes are. */
 	const char *picture_alt;
+	struct msg_call call; /* tables: the player called, if any */
 };
 
 /* A growing list of messages (at most MSG_LIST_MAX; the last one then says

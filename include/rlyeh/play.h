@@ -164,6 +164,11 @@ struct play_game {
 	/* The seats that won a game that is over, as a bit mask (several when
 	 * a win is shared; 0 when nobody won). NULL: only game_result.winner. */
 	unsigned (*winners)(const void *state);
+	/* 1 when the awaited node is a player's own decision, for which the
+	 * table calls that player (a mention, a reminder); 0 for one the table
+	 * asks of anyone in passing (CTHULHU!!!: a reaction window). NULL:
+	 * every awaited node calls its player. */
+	int (*calls)(const void *state, const struct play_ctx *c, const struct game_step *step);
 	/* Milliseconds without a move after which a game whose turn timeouts
 	 * are off is closed without a result (CTHULHU!!! C17: 48 h); 0 never. */
 	int64_t idle_ms;

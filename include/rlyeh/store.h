@@ -183,6 +183,16 @@ int store_player_put(struct store *st, const char *id, const char *name, const c
 /* Reads a player's name and language; -1 when unknown. Either out may be NULL. */
 int store_player_get(struct store *st, const char *id, char name[STORE_NAME_MAX], char lang[8]);
 
+/* Records whether a player wants to be called when a table waits for
+ * their move (on: 1, off: 0), with their display name, at time `now`.
+ * Returns 0, or -1 with nothing written. */
+int store_player_notify_put(struct store *st, const char *id, const char *name, int on,
+                            int64_t now);
+
+/* 1 when the player wants to be called: also when the player is unknown
+ * (the default is on) or the read fails; 0 after /notify off. */
+int store_player_notify(struct store *st, const char *id);
+
 /* Reads a setting into value[0..cap-1]; -1 when unknown. */
 int store_setting_get(struct store *st, const char *key, char *value, size_t cap);
 

@@ -21,6 +21,7 @@ struct table {
 	_Alignas(max_align_t) unsigned char state[PLAY_STATE_MAX];
 	int64_t seq;     /* last event written */
 	int64_t last_at; /* when it was written */
+	int64_t remind;  /* when the awaited player is reminded, 0 for never; not stored */
 };
 
 /* The pending writes of one command, made on a copy of the table. */
@@ -51,6 +52,7 @@ struct slot {
 	struct slot *next; /* in its hash bucket */
 	const struct play_game *game;
 	int64_t id, seq, last_at, created_at, started_at, finished_at, deadline, series_of;
+	int64_t remind; /* struct table's */
 	uint64_t seed, rng[4];
 	int per_player, state, first, moves, winner, note, nm;
 	uint32_t slen, mlen;
@@ -247,6 +249,7 @@ static void expand(const struct slot *s, struct table *t)
 	t->game = s->game;
 	t->seq = s->seq;
 	t->last_at = s->last_at;
+	t->remind = s->remind;
 	t->nm = s->nm;
 	if (s->nm)
 		unpack_members(s->blob + s->slen, s->nm, t->m);
@@ -291,6 +294,15 @@ static int grow(struct bot *b)
 	b->buckets = nb;
 	b->nbuckets = n;
 	return 0;
+}
+
+/* When a kept table next wants bot_tick (0: never): its reminder, when one
+ * is due before its deadline, else its deadline. */
+static int64_t slot_wake(const struct slot *s)
+{
+	if (s->state != STORE_PLAYING)
+		return 0;
+	return s->remind > 0 && s->remind < s->deadline ? s->remind : s->deadline;
 }
 
 /* Notes that a table's deadline changed from `before` to `after`. */
@@ -417,13 +429,14 @@ static int keep_table(struct bot *b, const struct table *t)
 		b->buckets[k] = s;
 		b->nslots++;
 	} else {
-		before = s->state == STORE_PLAYING ? s->deadline : 0;
+		before = slot_wake(s);
 	}
 	free(s->blob);
 	s->blob = blob;
 	s->game = t->game;
 	s->seq = t->seq;
 	s->last_at = t->last_at;
+	s->remind = t->row.state == STORE_PLAYING ? t->remind : 0;
 	s->nm = t->nm;
 	s->slen = slen;
 	s->mlen = mlen;
@@ -432,7 +445,7 @@ static int keep_table(struct bot *b, const struct table *t)
 	pack_members(t->m, t->nm, blob + slen);
 	if (state_size)
 		memcpy(blob + slen + mlen, t->state, state_size);
-	deadline_moved(b, before, t->row.state == STORE_PLAYING ? t->row.deadline : 0);
+	deadline_moved(b, before, slot_wake(s));
 	return 0;
 }
 
@@ -547,7 +560,50 @@ static void narrate_line(struct work *w, const char *line)
 	text_add(&w->narr, "\n");
 }
 
-/* Appends the public table message. */
+static int computer_controls(const struct table *t, int member)
+{
+	return t->m[member].policy[0] || t->m[member].autopilot;
+}
+
+/* The member whom the table waits for and may call: a human playing their
+ * own seat, whose roll or own decision (play.h: calls) is awaited; -1 for
+ * none (a lobby, a game over, a computer seat, a reaction window). */
+static int called_member(const struct table *t)
+{
+	struct game_step step;
+	int member;
+
+	if (t->row.state != STORE_PLAYING)
+		return -1;
+	t->game->ops->step(t->state, &step);
+	if (step.node == GAME_NODE_OVER ||
+	    (step.node == GAME_NODE_CHANCE && t->game->auto_roll(t->state, &step)))
+		return -1;
+	member = t->game->member_of(t->state, step.seat);
+	if (member < 0 || member >= t->nm || !t->m[member].player[0] ||
+	    computer_controls(t, member))
+		return -1;
+	if (step.node == GAME_NODE_CHOICE && t->game->calls) {
+		struct play_ctx c = ctx_of(t, table_lang(t));
+		if (!t->game->calls(t->state, &c, &step))
+			return -1;
+	}
+	return member;
+}
+
+/* Makes table message m call member k of t with the text `id` ({1}: a1). */
+static void set_call(struct msg *m, const struct table *t, int k, int id, const char *a1)
+{
+	struct text tx;
+
+	text_copy(m->call.user, sizeof(m->call.user), t->m[k].player);
+	text_copy(m->call.name, sizeof(m->call.name), t->m[k].name);
+	text_init(&tx, m->call.text, sizeof(m->call.text));
+	i18n_add(&tx, table_lang(t), id, a1, NULL);
+}
+
+/* Appends the public table message; while a human's move is awaited, it
+ * calls that player unless they turned calls off (/notify off). */
 static void show_table(struct work *w)
 {
 	struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
@@ -586,6 +642,11 @@ static void show_table(struct work *w)
 		return;
 	}
 	w->t.game->render(w->t.state, &c, m);
+	{
+		int k = called_member(&w->t);
+		if (k >= 0 && store_player_notify(w->b->st, w->t.m[k].player))
+			set_call(m, &w->t, k, S_CALL, NULL);
+	}
 	if (w->t.game->picture) {
 		unsigned char *png = NULL;
 		size_t len = 0;
@@ -674,11 +735,6 @@ static void choose(struct work *w, int member, const struct game_step *step, con
 	apply(w, member, value, "choice");
 }
 
-static int computer_controls(const struct table *t, int member)
-{
-	return t->m[member].policy[0] || t->m[member].autopilot;
-}
-
 static const char *policy_of(const struct table *t, int member)
 {
 	return t->m[member].policy[0] ? t->m[member].policy : t->game->policy;
@@ -742,6 +798,7 @@ static void advance(struct work *w)
 {
 	struct game_step step;
 
+	w->t.remind = 0;
 	for (int guard = 0; guard < 100000 && !w->oom; guard++) {
 		int member;
 
@@ -777,7 +834,11 @@ static void advance(struct work *w)
 		int64_t ms = w->t.game->wait_ms
 		                 ? w->t.game->wait_ms(w->t.state, &c, w->b->cfg.turn_timeout_ms)
 		                 : w->b->cfg.turn_timeout_ms;
-		w->t.row.deadline = w->now + (ms > 0 ? ms : w->b->cfg.turn_timeout_ms);
+		if (ms <= 0)
+			ms = w->b->cfg.turn_timeout_ms;
+		w->t.row.deadline = w->now + ms;
+		/* The called player is reminded when a quarter of the wait is left. */
+		w->t.remind = called_member(&w->t) >= 0 ? w->t.row.deadline - ms / 4 : 0;
 	}
 }
 
@@ -1391,6 +1452,7 @@ static void cmd_status(struct call *c)
 		if (m) {
 			m->audience = MSG_PRIVATE;
 			text_copy(m->user, sizeof(m->user), c->req->user);
+			memset(&m->call, 0, sizeof(m->call)); /* a private view calls nobody */
 		}
 	}
 	work_free(&w);
@@ -1537,7 +1599,11 @@ static int prefer(struct call *c, int who)
 	if (w.t.row.moves != moves)
 		show_table(&w);
 	else
-		w.t.row.deadline = c->t->row.deadline; /* the awaited move waits as before */
+	{
+		/* the awaited move waits as before */
+		w.t.row.deadline = c->t->row.deadline;
+		w.t.remind = c->t->remind;
+	}
 	if ((m = reply(&w, MSG_PRIVATE, c->req->user, MSG_INFO)))
 		text_copy(m->text, sizeof(m->text), buf);
 	commit(&w, c->req, c->lang, c->out);
@@ -1607,6 +1673,28 @@ static void cmd_language(struct call *c)
 	c->lang = i18n_lang(c->req->cmd.args[0]);
 	if (inform(c, &tx))
 		i18n_add(&tx, c->lang, S_LANGUAGE_SET, NULL);
+}
+
+/* /notify on|off: whether tables call the player (a mention when their move
+ * is awaited, a reminder before it times out); kept with the player. */
+static void cmd_notify(struct call *c)
+{
+	const char *a = c->req->cmd.nargs == 1 ? c->req->cmd.args[0] : "";
+	int on = strcmp(a, "on") == 0 || strcmp(a, "aan") == 0    ? 1
+	         : strcmp(a, "off") == 0 || strcmp(a, "uit") == 0 ? 0
+	                                                          : -1;
+	struct text tx;
+
+	if (on < 0) {
+		deny(c, S_ERR_NOTIFY, NULL, NULL);
+		return;
+	}
+	if (store_player_notify_put(c->b->st, c->req->user, c->req->name, on, c->now)) {
+		deny(c, S_ERR_STORAGE, NULL, NULL);
+		return;
+	}
+	if (inform(c, &tx))
+		i18n_add(&tx, c->lang, on ? S_NOTIFY_ON : S_NOTIFY_OFF, NULL);
 }
 
 /* A player whose seat the computer plays (after timeouts or /leave) takes
@@ -1715,6 +1803,9 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 	case CMD_LANGUAGE:
 		cmd_language(&c);
 		break;
+	case CMD_NOTIFY:
+		cmd_notify(&c);
+		break;
 	default:
 		deny(&c, S_ERR_UNKNOWN_COMMAND, NULL, NULL);
 		break;
@@ -1784,6 +1875,35 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
 	work_free(&w);
 }
 
+/* Reminds the player called at s's table that the time for their move
+ * runs out: the table again, calling them with the seconds left. Nothing is
+ * written; the reminder is not repeated for this move. */
+static void remind(struct bot *b, struct slot *s, int64_t now, struct msg_list *out)
+{
+	int64_t before = slot_wake(s);
+	struct table t;
+	struct work w;
+	char left[24];
+	int k;
+
+	s->remind = 0;
+	deadline_moved(b, before, slot_wake(s));
+	expand(s, &t);
+	k = called_member(&t);
+	if (k < 0 || !store_player_notify(b->st, t.m[k].player))
+		return;
+	work_init(&w, b, &t, now);
+	show_table(&w);
+	if (w.out.n && w.out.m[w.out.n - 1].call.user[0]) {
+		struct msg *m = &w.out.m[w.out.n - 1];
+		snprintf(left, sizeof(left), "%lld", (long long)((t.row.deadline - now + 999) / 1000));
+		set_call(m, &t, k, S_REMIND, left);
+		m->call.reminder = 1;
+		msg_add_copy(out, m);
+	}
+	work_free(&w);
+}
+
 void bot_tick(struct bot *b, int64_t now, struct msg_list *out)
 {
 	int64_t next = bot_next_deadline(b);
@@ -1792,10 +1912,14 @@ void bot_tick(struct bot *b, int64_t now, struct msg_list *out)
 		return;
 	for (size_t i = 0; i < b->nbuckets; i++) {
 		for (struct slot *s = b->buckets[i]; s; s = s->next) {
-			if (s->state == STORE_PLAYING && s->deadline > 0 && s->deadline <= now) {
+			if (s->state != STORE_PLAYING || s->deadline <= 0)
+				continue;
+			if (s->deadline <= now) {
 				struct table t;
 				expand(s, &t);
 				time_out(b, &t, now, out);
+			} else if (s->remind > 0 && s->remind <= now) {
+				remind(b, s, now, out);
 			}
 		}
 	}
@@ -1807,11 +1931,13 @@ int64_t bot_next_deadline(struct bot *b)
 
 	if (b->earliest >= 0)
 		return b->earliest;
-	for (size_t i = 0; i < b->nbuckets; i++)
-		for (const struct slot *s = b->buckets[i]; s; s = s->next)
-			if (s->state == STORE_PLAYING && s->deadline > 0 &&
-			    (next == 0 || s->deadline < next))
-				next = s->deadline;
+	for (size_t i = 0; i < b->nbuckets; i++) {
+		for (const struct slot *s = b->buckets[i]; s; s = s->next) {
+			int64_t wake = slot_wake(s);
+			if (wake > 0 && (next == 0 || wake < next))
+				next = wake;
+		}
+	}
 	b->earliest = next;
 	return next;
 }
@@ -1893,6 +2019,14 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 			snprintf(rs->err, rs->errlen, "game %lld: %d moves logged, %d expected",
 			         (long long)t.row.id, applied, t.row.moves);
 			return -1;
+		}
+		if (t.row.deadline > 0 && rs->b->cfg.turn_timeout_ms > 0 && called_member(&t) >= 0) {
+			/* The reminder of the awaited move, as advance set it. */
+			struct play_ctx c = ctx_of(&t, table_lang(&t));
+			int64_t ms = t.game->wait_ms
+			                 ? t.game->wait_ms(t.state, &c, rs->b->cfg.turn_timeout_ms)
+			                 : rs->b->cfg.turn_timeout_ms;
+			t.remind = t.row.deadline - (ms > 0 ? ms : rs->b->cfg.turn_timeout_ms) / 4;
 		}
 	}
 	if (keep_table(rs->b, &t)) {

@@ -956,6 +956,14 @@ static int64_t wait_ms(const void *state, const struct play_ctx *c, int64_t base
 	}
 }
 
+/* The table calls the player of every decision of their own; a reaction
+ * window is offered to everyone in passing and calls nobody. */
+static int calls(const void *state, const struct play_ctx *c, const struct game_step *step)
+{
+	(void)c;
+	return !(step->kind == CA_PLAY && cthulhu_moment(state) == CM_RW);
+}
+
 /* ---- narration ---- */
 
 static void narrate(const void *state, const struct game_event *ev, int n, const struct play_ctx *c,
@@ -1491,6 +1499,7 @@ const struct play_game ctplay = {
 	.settle = settle,
 	.timeout_value = timeout_value,
 	.wait_ms = wait_ms,
+	.calls = calls,
 	.view = view,
 	.follow = follow,
 	.leave = leave,

@@ -71,6 +71,9 @@ static void print_msg(FILE *f, const struct msg *m, int lang, const char *pictur
 		i18n_add(&tx, lang, S_PRIVATE_TAG, m->user, NULL);
 		text_add(&tx, ") ");
 	}
+	/* The player at the terminal sees every table: only a reminder calls. */
+	if (m->call.reminder && m->call.user[0])
+		fprintf(f, "%s%s%s\n", prefix, m->call.name, m->call.text);
 	if (m->title[0])
 		fprintf(f, "%s== %s ==\n", prefix, m->title);
 	for (int i = 0; i < m->nfields; i++)

@@ -37,6 +37,7 @@
 #define TOKEN_LIFE_MS   (14LL * 60 * 1000) /* interaction tokens last 15 minutes */
 #define CONTENT_MAX     2000
 #define BATCH_MAX       32 /* interactions committed together at most */
+#define SNOWFLAKE_MAX   21 /* Discord ids are 64-bit integers: 20 digits at most */
 
 _Static_assert(MSG_PROMPT_TEXT <= CMD_ARG_MAX - 1, "a prompt's text is one command argument");
 
@@ -446,6 +447,11 @@ static const struct cmd_def defs[] = {
 	  "The language I answer you in",
 	  "De taal waarin ik je antwoord",
 	  { { "language", "taal", PLAY_ARG_TEXT, 1, "Language", "Taal", "en,nl" } } },
+	{ CMD_NOTIFY,
+	  "melding",
+	  "Be called (mentioned) when a table waits for your move",
+	  "Word geroepen (vermeld) wanneer een tafel op jouw zet wacht",
+	  { { "calls", "roepen", PLAY_ARG_TEXT, 1, "On or off", "Aan (on) of uit (off)", "on,off" } } },
 };
 
 static void localized(cJSON *obj, const char *key, const char *nl)
@@ -704,33 +710,98 @@ static void add_table(cJSON *data, const struct msg *t)
 	add_components(data, t);
 }
 
+/* 1 when s is a snowflake: 1 to 20 digits. */
+static int is_snowflake(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n >= 1 && n < SNOWFLAKE_MAX && s[n] == '\0';
+}
+
+/* The user a table message calls by a mention, or NULL: a public table
+ * whose call names a snowflake. */
+static const char *called_user(const struct msg *t)
+{
+	return t && t->audience == MSG_CHANNEL && is_snowflake(t->call.user) ? t->call.user : NULL;
+}
+
+/* Writes to content (CONTENT_MAX + 1 bytes) the texts of m[0..n-1] but
+ * tables (a title in bold heading its text), then the call of `table` (NULL:
+ * none), each on its own line. When they do not fit, the texts' earliest
+ * lines are left out, an ellipsis in their place: the last lines and the
+ * call are what a live table must show. */
+static void compose_content(const struct msg *const *m, int n, const struct msg *table,
+                            char *content)
+{
+	char call[MSG_CALL_TEXT + MSG_USER_MAX + 8] = "";
+	size_t total = 0, budget, start = 0;
+	const char *user = called_user(table);
+	struct text tx;
+	char *all;
+
+	if (user)
+		snprintf(call, sizeof(call), "<@%s>%s", user, table->call.text);
+	else if (table && table->call.user[0])
+		snprintf(call, sizeof(call), "%s%s", table->call.name, table->call.text);
+	for (int i = 0; i < n; i++)
+		if (m[i]->kind != MSG_TABLE)
+			total += strlen(m[i]->title) + strlen(m[i]->text) + 8;
+	all = malloc(total + 1);
+	text_init(&tx, content, CONTENT_MAX + 1);
+	if (all) {
+		struct text at;
+		text_init(&at, all, total + 1);
+		for (int i = 0; i < n; i++) {
+			if (m[i]->kind == MSG_TABLE)
+				continue;
+			if (at.len)
+				text_add(&at, "\n");
+			if (m[i]->title[0]) { /* a reply's title ("Your hand") heads its text */
+				text_add(&at, "**");
+				text_add(&at, m[i]->title);
+				text_add(&at, "**\n");
+			}
+			text_add(&at, m[i]->text);
+		}
+		while (at.len && all[at.len - 1] == '\n')
+			all[--at.len] = '\0';
+		budget = CONTENT_MAX - (call[0] ? strlen(call) + 1 : 0);
+		if (at.len > budget) {
+			const char *cut;
+			budget -= 4; /* "…\n" */
+			start = at.len - budget;
+			cut = strchr(all + start, '\n');
+			start = cut ? (size_t)(cut + 1 - all) : at.len;
+			text_add(&tx, "\xe2\x80\xa6\n");
+		}
+		text_add(&tx, all + start);
+		free(all);
+	}
+	if (call[0]) {
+		if (tx.len)
+			text_add(&tx, "\n");
+		text_add(&tx, call);
+	}
+}
+
 char *discord_response_json(int type, const struct msg *const *m, int n, int flags)
 {
 	cJSON *root = cJSON_CreateObject(),
-	      *data = type ? cJSON_AddObjectToObject(root, "data") : root;
+	      *data = type ? cJSON_AddObjectToObject(root, "data") : root, *mentions;
 	char content[CONTENT_MAX + 1];
-	struct text tx;
 	const struct msg *table = NULL, *panel = NULL, *pics[REST_MAX_FILES] = { 0 };
 	int npics = pick_pictures(m, n, pics);
+	const char *user;
 	char *json;
 
-	text_init(&tx, content, sizeof(content));
 	for (int i = 0; i < n; i++) {
-		if (m[i]->kind == MSG_TABLE) {
+		if (m[i]->kind == MSG_TABLE)
 			table = m[i];
-			continue;
-		}
-		if (m[i]->nbuttons || msg_has_select(m[i]))
+		else if (m[i]->nbuttons || msg_has_select(m[i]))
 			panel = m[i];
-		if (tx.len)
-			text_add(&tx, "\n");
-		if (m[i]->title[0]) { /* a reply's title ("Your hand") heads its text */
-			text_add(&tx, "**");
-			text_add(&tx, m[i]->title);
-			text_add(&tx, "**\n");
-		}
-		text_add(&tx, m[i]->text);
 	}
+	compose_content(m, n, table, content);
+	user = called_user(table);
 	if (type)
 		cJSON_AddNumberToObject(root, "type", type);
 	cJSON_AddStringToObject(data, "content", content);
@@ -748,7 +819,12 @@ char *discord_response_json(int type, const struct msg *const *m, int n, int fla
 	}
 	if (flags & DISCORD_EPHEMERAL)
 		cJSON_AddNumberToObject(data, "flags", 64);
-	cJSON_AddItemToObject(data, "allowed_mentions", cJSON_Parse("{\"parse\":[]}"));
+	/* Nobody is pinged but the player called, whatever the text holds. */
+	mentions = cJSON_AddObjectToObject(data, "allowed_mentions");
+	cJSON_AddArrayToObject(mentions, "parse");
+	if (user)
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(mentions, "users"),
+		                     cJSON_CreateString(user));
 	if (npics || (flags & DISCORD_DETACH)) {
 		/* The files the message keeps: these, as files[0..]. */
 		cJSON *list = cJSON_AddArrayToObject(data, "attachments");
@@ -811,32 +887,46 @@ enum tag_kind {
 	TAG_REGISTER,
 	TAG_CALLBACK,
 	TAG_FOLLOWUP,
-	TAG_POST_TABLE, /* a channel message holding the table: remember its id */
-	TAG_ORIGINAL,   /* GET @original of a response holding the table */
 	TAG_OTHER,
 };
 
-/* Where the channel's current table message is, to edit it in place. */
-/* What the adapter knows of a channel's table message. Discord ids are
- * 64-bit integers: 20 digits at most. */
-#define SNOWFLAKE_MAX 21
+/* What a request is for, kept with it until it is answered. */
+struct purpose {
+	int kind;            /* enum tag_kind */
+	const char *channel; /* the channel it is about, or NULL */
+	/* TAG_REGISTER: the fingerprint of the definitions; a live message
+	 * made by an interaction: its token (to take the buttons off later) */
+	const char *token;
+	uint64_t live; /* it makes the channel's live message number `live`; 0: not one */
+	int original;  /* that message is the interaction's original response */
+};
+
+/* What the adapter knows of a channel's live message: the newest public
+ * message the bot posted there, holding the table, the last moves and the
+ * buttons of the moment. Every new one takes the buttons off the one
+ * before (it keeps its text). */
 struct chan {
 	char channel[SNOWFLAKE_MAX];
-	char msg_id[SNOWFLAKE_MAX]; /* a channel message id, when known */
-	int64_t game;
-	char *token; /* else the interaction whose response holds it, or NULL */
-	int64_t token_at;
-	int pictured;      /* that message shows a picture */
-	struct chan *next; /* in its hash bucket */
+	uint64_t live;              /* the number of the newest live message, 0: none yet */
+	int open;                   /* it has buttons or a menu to take off */
+	char msg_id[SNOWFLAKE_MAX]; /* its id; "" until the request making it is answered */
+	char *token;                /* the interaction that made it, or NULL (a channel post) */
+	int64_t token_at;           /* when */
+	int original;               /* it is that interaction's original response */
+	char clicked[SNOWFLAKE_MAX]; /* the message a click's answer took the buttons off last */
+	struct chan *next;           /* in its hash bucket */
 };
 
 /* A follow-up held until its interaction's callback is accepted, with copies
- * of its files (names and bytes in one block). */
+ * of its files (names and bytes in one block) and of its purpose. */
 struct later {
 	char *path;
 	char *body;
 	struct rest_file *files;
 	int nfiles;
+	struct purpose pu;
+	char channel[SNOWFLAKE_MAX]; /* pu.channel's copy */
+	char *token;                 /* pu.token's copy */
 };
 
 /* The prompt of a button sent, remembered to answer a click on it with its
@@ -855,9 +945,10 @@ struct pending {
 	int kind;
 	int64_t started_us; /* callbacks: when the interaction arrived */
 	char channel[64];
-	int64_t game;
-	char
-	    *token; /* TAG_CALLBACK of a table response: for @original; TAG_REGISTER: fingerprint */
+	char *token;    /* as struct purpose's */
+	int64_t sent;   /* when it was submitted (ms): how old its token is */
+	uint64_t live;  /* as struct purpose's */
+	int original;   /* as struct purpose's */
 };
 
 /* An interaction whose replies wait for its batch's commit. */
@@ -1032,6 +1123,7 @@ static void later_free(struct later *l)
 	free(l->path);
 	free(l->body);
 	free(l->files);
+	free(l->token);
 }
 
 /* Frees a pending entry's held follow-ups. */
@@ -1078,11 +1170,12 @@ static struct rest_file *copy_files(const struct rest_file *files, int n)
 	return out;
 }
 
-/* Submits a request with files[0..nfiles-1] (none: a JSON body as before);
- * the body and the files are borrowed. */
+/* Submits a request with files[0..nfiles-1] (none: a JSON body as before)
+ * for purpose pu; the body, the files and pu's strings are borrowed. A
+ * follow-up made while its interaction's callback is still unanswered is
+ * held (copied) and submitted once the callback is accepted. */
 static void submit_files(struct app *a, int method, const char *path, const char *body,
-                         const struct rest_file *files, int nfiles, int kind, const char *channel,
-                         int64_t game, const char *token)
+                         const struct rest_file *files, int nfiles, const struct purpose *pu)
 {
 	/* Interaction endpoints (the callback, and the webhook of the
 	 * interaction's token: follow-ups, @original) are not bound by the
@@ -1092,23 +1185,31 @@ static void submit_files(struct app *a, int method, const char *path, const char
 		                   .body = body,
 		                   .body_len = body ? strlen(body) : 0,
 		                   .exempt_global =
-		                       kind == TAG_CALLBACK || strncmp(path, "/webhooks/", 10) == 0,
+		                       pu->kind == TAG_CALLBACK || strncmp(path, "/webhooks/", 10) == 0,
 		                   .files = nfiles ? files : NULL,
 		                   .nfiles = nfiles };
 	struct pending *p;
 
-	if (kind == TAG_FOLLOWUP && a->hold && a->pend[a->hold % PENDING_SLOTS].tag == a->hold) {
+	if (pu->kind == TAG_FOLLOWUP && a->hold &&
+	    a->pend[a->hold % PENDING_SLOTS].tag == a->hold) {
 		/* Discord wants the initial response first: send it after. */
 		struct pending *cb = &a->pend[a->hold % PENDING_SLOTS];
 		struct later *more = realloc(cb->later, (size_t)(cb->nlater + 1) * sizeof(*more));
 		if (more) {
 			struct later *l = &more[cb->nlater];
 			cb->later = more;
+			memset(l, 0, sizeof(*l));
 			l->path = strdup(path);
 			l->body = body ? strdup(body) : NULL;
 			l->files = copy_files(files, nfiles);
 			l->nfiles = l->files ? nfiles : 0;
-			if (l->path && (!body || l->body) && l->nfiles == nfiles)
+			l->pu = *pu;
+			text_copy(l->channel, sizeof(l->channel), pu->channel ? pu->channel : "");
+			l->pu.channel = l->channel;
+			l->token = pu->token ? strdup(pu->token) : NULL;
+			l->pu.token = l->token;
+			if (l->path && (!body || l->body) && l->nfiles == nfiles &&
+			    (!pu->token || l->token))
 				cb->nlater++;
 			else
 				later_free(l);
@@ -1121,23 +1222,25 @@ static void submit_files(struct app *a, int method, const char *path, const char
 	free(p->token);
 	memset(p, 0, sizeof(*p));
 	p->tag = rq.tag;
-	p->kind = kind;
-	p->started_us = kind == TAG_CALLBACK ? a->arrived_us : 0;
-	p->game = game;
-	text_copy(p->channel, sizeof(p->channel), channel ? channel : "");
-	p->token = token ? strdup(token) : NULL;
-	if (kind == TAG_CALLBACK)
+	p->kind = pu->kind;
+	p->started_us = pu->kind == TAG_CALLBACK ? a->arrived_us : 0;
+	p->sent = now_ms();
+	p->live = pu->live;
+	p->original = pu->original;
+	text_copy(p->channel, sizeof(p->channel), pu->channel ? pu->channel : "");
+	p->token = pu->token ? strdup(pu->token) : NULL;
+	if (pu->kind == TAG_CALLBACK)
 		a->hold = rq.tag;
 	if (rest_submit(a->rest, &rq))
 		log_msg(LOG_WARN, "http: queue full, a request to %s was dropped",
-		        kind == TAG_CALLBACK ? "/interactions/…" : "the API");
+		        pu->kind == TAG_CALLBACK ? "/interactions/…" : "the API");
 }
 
 /* Submits a request without files; the body is borrowed. */
-static void submit(struct app *a, int method, const char *path, const char *body, int kind,
-                   const char *channel, int64_t game, const char *token)
+static void submit(struct app *a, int method, const char *path, const char *body,
+                   const struct purpose *pu)
 {
-	submit_files(a, method, path, body, NULL, 0, kind, channel, game, token);
+	submit_files(a, method, path, body, NULL, 0, pu);
 }
 
 static size_t prompt_slot(const char *id)
@@ -1170,10 +1273,10 @@ static const struct msg_prompt *recall_prompt(struct app *a, const char *id)
 }
 
 /* Sends the messages m[0..n-1] as one body of `type` (discord_response_json
- * with `flags`) with their pictures, and remembers their prompts. */
+ * with `flags`) with their pictures, for purpose pu, and remembers their
+ * prompts. */
 static void send_msgs(struct app *a, int method, const char *path, int type,
-                      const struct msg *const *m, int n, int flags, int kind, const char *channel,
-                      int64_t game, const char *token)
+                      const struct msg *const *m, int n, int flags, const struct purpose *pu)
 {
 	struct rest_file files[REST_MAX_FILES];
 	char *body = discord_response_json(type, m, n, flags);
@@ -1183,161 +1286,145 @@ static void send_msgs(struct app *a, int method, const char *path, int type,
 		return;
 	for (int i = 0; i < n; i++)
 		remember_prompts(a, m[i]);
-	submit_files(a, method, path, body, files, nfiles, kind, channel, game, token);
+	submit_files(a, method, path, body, files, nfiles, pu);
 	free(body);
 }
 
-/* Sends the channel's new table: edits the current table message when it
- * is known and of the same game, else posts a new one. */
-static void send_table(struct app *a, const struct msg *t, int64_t now)
+/* An edit that takes a message's buttons and menus off; its text, embeds and
+ * files stay (an edit leaves out what it does not name). */
+static const char freeze_body[] = "{\"components\":[]}";
+
+/* Takes the buttons off message `id` of `channel`, through the webhook of
+ * the interaction `token` made it with while that token lasts (no global
+ * limit), else through the channel. */
+static void freeze_message(struct app *a, const char *channel, const char *id, const char *token,
+                           int64_t token_at, int original, int64_t now)
 {
-	struct chan *c = chan_get(a, t->channel);
-	/* An edit drops the picture the message showed when the new table
-	 * has none; one with a picture replaces it. */
-	int flags = c && c->pictured && !has_picture(t) ? DISCORD_DETACH : 0;
+	struct purpose pu = { .kind = TAG_OTHER, .channel = channel };
 	char path[768];
 
-	if (!c)
+	if (token && now - token_at < TOKEN_LIFE_MS)
+		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/%s", a->app_id, token,
+		         original ? "@original" : id);
+	else if (is_snowflake(id))
+		snprintf(path, sizeof(path), "/channels/%s/messages/%s", channel, id);
+	else
 		return;
-	if (c->game == t->game && c->token && now - c->token_at < TOKEN_LIFE_MS) {
-		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", a->app_id,
-		         c->token);
-		send_msgs(a, REST_PATCH, path, 0, &t, 1, flags, TAG_OTHER, t->channel, t->game,
-		          NULL);
-	} else if (c->game == t->game && c->msg_id[0]) {
-		snprintf(path, sizeof(path), "/channels/%s/messages/%s", t->channel, c->msg_id);
-		send_msgs(a, REST_PATCH, path, 0, &t, 1, flags, TAG_OTHER, t->channel, t->game,
-		          NULL);
-	} else {
-		snprintf(path, sizeof(path), "/channels/%s/messages", t->channel);
-		c->game = t->game;
-		c->msg_id[0] = '\0';
-		set_str(&c->token, NULL);
-		send_msgs(a, REST_POST, path, 0, &t, 1, 0, TAG_POST_TABLE, t->channel, t->game,
-		          NULL);
-	}
-	c->pictured = has_picture(t);
+	submit(a, REST_PATCH, path, freeze_body, &pu);
 }
 
-/* Posts public text messages (no table) to a channel, in order. */
-static void post_events(struct app *a, const char *channel, const struct msg *m, int n)
+/* Begins the channel's next live message: takes the buttons off the one
+ * before (at once when its id is known; else on_response does when the
+ * request that makes it is answered), unless the message `clicked` has just
+ * lost them by the answer to a click. Returns the new one's number. */
+static uint64_t next_live(struct app *a, struct chan *c, const char *clicked, int64_t now)
 {
+	if (clicked) {
+		text_copy(c->clicked, sizeof(c->clicked), clicked);
+		if (c->msg_id[0] && strcmp(c->msg_id, clicked) == 0)
+			c->open = 0;
+	}
+	if (c->open && c->msg_id[0])
+		freeze_message(a, c->channel, c->msg_id, c->token, c->token_at, c->original, now);
+	c->open = 0;
+	c->msg_id[0] = '\0';
+	set_str(&c->token, NULL);
+	c->original = 0;
+	return ++c->live;
+}
+
+/* Notes that the channel's live message number `live` is being made from
+ * m[0..n-1] by the interaction `token` (NULL: a channel post). */
+static void made_live(struct chan *c, const struct msg *const *m, int n, const char *token,
+                      int original, int64_t now)
+{
+	c->open = 0;
+	for (int i = 0; i < n; i++)
+		c->open |= m[i]->nbuttons > 0 || msg_has_select(m[i]);
+	set_str(&c->token, token);
+	c->token_at = now;
+	c->original = original;
+}
+
+/* Posts public messages m[0..n-1] of one channel (a timeout, a reminder) as
+ * its new live message, taking the buttons off the one before. */
+static void post_live(struct app *a, const char *channel, const struct msg *const *m, int n,
+                      int64_t now)
+{
+	struct chan *c = chan_get(a, channel);
+	struct purpose pu = { .kind = TAG_OTHER, .channel = channel };
 	char path[128];
 
-	snprintf(path, sizeof(path), "/channels/%s/messages", channel);
-	for (int i = 0; i < n; i++) {
-		const struct msg *one = &m[i];
-		if (one->kind == MSG_TABLE || one->audience != MSG_CHANNEL)
-			continue;
-		send_msgs(a, REST_POST, path, 0, &one, 1, 0, TAG_OTHER, channel, m[i].game, NULL);
+	if (!is_snowflake(channel))
+		return;
+	if (c) {
+		pu.live = next_live(a, c, NULL, now);
+		made_live(c, m, n, NULL, 0, now);
 	}
+	snprintf(path, sizeof(path), "/channels/%s/messages", channel);
+	send_msgs(a, REST_POST, path, 0, m, n, 0, &pu);
 }
 
-/* Answers one interaction with the bot's messages. */
+/* Answers one interaction with the bot's messages. Whatever the channel is
+ * told becomes one new live message (the table last), and the live message
+ * before it loses its buttons: two requests. For a click on a channel
+ * message, the callback (type 7) takes that message's buttons off and a
+ * follow-up posts the new one; otherwise the callback (type 4) is the new
+ * one and an edit freezes the old. Private replies follow, ephemeral. */
 static void respond(struct app *a, const struct discord_req *r, struct msg_list *out)
 {
 	const struct msg *pub[MSG_LIST_MAX];
-	const struct msg *table = NULL;
 	char path[768];
 	int npub = 0, answered = 0;
 	int64_t now = now_ms();
 
-	for (int i = 0; i < out->n; i++) {
-		if (out->m[i].audience != MSG_CHANNEL)
-			continue;
-		if (out->m[i].kind == MSG_TABLE)
-			table = &out->m[i];
-		else
+	for (int i = 0; i < out->n; i++)
+		if (out->m[i].audience == MSG_CHANNEL)
 			pub[npub++] = &out->m[i];
-	}
-	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
-	if (table && (r->type == 3 || (r->type == 5 && r->message_id[0])) && !r->message_private &&
-	    r->req.cmd.game == table->game) {
-		/* A button or menu of the table (or a modal one of its buttons
-		 * opened): update that message in place. (One of a private
-		 * reply, a hand or a preview, is answered as a command is: an
-		 * update would put the table in that reply, seen by one.)... */
-		struct chan *c = chan_get(a, table->channel);
-		send_msgs(a, REST_POST, path, 7, &table, 1,
-		          r->message_pictured && !has_picture(table) ? DISCORD_DETACH : 0,
-		          TAG_CALLBACK, r->channel, table->game, NULL);
-		answered = 1;
-		if (c) {
-			c->game = table->game;
-			c->pictured = has_picture(table);
-			if (strlen(r->message_id) < sizeof(c->msg_id))
-				text_copy(c->msg_id, sizeof(c->msg_id), r->message_id);
-			else
-				c->msg_id[0] = '\0';
-		}
-		/* ...and tell what happened below it. */
-		snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
-		for (int i = 0; i < npub; i++)
-			send_msgs(a, REST_POST, path, 0, &pub[i], 1, 0, TAG_FOLLOWUP, r->channel, 0,
-			          NULL);
-	} else if (npub || table) {
-		struct chan *c = table ? chan_get(a, table->channel) : NULL;
-		int in_place = c && table && c->game == table->game &&
-		               (c->msg_id[0] || (c->token && now - c->token_at < TOKEN_LIFE_MS));
-		if (npub) {
-			/* The first event answers; the table goes with it unless an
-			 * existing table message is edited instead. */
-			const struct msg *both[2];
-			int nb = 0;
-			both[nb++] = pub[0];
-			if (table && !in_place)
-				both[nb++] = table;
-			send_msgs(a, REST_POST, path, 4, both, nb, 0, TAG_CALLBACK, r->channel,
-			          table && !in_place ? table->game : 0,
-			          table && !in_place ? r->token : NULL);
+	if (npub) {
+		struct chan *c = chan_get(a, r->channel);
+		int click = (r->type == 3 || (r->type == 5 && r->message_id[0])) &&
+		            !r->message_private && r->message_id[0];
+		struct purpose pu = { .kind = TAG_CALLBACK, .channel = r->channel, .token = r->token };
+		if (c)
+			pu.live = next_live(a, c, click ? r->message_id : NULL, now);
+		if (click) {
+			struct purpose cb = { .kind = TAG_CALLBACK, .channel = r->channel };
+			snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
+			submit(a, REST_POST, path, "{\"type\":7,\"data\":{\"components\":[]}}", &cb);
 			snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
-			for (int i = 1; i < npub; i++)
-				send_msgs(a, REST_POST, path, 0, &pub[i], 1, 0, TAG_FOLLOWUP,
-				          r->channel, 0, NULL);
-			if (table && in_place)
-				send_table(a, table, now);
-			if (table && !in_place && c) {
-				c->game = table->game;
-				c->msg_id[0] = '\0';
-				set_str(&c->token, r->token);
-				c->token_at = now;
-				c->pictured = has_picture(table);
-			}
+			pu.kind = TAG_FOLLOWUP;
+			send_msgs(a, REST_POST, path, 0, pub, npub, 0, &pu);
 		} else {
-			send_msgs(a, REST_POST, path, 4, &table, 1, 0, TAG_CALLBACK, r->channel,
-			          table->game, r->token);
-			if (c) {
-				c->game = table->game;
-				c->msg_id[0] = '\0';
-				set_str(&c->token, r->token);
-				c->token_at = now;
-				c->pictured = has_picture(table);
-			}
+			snprintf(path, sizeof(path), "/interactions/%s/%s/callback?with_response=true",
+			         r->id, r->token);
+			pu.original = 1;
+			send_msgs(a, REST_POST, path, 4, pub, npub, 0, &pu);
 		}
+		if (c)
+			made_live(c, pub, npub, r->token, pu.original, now);
 		answered = 1;
 	}
 	for (int i = 0; i < out->n; i++) {
 		const struct msg *m = &out->m[i];
+		struct purpose pu = { .kind = answered ? TAG_FOLLOWUP : TAG_CALLBACK,
+			              .channel = r->channel };
 		if (m->audience != MSG_PRIVATE || strcmp(m->user, r->user) != 0)
 			continue;
-		if (!answered) {
+		if (!answered)
 			snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id,
 			         r->token);
-			send_msgs(a, REST_POST, path, 4, &m, 1, DISCORD_EPHEMERAL, TAG_CALLBACK,
-			          r->channel, 0, NULL);
-			answered = 1;
-		} else {
+		else
 			snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
-			send_msgs(a, REST_POST, path, 0, &m, 1, DISCORD_EPHEMERAL, TAG_FOLLOWUP,
-			          r->channel, 0, NULL);
-		}
+		send_msgs(a, REST_POST, path, answered ? 0 : 4, &m, 1, DISCORD_EPHEMERAL, &pu);
+		answered = 1;
 	}
 	if (!answered) {
 		static struct msg ok = { .kind = MSG_INFO, .text = "\xe2\x9c\x93" };
 		const struct msg *okp = &ok;
+		struct purpose pu = { .kind = TAG_CALLBACK, .channel = r->channel };
 		snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
-		send_msgs(a, REST_POST, path, 4, &okp, 1, DISCORD_EPHEMERAL, TAG_CALLBACK,
-		          r->channel, 0, NULL);
+		send_msgs(a, REST_POST, path, 4, &okp, 1, DISCORD_EPHEMERAL, &pu);
 	}
 }
 
@@ -1346,11 +1433,12 @@ static void ask(struct app *a, const struct discord_req *r)
 {
 	char path[768],
 	    *body = discord_modal_json(r->button, recall_prompt(a, r->button), r->button_label);
+	struct purpose pu = { .kind = TAG_CALLBACK, .channel = r->channel };
 
 	if (!body)
 		return;
 	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
-	submit(a, REST_POST, path, body, TAG_CALLBACK, r->channel, 0, NULL);
+	submit(a, REST_POST, path, body, &pu);
 	a->hold = 0;
 	free(body);
 }
@@ -1370,7 +1458,7 @@ static void respond_error(struct app *a, const cJSON *d, const char *text)
 	text_copy(m.text, sizeof(m.text), text);
 	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", id, token);
 	body = discord_response_json(4, &mp, 1, 1);
-	submit(a, REST_POST, path, body, TAG_CALLBACK, NULL, 0, NULL);
+	submit(a, REST_POST, path, body, &(struct purpose){ .kind = TAG_CALLBACK });
 	free(body);
 }
 
@@ -1432,14 +1520,21 @@ static void tick_due(lws_sorted_usec_list_t *sul)
 		if (a->out.m[i].kind == MSG_TABLE)
 			log_msg(LOG_INFO, "timeout: game %lld, channel %s: the computer moved",
 			        (long long)a->out.m[i].game, a->out.m[i].channel);
-	for (int i = 0; i < a->out.n; i++) {
-		const struct msg *m = &a->out.m[i];
-		if (m->audience != MSG_CHANNEL || !m->channel[0])
-			continue;
-		if (m->kind == MSG_TABLE)
-			send_table(a, m, now);
-		else
-			post_events(a, m->channel, m, 1);
+	/* Each table's public messages, its table last, as one live message. */
+	for (int i = 0; i < a->out.n;) {
+		const struct msg *run[MSG_LIST_MAX];
+		const char *channel = a->out.m[i].channel;
+		int n = 0;
+		for (; i < a->out.n && strcmp(a->out.m[i].channel, channel) == 0; i++) {
+			if (a->out.m[i].audience == MSG_CHANNEL)
+				run[n++] = &a->out.m[i];
+			if (a->out.m[i].kind == MSG_TABLE) {
+				i++;
+				break;
+			}
+		}
+		if (n && channel[0])
+			post_live(a, channel, run, n, now);
 	}
 	schedule_tick(a);
 }
@@ -1532,7 +1627,8 @@ static void register_commands(struct app *a)
 			log_msg(LOG_INFO, "commands: %s unchanged, not registered again", key);
 			continue;
 		}
-		submit(a, REST_PUT, path, json, TAG_REGISTER, key, 0, fp);
+		submit(a, REST_PUT, path, json,
+		       &(struct purpose){ .kind = TAG_REGISTER, .channel = key, .token = fp });
 		log_msg(LOG_INFO, "commands: registering (%s)", key);
 	}
 	free(json);
@@ -1604,6 +1700,42 @@ static void watchdog_due(lws_sorted_usec_list_t *sul)
 	lws_sul_schedule(a->ctx, 0, &a->watchdog, watchdog_due, (lws_usec_t)a->watchdog_us / 2);
 }
 
+/* The id of the message a response's body tells of: a message object's
+ * (a follow-up, a channel post), or an interaction callback's with
+ * ?with_response=true (interaction.response_message_id, else
+ * resource.message.id). Copied to id (SNOWFLAKE_MAX bytes); "" when none. */
+static void response_message_id(const char *body, char *id)
+{
+	cJSON *root = body ? cJSON_Parse(body) : NULL;
+	const cJSON *in = cJSON_GetObjectItemCaseSensitive(root, "interaction"),
+	            *res = cJSON_GetObjectItemCaseSensitive(root, "resource");
+	const char *s = in ? str(in, "response_message_id") : str(root, "id");
+
+	if (!s && res)
+		s = str(cJSON_GetObjectItemCaseSensitive(res, "message"), "id");
+	id[0] = '\0';
+	if (s && is_snowflake(s))
+		text_copy(id, SNOWFLAKE_MAX, s);
+	cJSON_Delete(root);
+}
+
+/* A live message p made has been posted: its channel keeps its id while it
+ * is the newest; one already replaced loses its buttons now (the answer to
+ * a click took them off the clicked one already). */
+static void live_made(struct app *a, const struct pending *p, const char *body)
+{
+	struct chan *c = chan_get(a, p->channel);
+	char id[SNOWFLAKE_MAX];
+
+	response_message_id(body, id);
+	if (!c || !id[0])
+		return;
+	if (c->live == p->live)
+		text_copy(c->msg_id, sizeof(c->msg_id), id);
+	else if (strcmp(c->clicked, id) != 0)
+		freeze_message(a, p->channel, id, p->token, p->sent, p->original, now_ms());
+}
+
 /* Handles one finished HTTP request. */
 static void on_response(struct app *a, struct rest_response *resp)
 {
@@ -1623,13 +1755,15 @@ static void on_response(struct app *a, struct rest_response *resp)
 		int n = p->nlater;
 		p->later = NULL;
 		p->nlater = 0;
+		uint64_t hold = a->hold;
+		a->hold = 0;
 		for (int i = 0; i < n; i++) {
 			if (ok)
 				submit_files(a, REST_POST, later[i].path, later[i].body,
-				             later[i].files, later[i].nfiles, TAG_FOLLOWUP, NULL, 0,
-				             NULL);
+				             later[i].files, later[i].nfiles, &later[i].pu);
 			later_free(&later[i]);
 		}
+		a->hold = hold;
 		free(later);
 		if (!ok)
 			log_msg(LOG_WARN, "http: %d follow-ups dropped with their failed callback",
@@ -1641,21 +1775,8 @@ static void on_response(struct app *a, struct rest_response *resp)
 		store_setting_put(a->st, p->channel, p->token ? p->token : "");
 		log_msg(LOG_INFO, "commands: registered (%s)", p->channel);
 	}
-	if (ok && p->kind == TAG_CALLBACK && p->token) {
-		/* The response holds the table: learn its message id. */
-		char path[768];
-		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/@original", a->app_id,
-		         p->token);
-		submit(a, REST_GET, path, NULL, TAG_ORIGINAL, p->channel, p->game, NULL);
-	}
-	if (ok && (p->kind == TAG_POST_TABLE || p->kind == TAG_ORIGINAL) && resp->body) {
-		cJSON *m = cJSON_Parse(resp->body);
-		const char *id = m ? str(m, "id") : NULL;
-		struct chan *c = chan_get(a, p->channel);
-		if (id && c && c->game == p->game && strlen(id) < sizeof(c->msg_id))
-			text_copy(c->msg_id, sizeof(c->msg_id), id);
-		cJSON_Delete(m);
-	}
+	if (ok && p->live)
+		live_made(a, p, resp->body);
 	p->tag = 0;
 	free(p->token);
 	p->token = NULL;

@@ -60,6 +60,8 @@ enum stmt_id {
 	ST_EVENTS_GET,
 	ST_PLAYER_PUT,
 	ST_PLAYER_GET,
+	ST_NOTIFY_PUT,
+	ST_NOTIFY_GET,
 	ST_GAMES_MADE,
 	ST_SETTING_GET,
 	ST_SETTING_PUT,
@@ -138,6 +140,12 @@ static const struct {
 	                    "ELSE excluded.lang END, updated_at = excluded.updated_at",
 	                    1 },
 	[ST_PLAYER_GET] = { "SELECT name, lang FROM players WHERE id = ?1", 0 },
+	[ST_NOTIFY_PUT] = { "INSERT INTO players (id, name, notify, created_at, updated_at) "
+	                    "VALUES (?1, ?2, ?3, ?4, ?4) "
+	                    "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+	                    "notify = excluded.notify, updated_at = excluded.updated_at",
+	                    1 },
+	[ST_NOTIFY_GET] = { "SELECT notify FROM players WHERE id = ?1", 0 },
 	/* games.id is AUTOINCREMENT: sqlite_sequence keeps the highest id ever
 	 * given, also once that game is gone. */
 	[ST_GAMES_MADE] = { "SELECT coalesce((SELECT seq FROM sqlite_sequence "
@@ -1218,6 +1226,44 @@ int store_player_put(struct store *st, const char *id, const char *name, const c
 		return -1;
 	}
 	return run(st, ST_PLAYER_PUT, "put player");
+}
+
+int store_player_notify_put(struct store *st, const char *id, const char *name, int on,
+                            int64_t now)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_NOTIFY_PUT);
+
+	if (!s)
+		return -1;
+	if (!id || !name) {
+		set_err(st, "put notify: no %s", id ? "name" : "id");
+		return -1;
+	}
+	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id") ||
+	    bind_cut(st, s, 2, name, strlen(name), STORE_NAME_MAX, "player name") ||
+	    sqlite3_bind_int(s, 3, on != 0) != SQLITE_OK ||
+	    sqlite3_bind_int64(s, 4, now < 0 ? 0 : now) != SQLITE_OK) {
+		stmt_done(s);
+		return -1;
+	}
+	return run(st, ST_NOTIFY_PUT, "put notify");
+}
+
+int store_player_notify(struct store *st, const char *id)
+{
+	sqlite3_stmt *s = id ? stmt_get(st, ST_NOTIFY_GET) : NULL;
+	int on = 1;
+
+	if (!s)
+		return 1;
+	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id")) {
+		stmt_done(s);
+		return 1;
+	}
+	if (sqlite3_step(s) == SQLITE_ROW)
+		on = sqlite3_column_int(s, 0) != 0;
+	stmt_done(s);
+	return on;
 }
 
 int store_player_get(struct store *st, const char *id, char name[STORE_NAME_MAX], char lang[8])

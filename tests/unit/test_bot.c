@@ -531,14 +531,20 @@ static void test_mad_victim_refused(void **unused)
 	fail_msg("never saw a mad cultist at alice's turn");
 }
 
-/* Ticks the clock to the next deadline; returns the messages' count. */
+/* Ticks the clock to the next deadline, past the reminder before it;
+ * returns the messages' count. */
 static int tick_to_deadline(struct msg_list *out)
 {
-	fx->now = bot_next_deadline(fx->bot);
-	assert_true(fx->now > 0);
-	msg_clear(out);
-	bot_tick(fx->bot, fx->now, out);
-	return out->n;
+	for (int i = 0; i < 3; i++) {
+		fx->now = bot_next_deadline(fx->bot);
+		assert_true(fx->now > 0);
+		msg_clear(out);
+		bot_tick(fx->bot, fx->now, out);
+		if (!(out->n == 1 && out->m[0].call.reminder))
+			return out->n;
+	}
+	fail_msg("only reminders, no timeout");
+	return 0;
 }
 
 static long last_game_count(const char *what)
@@ -560,10 +566,12 @@ static void test_timeouts(void **unused)
 	(void)unused;
 	lobby();
 	accepted("alice", "/start alice");
-	assert_int_equal(bot_next_deadline(fx->bot), T0 + TIMEOUT);
+	/* Alice is reminded when a quarter of the timeout is left. */
+	assert_int_equal(bot_next_deadline(fx->bot), T0 + TIMEOUT - TIMEOUT / 4);
 	assert_int_equal(count("SELECT deadline FROM games"), T0 + TIMEOUT);
 	bot_tick(fx->bot, T0 + TIMEOUT - 1, &out);
-	assert_int_equal(out.n, 0);
+	assert_int_equal(out.n, 1);
+	assert_int_equal(out.m[0].call.reminder, 1);
 	assert_int_equal(moves(), 0);
 	/* Alice idles: the computer curses for her and the table is told. */
 	assert_true(tick_to_deadline(&out) > 0);
@@ -622,6 +630,124 @@ static void test_timeouts(void **unused)
 		                 0);
 	}
 	msg_free(&out);
+}
+
+/* The table message of out (the last), or NULL. */
+static const struct msg *table_of(const struct msg_list *out)
+{
+	for (int i = out->n - 1; i >= 0; i--)
+		if (out->m[i].kind == MSG_TABLE && out->m[i].audience == MSG_CHANNEL)
+			return &out->m[i];
+	return NULL;
+}
+
+/* Calling the player: the table calls the human it waits for, never a
+ * computer seat or a player on autopilot; one reminder per move when a
+ * quarter of the timeout is left, nothing written; /notify off stops both,
+ * is kept with the player and refused with a clear message for a bad word. */
+static void test_calls(void **unused)
+{
+	struct msg_list out = { 0 };
+	const struct msg *t;
+	char *before, *after;
+
+	(void)unused;
+	lobby();
+	t = table_of(&fx->out);
+	assert_non_null(t);
+	assert_string_equal(t->call.user, ""); /* a lobby calls nobody */
+	accepted("alice", "/addbot heuristic");
+	accepted("alice", "/start alice");
+	t = table_of(&fx->out);
+	assert_non_null(t);
+	assert_string_equal(t->call.user, "alice");
+	assert_string_equal(t->call.name, "alice");
+	assert_string_equal(t->call.text, ", it is your move.");
+	assert_int_equal(t->call.reminder, 0);
+	/* /status is private and calls nobody. */
+	as("bob", "/status");
+	assert_int_equal(fx->out.n, 1);
+	assert_string_equal(fx->out.m[0].call.user, "");
+	/* The reminder: the table again, calling alice, with the time left. */
+	before = dump();
+	fx->now = bot_next_deadline(fx->bot);
+	assert_int_equal(fx->now, T0 + TIMEOUT - TIMEOUT / 4);
+	bot_tick(fx->bot, fx->now, &out);
+	assert_int_equal(out.n, 1);
+	assert_int_equal(out.m[0].kind, MSG_TABLE);
+	assert_int_equal(out.m[0].audience, MSG_CHANNEL);
+	assert_string_equal(out.m[0].call.user, "alice");
+	assert_int_equal(out.m[0].call.reminder, 1);
+	assert_non_null(strstr(out.m[0].call.text, "15 s left"));
+	assert_true(out.m[0].nbuttons > 0);
+	after = dump();
+	assert_string_equal(before, after); /* nothing written */
+	free(before);
+	free(after);
+	/* Once per move: the next wake-up is the deadline itself. */
+	assert_int_equal(bot_next_deadline(fx->bot), T0 + TIMEOUT);
+	msg_clear(&out);
+	bot_tick(fx->bot, T0 + TIMEOUT - 1, &out);
+	assert_int_equal(out.n, 0);
+	/* A refused /notify changes nothing; off is kept with the player. */
+	refused("alice", "/notify maybe", S_ERR_NOTIFY);
+	refused("alice", "/notify", S_ERR_NOTIFY);
+	accepted("alice", "/notify off");
+	assert_int_equal(count("SELECT notify FROM players WHERE id = 'alice'"), 0);
+	assert_int_equal(fx->out.m[0].audience, MSG_PRIVATE);
+	/* Her move (whichever it is) is made by a timeout: she is not called. */
+	fx->now = T0 + TIMEOUT;
+	msg_clear(&out);
+	bot_tick(fx->bot, fx->now, &out);
+	assert_true(out.n > 0);
+	for (int i = 0; i < out.n; i++)
+		assert_string_not_equal(out.m[i].call.user, "alice");
+	/* Nor reminded: whatever is awaited next, no reminder comes for her. */
+	for (int i = 0; i < 10 && count("SELECT state FROM games") == 1; i++) {
+		int64_t next = bot_next_deadline(fx->bot);
+		if (!next)
+			break;
+		fx->now = next;
+		msg_clear(&out);
+		bot_tick(fx->bot, fx->now, &out);
+		for (int k = 0; k < out.n; k++) {
+			/* bob, who did not turn calls off, is called and reminded */
+			assert_string_not_equal(out.m[k].call.user, "alice");
+		}
+	}
+	accepted("alice", "/notify aan");
+	assert_int_equal(count("SELECT notify FROM players WHERE id = 'alice'"), 1);
+	msg_free(&out);
+}
+
+/* Bob on autopilot and computer seats are never called. */
+static void test_calls_skip_computers(void **unused)
+{
+	const struct msg *t;
+
+	(void)unused;
+	lobby();
+	accepted("alice", "/addbot heuristic");
+	accepted("alice", "/start bob");
+	accepted("bob", "/leave"); /* his seat is played by the computer now */
+	for (int i = 0; i < 40 && count("SELECT state FROM games") == 1; i++) {
+		t = table_of(&fx->out);
+		assert_non_null(t);
+		assert_string_not_equal(t->call.user, "bob");
+		assert_string_not_equal(t->call.user, "heuristic-bot-1");
+		if (t->call.user[0])
+			assert_string_equal(t->call.user, "alice");
+		as("alice", "/curse #1");
+		if (fx->out.m[0].kind == MSG_ERROR)
+			as("alice", "/respond");
+		if (fx->out.m[0].kind == MSG_ERROR)
+			as("alice", "/eye yellow-sign");
+		if (fx->out.m[0].kind == MSG_ERROR)
+			as("alice", "/curse #2");
+		if (fx->out.m[0].kind == MSG_ERROR)
+			break;
+	}
+	assert_true(count("SELECT moves FROM games") > 0);
 }
 
 /* /hint: privately, to the player whose move it is, each option with its
@@ -1130,6 +1256,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_eye_choice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mad_victim_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_calls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_calls_skip_computers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_storage_failure_changes_nothing, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
