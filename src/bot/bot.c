@@ -1598,8 +1598,7 @@ static int prefer(struct call *c, int who)
 	advance(&w); /* what the preference now settles (a window passed) */
 	if (w.t.row.moves != moves)
 		show_table(&w);
-	else
-	{
+	else {
 		/* the awaited move waits as before */
 		w.t.row.deadline = c->t->row.deadline;
 		w.t.remind = c->t->remind;
@@ -1896,7 +1895,8 @@ static void remind(struct bot *b, struct slot *s, int64_t now, struct msg_list *
 	show_table(&w);
 	if (w.out.n && w.out.m[w.out.n - 1].call.user[0]) {
 		struct msg *m = &w.out.m[w.out.n - 1];
-		snprintf(left, sizeof(left), "%lld", (long long)((t.row.deadline - now + 999) / 1000));
+		snprintf(left, sizeof(left), "%lld",
+		         (long long)((t.row.deadline - now + 999) / 1000));
 		set_call(m, &t, k, S_REMIND, left);
 		m->call.reminder = 1;
 		msg_add_copy(out, m);
@@ -2020,7 +2020,8 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 			         (long long)t.row.id, applied, t.row.moves);
 			return -1;
 		}
-		if (t.row.deadline > 0 && rs->b->cfg.turn_timeout_ms > 0 && called_member(&t) >= 0) {
+		if (t.row.deadline > 0 && rs->b->cfg.turn_timeout_ms > 0 &&
+		    called_member(&t) >= 0) {
 			/* The reminder of the awaited move, as advance set it. */
 			struct play_ctx c = ctx_of(&t, table_lang(&t));
 			int64_t ms = t.game->wait_ms

@@ -451,7 +451,8 @@ static const struct cmd_def defs[] = {
 	  "melding",
 	  "Be called (mentioned) when a table waits for your move",
 	  "Word geroepen (vermeld) wanneer een tafel op jouw zet wacht",
-	  { { "calls", "roepen", PLAY_ARG_TEXT, 1, "On or off", "Aan (on) of uit (off)", "on,off" } } },
+	  { { "calls", "roepen", PLAY_ARG_TEXT, 1, "On or off", "Aan (on) of uit (off)",
+	      "on,off" } } },
 };
 
 static void localized(cJSON *obj, const char *key, const char *nl)
@@ -907,12 +908,12 @@ struct purpose {
  * before (it keeps its text). */
 struct chan {
 	char channel[SNOWFLAKE_MAX];
-	uint64_t live;              /* the number of the newest live message, 0: none yet */
-	int open;                   /* it has buttons or a menu to take off */
-	char msg_id[SNOWFLAKE_MAX]; /* its id; "" until the request making it is answered */
-	char *token;                /* the interaction that made it, or NULL (a channel post) */
-	int64_t token_at;           /* when */
-	int original;               /* it is that interaction's original response */
+	uint64_t live;               /* the number of the newest live message, 0: none yet */
+	int open;                    /* it has buttons or a menu to take off */
+	char msg_id[SNOWFLAKE_MAX];  /* its id; "" until the request making it is answered */
+	char *token;                 /* the interaction that made it, or NULL (a channel post) */
+	int64_t token_at;            /* when */
+	int original;                /* it is that interaction's original response */
 	char clicked[SNOWFLAKE_MAX]; /* the message a click's answer took the buttons off last */
 	struct chan *next;           /* in its hash bucket */
 };
@@ -945,10 +946,10 @@ struct pending {
 	int kind;
 	int64_t started_us; /* callbacks: when the interaction arrived */
 	char channel[64];
-	char *token;    /* as struct purpose's */
-	int64_t sent;   /* when it was submitted (ms): how old its token is */
-	uint64_t live;  /* as struct purpose's */
-	int original;   /* as struct purpose's */
+	char *token;   /* as struct purpose's */
+	int64_t sent;  /* when it was submitted (ms): how old its token is */
+	uint64_t live; /* as struct purpose's */
+	int original;  /* as struct purpose's */
 };
 
 /* An interaction whose replies wait for its batch's commit. */
@@ -1184,8 +1185,8 @@ static void submit_files(struct app *a, int method, const char *path, const char
 		                   .path = path,
 		                   .body = body,
 		                   .body_len = body ? strlen(body) : 0,
-		                   .exempt_global =
-		                       pu->kind == TAG_CALLBACK || strncmp(path, "/webhooks/", 10) == 0,
+		                   .exempt_global = pu->kind == TAG_CALLBACK ||
+		                                    strncmp(path, "/webhooks/", 10) == 0,
 		                   .files = nfiles ? files : NULL,
 		                   .nfiles = nfiles };
 	struct pending *p;
@@ -1385,19 +1386,24 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 		struct chan *c = chan_get(a, r->channel);
 		int click = (r->type == 3 || (r->type == 5 && r->message_id[0])) &&
 		            !r->message_private && r->message_id[0];
-		struct purpose pu = { .kind = TAG_CALLBACK, .channel = r->channel, .token = r->token };
+		struct purpose pu = { .kind = TAG_CALLBACK,
+			              .channel = r->channel,
+			              .token = r->token };
 		if (c)
 			pu.live = next_live(a, c, click ? r->message_id : NULL, now);
 		if (click) {
 			struct purpose cb = { .kind = TAG_CALLBACK, .channel = r->channel };
-			snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id, r->token);
-			submit(a, REST_POST, path, "{\"type\":7,\"data\":{\"components\":[]}}", &cb);
+			snprintf(path, sizeof(path), "/interactions/%s/%s/callback", r->id,
+			         r->token);
+			submit(a, REST_POST, path, "{\"type\":7,\"data\":{\"components\":[]}}",
+			       &cb);
 			snprintf(path, sizeof(path), "/webhooks/%s/%s", a->app_id, r->token);
 			pu.kind = TAG_FOLLOWUP;
 			send_msgs(a, REST_POST, path, 0, pub, npub, 0, &pu);
 		} else {
-			snprintf(path, sizeof(path), "/interactions/%s/%s/callback?with_response=true",
-			         r->id, r->token);
+			snprintf(path, sizeof(path),
+			         "/interactions/%s/%s/callback?with_response=true", r->id,
+			         r->token);
 			pu.original = 1;
 			send_msgs(a, REST_POST, path, 4, pub, npub, 0, &pu);
 		}

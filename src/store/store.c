@@ -1228,8 +1228,7 @@ int store_player_put(struct store *st, const char *id, const char *name, const c
 	return run(st, ST_PLAYER_PUT, "put player");
 }
 
-int store_player_notify_put(struct store *st, const char *id, const char *name, int on,
-                            int64_t now)
+int store_player_notify_put(struct store *st, const char *id, const char *name, int on, int64_t now)
 {
 	sqlite3_stmt *s = stmt_get(st, ST_NOTIFY_PUT);
 

@@ -137,6 +137,17 @@ static void tick_to(int64_t t)
 	bot_tick(fx->bot, fx->now, &fx->out);
 }
 
+static long long query(const char *sql);
+
+/* The deadline of the newest game's awaited move (the bot's next wake-up
+ * may be the reminder before it). */
+static int64_t stored_deadline(void)
+{
+	long long d = query("SELECT deadline FROM games ORDER BY id DESC LIMIT 1");
+
+	return d > 0 ? d : 0;
+}
+
 static long long query(const char *sql)
 {
 	sqlite3 *db;
@@ -383,7 +394,7 @@ static void test_every_timeout_takes_its_default(void **state)
 	(void)state;
 	table("cap:4", bob, 0); /* timeouts alone never end a game: stop it */
 	for (; ticks < 3000; ticks++) {
-		int64_t deadline = bot_next_deadline(fx->bot);
+		int64_t deadline = stored_deadline();
 		int expect, moves;
 		stored_state(&g);
 		cthulhu_step(&g, &st);
@@ -405,6 +416,15 @@ static void test_every_timeout_takes_its_default(void **state)
 		moves = table_moves();
 		tick_to(deadline - 1);
 		assert_int_equal(table_moves(), moves); /* not yet */
+		/* A player's own decision reminds its player when a quarter of its
+		 * wait is left; a reaction window calls nobody. */
+		if (st.kind == CA_PLAY && cthulhu_moment(&g) == CM_RW) {
+			assert_int_equal(fx->out.n, 0);
+		} else {
+			assert_int_equal(fx->out.n, 1);
+			assert_int_equal(fx->out.m[0].call.reminder, 1);
+			assert_string_equal(fx->out.m[0].call.user, st.seat == 0 ? "alice" : "bob");
+		}
 		tick_to(deadline);
 		assert_true(said(S_TIMED_OUT));
 		/* The first value after the timeout is the default. */
@@ -429,7 +449,7 @@ static void test_three_strikes_autopilot_and_back(void **state)
 	(void)state;
 	table("", bob, 0);
 	while (query("SELECT count(*) FROM events WHERE kind = 'autopilot'") < 1 && ticks++ < 50)
-		tick_to(bot_next_deadline(fx->bot));
+		tick_to(stored_deadline());
 	assert_true(ticks < 50);
 	assert_true(said(S_AUTOPILOT));
 	/* The seat on autopilot had three timeouts in a row. */
@@ -462,12 +482,12 @@ static void test_manual_enemies(void **state)
 		if (st.node == GAME_NODE_OVER)
 			break;
 		if (!cthulhu_enemy_move(&g)) {
-			tick_to(bot_next_deadline(fx->bot));
+			tick_to(stored_deadline());
 			continue;
 		}
 		uint32_t turn = g.turns;
 		asked++;
-		assert_int_equal(bot_next_deadline(fx->bot) - fx->now, DECISION);
+		assert_int_equal(stored_deadline() - fx->now, DECISION);
 		assert_int_equal(st.seat, g.seat); /* the active player moves them */
 		if (asked == 1 && st.kind != CA_RESEED) {
 			/* The first one picked by its square's coordinates. */
@@ -492,7 +512,7 @@ static void test_manual_enemies(void **state)
 		}
 		{
 			int expect = cthulhu_hunt(&g);
-			tick_to(bot_next_deadline(fx->bot));
+			tick_to(stored_deadline());
 			assert_int_equal(
 			    query("SELECT value FROM events WHERE kind = 'choice' AND seq > "
 			          "(SELECT max(seq) FROM events WHERE kind = 'timeout') "
@@ -529,11 +549,11 @@ static void test_preferences(void **state)
 	assert_true(said(S_CTP_AUTOPASS_ON));
 	{
 		/* Said again, it changes nothing: no event, the deadline kept. */
-		int64_t deadline = bot_next_deadline(fx->bot);
+		int64_t deadline = stored_deadline();
 		fx->now += 1000;
 		as("bob", "/autopass on");
 		assert_true(said(S_CTP_AUTOPASS_ON));
-		assert_int_equal(bot_next_deadline(fx->bot), deadline);
+		assert_int_equal(stored_deadline(), deadline);
 		fx->now -= 1000;
 	}
 	as("alice", "/weapon ask");
@@ -551,7 +571,7 @@ static void test_preferences(void **state)
 			rw[st.seat]++;
 		if (st.kind == CA_WEAPON)
 			assert_int_equal(st.seat, 0); /* only alice is asked her weapon */
-		tick_to(bot_next_deadline(fx->bot));
+		tick_to(stored_deadline());
 	}
 	assert_int_equal(rw[1], 0); /* bob passes every window unasked */
 	assert_true(rw[0] > 0);     /* alice is asked hers */
@@ -569,14 +589,14 @@ static void test_idle_game_closed(void **state)
 	fx->timeout_ms = 0;
 	restart_bot();
 	table("", NULL, 1);
-	assert_int_equal(bot_next_deadline(fx->bot) - fx->now, idle);
+	assert_int_equal(stored_deadline() - fx->now, idle);
 	fx->now += 3600 * 1000;
 	stored_state(&g);
 	cthulhu_step(&g, &st);
 	assert_int_equal(st.seat, 0);
 	as("alice", "/pick 1");
 	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
-	assert_int_equal(bot_next_deadline(fx->bot), fx->now + idle);
+	assert_int_equal(stored_deadline(), fx->now + idle);
 	tick_to(fx->now + idle - 1);
 	assert_int_equal(query("SELECT state FROM games"), STORE_PLAYING);
 	tick_to(fx->now + 1);
@@ -706,7 +726,7 @@ static void test_hands_are_private(void **state)
 					private_cards += o[i].what == CO_CARD;
 			}
 		}
-		tick_to(bot_next_deadline(fx->bot));
+		tick_to(stored_deadline());
 		assert_false(public_card_offer());
 	}
 	assert_true(ticks < 3000);
@@ -728,7 +748,7 @@ static int try_move(int seat, struct cthulhu *g)
 			return 0;
 		if (st.kind == CA_MOVE && st.seat == seat && g->left >= 3)
 			return 1;
-		tick_to(bot_next_deadline(fx->bot));
+		tick_to(stored_deadline());
 	}
 	return 0;
 }
@@ -890,8 +910,8 @@ static void test_fight_stops_walk_then_continue(void **state)
 		cthulhu_step(&mid, &st);
 		/* The fight's own decisions (a card, a failed roll) come first. */
 		while (st.node == GAME_NODE_CHOICE && st.seat == 0 && st.kind != CA_MOVE &&
-		       mid.p[0].sq != to && bot_next_deadline(fx->bot) - fx->now == 45000) {
-			tick_to(bot_next_deadline(fx->bot));
+		       mid.p[0].sq != to && stored_deadline() - fx->now == 45000) {
+			tick_to(stored_deadline());
 			stored_state(&mid);
 			cthulhu_step(&mid, &st);
 		}
@@ -911,8 +931,8 @@ static void test_fight_stops_walk_then_continue(void **state)
 		}
 		/* C15: "continue after a fight" is a quick decision whose default
 		 * is Continue: the walk goes on toward the same destination. */
-		assert_int_equal(bot_next_deadline(fx->bot) - fx->now, 45000);
-		tick_to(bot_next_deadline(fx->bot));
+		assert_int_equal(stored_deadline() - fx->now, 45000);
+		tick_to(stored_deadline());
 		stored_state(&after);
 		assert_int_not_equal(after.p[0].sq, mid.p[0].sq);
 		found = 1;
@@ -937,7 +957,7 @@ static void test_placement_preview_then_confirm(void **state)
 		cthulhu_step(&g, &st);
 		if (st.kind == CA_TILE)
 			break;
-		tick_to(bot_next_deadline(fx->bot));
+		tick_to(stored_deadline());
 	}
 	assert_int_equal(st.kind, CA_TILE);
 	{
@@ -985,7 +1005,7 @@ static void test_leave_and_restart(void **state)
 	(void)state;
 	table("", bob, 1);
 	for (int i = 0; i < 12; i++)
-		tick_to(bot_next_deadline(fx->bot));
+		tick_to(stored_deadline());
 	as("alice", "/status");
 	{
 		const struct msg *m = find_msg(MSG_PRIVATE, MSG_TABLE);
@@ -1034,7 +1054,7 @@ static void test_leave_and_restart(void **state)
 		stored_state(&g);
 		cthulhu_step(&g, &st);
 		assert_int_not_equal(st.seat, 1);
-		tick_to(bot_next_deadline(fx->bot));
+		tick_to(stored_deadline());
 	}
 }
 
@@ -1196,7 +1216,7 @@ static void test_round_cap_leaves_it_unfinished(void **state)
 	(void)state;
 	table("cap:1", NULL, 1);
 	for (i = 0; i < 500 && query("SELECT state FROM games") == STORE_PLAYING; i++)
-		tick_to(bot_next_deadline(fx->bot));
+		tick_to(stored_deadline());
 	assert_int_equal(query("SELECT state FROM games"), STORE_ABORTED);
 	assert_int_equal(query("SELECT winner FROM games"), -1);
 	assert_int_equal(query("SELECT count(*) FROM events WHERE kind = 'end' AND detail = "
