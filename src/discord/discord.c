@@ -910,7 +910,8 @@ struct chan {
 	char channel[SNOWFLAKE_MAX];
 	uint64_t live;               /* the number of the newest live message, 0: none yet */
 	int open;                    /* it has buttons or a menu to take off */
-	char msg_id[SNOWFLAKE_MAX];  /* its id; "" until the request making it is answered */
+	int made;                    /* the request making it was answered: it exists */
+	char msg_id[SNOWFLAKE_MAX];  /* its id once known, else "" */
 	char *token;                 /* the interaction that made it, or NULL (a channel post) */
 	int64_t token_at;            /* when */
 	int original;                /* it is that interaction's original response */
@@ -1304,7 +1305,7 @@ static void freeze_message(struct app *a, const char *channel, const char *id, c
 	struct purpose pu = { .kind = TAG_OTHER, .channel = channel };
 	char path[768];
 
-	if (token && now - token_at < TOKEN_LIFE_MS)
+	if (token && now - token_at < TOKEN_LIFE_MS && (original || is_snowflake(id)))
 		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/%s", a->app_id, token,
 		         original ? "@original" : id);
 	else if (is_snowflake(id))
@@ -1315,9 +1316,9 @@ static void freeze_message(struct app *a, const char *channel, const char *id, c
 }
 
 /* Begins the channel's next live message: takes the buttons off the one
- * before (at once when its id is known; else on_response does when the
- * request that makes it is answered), unless the message `clicked` has just
- * lost them by the answer to a click. Returns the new one's number. */
+ * before (at once when it exists; else on_response does once the request
+ * that makes it is answered), unless the message `clicked` has just lost
+ * them by the answer to a click. Returns the new one's number. */
 static uint64_t next_live(struct app *a, struct chan *c, const char *clicked, int64_t now)
 {
 	if (clicked) {
@@ -1325,9 +1326,10 @@ static uint64_t next_live(struct app *a, struct chan *c, const char *clicked, in
 		if (c->msg_id[0] && strcmp(c->msg_id, clicked) == 0)
 			c->open = 0;
 	}
-	if (c->open && c->msg_id[0])
+	if (c->open && c->made)
 		freeze_message(a, c->channel, c->msg_id, c->token, c->token_at, c->original, now);
 	c->open = 0;
+	c->made = 0;
 	c->msg_id[0] = '\0';
 	set_str(&c->token, NULL);
 	c->original = 0;
@@ -1725,21 +1727,24 @@ static void response_message_id(const char *body, char *id)
 	cJSON_Delete(root);
 }
 
-/* A live message p made has been posted: its channel keeps its id while it
- * is the newest; one already replaced loses its buttons now (the answer to
- * a click took them off the clicked one already). */
+/* The request p making a live message was answered: while that message is
+ * the channel's newest, the channel notes that it exists (and its id, when
+ * the body tells it); one already replaced loses its buttons now (the answer
+ * to a click took them off the clicked one already). */
 static void live_made(struct app *a, const struct pending *p, const char *body)
 {
 	struct chan *c = chan_get(a, p->channel);
 	char id[SNOWFLAKE_MAX];
 
 	response_message_id(body, id);
-	if (!c || !id[0])
+	if (!c)
 		return;
-	if (c->live == p->live)
+	if (c->live == p->live) {
+		c->made = 1;
 		text_copy(c->msg_id, sizeof(c->msg_id), id);
-	else if (strcmp(c->clicked, id) != 0)
+	} else if (!id[0] || strcmp(c->clicked, id) != 0) {
 		freeze_message(a, p->channel, id, p->token, p->sent, p->original, now_ms());
+	}
 }
 
 /* Handles one finished HTTP request. */

@@ -46,7 +46,7 @@ class Fake:
         self.portfile = os.path.join(tmp, "port")
         self.proc = subprocess.Popen(
             [FAKE, "--port", "0", "--portfile", self.portfile, "--token", TOKEN,
-             "--app-id", APP, "--heartbeat-ms", "500"],
+             "--app-id", APP, "--heartbeat-ms", "1000"],
             stdout=open(os.path.join(tmp, "fake.out"), "w"), stderr=subprocess.STDOUT)
         for _ in range(200):
             if os.path.exists(self.portfile) and open(self.portfile).read().strip():
@@ -150,8 +150,13 @@ def slash(user, name, options=None, locale="en-US", channel=CHANNEL):
     return d
 
 
-def click(user, custom_id, message_id="9000", channel=CHANNEL):
+LIVE = {}  # channel id -> the id of the newest public message seen there (Table.refresh)
+
+
+def click(user, custom_id, message_id=None, channel=CHANNEL):
+    """A click on a button of message_id (default: the channel's live message)."""
     iid = str(next(ids))
+    message_id = message_id or LIVE.get(channel, "9000")
     return {"id": iid, "application_id": APP, "type": 3, "token": "tok" + iid,
             "version": 1, "guild_id": GUILD, "channel_id": channel, "member": member(user),
             "locale": "en-US", "guild_locale": "en-US",
@@ -159,9 +164,11 @@ def click(user, custom_id, message_id="9000", channel=CHANNEL):
             "data": {"custom_id": custom_id, "component_type": 2}}
 
 
-def modal_submit(user, custom_id, text, message_id="9000", channel=CHANNEL):
-    """A modal's submission (interaction type 5) with one text input."""
+def modal_submit(user, custom_id, text, message_id=None, channel=CHANNEL):
+    """A modal's submission (interaction type 5) with one text input, opened from a button of
+    message_id (default: the channel's live message)."""
     iid = str(next(ids))
+    message_id = message_id or LIVE.get(channel, "9000")
     return {"id": iid, "application_id": APP, "type": 5, "token": "tok" + iid,
             "version": 1, "guild_id": GUILD, "channel_id": channel, "member": member(user),
             "locale": "en-US", "guild_locale": "en-US",
@@ -170,30 +177,107 @@ def modal_submit(user, custom_id, text, message_id="9000", channel=CHANNEL):
                 {"type": 1, "components": [{"type": 4, "custom_id": "text", "value": text}]}]}}
 
 
-class Table:
-    """What the players see: the newest table (embed + buttons) sent to the channel."""
+def api(fake, method, path):
+    """A request to the fake's HTTP API as a bot client makes one (with its token)."""
+    req = urllib.request.Request(fake.base + "/api/v10" + path, method=method, headers={
+        "Authorization": "Bot " + TOKEN, "User-Agent": "DiscordBot (https://example.invalid, 1)"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read().decode())
 
-    def __init__(self):
+
+def public(message):
+    return not (message.get("flags") or 0) & 64
+
+
+def pinged(message):
+    """The user ids a stored message notified (Discord's mentions of a created message)."""
+    return sorted(u["id"] for u in message.get("mentions") or [])
+
+
+def bot_requests(entries):
+    """The requests the daemon made (not the test's own reads), with their bodies."""
+    out = []
+    for e in entries:
+        if e.get("kind") != "http" or not e.get("path", "").startswith("/api/v10/") or e.get("method") == "GET":
+            continue
+        out.append((e, body_of(e)))
+    return out
+
+
+class Table:
+    """What the players of one channel see: the bot's public messages as the fake stored them,
+    the newest being the live table. Each look checks what a channel must always show: only the
+    newest public message has buttons; a message made since the last look called the awaited
+    human (allowed_mentions naming exactly them) and nobody else was pinged; at most two requests
+    made the change (the new live message and the freeze of the one before)."""
+
+    def __init__(self, fake, channel=CHANNEL, quiet_users=()):
+        self.fake = fake
+        self.channel = channel
         self.embed = None
         self.components = []
-        self.message_id = "9000"
+        self.content = ""
+        self.message_id = None
+        self.seen = set()          # message ids already looked at
+        self.quiet_users = set(quiet_users)  # players who said /notify off
+        self.calls = {}            # user id -> times called
+        self.looks = 0
 
-    def absorb(self, entries):
-        for e in entries:
-            if e.get("kind") != "http" or not e.get("body"):
+    def refresh(self):
+        msgs = [m for m in api(self.fake, "GET", "/channels/%s/messages" % self.channel) if public(m)]
+        if not msgs:
+            return []
+        newest = msgs[0]
+        self.embed = (newest.get("embeds") or [None])[0]
+        self.components = newest.get("components") or []
+        self.content = newest.get("content") or ""
+        self.message_id = newest["id"]
+        LIVE[self.channel] = newest["id"]
+        return msgs
+
+    def look(self, entries, awaited=None, what="", token=None):
+        """Reads the channel after a move whose requests are among `entries` (those of the
+        interaction `token`, and edits); `awaited` the user id whose move the table now waits
+        for (None: nobody, or a computer)."""
+        msgs = self.refresh()
+        self.looks += 1
+        if not msgs:
+            return
+        fresh = [m for m in msgs if m["id"] not in self.seen]
+        self.seen.update(m["id"] for m in msgs)
+        stale = [m["id"] for m in msgs[1:] if m.get("components")]
+        check(not stale, "%s: every earlier table message has no buttons (%s still do)" % (what, stale))
+        for m in fresh:
+            who = pinged(m)
+            check(not m.get("mention_everyone") and not m.get("mention_roles")
+                  and all(u == awaited and u not in self.quiet_users for u in who),
+                  "%s: a new message pings nobody but the awaited player %s: %s" % (what, awaited, who))
+        reqs = bot_requests(entries)
+        for e, body in reqs:
+            data = (body.get("data") if isinstance(body, dict) and "type" in body else body) or {}
+            am = data.get("allowed_mentions") if isinstance(data, dict) else None
+            if am is None:
                 continue
-            try:
-                body = json.loads(e["body"])
-            except ValueError:
-                continue
-            data = body.get("data", body) if isinstance(body, dict) else None
-            if not isinstance(data, dict):
-                continue
-            embeds = data.get("embeds")
-            if embeds:
-                self.embed = embeds[0]
-                self.components = data.get("components", [])
-                # A channel message's id is in the response; the fake returns it to the bot.
+            users = am.get("users", [])
+            content = data.get("content") or ""
+            check(am.get("parse") == [] and not am.get("roles") and len(users) <= 1
+                  and all(u in USERS.values() and "<@%s>" % u in content for u in users)
+                  and not set(users) & self.quiet_users,
+                  "%s: allowed_mentions allows one player called in the text at most: %s" % (what, am))
+        if awaited in USERS.values() and fresh and awaited not in self.quiet_users:
+            called = [m for m in fresh if pinged(m) == [awaited]]
+            if check(called, "%s: a new message calls %s: %s" % (what, NAMES.get(awaited), [m.get("content", "")[-80:] for m in fresh])):
+                self.calls[awaited] = self.calls.get(awaited, 0) + 1
+                check(msgs[0]["id"] == called[-1]["id"] and ("<@%s>" % awaited) in msgs[0].get("content", ""),
+                      "%s: the newest message is the live table calling %s" % (what, NAMES.get(awaited)))
+        if awaited is not None and fresh:
+            check(self.embed is not None and self.components,
+                  "%s: the newest message is the live table with the move's buttons" % what)
+        made = {(e["method"], e["path"]) for e, body in reqs
+                if not (isinstance(body, dict) and ((body.get("data") or {}).get("flags") == 64 or body.get("flags") == 64))
+                and (e["method"] == "PATCH" or (token and token in e["path"]))}
+        check(len(made) <= 2, "%s: at most 2 public requests a move (%d: %s)" % (what, len(made),
+              [(m, p[:70]) for m, p in made]))
 
     def text(self):
         return (self.embed or {}).get("description", "")
@@ -202,41 +286,65 @@ class Table:
         return [b for row in self.components for b in row.get("components", [])]
 
 
+def settle(fake, clicked, seconds=5.0, ms=120):
+    """The log entries from now until the daemon has gone quiet; after the answer to a click
+    (type 7), not before the follow-up holding the new live message was posted."""
+    got = []
+    end = time.time() + seconds
+    last = time.time()
+    while time.time() < end:
+        time.sleep(0.02)
+        more = fake.log()
+        if more:
+            got.extend(more)
+            last = time.time()
+        made = not clicked or any(e.get("kind") == "http" and e.get("method") == "POST"
+                                  and "/webhooks/" in e.get("path", "") for e in got)
+        if made and time.time() - last >= ms / 1000.0:
+            break
+    return got
+
+
 def interact(fake, table, d, expect_callbacks=1):
-    """Sends one interaction, waits for its callback, returns its body."""
+    """Sends one interaction, waits for its callback and what follows it, looks at the channel;
+    returns the callback's body."""
     path = "/api/v10/interactions/%s/%s/callback" % (d["id"], d["token"])
+    fake.log()
     fake.dispatch(d)
-    found = []
+    entries = []
 
     def answered():
-        entries = fake.log()
-        table.absorb(entries)
-        found.extend(e for e in entries if e.get("kind") == "http" and e.get("path") == path)
-        return found
+        entries.extend(fake.log())
+        return [e for e in entries if e.get("kind") == "http" and e.get("path") == path]
 
     wait(answered, 10, "the callback of interaction " + d["id"])
-    time.sleep(0.15)  # followups and table edits
-    table.absorb(fake.log())
+    found = [e for e in entries if e.get("kind") == "http" and e.get("path") == path]
     if not found:
         return None
-    check(found[0].get("status") == 204, "callback accepted (%s)" % found[0].get("status"))
-    return json.loads(found[0]["body"])
+    body = json.loads(found[0]["body"])
+    entries.extend(settle(fake, body.get("type") == 7))
+    check(found[0].get("status") in (200, 204), "callback accepted (%s)" % found[0].get("status"))
+    table.refresh()
+    table.look(entries, whose_turn(table)[0], "/%s" % (d["data"].get("name") or d["data"].get("custom_id")),
+               d["token"])
+    return body
 
 
 def whose_turn(table):
-    """(user, action, custom_id) of the move the table waits for."""
+    """(user, action, custom_id) of the move the table waits for (a player's name, or one of
+    their cultists' in Rival Cults)."""
     text = table.text()
     buttons = table.buttons()
-    for name, uid in USERS.items():
-        if text.startswith(name + " is the Caster"):
-            b = [x for x in buttons if ":curse:" in x["custom_id"]]
-            return uid, "curse", b[0]["custom_id"] if b else None
-        if text.startswith(name + " rolled the Eye"):
-            b = [x for x in buttons if ":eye:" in x["custom_id"]]
-            return uid, "eye", b[0]["custom_id"] if b else None
-        if text.startswith(name + ", the Victim"):
-            b = [x for x in buttons if ":respond" in x["custom_id"]]
-            return uid, "respond", b[0]["custom_id"] if b else None
+    first = text.split("\n")[0]
+    for pattern, action, key in ((" is the Caster", "curse", ":curse:"), (" rolled the Eye", "eye", ":eye:"),
+                                 (", the Victim", "respond", ":respond")):
+        if pattern not in first:
+            continue
+        who = first.split(pattern)[0]
+        name = who.rsplit("-", 1)[0] if who.rsplit("-", 1)[-1].isdigit() else who
+        if name in USERS:
+            b = [x for x in buttons if key in x["custom_id"]]
+            return USERS[name], action, b[0]["custom_id"] if b else None
     return None, None, None
 
 
@@ -247,13 +355,20 @@ def play_move(fake, table, use_slash):
     if use_slash and action == "curse":
         victim = [b["custom_id"].split(":")[3] for b in table.buttons() if ":curse:" in b["custom_id"]]
         label = [b["label"] for b in table.buttons() if ":curse:" in b["custom_id"]][0]
-        body = interact(fake, table, slash(uid, "curse", [{"name": "victim", "type": 6, "value": USERS[label]}]))
+        name, _, k = label.rpartition("-") if label.rpartition("-")[2].isdigit() else (label, "", "")
+        if name in USERS:  # Rival Cults: the player and which of their cultists
+            opts = [{"name": "victim", "type": 6, "value": USERS[name]}]
+            if k:
+                opts.append({"name": "cultist", "type": 4, "value": int(k)})
+            body = interact(fake, table, slash(uid, "curse", opts))
+        else:  # a computer player is not a user: its button
+            body = interact(fake, table, click(uid, custom, table.message_id))
     elif use_slash and action == "respond":
         body = interact(fake, table, slash(uid, "respond"))
     elif use_slash and action == "eye":
         body = interact(fake, table, slash(uid, "eye", [{"name": "face", "type": 3, "value": "tentacle"}]))
     else:
-        body = interact(fake, table, click(uid, custom))
+        body = interact(fake, table, click(uid, custom, table.message_id))
     ok = body is not None and body.get("type") in (4, 7)
     if ok and body.get("data", {}).get("flags") == 64:
         ok = check(False, "a legal move was refused: " + json.dumps(body)[:200])
@@ -269,12 +384,19 @@ def start_game(fake, table):
     check(body and body["type"] == 4 and body["data"]["embeds"], "the lobby is a message with an embed")
     join = [b["custom_id"] for b in table.buttons() if b["custom_id"].endswith(":join")]
     check(len(join) == 1, "the lobby has a join button")
+    clicked = table.message_id
     body = interact(fake, table, click(USERS["bob"], join[0]))
-    check(body and body["type"] == 7, "a lobby button updates the message in place")
+    check(body and body["type"] == 7 and body["data"] == {"components": []},
+          "a lobby button's answer takes that message's buttons off (type 7): %s" % body)
+    check(table.message_id != clicked and "bob" in table.text(), "the new lobby is a new live message")
+    body = interact(fake, table, slash(USERS["carol"], "notify", [{"name": "calls", "type": 3, "value": "off"}]))
+    check(body and body["data"].get("flags") == 64 and "no longer call you" in body["data"]["content"],
+          "carol turns calls off, privately: %s" % body)
     body = interact(fake, table, slash(USERS["carol"], "join"))
     check(body and body["type"] == 4, "carol joins by slash command")
     body = interact(fake, table, slash(USERS["alice"], "start", [{"name": "first", "type": 6, "value": USERS["alice"]}]))
     check(whose_turn(table)[0] == USERS["alice"], "alice casts first")
+    check(("<@%s>" % USERS["alice"]) in table.content, "the live table calls alice: " + table.content[-120:])
 
 
 def test_full_game(fake, table):
@@ -306,7 +428,54 @@ def test_full_game(fake, table):
             break
         moves += 1
     check(game_over(table), "the game ended (%d moves)" % moves)
+    check(table.calls.get(USERS["alice"], 0) > 0 and table.calls.get(USERS["bob"], 0) > 0
+          and not table.calls.get(USERS["carol"]),
+          "alice and bob were called, carol (calls off) never: %s" % table.calls)
     return moves
+
+
+RC_CHANNEL = "603"
+
+
+def test_rival_cults_game(fake):
+    """Rival Cults (two players, two cultists each) through slash commands and buttons, to the
+    end, in a channel of its own."""
+    table = Table(fake, RC_CHANNEL)
+    body = interact(fake, table, slash(USERS["alice"], "open", [
+        {"name": "variant", "type": 3, "value": "rival-cults"},
+        {"name": "cultists", "type": 4, "value": 2}], channel=RC_CHANNEL))
+    check(body and body["type"] == 4 and table.embed, "a Rival Cults lobby opens")
+    join = [b["custom_id"] for b in table.buttons() if b["custom_id"].endswith(":join")]
+    body = interact(fake, table, click(USERS["bob"], join[0], channel=RC_CHANNEL))
+    check(body and body["type"] == 7, "bob joins by button")
+    interact(fake, table, slash(USERS["alice"], "start", [{"name": "first", "type": 6, "value": USERS["bob"]}],
+                                channel=RC_CHANNEL))
+    check(whose_turn(table)[0] == USERS["bob"], "bob's cultist casts first: " + table.text()[:80])
+    moves = 0
+    while not game_over(table) and moves < 300:
+        uid, action, custom = whose_turn(table)
+        if not check(uid is not None and custom, "a Rival Cults move is awaited: " + table.text()[:80]):
+            break
+        if moves % 2:
+            body = interact(fake, table, click(uid, custom, channel=RC_CHANNEL))
+        elif action == "curse":
+            label = [b["label"] for b in table.buttons() if ":curse:" in b["custom_id"]][0]
+            name, _, k = label.rpartition("-")
+            body = interact(fake, table, slash(uid, "curse", [{"name": "victim", "type": 6, "value": USERS[name]},
+                                                              {"name": "cultist", "type": 4, "value": int(k)}],
+                                               channel=RC_CHANNEL))
+        elif action == "eye":
+            body = interact(fake, table, slash(uid, "eye", [{"name": "face", "type": 3, "value": "yellow-sign"}],
+                                               channel=RC_CHANNEL))
+        else:
+            body = interact(fake, table, slash(uid, "respond", channel=RC_CHANNEL))
+        if not check(body and body.get("type") in (4, 7) and (body.get("data") or {}).get("flags") != 64,
+                     "a legal Rival Cults move is accepted: %s" % json.dumps(body)[:200]):
+            break
+        moves += 1
+    check(game_over(table), "the Rival Cults game ended (%d moves)" % moves)
+    check(table.calls.get(USERS["alice"], 0) > 0 and table.calls.get(USERS["bob"], 0) > 0,
+          "both Rival Cults players were called: %s" % table.calls)
 
 
 def es_waiting(table):
@@ -430,6 +599,8 @@ class CtTable:
                       "custom": 0, "pages": 0, "back": 0, "refused_walks": 0}
         self.done = {}
         self.refused = False    # stale and forged buttons were tried
+        self.view = Table(fake, CT_CHANNEL)  # the channel as alice sees it
+        self.looked = 0         # entries the view has checked up to
 
     # -- the fake --
 
@@ -453,7 +624,11 @@ class CtTable:
         return self.fake.call("GET", "/_fake/message?id=" + (mid or self.msg_id))
 
     def table(self):
-        return self.message()["message"]
+        """The live table: the newest public message of the channel."""
+        msgs = [m for m in self.api_get("/channels/%s/messages" % CT_CHANNEL) if public(m)]
+        self.msg_id = msgs[0]["id"]
+        LIVE[CT_CHANNEL] = self.msg_id
+        return msgs[0]
 
     def api_get(self, path):
         """A GET of the HTTP API as a bot makes one: how the test learns a response's message id,
@@ -522,23 +697,30 @@ class CtTable:
     # -- the table changing --
 
     def snapshot(self):
+        self.table()
         m = self.message()
-        return json.dumps(m["message"], sort_keys=True), [(a["filename"], a["sha1"]) for a in m["attachments"]]
+        return (self.msg_id, json.dumps(m["message"], sort_keys=True),
+                [(a["filename"], a["sha1"]) for a in m["attachments"]])
 
     def moved_on(self, before, what):
-        """Checks that the table message changed from `before` and now shows the newest map, the
-        only file it keeps: the picture of the last table request, a PNG (the fake reads its
-        signature and IHDR)."""
+        """Checks that a new live table followed `before` (the one before lost its buttons, the
+        awaited player was called, nobody else pinged) and shows the newest map, the only file
+        it keeps: the picture of the last table request, a PNG (the fake reads its signature and
+        IHDR)."""
         end = time.time() + 5
         while True:
-            m = self.message()
-            now = json.dumps(m["message"], sort_keys=True), [(a["filename"], a["sha1"]) for a in m["attachments"]]
-            if now != before or time.time() > end:
+            now = self.snapshot()
+            if now[0] != before[0] or time.time() > end:
                 break
             time.sleep(0.02)
-        if not check(now != before, "cthulhu: %s changes the table message in place" % what):
+        if not check(now[0] != before[0], "cthulhu: %s posts a new live table" % what):
             return False
         self.quiet()
+        t = self.table()
+        over = "game over" in ((t.get("embeds") or [{}])[0].get("title") or "")
+        self.view.look(self.entries[self.looked:], None if over or not t.get("components") else self.alice,
+                       "cthulhu: " + what)
+        self.looked = len(self.entries)
         m = self.message()
         sent = [e for e in self.entries[self.start_at:] if e.get("kind") == "http" and ct_title(e)]
         files = sent[-1].get("files") or [{}] if sent else [{}]
@@ -568,7 +750,6 @@ class CtTable:
             d = slash(self.alice, "addbot", channel=CT_CHANNEL)
             body = self.send(d, "/addbot")
         self.open_token = d["token"]
-        self.msg_id = self.original(d)
         lobby = self.table()
         check("baseline-bot-2" in lobby["embeds"][0]["description"], "cthulhu: two computer players sit down")
         self.gid = ct_id(components_of(lobby)[0][0]["custom_id"])[0]
@@ -898,7 +1079,7 @@ class CtTable:
         as attachment 0 and shows it as the embed's image, files[0] that PNG; all of them edits of
         the one table message; private replies flagged 64."""
         tables = [e for e in self.entries[self.start_at:] if e.get("kind") == "http" and ct_title(e)]
-        check(len(tables) >= self.stats["decisions"], "cthulhu: a table edit per decision (%d, %d decisions)"
+        check(len(tables) >= self.stats["decisions"], "cthulhu: a table message per decision (%d, %d decisions)"
               % (len(tables), self.stats["decisions"]))
         bad = []
         for e in tables:
@@ -923,12 +1104,12 @@ class CtTable:
                 problems.append("map %s for %s" % (name, items[0]["custom_id"]))
             if e["path"].endswith("/callback"):
                 iid = e["path"].split("/")[4]
-                if body.get("type") != 7 or self.clicked.get(iid) != (self.msg_id, False):
+                if body.get("type") != 4 or self.clicked.get(iid, (None, True))[0] is not None \
+                        and not self.clicked.get(iid)[1]:
                     problems.append("a callback of type %s from %s" % (body.get("type"), self.clicked.get(iid)))
-            elif e["method"] != "PATCH" or e["path"] not in (
-                    "/api/v10/webhooks/%s/%s/messages/@original" % (APP, self.open_token),
-                    "/api/v10/channels/%s/messages/%s" % (CT_CHANNEL, self.msg_id)):
-                problems.append("not an edit of the table message")
+            elif e["method"] != "POST" or not (e["path"].startswith("/api/v10/webhooks/%s/" % APP)
+                                               or e["path"] == "/api/v10/channels/%s/messages" % CT_CHANNEL):
+                problems.append("not a new live table message")
             if e.get("status") not in (200, 204):
                 problems.append("status %s" % e.get("status"))
             if problems:
@@ -1217,8 +1398,8 @@ def test_systemd_health_reload_compress(tmp, fake):
     check(len([n for n in notes if "WATCHDOG=1" in n]) >= count + 2, "systemd: WATCHDOG=1 pings")
     opens = [e for e in fake.all_log() if e.get("kind") == "gw_open"]
     check(opens and "compress=zlib-stream" in opens[-1].get("query", ""), "zlib-stream asked for")
-    table = Table()
-    body = interact(fake, table, slash(USERS["carol"], "help"))
+    table = Table(fake, "604")
+    body = interact(fake, table, slash(USERS["carol"], "help", channel="604"))
     check(body and body["data"].get("flags") == 64 and "/curse" in body["data"]["content"],
           "a command answered over a compressed gateway")
     status, text = http_get("http://127.0.0.1:%d/healthz" % port)
@@ -1287,9 +1468,10 @@ def main():
     try:
         bot = Bot(tmp, fake)
         wait(connected(fake), 15, "the bot connects")
-        table = Table()
+        table = Table(fake, CHANNEL, quiet_users={USERS["carol"]})
         test_full_game(fake, table)
-        test_elder_signs_game(fake, Table())
+        test_elder_signs_game(fake, Table(fake, ES_CHANNEL))
+        test_rival_cults_game(fake)
         test_cthulhu_game(fake, tmp)
         test_faults(fake, table, tmp)
         test_locked_database(fake, table, tmp)
