@@ -2,6 +2,46 @@
  * fakediscord: a fake Discord for tests. Serves the gateway (websocket) and the HTTP API on one
  * port bound to 127.0.0.1, records everything it sees, and injects faults on request through
  * control endpoints under /_fake/.
+ *
+ * Gateway: HELLO, IDENTIFY -> READY (v, user, guilds: the guilds seen in dispatches as
+ * unavailable guilds, session_id, resume_gateway_url, shard when IDENTIFY gave one,
+ * application {id, flags}), heartbeats, RESUME with replay, zlib-stream, close codes.
+ * Dispatches are what Discord sends: an INTERACTION_CREATE (posted by a test, or made by the
+ * load generator) gets every field of the Interaction object that it lacks (what it gives stays):
+ * application_id, version 1, guild {id, locale, features} and guild_locale, a partial channel, the
+ * member completed (user object, roles, joined_at, deaf, mute, flags, pending, permissions,
+ * nick, avatar...) or in a DM (no guild_id) the user, a component's message as the fake stores
+ * it, app_permissions, locale, entitlements [], authorizing_integration_owners {"0": guild id},
+ * context (0 guild, 1 DM), attachment_size_limit. The users seen so are remembered for mentions.
+ *
+ * HTTP API (/api/v10): every route wants "Authorization: Bot <token>" except those an
+ * interaction's token authorizes (POST /interactions/{id}/{token}/callback and
+ * /webhooks/{app}/{token}[/messages/{id|@original}]), which take it or nothing; a wrong token is
+ * a 401 everywhere. Requests are checked against Discord's rules (a violation each, 400 as
+ * Discord would answer). The callback answers 204, or with ?with_response=true 200 and an
+ * InteractionCallbackResponse: {"interaction": {id, type, response_message_id,
+ * response_message_loading, response_message_ephemeral}, "resource": {"type", "message"}} (the
+ * message for types 4 and 7; type 5 has no message yet, other types no resource). Messages are
+ * created by type 4 callbacks, followups and channel POSTs; edits (PATCH, type 7) change only the
+ * fields they give ("components": [] removes the buttons and keeps content, embeds and files).
+ * A created message's mentions, mention_roles and mention_everyone come from its content
+ * (<@id>, <@!id>, <@&id>, @everyone, @here) and its allowed_mentions; an edit keeps them and
+ * notifies no one (but a deferred response's first edit, which is its real message, does).
+ * Files: multipart/form-data (see "Files" below).
+ *
+ * Control endpoints (no Authorization):
+ *   GET  /_fake/log?since=N     {"next", "entries"}: the log from entry N. Entries have "n" and
+ *                               "kind": http (method, path, query, headers with the token
+ *                               redacted, body, files, status; a request that creates or edits
+ *                               a message also "pinged": the user ids it notified,
+ *                               "pinged_roles", "pinged_everyone"), http_fault, gw_open, gw_in,
+ *                               gw_out, gw_close, violation ("what").
+ *   GET  /_fake/state           sessions, connected, identifies, resumes, seq, violations...
+ *   GET  /_fake/message?id=ID   a stored message and its files' bytes described.
+ *   POST /_fake/dispatch        {"t", "d"}: a dispatch on the current session ({"s"}).
+ *   POST /_fake/fault           a gateway or HTTP fault (ctl_fault).
+ *   POST /_fake/load, GET /_fake/load   the load generator (its section below).
+ *   POST /_fake/shutdown        exits once answered.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -3152,7 +3192,14 @@ static const char *query_arg(const char *query, const char *name, char *out, siz
  * errors (callbacks not 2xx or private), timeouts (no callback within 5 s), elapsed_s, rate,
  * busy_s and busy_rate (burst), p50/p90/p99/p999/max/mean_ms, games_finished, games_open,
  * violations, unlogged (requests kept out of the log while the run goes on), per_s (callbacks
- * in each second). */
+ * in each second), requests (the bot's API requests during the run by kind: callback, webhook
+ * (followups and edits of interaction messages), channel_create, channel_edit, get (any GET),
+ * other; and total) and requests_per_interaction (total / answered).
+ *
+ * A channel acts on its newest table: the newest message with buttons the bot made there (type 4
+ * callback, followup, channel POST, or an edit that gives buttons). A table that loses its
+ * buttons (PATCH or type 7 with "components": []) is frozen: the channel waits for the next
+ * table (or asks /status), and a button is only clicked while its message still has it. */
 
 /* The kinds of API request counted during a load run. */
 enum { K_CALLBACK, K_WEBHOOK, K_CREATE, K_EDIT, K_GET, K_OTHER, K_KINDS };
