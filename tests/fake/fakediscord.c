@@ -3635,7 +3635,11 @@ static void load_table(const char *channel, const char *mid, const cJSON *body)
 			copy_str(c->ids[c->nids++], LOAD_ID_LEN, ids[i]);
 	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(body, "flags");
 	int ephemeral = cJSON_IsNumber(flags) && flags->valueint == 64;
-	if (!ephemeral || !c->msg_id[0])
+	/* A private table is clicked only when the channel has no live public one (a click on a
+	 * private message is answered privately). */
+	const struct message *pub = c->msg_id[0] ? message_find(c->msg_id) : NULL;
+	if (!ephemeral || !pub ||
+	    !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(pub->obj, "components")))
 		copy_str(c->msg_id, sizeof c->msg_id, mid);
 	c->fresh = 1;
 	if (kind == T_OVER && game > c->last_over) {
