@@ -857,6 +857,8 @@ static void user_remember(const cJSON *user)
 	if (!cJSON_IsString(id) || strlen(id->valuestring) >= ID_LEN)
 		return;
 	long at = index_find(&U.by_id, key_user, id->valuestring);
+	if (at >= 0 && cJSON_Compare(U.u[at].obj, user, 1))
+		return;
 	if (at >= 0) {
 		cJSON_Delete(U.u[at].obj);
 		U.u[at].obj = cJSON_Duplicate(user, 1);
@@ -2538,7 +2540,11 @@ static char *dispatch_text(const char *t, int64_t s, const cJSON *d)
 {
 	cJSON *m = cJSON_CreateObject();
 	cJSON_AddNumberToObject(m, "op", 0);
-	cJSON_AddItemToObject(m, "d", d ? cJSON_Duplicate(d, 1) : cJSON_CreateObject());
+	/* an object is referred to, not copied */
+	cJSON_AddItemToObject(m, "d",
+	                      !d                  ? cJSON_CreateObject()
+	                      : cJSON_IsObject(d) ? cJSON_CreateObjectReference(d->child)
+	                                          : cJSON_Duplicate(d, 1));
 	cJSON_AddNumberToObject(m, "s", (double)s);
 	cJSON_AddStringToObject(m, "t", t);
 	char *text = cJSON_PrintUnformatted(m);
