@@ -1,5 +1,7 @@
 #!/bin/sh
-# Smoke test of the fake Discord: HTTP API, gateway, control endpoints, file uploads.
+# Smoke test of the fake Discord: HTTP API, gateway, control endpoints, file uploads, interactions
+# as Discord sends them, the interaction routes without Authorization, ?with_response, mentions
+# and whom they ping, edits that drop buttons, the load generator on live and frozen tables.
 # Usage: smoke.sh FAKEDISCORD
 set -u
 FAKE=${1:?usage: smoke.sh FAKEDISCORD}
