@@ -2,6 +2,46 @@
  * fakediscord: a fake Discord for tests. Serves the gateway (websocket) and the HTTP API on one
  * port bound to 127.0.0.1, records everything it sees, and injects faults on request through
  * control endpoints under /_fake/.
+ *
+ * Gateway: HELLO, IDENTIFY -> READY (v, user, guilds: the guilds seen in dispatches as
+ * unavailable guilds, session_id, resume_gateway_url, shard when IDENTIFY gave one,
+ * application {id, flags}), heartbeats, RESUME with replay, zlib-stream, close codes.
+ * Dispatches are what Discord sends: an INTERACTION_CREATE (posted by a test, or made by the
+ * load generator) gets every field of the Interaction object that it lacks (what it gives stays):
+ * application_id, version 1, guild {id, locale, features} and guild_locale, a partial channel, the
+ * member completed (user object, roles, joined_at, deaf, mute, flags, pending, permissions,
+ * nick, avatar...) or in a DM (no guild_id) the user, a component's message as the fake stores
+ * it, app_permissions, locale, entitlements [], authorizing_integration_owners {"0": guild id},
+ * context (0 guild, 1 DM), attachment_size_limit. The users seen so are remembered for mentions.
+ *
+ * HTTP API (/api/v10): every route wants "Authorization: Bot <token>" except those an
+ * interaction's token authorizes (POST /interactions/{id}/{token}/callback and
+ * /webhooks/{app}/{token}[/messages/{id|@original}]), which take it or nothing; a wrong token is
+ * a 401 everywhere. Requests are checked against Discord's rules (a violation each, 400 as
+ * Discord would answer). The callback answers 204, or with ?with_response=true 200 and an
+ * InteractionCallbackResponse: {"interaction": {id, type, response_message_id,
+ * response_message_loading, response_message_ephemeral}, "resource": {"type", "message"}} (the
+ * message for types 4 and 7; type 5 has no message yet, other types no resource). Messages are
+ * created by type 4 callbacks, followups and channel POSTs; edits (PATCH, type 7) change only the
+ * fields they give ("components": [] removes the buttons and keeps content, embeds and files).
+ * A created message's mentions, mention_roles and mention_everyone come from its content
+ * (<@id>, <@!id>, <@&id>, @everyone, @here) and its allowed_mentions; an edit keeps them and
+ * notifies no one (but a deferred response's first edit, which is its real message, does).
+ * Files: multipart/form-data (see "Files" below).
+ *
+ * Control endpoints (no Authorization):
+ *   GET  /_fake/log?since=N     {"next", "entries"}: the log from entry N. Entries have "n" and
+ *                               "kind": http (method, path, query, headers with the token
+ *                               redacted, body, files, status; a request that creates or edits
+ *                               a message also "pinged": the user ids it notified,
+ *                               "pinged_roles", "pinged_everyone"), http_fault, gw_open, gw_in,
+ *                               gw_out, gw_close, violation ("what").
+ *   GET  /_fake/state           sessions, connected, identifies, resumes, seq, violations...
+ *   GET  /_fake/message?id=ID   a stored message and its files' bytes described.
+ *   POST /_fake/dispatch        {"t", "d"}: a dispatch on the current session ({"s"}).
+ *   POST /_fake/fault           a gateway or HTTP fault (ctl_fault).
+ *   POST /_fake/load, GET /_fake/load   the load generator (its section below).
+ *   POST /_fake/shutdown        exits once answered.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -252,6 +292,7 @@ struct session {
 	int valid;
 	int dropped; /* the oldest dispatches were dropped */
 	char why_invalid[64];
+	int shard[2]; /* [shard_id, num_shards] from IDENTIFY; num_shards 0 without */
 };
 
 /* An HTTP fault: answer the next count requests under prefix with status, or late. */
@@ -456,6 +497,7 @@ struct message {
 	cJSON *obj;
 	struct attachment *att; /* the message's files, all of them */
 	int natt;
+	int loading; /* a deferred response (callback type 5) not edited yet */
 };
 
 struct cmdset {
@@ -736,6 +778,7 @@ static struct message *message_add(const char *id, const char *channel, const ch
 	cJSON_AddArrayToObject(o, "components");
 	cJSON_AddArrayToObject(o, "attachments");
 	cJSON_AddArrayToObject(o, "mentions");
+	cJSON_AddArrayToObject(o, "mention_roles");
 	cJSON_AddFalseToObject(o, "tts");
 	cJSON_AddFalseToObject(o, "mention_everyone");
 	cJSON_AddFalseToObject(o, "pinned");
@@ -748,7 +791,7 @@ static struct message *message_add(const char *id, const char *channel, const ch
 	}
 	if (body) {
 		message_apply(o, body);
-		load_table(channel, id, body);
+		load_table(channel, id, o);
 	}
 	return m;
 }
@@ -759,7 +802,7 @@ static void message_edit(struct message *m, const cJSON *body)
 	iso_now(ts, sizeof ts);
 	message_apply(m->obj, body);
 	cJSON_ReplaceItemInObjectCaseSensitive(m->obj, "edited_timestamp", cJSON_CreateString(ts));
-	load_table(m->channel, m->id, body);
+	load_table(m->channel, m->id, m->obj);
 }
 
 /* Remembers a message that the fake never saw created (a clicked message). */
@@ -767,6 +810,253 @@ static void message_known(const char *id, const char *channel)
 {
 	if (!message_find(id))
 		message_add(id, channel, NULL, NULL, 0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Users and guilds seen in dispatches; interactions completed as Discord sends them */
+
+#define MAX_USERS  100000
+#define MAX_GUILDS 64
+#define ID_LEN     24 /* a snowflake's digits and the NUL, with room to spare */
+/* What the fake lets members and itself do in a channel: VIEW_CHANNEL, SEND_MESSAGES,
+ * EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY, USE_EXTERNAL_EMOJIS,
+ * USE_APPLICATION_COMMANDS; members also CREATE_INSTANT_INVITE and ADD_REACTIONS (neither
+ * ADMINISTRATOR nor MANAGE_CHANNELS: a test gives those itself). */
+#define APP_PERMISSIONS    "2147863552"
+#define MEMBER_PERMISSIONS "2147863617"
+#define MEMBER_JOINED_AT   "2025-01-01T00:00:00.000000+00:00"
+
+struct kuser {
+	char id[ID_LEN];
+	cJSON *obj;
+};
+
+static struct {
+	struct kuser *u;
+	size_t n;
+	struct index by_id;
+	char guild[MAX_GUILDS][ID_LEN];
+	int nguilds;
+} U;
+
+static const char *key_user(size_t i)
+{
+	return U.u[i].id;
+}
+
+static const cJSON *user_known(const char *id)
+{
+	long i = index_find(&U.by_id, key_user, id);
+	return i < 0 ? NULL : U.u[i].obj;
+}
+
+/* Remembers a user object (the newest one of an id wins); forgets them all when full. */
+static void user_remember(const cJSON *user)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(user, "id");
+	if (!cJSON_IsString(id) || strlen(id->valuestring) >= ID_LEN)
+		return;
+	long at = index_find(&U.by_id, key_user, id->valuestring);
+	if (at >= 0 && cJSON_Compare(U.u[at].obj, user, 1))
+		return;
+	if (at >= 0) {
+		cJSON_Delete(U.u[at].obj);
+		U.u[at].obj = cJSON_Duplicate(user, 1);
+		return;
+	}
+	if (!U.u)
+		U.u = xcalloc(MAX_USERS, sizeof *U.u);
+	if (U.n == MAX_USERS) {
+		for (size_t i = 0; i < U.n; i++)
+			cJSON_Delete(U.u[i].obj);
+		U.n = 0;
+		index_rebuild(&U.by_id, key_user, 0, MAX_USERS);
+	}
+	struct kuser *k = &U.u[U.n++];
+	copy_str(k->id, sizeof k->id, id->valuestring);
+	k->obj = cJSON_Duplicate(user, 1);
+	index_put(&U.by_id, key_user, U.n - 1, MAX_USERS);
+}
+
+/* Remembers a guild id for READY (the oldest forgotten past MAX_GUILDS). */
+static void guild_remember(const char *id)
+{
+	if (strlen(id) >= ID_LEN)
+		return;
+	for (int i = 0; i < U.nguilds; i++)
+		if (!strcmp(U.guild[i], id))
+			return;
+	if (U.nguilds == MAX_GUILDS) {
+		memmove(U.guild[0], U.guild[1], (MAX_GUILDS - 1) * sizeof U.guild[0]);
+		U.nguilds--;
+	}
+	copy_str(U.guild[U.nguilds++], ID_LEN, id);
+}
+
+static void users_free(void)
+{
+	for (size_t i = 0; i < U.n; i++)
+		cJSON_Delete(U.u[i].obj);
+	free(U.u);
+	U.u = NULL;
+	U.n = 0;
+	index_free(&U.by_id);
+}
+
+/* Adds o[key] = v unless o has the key already (v is then dropped). */
+static void put(cJSON *o, const char *key, cJSON *v)
+{
+	if (cJSON_GetObjectItemCaseSensitive(o, key))
+		cJSON_Delete(v);
+	else
+		cJSON_AddItemToObject(o, key, v);
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* The fields of a user object (Discord's "User Structure") that u lacks. */
+static void user_complete(cJSON *u)
+{
+	const char *id = str_of(u, "id");
+	char name[ID_LEN + 8];
+	if (!id)
+		return;
+	snprintf(name, sizeof name, "user%s", id);
+	put(u, "username", cJSON_CreateString(name));
+	put(u, "discriminator", cJSON_CreateString("0"));
+	put(u, "global_name", cJSON_CreateNull());
+	put(u, "avatar", cJSON_CreateNull());
+	put(u, "public_flags", cJSON_CreateNumber(0));
+	put(u, "flags", cJSON_CreateNumber(0));
+	put(u, "avatar_decoration_data", cJSON_CreateNull());
+	put(u, "collectibles", cJSON_CreateNull());
+	put(u, "primary_guild", cJSON_CreateNull());
+	user_remember(u);
+}
+
+/* The fields of a guild member object (with permissions, as in an interaction) m lacks. */
+static void member_complete(cJSON *m)
+{
+	user_complete(cJSON_GetObjectItemCaseSensitive(m, "user"));
+	put(m, "roles", cJSON_CreateArray());
+	put(m, "joined_at", cJSON_CreateString(MEMBER_JOINED_AT));
+	put(m, "deaf", cJSON_CreateFalse());
+	put(m, "mute", cJSON_CreateFalse());
+	put(m, "flags", cJSON_CreateNumber(0));
+	put(m, "pending", cJSON_CreateFalse());
+	put(m, "permissions", cJSON_CreateString(MEMBER_PERMISSIONS));
+	put(m, "nick", cJSON_CreateNull());
+	put(m, "avatar", cJSON_CreateNull());
+	put(m, "banner", cJSON_CreateNull());
+	put(m, "premium_since", cJSON_CreateNull());
+	put(m, "communication_disabled_until", cJSON_CreateNull());
+	put(m, "avatar_decoration_data", cJSON_CreateNull());
+}
+
+/* The partial channel object of an interaction in channel cid (of guild gid, or a DM with
+ * user). */
+static cJSON *channel_partial(const char *cid, const char *gid, const cJSON *user)
+{
+	cJSON *c = cJSON_CreateObject();
+	char name[ID_LEN + 8];
+	cJSON_AddStringToObject(c, "id", cid);
+	cJSON_AddNumberToObject(c, "type", gid ? 0 : 1); /* GUILD_TEXT, DM */
+	cJSON_AddNullToObject(c, "last_message_id");
+	cJSON_AddNumberToObject(c, "flags", 0);
+	if (!gid) {
+		cJSON *r = cJSON_AddArrayToObject(c, "recipients");
+		if (user)
+			cJSON_AddItemToArray(r, cJSON_Duplicate(user, 1));
+		return c;
+	}
+	snprintf(name, sizeof name, "table-%s", cid);
+	cJSON_AddStringToObject(c, "guild_id", gid);
+	cJSON_AddStringToObject(c, "name", name);
+	cJSON_AddStringToObject(c, "permissions", MEMBER_PERMISSIONS);
+	cJSON_AddNullToObject(c, "topic");
+	cJSON_AddNullToObject(c, "parent_id");
+	cJSON_AddNumberToObject(c, "position", 0);
+	cJSON_AddFalseToObject(c, "nsfw");
+	cJSON_AddNumberToObject(c, "rate_limit_per_user", 0);
+	cJSON_AddNullToObject(c, "last_pin_timestamp");
+	return c;
+}
+
+/* d["message"] (a component's message, maybe partial) becomes the message as the fake stores
+ * it, with the fields d gave on top. */
+static void interaction_message(cJSON *d, const char *channel)
+{
+	cJSON *given = cJSON_GetObjectItemCaseSensitive(d, "message");
+	const char *id = str_of(given, "id"), *mch = str_of(given, "channel_id");
+	if (!cJSON_IsObject(given) || !id || (!mch && !channel))
+		return;
+	message_known(id, mch ? mch : channel);
+	const struct message *m = message_find(id);
+	if (!m)
+		return;
+	cJSON *full = cJSON_Duplicate(m->obj, 1);
+	const cJSON *f;
+	cJSON_ArrayForEach(f, given)
+	{
+		if (cJSON_GetObjectItemCaseSensitive(full, f->string))
+			cJSON_ReplaceItemInObjectCaseSensitive(full, f->string,
+			                                       cJSON_Duplicate(f, 1));
+		else
+			cJSON_AddItemToObject(full, f->string, cJSON_Duplicate(f, 1));
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(d, "message", full);
+}
+
+/* Completes an INTERACTION_CREATE's d with every field of Discord's Interaction object that it
+ * lacks (receiving-and-responding, "Interaction Structure"): in a guild (guild_id given) a
+ * guild member, else a user (a DM with the bot). */
+static void interaction_complete(cJSON *d)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
+	const char *gid = str_of(d, "guild_id"), *cid = str_of(d, "channel_id");
+	cJSON *member = cJSON_GetObjectItemCaseSensitive(d, "member");
+	cJSON *user = cJSON_GetObjectItemCaseSensitive(d, "user");
+	int ping = cJSON_IsNumber(type) && type->valueint == 1;
+	if (!cJSON_IsObject(d))
+		return;
+	put(d, "application_id", cJSON_CreateString(F.app_id));
+	put(d, "version", cJSON_CreateNumber(1));
+	if (!cid && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(d, "channel")))
+		cid = str_of(cJSON_GetObjectItemCaseSensitive(d, "channel"), "id");
+	if (cid)
+		put(d, "channel_id", cJSON_CreateString(cid));
+	if (gid) {
+		guild_remember(gid);
+		cJSON *g = cJSON_CreateObject();
+		cJSON_AddStringToObject(g, "id", gid);
+		cJSON_AddStringToObject(
+		    g, "locale", str_of(d, "guild_locale") ? str_of(d, "guild_locale") : "en-US");
+		cJSON_AddArrayToObject(g, "features");
+		put(d, "guild", g);
+		if (cJSON_IsObject(member))
+			member_complete(member);
+		user = cJSON_GetObjectItemCaseSensitive(member, "user");
+	} else if (cJSON_IsObject(user)) {
+		user_complete(user);
+	}
+	if (cid)
+		put(d, "channel", channel_partial(cid, gid, user));
+	interaction_message(d, cid);
+	put(d, "app_permissions", cJSON_CreateString(APP_PERMISSIONS));
+	if (!ping)
+		put(d, "locale", cJSON_CreateString("en-US"));
+	if (gid)
+		put(d, "guild_locale", cJSON_CreateString("en-US"));
+	put(d, "entitlements", cJSON_CreateArray());
+	cJSON *owners = cJSON_CreateObject();
+	cJSON_AddStringToObject(owners, "0", gid ? gid : "0"); /* GUILD_INSTALL */
+	put(d, "authorizing_integration_owners", owners);
+	put(d, "context", cJSON_CreateNumber(gid ? 0 : 1)); /* GUILD, BOT_DM */
+	put(d, "attachment_size_limit", cJSON_CreateNumber(MAX_FILE_BYTES));
 }
 
 static struct cmdset *cmdset_get(const char *key, int create)
@@ -1020,6 +1310,152 @@ static void check_components(struct problems *p, const cJSON *rows)
 	}
 }
 
+/* Mentions (Message, "Allowed Mentions Object"): <@id> and <@!id> name users, <@&id> roles,
+ * @everyone and @here everyone, in the content. Without allowed_mentions all of them notify;
+ * with it, the types in its parse and the ids in its users and roles (at most 100 each; a type
+ * both in parse and given ids is a validation error; ids the content does not mention are
+ * ignored). */
+#define MAX_MENTION_IDS 100
+
+static int attachment_id(const cJSON *id, char *out, size_t size);
+static int contains_string(const cJSON *v, const char *s);
+
+static const char *const mention_types[] = { "roles", "users", "everyone" };
+
+static int snowflake_ok(const cJSON *v)
+{
+	char id[ID_LEN];
+	return attachment_id(v, id, sizeof id);
+}
+
+static void check_allowed_mentions(struct problems *p, const cJSON *am)
+{
+	if (!am || cJSON_IsNull(am))
+		return;
+	if (!cJSON_IsObject(am)) {
+		problem(p, "allowed_mentions is not an object");
+		return;
+	}
+	const cJSON *parse = cJSON_GetObjectItemCaseSensitive(am, "parse"), *v;
+	if (parse && !cJSON_IsNull(parse) && !cJSON_IsArray(parse))
+		problem(p, "allowed_mentions.parse is not an array");
+	cJSON_ArrayForEach(v, (cJSON_IsArray(parse) ? parse : NULL))
+	{
+		int known = 0;
+		for (size_t i = 0; i < sizeof mention_types / sizeof mention_types[0]; i++)
+			known |= cJSON_IsString(v) && !strcmp(v->valuestring, mention_types[i]);
+		if (!known)
+			problem(p,
+			        "allowed_mentions.parse has %.40s (roles, users and everyone are "
+			        "allowed)",
+			        cJSON_IsString(v) ? v->valuestring : "a value that is no string");
+	}
+	for (size_t i = 0; i < 2; i++) {
+		const char *kind = mention_types[i];
+		const cJSON *ids = cJSON_GetObjectItemCaseSensitive(am, kind);
+		if (!ids || cJSON_IsNull(ids))
+			continue;
+		if (!cJSON_IsArray(ids)) {
+			problem(p, "allowed_mentions.%s is not an array", kind);
+			continue;
+		}
+		if (cJSON_GetArraySize(ids) > MAX_MENTION_IDS)
+			problem(p, "allowed_mentions.%s has %d ids (at most %d)", kind,
+			        cJSON_GetArraySize(ids), MAX_MENTION_IDS);
+		cJSON_ArrayForEach(v, ids)
+		{
+			if (!snowflake_ok(v)) {
+				problem(p, "allowed_mentions.%s holds something that is no id",
+				        kind);
+				break;
+			}
+		}
+		if (cJSON_GetArraySize(ids) > 0 && contains_string(parse, kind))
+			problem(p,
+			        "allowed_mentions: parse [\"%s\"] and %s [ids] are mutually "
+			        "exclusive",
+			        kind, kind);
+	}
+	const cJSON *replied = cJSON_GetObjectItemCaseSensitive(am, "replied_user");
+	if (replied && !cJSON_IsNull(replied) && !cJSON_IsBool(replied))
+		problem(p, "allowed_mentions.replied_user is not a boolean");
+}
+
+/* Whether the id list (strings or numbers) has id. */
+static int id_listed(const cJSON *list, const char *id)
+{
+	const cJSON *v;
+	cJSON_ArrayForEach(v, (cJSON_IsArray(list) ? list : NULL))
+	{
+		char have[ID_LEN];
+		if (attachment_id(v, have, sizeof have) && !strcmp(have, id))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whom a message with this content and allowed_mentions notifies. */
+struct pings {
+	cJSON *users; /* ids */
+	cJSON *roles; /* ids */
+	int everyone;
+};
+
+static void pings_compute(struct pings *pg, const char *content, const cJSON *am)
+{
+	int given = cJSON_IsObject(am);
+	const cJSON *parse = given ? cJSON_GetObjectItemCaseSensitive(am, "parse") : NULL;
+	int all_users = !given || contains_string(parse, "users");
+	int all_roles = !given || contains_string(parse, "roles");
+	pg->users = cJSON_CreateArray();
+	pg->roles = cJSON_CreateArray();
+	pg->everyone = 0;
+	for (const char *s = content ? content : ""; *s; s++) {
+		if (*s == '@' && (!strncmp(s + 1, "everyone", 8) || !strncmp(s + 1, "here", 4)))
+			pg->everyone = !given || contains_string(parse, "everyone");
+		if (s[0] != '<' || s[1] != '@')
+			continue;
+		const char *q = s + 2;
+		int role = *q == '&';
+		q += *q == '&' || *q == '!';
+		size_t n = strspn(q, "0123456789");
+		if (!n || n >= ID_LEN || q[n] != '>')
+			continue;
+		char id[ID_LEN];
+		memcpy(id, q, n);
+		id[n] = '\0';
+		cJSON *into = role ? pg->roles : pg->users;
+		int allowed =
+		    role
+		        ? all_roles || id_listed(cJSON_GetObjectItemCaseSensitive(am, "roles"), id)
+		        : all_users || id_listed(cJSON_GetObjectItemCaseSensitive(am, "users"), id);
+		if (allowed && !contains_string(into, id) &&
+		    cJSON_GetArraySize(into) < MAX_MENTION_IDS)
+			cJSON_AddItemToArray(into, cJSON_CreateString(id));
+	}
+}
+
+/* Sets a created message's mentions, mention_roles and mention_everyone: the user objects
+ * the fake knows (or {id}). */
+static void pings_show(struct message *m, const struct pings *pg)
+{
+	cJSON *users = cJSON_CreateArray();
+	const cJSON *v;
+	cJSON_ArrayForEach(v, pg->users)
+	{
+		const cJSON *known = user_known(v->valuestring);
+		cJSON *u = known ? cJSON_Duplicate(known, 1) : cJSON_CreateObject();
+		if (!known)
+			cJSON_AddStringToObject(u, "id", v->valuestring);
+		cJSON_AddItemToArray(users, u);
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(m->obj, "mentions", users);
+	cJSON_ReplaceItemInObjectCaseSensitive(m->obj, "mention_roles",
+	                                       cJSON_Duplicate(pg->roles, 1));
+	cJSON_ReplaceItemInObjectCaseSensitive(m->obj, "mention_everyone",
+	                                       cJSON_CreateBool(pg->everyone));
+}
+
 /* A message body (create or edit) that comes with `files` files. */
 static void check_message(struct problems *p, const cJSON *m, int creating, int flags_ok, int files)
 {
@@ -1041,6 +1477,7 @@ static void check_message(struct problems *p, const cJSON *m, int creating, int 
 	const cJSON *comps = cJSON_GetObjectItemCaseSensitive(m, "components");
 	if (comps && !cJSON_IsNull(comps))
 		check_components(p, comps);
+	check_allowed_mentions(p, cJSON_GetObjectItemCaseSensitive(m, "allowed_mentions"));
 	if (creating && !clen && !files && cJSON_GetArraySize(embeds) == 0 &&
 	    cJSON_GetArraySize(comps) == 0 && !cJSON_GetObjectItemCaseSensitive(m, "poll") &&
 	    !cJSON_GetObjectItemCaseSensitive(m, "sticker_ids"))
@@ -2103,7 +2540,11 @@ static char *dispatch_text(const char *t, int64_t s, const cJSON *d)
 {
 	cJSON *m = cJSON_CreateObject();
 	cJSON_AddNumberToObject(m, "op", 0);
-	cJSON_AddItemToObject(m, "d", d ? cJSON_Duplicate(d, 1) : cJSON_CreateObject());
+	/* an object is referred to, not copied */
+	cJSON_AddItemToObject(m, "d",
+	                      !d                  ? cJSON_CreateObject()
+	                      : cJSON_IsObject(d) ? cJSON_CreateObjectReference(d->child)
+	                                          : cJSON_Duplicate(d, 1));
 	cJSON_AddNumberToObject(m, "s", (double)s);
 	cJSON_AddStringToObject(m, "t", t);
 	char *text = cJSON_PrintUnformatted(m);
@@ -2193,10 +2634,26 @@ static void send_ready(struct conn *c)
 	cJSON_AddStringToObject(user, "username", "rlyeh");
 	cJSON_AddStringToObject(user, "discriminator", "0");
 	cJSON_AddBoolToObject(user, "bot", 1);
-	cJSON_AddArrayToObject(d, "guilds");
+	cJSON_AddNullToObject(user, "global_name");
+	cJSON_AddNullToObject(user, "avatar");
+	cJSON_AddNumberToObject(user, "flags", 0);
+	cJSON_AddBoolToObject(user, "verified", 1);
+	cJSON_AddBoolToObject(user, "mfa_enabled", 0);
+	cJSON *guilds = cJSON_AddArrayToObject(d, "guilds");
+	for (int i = 0; i < U.nguilds; i++) {
+		cJSON *g = cJSON_CreateObject();
+		cJSON_AddStringToObject(g, "id", U.guild[i]);
+		cJSON_AddTrueToObject(g, "unavailable");
+		cJSON_AddItemToArray(guilds, g);
+	}
 	cJSON_AddStringToObject(d, "session_id", c->sess->id);
 	cJSON_AddStringToObject(d, "session_type", "normal");
 	cJSON_AddStringToObject(d, "resume_gateway_url", url);
+	if (c->sess->shard[1] > 0) {
+		cJSON *shard = cJSON_AddArrayToObject(d, "shard");
+		cJSON_AddItemToArray(shard, cJSON_CreateNumber(c->sess->shard[0]));
+		cJSON_AddItemToArray(shard, cJSON_CreateNumber(c->sess->shard[1]));
+	}
 	cJSON *app = cJSON_AddObjectToObject(d, "application");
 	cJSON_AddStringToObject(app, "id", F.app_id);
 	cJSON_AddNumberToObject(app, "flags", 0);
@@ -2246,6 +2703,16 @@ static void on_identify(struct conn *c, const cJSON *d)
 	else
 		violation(c->id, "IDENTIFY with no session starts left (1000 per day)");
 	struct session *s = session_new();
+	const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
+	if (cJSON_GetArraySize(shard) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(shard, 0)) &&
+	    cJSON_IsNumber(cJSON_GetArrayItem(shard, 1))) {
+		s->shard[0] = cJSON_GetArrayItem(shard, 0)->valueint;
+		s->shard[1] = cJSON_GetArrayItem(shard, 1)->valueint;
+		if (s->shard[1] < 1 || s->shard[0] < 0 || s->shard[0] >= s->shard[1])
+			violation(c->id,
+			          "IDENTIFY shard [%d, %d] is not [id, count] with id < count",
+			          s->shard[0], s->shard[1]);
+	}
 	c->sess = s;
 	c->authed = 1;
 	s->conn = c;
@@ -2546,6 +3013,7 @@ struct req {
 	int ready;
 	int shutdown_after;
 	lws_sorted_usec_list_t delay;
+	cJSON *ping; /* for the log: whom a message request notified */
 };
 
 struct pss {
@@ -2559,6 +3027,7 @@ static void req_free(struct req *r)
 		return;
 	lws_sul_cancel(&r->delay);
 	buf_free(&r->body);
+	cJSON_Delete(r->ping);
 	free(r->form);
 	free(r->resp);
 	free(r);
@@ -2729,7 +3198,19 @@ static const char *query_arg(const char *query, const char *name, char *out, siz
  * errors (callbacks not 2xx or private), timeouts (no callback within 5 s), elapsed_s, rate,
  * busy_s and busy_rate (burst), p50/p90/p99/p999/max/mean_ms, games_finished, games_open,
  * violations, unlogged (requests kept out of the log while the run goes on), per_s (callbacks
- * in each second). */
+ * in each second), requests (the bot's API requests during the run by kind: callback, webhook
+ * (followups and edits of interaction messages), channel_create, channel_edit, get (any GET),
+ * other; and total) and requests_per_interaction (total / answered).
+ *
+ * A channel acts on its newest table: the newest message with buttons the bot made there (type 4
+ * callback, followup, channel POST, or an edit that gives buttons). A table that loses its
+ * buttons (PATCH or type 7 with "components": []) is frozen: the channel waits for the next
+ * table (or asks /status), and a button is only clicked while its message still has it. */
+
+/* The kinds of API request counted during a load run. */
+enum { K_CALLBACK, K_WEBHOOK, K_CREATE, K_EDIT, K_GET, K_OTHER, K_KINDS };
+static const char *const kind_names[K_KINDS] = { "callback",     "webhook", "channel_create",
+	                                         "channel_edit", "get",     "other" };
 
 #define LOAD_CHANNELS_MAX 100000
 #define LOAD_IDS          8
@@ -2805,6 +3286,7 @@ static struct {
 	int64_t start_us, stop_us, end_us;
 	uint64_t sent, answered, errors, timeouts, late, stalls, probes, unlogged, no_session;
 	uint64_t answered_busy;
+	uint64_t requests[K_KINDS]; /* API requests by kind (request_kind) */
 	uint64_t games_finished, games_open, ndone, nbroken;
 	int inflight;
 	int violations_at_start;
@@ -2905,29 +3387,38 @@ static int load_send(struct lchan *c, int user, int type, const char *what, cons
 		L.no_session++;
 		return -1;
 	}
-	char iid[32], token[40], text[2048], tail[512];
+	char iid[32], token[40], uid[ID_LEN];
 	new_snowflake(iid, sizeof iid);
 	snprintf(token, sizeof token, "tok%s", iid);
-	if (type == 2)
-		snprintf(tail, sizeof tail,
-		         "\"data\":{\"id\":\"77\",\"name\":\"%s\",\"type\":1%s%s}", what,
-		         options ? ",\"options\":" : "", options ? options : "");
-	else
-		snprintf(tail, sizeof tail,
-		         "\"message\":{\"id\":\"%s\",\"channel_id\":\"%s\"},"
-		         "\"data\":{\"custom_id\":\"%s\",\"component_type\":2}",
-		         c->msg_id, c->cid, what);
-	int64_t s = ++ss->seq;
-	int n =
-	    snprintf(text, sizeof text,
-	             "{\"op\":0,\"s\":%lld,\"t\":\"INTERACTION_CREATE\",\"d\":{\"id\":\"%s\","
-	             "\"application_id\":\"%s\",\"type\":%d,\"token\":\"%s\",\"version\":1,"
-	             "\"guild_id\":\"%s\",\"channel_id\":\"%s\",\"member\":{\"user\":{\"id\":"
-	             "\"%llu\",\"username\":\"%s\",\"global_name\":\"%s\"},\"permissions\":\"0\"},"
-	             "\"locale\":\"en-US\",\"guild_locale\":\"en-US\",%s}}",
-	             (long long)s, iid, F.app_id, type, token, L.guild, c->cid,
-	             (unsigned long long)c->user[user], load_names[user], load_names[user], tail);
-	if (n < 0 || (size_t)n >= sizeof text)
+	snprintf(uid, sizeof uid, "%llu", (unsigned long long)c->user[user]);
+	cJSON *d = cJSON_CreateObject(), *data;
+	cJSON_AddStringToObject(d, "id", iid);
+	cJSON_AddNumberToObject(d, "type", type);
+	cJSON_AddStringToObject(d, "token", token);
+	cJSON_AddStringToObject(d, "guild_id", L.guild);
+	cJSON_AddStringToObject(d, "channel_id", c->cid);
+	cJSON *u = cJSON_AddObjectToObject(cJSON_AddObjectToObject(d, "member"), "user");
+	cJSON_AddStringToObject(u, "id", uid);
+	cJSON_AddStringToObject(u, "username", load_names[user]);
+	cJSON_AddStringToObject(u, "global_name", load_names[user]);
+	data = cJSON_AddObjectToObject(d, "data");
+	if (type == 2) {
+		cJSON_AddStringToObject(data, "id", "77");
+		cJSON_AddStringToObject(data, "name", what);
+		cJSON_AddNumberToObject(data, "type", 1);
+		if (options)
+			cJSON_AddItemToObject(data, "options", cJSON_Parse(options));
+	} else {
+		cJSON_AddStringToObject(data, "custom_id", what);
+		cJSON_AddNumberToObject(data, "component_type", 2);
+		cJSON *m = cJSON_AddObjectToObject(d, "message");
+		cJSON_AddStringToObject(m, "id", c->msg_id);
+		cJSON_AddStringToObject(m, "channel_id", c->cid);
+	}
+	interaction_complete(d);
+	char *text = dispatch_text("INTERACTION_CREATE", ++ss->seq, d);
+	cJSON_Delete(d);
+	if (!text)
 		return -1;
 	int64_t now = now_us();
 	struct interaction *it = interaction_add(iid, token);
@@ -2935,17 +3426,16 @@ static int load_send(struct lchan *c, int user, int type, const char *what, cons
 	it->dispatched = it->delivered = now;
 	it->load = (uint32_t)(c - L.ch) + 1;
 	copy_str(it->channel, sizeof it->channel, c->cid);
-	if (type == 3) {
+	if (type == 3)
 		copy_str(it->message, sizeof it->message, c->msg_id);
-		message_known(c->msg_id, c->cid);
-	}
 	c->iid = strtoull(iid, NULL, 10);
 	c->queued_us = now;
 	c->written_us = 0;
 	L.sent++;
 	L.inflight++;
 	L.unlogged++; /* the dispatch is not in the log */
-	q_text_load(ss->conn, text, (size_t)n, it->load, c->iid);
+	q_text_load(ss->conn, text, strlen(text), it->load, c->iid);
+	free(text);
 	return 0;
 }
 
@@ -3014,6 +3504,13 @@ static int load_act(struct lchan *c)
 			break;
 		}
 	}
+	if (what && type == 3) {
+		/* only a button the message still has (a frozen table has none) */
+		const struct message *m = message_find(c->msg_id);
+		if (!m ||
+		    !contains_string(cJSON_GetObjectItemCaseSensitive(m->obj, "components"), what))
+			what = NULL;
+	}
 	if (!what) {
 		user = 0;
 		type = 2;
@@ -3081,8 +3578,6 @@ static void load_table(const char *channel, const char *mid, const cJSON *body)
 	const cJSON *embeds = cJSON_GetObjectItemCaseSensitive(body, "embeds");
 	const cJSON *e0 = cJSON_IsArray(embeds) ? embeds->child : NULL;
 	const cJSON *desc = cJSON_GetObjectItemCaseSensitive(e0, "description");
-	if (!cJSON_IsString(desc))
-		return;
 	const char *ids[25];
 	int n = 0;
 	const cJSON *row, *b;
@@ -3095,7 +3590,12 @@ static void load_table(const char *channel, const char *mid, const cJSON *body)
 				ids[n++] = cid->valuestring;
 		}
 	}
-	if (!n)
+	if (!n && !strcmp(mid, c->msg_id)) {
+		/* the table acted on lost its buttons: wait for the next one */
+		c->nids = 0;
+		c->fresh = 0;
+	}
+	if (!n || !cJSON_IsString(desc))
 		return;
 	char *end;
 	long long game = strtoll(ids[0], &end, 10);
@@ -3141,7 +3641,11 @@ static void load_table(const char *channel, const char *mid, const cJSON *body)
 			copy_str(c->ids[c->nids++], LOAD_ID_LEN, ids[i]);
 	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(body, "flags");
 	int ephemeral = cJSON_IsNumber(flags) && flags->valueint == 64;
-	if (!ephemeral || !c->msg_id[0])
+	/* A private table is clicked only when the channel has no live public one (a click on a
+	 * private message is answered privately). */
+	const struct message *pub = c->msg_id[0] ? message_find(c->msg_id) : NULL;
+	if (!ephemeral || !pub ||
+	    !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(pub->obj, "components")))
 		copy_str(c->msg_id, sizeof c->msg_id, mid);
 	c->fresh = 1;
 	if (kind == T_OVER && game > c->last_over) {
@@ -3463,6 +3967,15 @@ static void ctl_load_status(struct req *r)
 	cJSON_AddNumberToObject(j, "violations", F.violations - L.violations_at_start);
 	cJSON_AddNumberToObject(j, "unlogged", (double)L.unlogged);
 	cJSON_AddNumberToObject(j, "no_session", (double)L.no_session);
+	cJSON *reqs = cJSON_AddObjectToObject(j, "requests");
+	uint64_t total = 0;
+	for (int k = 0; k < K_KINDS; k++) {
+		cJSON_AddNumberToObject(reqs, kind_names[k], (double)L.requests[k]);
+		total += L.requests[k];
+	}
+	cJSON_AddNumberToObject(reqs, "total", (double)total);
+	cJSON_AddNumberToObject(j, "requests_per_interaction",
+	                        L.answered ? (double)total / (double)L.answered : 0);
 	cJSON *per = cJSON_AddArrayToObject(j, "per_s");
 	int64_t secs = (end - L.start_us) / LWS_US_PER_SEC + 1;
 	for (int64_t i = 0; L.active && i < secs && i < LOAD_SECONDS_MAX; i++)
@@ -3534,11 +4047,14 @@ static void ctl_dispatch(struct req *r, const cJSON *body)
 		set_body(r, 409, "{\"error\":\"no gateway session yet\"}");
 		return;
 	}
-	const cJSON *id = cJSON_GetObjectItemCaseSensitive(d, "id");
-	if (!strcmp(t->valuestring, "INTERACTION_CREATE"))
-		interaction_dispatched(d);
-	int64_t s = session_dispatch(F.current, t->valuestring, d, 1,
-	                             cJSON_IsString(id) ? id->valuestring : NULL);
+	cJSON *full = cJSON_Duplicate(d, 1);
+	const char *id = str_of(full, "id");
+	if (!strcmp(t->valuestring, "INTERACTION_CREATE")) {
+		interaction_complete(full);
+		interaction_dispatched(full);
+	}
+	int64_t s = session_dispatch(F.current, t->valuestring, full, 1, id);
+	cJSON_Delete(full);
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddNumberToObject(j, "s", (double)s);
 	set_json(r, 200, j);
@@ -3762,6 +4278,77 @@ static int allow(struct req *r, int ok)
 	return ok;
 }
 
+/* The mentions of message m, which body created (notify) or edited: a creation sets them and
+ * notifies; an edit keeps them and notifies no one. The log entry of the request tells whom
+ * ("pinged": user ids, "pinged_roles", "pinged_everyone"). */
+static void message_pings(struct req *r, struct message *m, const cJSON *body, int notify)
+{
+	struct pings pg;
+	pings_compute(&pg, notify ? str_of(m->obj, "content") : NULL,
+	              cJSON_GetObjectItemCaseSensitive(body, "allowed_mentions"));
+	if (notify)
+		pings_show(m, &pg);
+	cJSON_Delete(r->ping);
+	r->ping = cJSON_CreateObject();
+	cJSON_AddItemToObject(r->ping, "pinged", pg.users);
+	cJSON_AddItemToObject(r->ping, "pinged_roles", pg.roles);
+	cJSON_AddBoolToObject(r->ping, "pinged_everyone", pg.everyone);
+}
+
+/* PATCH of a message (channel or webhook route): fields left out stay as they are. A deferred
+ * response's first edit is its real message: that one notifies. */
+static void message_patch(struct req *r, struct message *m, const cJSON *body, int flags_ok)
+{
+	struct problems p = { 0 };
+	struct plan pl;
+	check_message(&p, body, 0, flags_ok, form_files(r->form));
+	plan_check(&p, &pl, r->form, body, m);
+	if (reject_upload(r, &p, &pl))
+		return;
+	message_edit(m, body);
+	attachments_apply(m, &pl);
+	message_pings(r, m, body, m->loading);
+	m->loading = 0;
+	set_json_of(r, 200, m->obj);
+}
+
+/* An InteractionCallbackResponse (callback ?with_response=true): the interaction, and for a
+ * message response (type 4, 5 or 7) its message: the one created or updated (type 4 and 7 give
+ * it whole; type 5 its id, loading). */
+static cJSON *callback_response(const struct interaction *it, int t, const struct message *m)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON *i = cJSON_AddObjectToObject(j, "interaction");
+	cJSON_AddStringToObject(i, "id", it->id);
+	cJSON_AddNumberToObject(i, "type", it->type);
+	if (!m || (t != 4 && t != 5 && t != 7))
+		return j;
+	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(m->obj, "flags");
+	cJSON_AddStringToObject(i, "response_message_id", m->id);
+	cJSON_AddBoolToObject(i, "response_message_loading", t == 5);
+	cJSON_AddBoolToObject(i, "response_message_ephemeral",
+	                      cJSON_IsNumber(flags) && (flags->valueint & 64));
+	cJSON *res = cJSON_AddObjectToObject(j, "resource");
+	cJSON_AddNumberToObject(res, "type", t);
+	if (t != 5)
+		cJSON_AddItemToObject(res, "message", cJSON_Duplicate(m->obj, 1));
+	return j;
+}
+
+/* A boolean query string argument (reference, "Boolean Query Strings"): 1 true, 0 false (or
+ * absent), -1 not a boolean. */
+static int query_bool(const char *query, const char *name)
+{
+	char v[16];
+	if (!query_arg(query, name, v, sizeof v))
+		return 0;
+	if (!strcmp(v, "true") || !strcmp(v, "True") || !strcmp(v, "1"))
+		return 1;
+	if (!strcmp(v, "false") || !strcmp(v, "False") || !strcmp(v, "0"))
+		return 0;
+	return -1;
+}
+
 static void api_answer(struct req *r, const char *id, const char *token, const cJSON *body)
 {
 	if (!allow(r, r->method == M_POST))
@@ -3779,6 +4366,11 @@ static void api_answer(struct req *r, const char *id, const char *token, const c
 	if (it->acked) {
 		refuse(r, 400, "Interaction has already been acknowledged.", 40060,
 		       "interaction %.30s answered twice", id);
+		return;
+	}
+	int with_response = query_bool(r->query, "with_response");
+	if (with_response < 0) {
+		refuse(r, 400, "Invalid Form Body", 50035, "with_response is not a boolean");
 		return;
 	}
 	int64_t age = now_us() - (it->delivered ? it->delivered : it->dispatched);
@@ -3801,21 +4393,29 @@ static void api_answer(struct req *r, const char *id, const char *token, const c
 		return;
 	it->acked = 1;
 	it->ack_type = t;
+	struct message *m = NULL;
 	if (t == 4 || t == 5) {
 		char mid[32];
 		new_snowflake(mid, sizeof mid);
-		struct message *m =
-		    message_add(mid, it->channel, it->token, cJSON_IsObject(data) ? data : NULL, 1);
+		m = message_add(mid, it->channel, it->token, cJSON_IsObject(data) ? data : NULL, 1);
 		attachments_apply(m, &pl);
 		copy_str(it->original, sizeof it->original, mid);
+		m->loading = t == 5;
+		if (t == 4)
+			message_pings(r, m, data, 1);
 	} else if (t == 6 || t == 7) {
 		copy_str(it->original, sizeof it->original, it->message);
 		if (target && t == 7 && cJSON_IsObject(data)) {
+			m = target;
 			message_edit(target, data);
 			attachments_apply(target, &pl);
+			message_pings(r, target, data, 0);
 		}
 	}
-	set_body(r, 204, NULL);
+	if (with_response)
+		set_json(r, 200, callback_response(it, t, m));
+	else
+		set_body(r, 204, NULL);
 }
 
 /* POST /interactions/{id}/{token}/callback; the load generator hears of its own. */
@@ -3862,6 +4462,7 @@ static void api_followup(struct req *r, const char *app, const char *token, cons
 	new_snowflake(mid, sizeof mid);
 	struct message *m = message_add(mid, it->channel, it->token, body, 1);
 	attachments_apply(m, &pl);
+	message_pings(r, m, body, 1);
 	set_json_of(r, 200, m->obj);
 }
 
@@ -3883,15 +4484,7 @@ static void api_webhook_message(struct req *r, const char *app, const char *toke
 	if (r->method == M_GET) {
 		set_json_of(r, 200, m->obj);
 	} else if (r->method == M_PATCH) {
-		struct problems p = { 0 };
-		struct plan pl;
-		check_message(&p, body, 0, 1, form_files(r->form));
-		plan_check(&p, &pl, r->form, body, m);
-		if (reject_upload(r, &p, &pl))
-			return;
-		message_edit(m, body);
-		attachments_apply(m, &pl);
-		set_json_of(r, 200, m->obj);
+		message_patch(r, m, body, 1);
 	} else {
 		if (original)
 			it->original[0] = '\0';
@@ -3922,6 +4515,7 @@ static void api_channel_messages(struct req *r, const char *cid, const cJSON *bo
 	new_snowflake(mid, sizeof mid);
 	struct message *m = message_add(mid, cid, NULL, body, 0);
 	attachments_apply(m, &pl);
+	message_pings(r, m, body, 1);
 	set_json_of(r, 200, m->obj);
 }
 
@@ -3938,15 +4532,7 @@ static void api_channel_message(struct req *r, const char *cid, const char *mid,
 	if (r->method == M_GET) {
 		set_json_of(r, 200, m->obj);
 	} else if (r->method == M_PATCH) {
-		struct problems p = { 0 };
-		struct plan pl;
-		check_message(&p, body, 0, 0, form_files(r->form));
-		plan_check(&p, &pl, r->form, body, m);
-		if (reject_upload(r, &p, &pl))
-			return;
-		message_edit(m, body);
-		attachments_apply(m, &pl);
-		set_json_of(r, 200, m->obj);
+		message_patch(r, m, body, 0);
 	} else {
 		message_remove(m);
 		set_body(r, 204, NULL);
@@ -4047,15 +4633,54 @@ static void api_commands(struct req *r, const char *app, const char *guild, cons
 	set_json(r, found >= 0 ? 200 : 201, stored);
 }
 
+#define MAX_SEGS 10
+
+/* Splits an API path (after /api/v10) at its slashes into seg (pointers into copy). */
+static int path_split(const char *sub, char copy[MAX_PATH], char *seg[MAX_SEGS])
+{
+	int n = 0;
+	char *save = NULL;
+	copy_str(copy, MAX_PATH, sub);
+	for (char *t = strtok_r(copy, "/", &save); t && n < MAX_SEGS;
+	     t = strtok_r(NULL, "/", &save))
+		seg[n++] = t;
+	return n;
+}
+
+#define SEG(i, s) (n > (i) && !strcmp(seg[i], s))
+
+/* Routes that an interaction's token authorizes, which Discord serves without the bot's
+ * Authorization: the callback and the interaction's webhook (followups, @original). */
+static int token_route(const char *sub)
+{
+	char copy[MAX_PATH], *seg[MAX_SEGS];
+	int n = path_split(sub, copy, seg);
+	return (n == 4 && SEG(0, "interactions") && SEG(3, "callback")) ||
+	       ((n == 3 || n == 5) && SEG(0, "webhooks") && (n == 3 || SEG(3, "messages")));
+}
+
+static int request_kind(int method, const char *sub)
+{
+	char copy[MAX_PATH], *seg[MAX_SEGS];
+	int n = path_split(sub, copy, seg);
+	if (method == M_GET)
+		return K_GET;
+	if (n == 4 && SEG(0, "interactions") && SEG(3, "callback"))
+		return K_CALLBACK;
+	if (SEG(0, "webhooks"))
+		return K_WEBHOOK;
+	if (n == 3 && method == M_POST && SEG(0, "channels") && SEG(2, "messages"))
+		return K_CREATE;
+	if (n == 4 && method == M_PATCH && SEG(0, "channels") && SEG(2, "messages"))
+		return K_EDIT;
+	return K_OTHER;
+}
+
 static void route_api(struct req *r, const char *sub, const cJSON *json)
 {
 	char copy[MAX_PATH], bucket[MAX_PATH + 16];
-	char *seg[10];
-	int n = 0;
-	copy_str(copy, sizeof copy, sub);
-	char *save = NULL;
-	for (char *t = strtok_r(copy, "/", &save); t && n < 10; t = strtok_r(NULL, "/", &save))
-		seg[n++] = t;
+	char *seg[MAX_SEGS];
+	int n = path_split(sub, copy, seg);
 	/* The bucket: the route with minor parameters replaced. */
 	snprintf(bucket, sizeof bucket, "%s", method_names[r->method]);
 	for (int i = 0; i < n; i++) {
@@ -4065,7 +4690,6 @@ static void route_api(struct req *r, const char *sub, const cJSON *json)
 		         !major && (is_digits(seg[i]) || (i == 2 && n == 4)) ? ":id" : seg[i]);
 	}
 	api_headers(r, bucket);
-#define SEG(i, s) (n > (i) && !strcmp(seg[i], s))
 	/* files go with the routes that make or edit a message */
 	if (r->form &&
 	    !(r->method == M_POST && ((n == 4 && SEG(0, "interactions") && SEG(3, "callback")) ||
@@ -4135,8 +4759,9 @@ static void route_api(struct req *r, const char *sub, const cJSON *json)
 	} else {
 		refuse(r, 404, "404: Not Found", 0, "unknown route");
 	}
-#undef SEG
 }
+
+#undef SEG
 
 /* The first fault rule that applies to path (a status rule or a delay rule). */
 static struct hfault *hfault_take(const char *path, int status_rule)
@@ -4247,6 +4872,11 @@ static void log_http(struct req *r, const char *kind, int delay_ms)
 	cJSON_AddNumberToObject(e, "status", r->status);
 	if (delay_ms)
 		cJSON_AddNumberToObject(e, "delay_ms", delay_ms);
+	const cJSON *f;
+	cJSON_ArrayForEach(f, r->ping)
+	{
+		cJSON_AddItemToObject(e, f->string, cJSON_Duplicate(f, 1));
+	}
 	log_commit(e);
 }
 
@@ -4318,7 +4948,7 @@ static void handle(struct req *r)
 	} else if (strncmp(r->path, "/api/v10/", 9)) {
 		api_headers(r, "global");
 		refuse(r, 404, "404: Not Found", 0, "not under /api/v10");
-	} else if (!r->has_auth || strcmp(r->auth, want)) {
+	} else if (r->has_auth ? strcmp(r->auth, want) != 0 : !token_route(r->path + 8)) {
 		api_headers(r, "global");
 		refuse(r, 401, "401: Unauthorized", 0, "%s Authorization header",
 		       r->has_auth ? "a wrong" : "no");
@@ -4352,9 +4982,10 @@ static void handle(struct req *r)
 			route_api(r, r->path + 8, json);
 		}
 	}
-	if (L.running)
+	if (L.running) {
 		L.unlogged++; /* a load run would fill the log: it is counted instead */
-	else
+		L.requests[request_kind(r->method, r->path + 8)]++;
+	} else
 		log_http(r, kind, delay_ms);
 	cJSON_Delete(json);
 	if (delay_ms)
@@ -4383,6 +5014,7 @@ static int http_start(struct lws *wsi, struct pss *pss, const char *path)
 		/* The next request on a kept-alive connection: its buffers are reused. */
 		lws_sul_cancel(&r->delay);
 		free(r->form);
+		cJSON_Delete(r->ping);
 		struct buf body = r->body;
 		unsigned char *resp = r->resp;
 		size_t resp_cap = r->resp_cap;
@@ -4584,6 +5216,7 @@ static void free_all(void)
 		free(entry_at(i)->json);
 	free(F.ring);
 	records_free();
+	users_free();
 	load_free();
 }
 

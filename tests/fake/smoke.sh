@@ -1,5 +1,7 @@
 #!/bin/sh
-# Smoke test of the fake Discord: HTTP API, gateway, control endpoints, file uploads.
+# Smoke test of the fake Discord: HTTP API, gateway, control endpoints, file uploads, interactions
+# as Discord sends them, the interaction routes without Authorization, ?with_response, mentions
+# and whom they ping, edits that drop buttons, the load generator on live and frozen tables.
 # Usage: smoke.sh FAKEDISCORD
 set -u
 FAKE=${1:?usage: smoke.sh FAKEDISCORD}
@@ -11,7 +13,7 @@ trap 'kill "$PID" 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
 PID=$!
 
 python3 - "$TMP/port" <<'EOF'
-import base64, hashlib, json, os, socket, struct, sys, time, urllib.error, urllib.request, zlib
+import base64, hashlib, json, os, socket, struct, sys, threading, time, urllib.error, urllib.request, zlib
 
 portfile = sys.argv[1]
 for _ in range(100):
@@ -75,6 +77,7 @@ class WS:
                 raise EOFError("handshake")
             self.buf += chunk
         head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        self.lock, self.done = threading.Lock(), False
         self.status = int(head.split()[1])
         self.inflater = zlib.decompressobj() if "zlib-stream" in path else None
 
@@ -100,7 +103,19 @@ class WS:
         self.s.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
     def send(self, obj):
-        self.send_frame(1, json.dumps(obj).encode())
+        with self.lock:
+            self.send_frame(1, json.dumps(obj).encode())
+
+    def beat(self, every=0.2):
+        """Heartbeats from a thread until the connection closes (ACKs are left unread)."""
+        def run():
+            while not self.done:
+                try:
+                    self.send({"op": 1, "d": None})
+                except OSError:
+                    return
+                time.sleep(every)
+        threading.Thread(target=run, daemon=True).start()
 
     def recv_message(self):
         """(opcode, payload) of the next complete message; answers pings."""
@@ -114,7 +129,8 @@ class WS:
                 n = struct.unpack("!Q", self._read(8))[0]
             payload = self._read(n)
             if op == 9:
-                self.send_frame(10, payload)
+                with self.lock:
+                    self.send_frame(10, payload)
                 continue
             if op == 8:
                 return 8, payload
@@ -141,6 +157,7 @@ class WS:
         return None
 
     def close(self, code=4000):
+        self.done = True
         try:
             self.send_frame(8, struct.pack("!H", code))
             self.s.close()
@@ -180,6 +197,7 @@ try:
     check(hello["op"] == 10 and hello["d"]["heartbeat_interval"] == 300, "HELLO: %s" % hello)
     ws.send({"op": 2, "d": {"token": TOKEN, "intents": 0,
                             "properties": {"os": "linux", "browser": "smoke", "device": "smoke"}}})
+    identified = time.time()
     ready = ws.recv()
     check(ready["op"] == 0 and ready["t"] == "READY" and ready["s"] == 1, "READY: %s" % ready)
     check(ready["d"]["user"]["id"] == "1000" and ready["d"]["session_id"], "READY user and session")
@@ -272,11 +290,12 @@ try:
             out += b"--" + b + b"--\r\n"
         return out, "multipart/form-data; boundary=" + boundary
 
-    def post_form(method, path, payload, files, **kw):
+    def post_form(method, path, payload, files, token=TOKEN, **kw):
         body, ctype = form(payload, files, **kw)
-        req = urllib.request.Request(BASE + path, data=body, method=method, headers={
-            "User-Agent": "DiscordBot (smoke, 1)", "Authorization": "Bot " + TOKEN,
-            "Content-Type": ctype})
+        headers = {"User-Agent": "DiscordBot (smoke, 1)", "Content-Type": ctype}
+        if token:
+            headers["Authorization"] = "Bot " + token
+        req = urllib.request.Request(BASE + path, data=body, method=method, headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
                 status, text = r.status, r.read()
@@ -421,6 +440,335 @@ try:
                   "payload_json is not JSON", "takes no files", "type 5 carries no files",
                   "a file over"):
         check(any(words in v for v in viols), "a violation says: " + words)
+    ws.close()
+
+    # A new session (after the 5 s Discord asks between IDENTIFYs), sharded: READY as Discord
+    # sends it, with the guild seen in dispatches as unavailable.
+    time.sleep(max(0.0, 5.2 - (time.time() - identified)))
+    ws = WS()
+    ws.recv()
+    ws.send({"op": 2, "d": {"token": TOKEN, "intents": 0, "shard": [0, 1],
+                            "properties": {"os": "linux", "browser": "smoke", "device": "smoke"}}})
+    ready = ws.recv()
+    ws.beat()
+    rd = ready.get("d", {})
+    check(ready.get("t") == "READY" and rd.get("v") == 10 and rd.get("shard") == [0, 1]
+          and rd.get("application") == {"id": "1000", "flags": 0}
+          and {"id": "500", "unavailable": True} in rd.get("guilds", [])
+          and rd.get("user", {}).get("bot") is True and rd.get("session_id")
+          and rd.get("resume_gateway_url"), "READY with shard, guilds, application: %s" % rd)
+
+    def dispatched(d):
+        """Dispatches d and returns the INTERACTION_CREATE's d as the bot receives it."""
+        ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": d})
+        ev = ws.recv_until(lambda m: m.get("op") == 0 and m.get("t") == "INTERACTION_CREATE")
+        return ev["d"] if isinstance(ev, dict) else {}
+
+    # 1. An interaction carries every field of Discord's Interaction object; what the test gave
+    # stays as it was.
+    d = dispatched(interaction("880010"))
+    want = ("id", "application_id", "type", "data", "guild", "guild_id", "channel", "channel_id",
+            "member", "token", "version", "app_permissions", "locale", "guild_locale",
+            "entitlements", "authorizing_integration_owners", "context", "attachment_size_limit")
+    check(all(k in d for k in want) and "user" not in d,
+          "a guild interaction has every field: missing %s" % [k for k in want if k not in d])
+    check(d.get("guild") == {"id": "500", "locale": "en-US", "features": []}
+          and d.get("version") == 1 and d.get("entitlements") == [] and d.get("context") == 0
+          and d.get("authorizing_integration_owners") == {"0": "500"}
+          and isinstance(d.get("app_permissions"), str) and d["app_permissions"].isdigit()
+          and d.get("attachment_size_limit") == 10 * 1024 * 1024, "guild fields: %s" % d)
+    ch = d.get("channel", {})
+    check(ch.get("id") == "600" and ch.get("type") == 0 and ch.get("guild_id") == "500"
+          and ch.get("name") and ch.get("permissions", "").isdigit(), "partial channel: %s" % ch)
+    mem = d.get("member", {})
+    u = mem.get("user", {})
+    check(u.get("id") == "1001" and u.get("username") == "alice" and u.get("discriminator") == "0"
+          and "global_name" in u and "avatar" in u and "public_flags" in u,
+          "the member's user completed, its username kept: %s" % u)
+    check(mem.get("permissions") == "0" and mem.get("roles") == [] and mem.get("joined_at")
+          and mem.get("deaf") is False and mem.get("mute") is False and mem.get("flags") == 0
+          and mem.get("pending") is False and "nick" in mem and "avatar" in mem,
+          "the member completed, its permissions kept: %s" % mem)
+    dm = interaction("880011")
+    for k in ("guild_id", "member"):
+        dm.pop(k)
+    dm["user"] = {"id": "1009", "username": "dora"}
+    d = dispatched(dm)
+    check(d.get("context") == 1 and "guild" not in d and "guild_locale" not in d
+          and "member" not in d and d.get("user", {}).get("discriminator") == "0"
+          and d.get("authorizing_integration_owners") == {"0": "0"}
+          and d.get("channel", {}).get("type") == 1 and d.get("locale") == "en-US",
+          "a DM interaction: user, context 1, a DM channel: %s" % d)
+
+    # A table message: content, a picture in its embed, buttons.
+    buttons = [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "Join", "custom_id": "5:1:join"}]}]
+    st, table = post_form("POST", "/api/v10/channels/600/messages",
+                          {"content": "table", "embeds": [board], "components": buttons,
+                           "attachments": [{"id": 0, "filename": "board.png"}]},
+                          [("files[0]", "board.png", "image/png", png1)])
+    tid = table["id"]
+    d = dispatched(interaction("880012", 3, tid))
+    check(d.get("message", {}).get("id") == tid and d["message"].get("components") == buttons
+          and d["message"].get("content") == "table"
+          and d["message"].get("embeds") == table["embeds"],
+          "a click carries the clicked message as stored: %s" % d.get("message"))
+
+    # 2. The interaction routes take the interaction's token alone.
+    st, _, body = http("POST", "/api/v10/interactions/880010/tok880010/callback",
+                       {"type": 4, "data": {"content": "no auth"}}, token=None)
+    check(st == 204 and body is None, "a callback without Authorization: 204 (%s %s)" % (st, body))
+    st, _, orig = http("GET", "/api/v10/webhooks/1000/tok880010/messages/@original", token=None)
+    check(st == 200 and orig and orig["content"] == "no auth", "GET @original without Authorization: %s" % st)
+    st, _, fu = http("POST", "/api/v10/webhooks/1000/tok880010", {"content": "follow"}, token=None)
+    check(st == 200 and fu and fu["content"] == "follow", "a followup without Authorization: %s" % st)
+    st, _, body = http("PATCH", "/api/v10/webhooks/1000/tok880010/messages/" + fu["id"],
+                       {"content": "followed"}, token=None)
+    check(st == 200 and body["content"] == "followed", "editing a followup without Authorization: %s" % st)
+    st, _, body = http("PATCH", "/api/v10/webhooks/1000/tok880010/messages/@original",
+                       {"content": "edited"}, token="wrong")
+    check(st == 401, "a wrong bot token on a webhook route: 401 (%s)" % st)
+    for method, path in (("GET", "/api/v10/channels/600/messages"),
+                         ("POST", "/api/v10/channels/600/messages"),
+                         ("PUT", "/api/v10/applications/1000/commands")):
+        st, _, _ = http(method, path, {"content": "x"} if method != "GET" else None, token=None)
+        check(st == 401, "%s %s without Authorization: 401 (%s)" % (method, path, st))
+    ent = [e for e in ctl("GET", "/_fake/log?since=0")["entries"]
+           if e["kind"] == "http" and e["path"] == "/api/v10/interactions/880010/tok880010/callback"]
+    check(ent and ent[-1]["status"] == 204 and "Authorization" not in ent[-1]["headers"],
+          "the log shows the callback came without Authorization")
+
+    # 3. ?with_response=true: an InteractionCallbackResponse with the message made or updated.
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880020")})
+    st, _, res = http("POST", "/api/v10/interactions/880020/tok880020/callback?with_response=true",
+                      {"type": 4, "data": {"content": "<@1001> your turn", "components": buttons}},
+                      token=None)
+    it, rs = (res or {}).get("interaction", {}), (res or {}).get("resource", {})
+    msg = rs.get("message", {})
+    check(st == 200 and it.get("id") == "880020" and it.get("type") == 2
+          and it.get("response_message_id") == msg.get("id") and msg.get("id")
+          and it.get("response_message_loading") is False
+          and it.get("response_message_ephemeral") is False and rs.get("type") == 4
+          and msg.get("content") == "<@1001> your turn" and msg.get("components") == buttons,
+          "type 4 with_response: %s %s" % (st, res))
+    check(msg == stored(msg.get("id", "0"))["message"], "the resource is the message as stored")
+    check([m.get("id") for m in msg.get("mentions", [])] == ["1001"]
+          and msg["mentions"][0].get("username") == "alice", "its mentions: %s" % msg.get("mentions"))
+    nid = msg.get("id")
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880021", 3, nid)})
+    st, _, res = http("POST", "/api/v10/interactions/880021/tok880021/callback?with_response=true",
+                      {"type": 7, "data": {"components": []}}, token=None)
+    rs = (res or {}).get("resource", {})
+    check(st == 200 and rs.get("type") == 7 and rs.get("message", {}).get("id") == nid
+          and res["interaction"].get("response_message_id") == nid
+          and rs["message"].get("components") == [] and rs["message"].get("content") == "<@1001> your turn"
+          and [m["id"] for m in rs["message"].get("mentions", [])] == ["1001"]
+          and rs["message"].get("edited_timestamp"),
+          "type 7 with_response removing the buttons only: %s %s" % (st, res))
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880022")})
+    st, res = post_form("POST", "/api/v10/interactions/880022/tok880022/callback?with_response=true",
+                        {"type": 4, "data": {"embeds": [board], "components": buttons, "flags": 64,
+                                             "attachments": [{"id": 0, "filename": "board.png"}]}},
+                        [("files[0]", "board.png", "image/png", png2)], token=None)
+    msg = (res or {}).get("resource", {}).get("message", {})
+    check(st == 200 and res["interaction"].get("response_message_ephemeral") is True
+          and msg.get("flags") == 64 and msg.get("embeds") == [board]
+          and [a["sha1"] for a in stored(msg["id"])["attachments"]] == [sha1(png2)],
+          "type 4 with_response and a file (ephemeral): %s %s" % (st, res))
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880023", 3, tid)})
+    st, res = post_form("POST", "/api/v10/interactions/880023/tok880023/callback?with_response=true",
+                        {"type": 7, "data": {"attachments": [{"id": 0, "filename": "board.png"}]}},
+                        [("files[0]", "board.png", "image/png", png3)], token=None)
+    msg = (res or {}).get("resource", {}).get("message", {})
+    check(st == 200 and res["resource"]["type"] == 7 and msg.get("id") == tid
+          and msg.get("components") == buttons and msg.get("content") == "table"
+          and [a["sha1"] for a in stored(tid)["attachments"]] == [sha1(png3)],
+          "type 7 with_response and a file: %s %s" % (st, res))
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880024")})
+    st, _, body = http("POST", "/api/v10/interactions/880024/tok880024/callback?with_response=maybe",
+                       {"type": 4, "data": {"content": "x"}})
+    check(st == 400, "with_response=maybe: 400 (%s %s)" % (st, body))
+    st, _, body = http("POST", "/api/v10/interactions/880024/tok880024/callback?with_response=false",
+                       {"type": 5})
+    check(st == 204 and body is None, "with_response=false: 204 (%s %s)" % (st, body))
+
+    # 4. Mentions as Discord computes them, and whom each request pinged.
+    def last_entry(path):
+        return [e for e in ctl("GET", "/_fake/log?since=0")["entries"]
+                if e["kind"] == "http" and e["path"] == path][-1]
+
+    text = "<@1001> <@!1002> <@&77> @everyone and <@1001> again, not <@x> nor <@1003"
+    cases = [
+        ("no allowed_mentions: all of them", None, ["1001", "1002"], ["77"], True),
+        ("parse [] and users", {"parse": [], "users": ["1002", "1005"]}, ["1002"], [], False),
+        ("parse []", {"parse": []}, [], [], False),
+        ("users alone", {"users": ["1001"]}, ["1001"], [], False),
+        ("parse users and everyone", {"parse": ["users", "everyone"]}, ["1001", "1002"], [], True),
+        ("parse roles, users by id", {"parse": ["roles"], "users": ["1002"]}, ["1002"], ["77"], False),
+    ]
+    for what, am, users, roles, everyone in cases:
+        body = {"content": text}
+        if am is not None:
+            body["allowed_mentions"] = am
+        st, _, m = http("POST", chan, body)
+        e = last_entry(chan)
+        check(st == 200 and [u["id"] for u in m["mentions"]] == users and m["mention_roles"] == roles
+              and m["mention_everyone"] is everyone, "%s: %s %s" % (what, st, m))
+        check(e.get("pinged") == users and e.get("pinged_roles") == roles
+              and e.get("pinged_everyone") is everyone, "%s: the log's pinged: %s" % (what, e))
+    st, _, m = http("POST", chan, {"content": "<@1001> <@1002>"})
+    check(m["mentions"][0].get("username") == "alice" and m["mentions"][1] == {"id": "1002"},
+          "a known user's object, an unknown one's id: %s" % m["mentions"])
+    before = len(http("GET", chan)[2])
+    for what, am in (("parse users and users", {"parse": ["users"], "users": ["1001"]}),
+                     ("parse roles and roles", {"parse": ["roles"], "roles": ["77"]}),
+                     ("101 users", {"users": [str(2000 + i) for i in range(101)]}),
+                     ("an unknown type", {"parse": ["channels"]})):
+        st, _, body = http("POST", chan, {"content": text, "allowed_mentions": am})
+        check(st == 400 and body.get("code") == 50035, "%s: 400 (%s %s)" % (what, st, body))
+    check(len(http("GET", chan)[2]) == before, "refused mentions create nothing")
+    st, _, body = http("POST", chan, {"content": "x", "allowed_mentions": {"users": [str(2000 + i) for i in range(100)]}})
+    check(st == 200, "100 users are allowed (%s)" % st)
+    st, _, fu = http("POST", "/api/v10/webhooks/1000/tok880020",
+                     {"content": "<@1001> <@1002>", "allowed_mentions": {"parse": [], "users": ["1002"]}},
+                     token=None)
+    e = last_entry("/api/v10/webhooks/1000/tok880020")
+    check(st == 200 and [u["id"] for u in fu["mentions"]] == ["1002"] and e.get("pinged") == ["1002"],
+          "a followup pings whom its allowed_mentions allow: %s %s" % (fu, e.get("pinged")))
+    st, _, ed = http("PATCH", "/api/v10/webhooks/1000/tok880020/messages/" + fu["id"],
+                     {"content": "<@1001> now", "allowed_mentions": {"parse": ["users"]}}, token=None)
+    e = last_entry("/api/v10/webhooks/1000/tok880020/messages/" + fu["id"])
+    check(st == 200 and ed["content"] == "<@1001> now" and [u["id"] for u in ed["mentions"]] == ["1002"]
+          and e.get("pinged") == [], "an edit notifies no one, the mentions stay: %s %s" % (ed, e.get("pinged")))
+    e = last_entry("/api/v10/interactions/880020/tok880020/callback")
+    check(e.get("pinged") == ["1001"], "the type 4 callback's log entry: pinged %s" % e.get("pinged"))
+    e = last_entry("/api/v10/interactions/880021/tok880021/callback")
+    check(e.get("pinged") == [], "the type 7 callback's log entry: pinged %s" % e.get("pinged"))
+    st, _, _ = http("PATCH", "/api/v10/webhooks/1000/tok880024/messages/@original",
+                    {"content": "<@1001> deferred"})
+    e = last_entry("/api/v10/webhooks/1000/tok880024/messages/@original")
+    check(st == 200 and e.get("pinged") == ["1001"], "a deferred response's first edit pings: %s" % e.get("pinged"))
+    st, _, _ = http("PATCH", "/api/v10/webhooks/1000/tok880024/messages/@original",
+                    {"content": "<@1001> <@1002> deferred again"})
+    e = last_entry("/api/v10/webhooks/1000/tok880024/messages/@original")
+    check(st == 200 and e.get("pinged") == [], "its second edit pings no one: %s" % e.get("pinged"))
+
+    # 5. An edit changes what it gives: components [] removes the buttons, the rest stays.
+    def same_but_buttons(before, after):
+        keep = ("content", "embeds", "attachments", "mentions", "flags")
+        return (after["components"] == [] and before["components"] != []
+                and all(before[k] == after[k] for k in keep))
+
+    def with_table(post):
+        """A message made by post() with content, a picture and buttons; its id."""
+        st, m = post({"content": "live", "embeds": [board], "components": buttons,
+                      "attachments": [{"id": 0, "filename": "board.png"}]},
+                     [("files[0]", "board.png", "image/png", png1)])
+        return m["id"]
+
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880030")})
+
+    def original(payload, files):
+        st, _ = post_form("POST", "/api/v10/interactions/880030/tok880030/callback",
+                          {"type": 4, "data": payload}, files)
+        return st, http("GET", "/api/v10/webhooks/1000/tok880030/messages/@original")[2]
+
+    targets = [
+        ("channel", with_table(lambda p, f: post_form("POST", chan, p, f)),
+         lambda mid: chan + "/" + mid),
+        ("@original", with_table(original),
+         lambda mid: "/api/v10/webhooks/1000/tok880030/messages/@original"),
+        ("followup", with_table(lambda p, f: post_form("POST", "/api/v10/webhooks/1000/tok880030", p, f)),
+         lambda mid: "/api/v10/webhooks/1000/tok880030/messages/" + mid),
+    ]
+    for what, mid, path in targets:
+        old = stored(mid)
+        st, _, body = http("PATCH", path(mid), {"components": []})
+        new = stored(mid)
+        check(st == 200 and same_but_buttons(old["message"], new["message"])
+              and old["attachments"] == new["attachments"] and body == new["message"],
+              "PATCH %s with components [] keeps the rest: %s %s" % (what, st, new))
+    mid = targets[0][1]
+    ctl("POST", "/_fake/dispatch", {"t": "INTERACTION_CREATE", "d": interaction("880031", 3, mid)})
+    http("PATCH", chan + "/" + mid, {"components": buttons})
+    old = stored(mid)
+    st, _, _ = http("POST", "/api/v10/interactions/880031/tok880031/callback",
+                    {"type": 7, "data": {"components": []}}, token=None)
+    new = stored(mid)
+    check(st == 204 and same_but_buttons(old["message"], new["message"])
+          and old["attachments"] == new["attachments"], "type 7 with components [] keeps the rest: %s" % new)
+
+    # 6. The load generator: a table per move; it clicks the newest table with buttons and
+    # counts the requests by kind. This script plays the bot for a few moves.
+    st, _, res = http("POST", "/_fake/load", {"channels": 1, "duration_s": 30, "seed": 7}, token=None)
+    check(st == 200 and res.get("ok"), "a load run starts: %s %s" % (st, res))
+    sent = {"callback": 0, "webhook": 0, "channel_create": 0, "channel_edit": 0, "get": 0}
+
+    def table_body(move):
+        return {"embeds": [{"title": "Lobby", "description": "Lobby\n\n\u2022 alice"}],
+                "components": [{"type": 1, "components": [
+                    {"type": 2, "style": 1, "label": "Join", "custom_id": "42:%d:join" % move}]}]}
+
+    def load_event():
+        """The next INTERACTION_CREATE of the load generator (its channels are 7000...)."""
+        ev = ws.recv_until(lambda m: m.get("op") == 0 and m.get("t") == "INTERACTION_CREATE"
+                           and m["d"].get("channel_id", "").startswith("7"), 100)
+        return ev["d"] if isinstance(ev, dict) else {}
+
+    def callback(d, body, query=""):
+        sent["callback"] += 1
+        path = "/api/v10/interactions/%s/%s/callback%s" % (d["id"], d["token"], query)
+        return http("POST", path, body, token=None)[2]
+
+    def clicked(d, mid):
+        m = d.get("message", {})
+        return (d.get("type") == 3 and m.get("id") == mid and d["data"]["custom_id"].endswith(":join")
+                and m.get("components", [{}])[0].get("components", [{}])[0].get("custom_id")
+                == d["data"]["custom_id"])
+
+    d = load_event()  # /open: the table comes with the callback
+    check(d.get("type") == 2 and d["data"]["name"] == "open", "the load run opens a table: %s" % d)
+    t1 = callback(d, {"type": 4, "data": table_body(1)}, "?with_response=true")["resource"]["message"]["id"]
+    d = load_event()  # a click on it: that table frozen, the next one a followup
+    check(clicked(d, t1), "the click is on the table of the callback, buttons and all: %s" % d.get("message"))
+    callback(d, {"type": 7, "data": {"components": []}})
+    sent["webhook"] += 1
+    t2 = http("POST", "/api/v10/webhooks/1000/" + d["token"], table_body(2), token=None)[2]["id"]
+    d = load_event()
+    check(clicked(d, t2), "the next click is on the followup's table: %s" % d.get("message"))
+    # A table in a channel message that loses its buttons at once: not to be clicked.
+    cid = d["channel_id"]
+    sent["channel_create"] += 1
+    t3 = http("POST", "/api/v10/channels/%s/messages" % cid, table_body(3))[2]["id"]
+    for mid in (t3, t2):
+        sent["channel_edit"] += 1
+        http("PATCH", "/api/v10/channels/%s/messages/%s" % (cid, mid), {"components": []})
+    sent["get"] += 1
+    http("GET", "/api/v10/channels/%s/messages/%s" % (cid, t3))
+    callback(d, {"type": 6})
+    d = load_event()
+    check(d.get("type") == 2 and d["data"]["name"] == "status",
+          "no click on a frozen table: it asks for /status (%s)" % d.get("message", d.get("data")))
+    # /status shows the table privately: with no live public table, that one is clicked.
+    t4 = callback(d, {"type": 4, "data": dict(table_body(4), flags=64)},
+                  "?with_response=true")["resource"]["message"]["id"]
+    d = load_event()
+    check(clicked(d, t4) and d["message"].get("flags") == 64,
+          "then a click on the private table /status showed: %s" % d.get("message"))
+    callback(d, {"type": 6})
+    ctl("POST", "/_fake/load", {"stop": True})
+    for _ in range(100):
+        st = ctl("GET", "/_fake/load")
+        if not st["running"]:
+            break
+        time.sleep(0.1)
+    reqs = st.get("requests", {})
+    check(not st["running"] and all(reqs.get(k) == v for k, v in sent.items()) and reqs.get("other") == 0
+          and reqs.get("total") == sum(sent.values()),
+          "load status counts the requests by kind: %s, sent %s" % (reqs, sent))
+    check(st.get("answered", 0) >= 4 and abs(st.get("requests_per_interaction", 0)
+                                             - reqs.get("total", 0) / st["answered"]) < 1e-9,
+          "requests per interaction: %s" % st.get("requests_per_interaction"))
     ws.close()
 finally:
     try:
