@@ -328,7 +328,9 @@ enum i18n_id {
 const char *i18n_get(int lang, int id);
 
 /* The text of `id` with {k} replaced by the k-th argument; the arguments are
- * strings, ended by NULL. A missing argument leaves "{k}" as it is. */
+ * strings, ended by NULL. A missing argument leaves "{k}" as it is.
+ * "{k:one|other}" is the word for the k-th argument's count: `one` when the
+ * argument is "1", else `other` ("{1} {1:point|points}"). */
 void i18n_add(struct text *out, int lang, int id, ...);
 
 /* The language of a locale or code ("nl", "nl-NL", "en-US"…); English

@@ -61,8 +61,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ERR_NOT_STARTED] = { "The game has not started yet.", "Het spel is nog niet begonnen." },
 	[S_ERR_OWNER_ONLY] = { "Only the table's owner may use /{1}.",
 	                       "Alleen de eigenaar van de tafel mag /{1} gebruiken." },
-	[S_ERR_TABLE_FULL] = { "The table is full ({1} players).",
-	                       "De tafel is vol ({1} spelers)." },
+	[S_ERR_TABLE_FULL] = { "The table is full ({1} {1:player|players}).",
+	                       "De tafel is vol ({1} {1:speler|spelers})." },
 	[S_ERR_ALREADY_JOINED] = { "You are already at this table.", "Je zit al aan deze tafel." },
 	[S_ERR_NOT_MEMBER] = { "You are not playing at this table.",
 	                       "Je speelt niet mee aan deze tafel." },
@@ -74,8 +74,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ERR_REMOVE_OWNER] = { "The owner cannot be removed; use /leave or /abort.",
 	                         "De eigenaar kan niet worden verwijderd; gebruik /leave of "
 	                         "/abort." },
-	[S_ERR_TOO_FEW] = { "At least {1} players are needed to start.",
-	                    "Er zijn minstens {1} spelers nodig om te beginnen." },
+	[S_ERR_TOO_FEW] = { "At least {1} {1:player is|players are} needed to start.",
+	                    "Er {1:is|zijn} minstens {1} {1:speler|spelers} nodig om te "
+	                    "beginnen." },
 	[S_ERR_ABORT_RIGHTS] = { "Only the table's owner or a moderator may stop the game.",
 	                         "Alleen de eigenaar van de tafel of een moderator mag het spel "
 	                         "stoppen." },
@@ -247,7 +248,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ES_TITLE] = { "Elder Signs — round {1}", "Elder Signs — ronde {1}" },
 	[S_ES_TITLE_TIEBREAK] = { "Elder Signs — round {1}, tie-break {2}",
 	                          "Elder Signs — ronde {1}, beslissingsronde {2}" },
-	[S_ES_SCORE] = { "{1} points", "{1} punten" },
+	[S_ES_SCORE] = { "{1} {1:point|points}", "{1} {1:punt|punten}" },
 	[S_ES_TURN_TAG] = { " · to play", " · aan de beurt" },
 	[S_ES_TIEBREAK_TAG] = { " · in the tie-break", " · in de beslissingsronde" },
 	[S_ES_DEVOURED_TAG] = { " · devoured", " · verslonden" },
@@ -263,8 +264,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                "{3}.",
 	                "{1}: /roll om opnieuw te gooien ({2}% kans om geveld te worden) of "
 	                "/retreat om {3} te bewaren." },
-	[S_ES_OVER_WIN] = { "Game over: {1} wins with {2} points.",
-	                    "Het spel is voorbij: {1} wint met {2} punten." },
+	[S_ES_OVER_WIN] = { "Game over: {1} wins with {2} {2:point|points}.",
+	                    "Het spel is voorbij: {1} wint met {2} {2:punt|punten}." },
 	[S_ES_BUTTON_ROLL] = { "Roll again", "Opnieuw gooien" },
 	[S_ES_BUTTON_RETREAT] = { "Retreat", "Terugtrekken" },
 	[S_ES_STARTED] = { "The game begins: {1} opens every round.",
@@ -278,24 +279,26 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ES_N_DRAW] = { "{1} draws a {2} die ({3} left in the bag).",
 	                  "{1} trekt een steen: {2} (nog {3} in de zak)." },
 	[S_ES_N_ROLL] = { "{1} die: {2}.", "Steen {1}: {2}." },
-	[S_ES_N_DOWNED] = { "{1} is downed by {2} Tentacles and loses {3} at stake.",
-	                    "{1} wordt geveld door {2} Tentakels en verliest {3} op het spel." },
+	[S_ES_N_DOWNED] = { "{1} is downed by {2} {2:Tentacle|Tentacles} and loses {3} at stake.",
+	                    "{1} wordt geveld door {2} {2:Tentakel|Tentakels} en verliest {3} op "
+	                    "het spel." },
 	[S_ES_N_CONTINUE] = { "{1} rolls again (Clue dice kept: {2}; {3} at stake).",
 	                      "{1} gooit opnieuw (Aanwijzingen gehouden: {2}; {3} op het spel)." },
-	[S_ES_N_REFILL] = { "The bag runs short: {1} Elder Sign dice go back in (their points "
-	                    "still "
-	                    "count); it holds {2}.",
-	                    "De zak raakt leeg: {1} stenen met een Teken gaan terug (hun punten "
-	                    "tellen nog); er zitten er nu {2} in." },
-	[S_ES_N_BANK] = { "{1} retreats and banks {2}: {3} points.",
-	                  "{1} trekt zich terug en bewaart {2}: {3} punten." },
+	[S_ES_N_REFILL] = { "The bag runs short: {1} Elder Sign {1:die goes|dice go} back in "
+	                    "({1:its points still count|their points still count}); it holds "
+	                    "{2}.",
+	                    "De zak raakt leeg: {1} {1:steen|stenen} met een Teken {1:gaat|gaan} "
+	                    "terug ({1:zijn|hun} punten tellen nog); er {2:zit|zitten} er nu {2} "
+	                    "in." },
+	[S_ES_N_BANK] = { "{1} retreats and banks {2}: {3} {3:point|points}.",
+	                  "{1} trekt zich terug en bewaart {2}: {3} {3:punt|punten}." },
 	[S_ES_N_ROUND] = { "Round {1} is over.", "Ronde {1} is voorbij." },
-	[S_ES_N_DEVOURED] = { "{1} is devoured with {2} points.",
-	                      "{1} wordt verslonden met {2} punten." },
+	[S_ES_N_DEVOURED] = { "{1} is devoured with {2} {2:point|points}.",
+	                      "{1} wordt verslonden met {2} {2:punt|punten}." },
 	[S_ES_N_TIEBREAK] = { "Tie-break {1}: {2} play one more turn each.",
 	                      "Beslissingsronde {1}: {2} spelen elk nog een beurt." },
-	[S_ES_N_WIN] = { "{1} wins with {2} points after {3} turns!",
-	                 "{1} wint met {2} punten na {3} beurten!" },
+	[S_ES_N_WIN] = { "{1} wins with {2} {2:point|points} after {3} {3:turn|turns}!",
+	                 "{1} wint met {2} {2:punt|punten} na {3} {3:beurt|beurten}!" },
 	[S_ES_RULES] = { "Elder Signs. A bag holds 15 dice: 8 Library (3 Elder Signs, 2 Clues, 1 "
 	                 "Tentacle), 4 Museum (2/2/2) and 3 Tomb (1/2/3).\n"
 	                 "On your turn, draw until you hold 3 dice and roll them. Elder Signs go "
@@ -360,19 +363,22 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                        "{1} speelt als heuristic: de solver heeft geen analyse boven 6 "
 	                        "sektariërs." },
 	[S_REC_LINE_PLAIN] = { "games {1} · won {2} ({3})", "spellen {1} · gewonnen {2} ({3})" },
-	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished games.",
-	                  "Nog niemand staat op de ranglijst: daarvoor zijn {1} uitgespeelde "
-	                  "spellen nodig." },
-	[S_REC_UNRANKED] = { "Not ranked yet (fewer than {2} games): {1} players.",
-	                     "Nog niet gerangschikt (minder dan {2} spellen): {1} spelers." },
+	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished {1:game|games}.",
+	                  "Nog niemand staat op de ranglijst: daarvoor {1:is|zijn} {1} "
+	                  "{1:uitgespeeld spel|uitgespeelde spellen} nodig." },
+	[S_REC_UNRANKED] = { "Not ranked yet (fewer than {2} {2:game|games}): {1} "
+	                     "{1:player|players}.",
+	                     "Nog niet gerangschikt (minder dan {2} {2:spel|spellen}): {1} "
+	                     "{1:speler|spelers}." },
 	[S_REC_NO_GAMES] = { "No finished games for \"{1}\".",
 	                     "Geen uitgespeelde spellen voor \"{1}\"." },
 	[S_REC_STATS_SERVER] = { "{1} on this server, {2} ({3}):",
 	                         "{1} op deze server, {2} ({3}):" },
 	[S_REC_STATS_ALL] = { "{1} on all servers, {2} ({3}):", "{1} op alle servers, {2} ({3}):" },
 	[S_REC_STATS_RANKED] = { "rating {1}, rank {2}; ", "waardering {1}, plaats {2}; " },
-	[S_REC_STATS_UNRANKED] = { "rating {1}, not ranked before {2} games; ",
-	                           "waardering {1}, niet gerangschikt voor {2} spellen; " },
+	[S_REC_STATS_UNRANKED] = { "rating {1}, not ranked before {2} {2:game|games}; ",
+	                           "waardering {1}, niet gerangschikt voor {2} "
+	                           "{2:spel|spellen}; " },
 	[S_CT_DEALER] = { "{1} deals; {2} plays first.", "{1} deelt; {2} begint." },
 	[S_CT_TURN] = { "Round {1}, turn {2}: {3} plays.", "Ronde {1}, beurt {2}: {3} speelt." },
 	[S_CT_DRAWS] = { "{1} draws a card.", "{1} trekt een kaart." },
@@ -385,8 +391,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_TILE_DRAW] = { "{1} draws the tile {2}.", "{1} trekt de tegel {2}." },
 	[S_CT_TILE_SKIP] = { "{1} cannot be placed and goes to the map discard pile.",
 	                     "{1} past nergens en gaat naar de aflegstapel van de kaart." },
-	[S_CT_TILE_RESHUFFLE] = { "The {1} tiles of the map discard pile become the map deck.",
-	                          "De {1} tegels van de aflegstapel worden de stapel van de "
+	[S_CT_TILE_RESHUFFLE] = { "The {1} {1:tile|tiles} of the map discard pile "
+	                          "{1:becomes|become} the map deck.",
+	                          "De {1} {1:tegel|tegels} van de aflegstapel {1:wordt|worden} de "
+	                          "stapel van de "
 	                          "kaart." },
 	[S_CT_PLACE] = { "{1} is placed in cell ({2},{3}).", "{1} komt in vak ({2},{3})." },
 	[S_CT_ROTATE] = { "It is turned {1}°.", "Hij is {1}° gedraaid." },
@@ -480,8 +488,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "(discard {6}) · sanctified {7}/3 · activated {8}/3",
 	                 "kaartstapel {1} (afgelegd {2}) · gebeurtenissen {3} (afgelegd {4}) · "
 	                 "relikwieën {5} (afgelegd {6}) · geheiligd {7}/3 · geactiveerd {8}/3" },
-	[S_CT_SUPPLY] = { "supply: {1} cultists, {2} byakhee, {3} hearts, {4} bullets",
-	                  "voorraad: {1} sektariërs, {2} byakhee, {3} harten, {4} kogels" },
+	[S_CT_SUPPLY] = { "supply: {1} {1:cultist|cultists}, {2} byakhee, {3} {3:heart|hearts}, "
+	                  "{4} {4:bullet|bullets}",
+	                  "voorraad: {1} {1:sektariër|sektariërs}, {2} byakhee, {3} "
+	                  "{3:hart|harten}, {4} {4:kogel|kogels}" },
 	[S_LEFT_GAME] = { "{1} leaves the game.", "{1} verlaat het spel." },
 	[S_CTP_MENU] = { "Choose an option (page {1} of {2})",
 	                 "Kies een optie (pagina {1} van {2})" },
@@ -530,15 +540,15 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CTP_ERR_NOT_NOW] = { "/{1} does not answer the decision awaited now.",
 	                        "/{1} past niet bij de beslissing van nu." },
 	[S_CTP_ERR_TOKENS] = { "'{1}' is not a token pattern: hearts, bullets, alternate, or {2} "
-	                       "letters H or B (K).",
+	                       "{2:letter|letters} H or B (K).",
 	                       "'{1}' is geen fichepatroon: harten, kogels, afwisselend, of {2} "
-	                       "letters H of K (B)." },
+	                       "{2:letter|letters} H of K (B)." },
 	[S_CTP_ERR_SQUARE] = { "'{1}' is not a square of the map: write gx,gy as on the map's "
 	                       "axes.",
 	                       "'{1}' is geen vakje van de kaart: schrijf gx,gy zoals op de assen "
 	                       "van de kaart." },
-	[S_CTP_ERR_UNREACHABLE] = { "{1} cannot be reached with {2} squares left.",
-	                            "{1} is niet te bereiken met nog {2} vakjes." },
+	[S_CTP_ERR_UNREACHABLE] = { "{1} cannot be reached with {2} {2:square|squares} left.",
+	                            "{1} is niet te bereiken met nog {2} {2:vakje|vakjes}." },
 	[S_CTP_ERR_PAGE] = { "'{1}' is not a page: choose 1 to {2}.",
 	                     "'{1}' is geen pagina: kies 1 tot en met {2}." },
 	[S_CTP_ALL_HEARTS] = { "All hearts", "Alles harten" },
@@ -615,12 +625,16 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                        "{1} is al uit dit spel: er is niets veranderd." },
 	[S_CTP_RELICS_BUTTON] = { "Choose the relics to lose",
 	                          "Kies de relikwieën die je verliest" },
-	[S_CTP_RELICS_TEXT] = { "Lose {1} relics. Chosen per type (of held): {2}. {3} chosen.",
-	                        "Verlies {1} relikwieën. Gekozen per soort (van je bezit): {2}. "
+	[S_CTP_RELICS_TEXT] = { "Lose {1} {1:relic|relics}. Chosen per type (of held): {2}. {3} "
+	                        "chosen.",
+	                        "Verlies {1} {1:relikwie|relikwieën}. Gekozen per soort (van je "
+	                        "bezit): {2}. "
 	                        "{3} gekozen." },
-	[S_CTP_ERR_LOSE] = { "'{1}' does not lose {2} relics: give the relics kept per type, "
+	[S_CTP_ERR_LOSE] = { "'{1}' does not lose {2} {2:relic|relics}: give the relics kept per "
+	                     "type, "
 	                     "a,b,c,d,e, each at most what you hold.",
-	                     "'{1}' verliest geen {2} relikwieën: geef de relikwieën die je houdt "
+	                     "'{1}' verliest geen {2} {2:relikwie|relikwieën}: geef de relikwieën "
+	                     "die je houdt "
 	                     "per soort, a,b,c,d,e, elk hoogstens wat je hebt." },
 	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
@@ -676,6 +690,30 @@ const char *i18n_get(int lang, int id)
 	return s ? s : "?";
 }
 
+/* At form, the "one|other}" of a "{k:one|other}": adds `one` when n is "1",
+ * else `other`, sets *end past the '}' and returns 1; 0 when form is not
+ * one (nothing added). */
+static int plural(struct text *out, const char *form, const char *n, const char **end)
+{
+	const char *bar = strchr(form, '|'), *close = strchr(form, '}');
+	char word[64];
+	size_t len;
+
+	if (!bar || !close || bar > close)
+		return 0;
+	if (strcmp(n, "1") == 0)
+		len = (size_t)(bar - form);
+	else
+		len = (size_t)(close - bar - 1), form = bar + 1;
+	if (len >= sizeof(word))
+		return 0;
+	memcpy(word, form, len);
+	word[len] = '\0';
+	text_add(out, word);
+	*end = close + 1;
+	return 1;
+}
+
 void i18n_add(struct text *out, int lang, int id, ...)
 {
 	const char *args[9] = { 0 };
@@ -707,6 +745,10 @@ void i18n_add(struct text *out, int lang, int id, ...)
 		if (brace[1] >= '1' && brace[1] <= '9' && brace[2] == '}' && args[brace[1] - '1']) {
 			text_add(out, args[brace[1] - '1']);
 			s = brace + 3;
+		} else if (brace[1] >= '1' && brace[1] <= '9' && brace[2] == ':' &&
+		           args[brace[1] - '1'] &&
+		           plural(out, brace + 3, args[brace[1] - '1'], &s)) {
+			continue;
 		} else {
 			text_add(out, "{");
 			s = brace + 1;

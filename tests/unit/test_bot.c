@@ -1058,7 +1058,7 @@ static void test_elder_signs_game(void **unused)
 	/* The leaderboard is the table's game unless another is named. */
 	accepted("carol", "/leaderboard");
 	assert_true(any_text("Leaderboard of this server, all time (elder-signs):"));
-	assert_true(any_text("Not ranked yet (fewer than 3 games): 1 players."));
+	assert_true(any_text("Not ranked yet (fewer than 3 games): 1 player."));
 	accepted("carol", "/leaderboard cthulhu-dice");
 	assert_true(any_text("Leaderboard of this server, all time (cthulhu-dice):"));
 	assert_false(any_text("Not ranked yet"));

@@ -56,6 +56,73 @@ static void test_format(void **unused)
 	assert_true(t.truncated);
 }
 
+/* Every count the bot prints takes the singular at 1 and the plural else,
+ * in both languages. */
+static void test_plurals(void **unused)
+{
+	static const struct {
+		int lang, id;
+		const char *a1, *a2, *a3, *want;
+	} cases[] = {
+		{ I18N_EN, S_ES_SCORE, "1", NULL, NULL, "1 point" },
+		{ I18N_EN, S_ES_SCORE, "2", NULL, NULL, "2 points" },
+		{ I18N_EN, S_ES_SCORE, "0", NULL, NULL, "0 points" },
+		{ I18N_NL, S_ES_SCORE, "1", NULL, NULL, "1 punt" },
+		{ I18N_NL, S_ES_SCORE, "2", NULL, NULL, "2 punten" },
+		{ I18N_EN, S_ES_N_WIN, "al", "13", "1", "al wins with 13 points after 1 turn!" },
+		{ I18N_NL, S_ES_N_WIN, "al", "1", "11", "al wint met 1 punt na 11 beurten!" },
+		{ I18N_EN, S_ES_N_BANK, "al", "1", "1", "al retreats and banks 1: 1 point." },
+		{ I18N_NL, S_ES_N_DEVOURED, "al", "1", NULL, "al wordt verslonden met 1 punt." },
+		{ I18N_EN, S_ES_N_REFILL, "1", "4", NULL,
+		  "The bag runs short: 1 Elder Sign die goes back in (its points still count); it "
+		  "holds 4." },
+		{ I18N_NL, S_ES_N_REFILL, "2", "1", NULL,
+		  "De zak raakt leeg: 2 stenen met een Teken gaan terug (hun punten tellen nog); "
+		  "er "
+		  "zit er nu 1 in." },
+		{ I18N_EN, S_REC_UNRANKED, "1", "3", NULL,
+		  "Not ranked yet (fewer than 3 games): 1 player." },
+		{ I18N_NL, S_REC_UNRANKED, "2", "1", NULL,
+		  "Nog niet gerangschikt (minder dan 1 spel): 2 spelers." },
+		{ I18N_EN, S_REC_EMPTY, "1", NULL, NULL,
+		  "Nobody is ranked yet: it takes 1 finished game." },
+		{ I18N_NL, S_REC_EMPTY, "1", NULL, NULL,
+		  "Nog niemand staat op de ranglijst: daarvoor is 1 uitgespeeld spel nodig." },
+		{ I18N_NL, S_REC_STATS_UNRANKED, "25.0", "1", NULL,
+		  "waardering 25.0, niet gerangschikt voor 1 spel; " },
+		{ I18N_EN, S_ERR_TOO_FEW, "1", NULL, NULL,
+		  "At least 1 player is needed to start." },
+		{ I18N_NL, S_ERR_TOO_FEW, "2", NULL, NULL,
+		  "Er zijn minstens 2 spelers nodig om te beginnen." },
+		{ I18N_NL, S_ERR_TABLE_FULL, "12", NULL, NULL, "De tafel is vol (12 spelers)." },
+		{ I18N_EN, S_CT_TILE_RESHUFFLE, "1", NULL, NULL,
+		  "The 1 tile of the map discard pile becomes the map deck." },
+		{ I18N_EN, S_CTP_ERR_UNREACHABLE, "3,4", "1", NULL,
+		  "3,4 cannot be reached with 1 square left." },
+	};
+	char buf[256];
+	struct text t;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		text_init(&t, buf, sizeof(buf));
+		i18n_add(&t, cases[i].lang, cases[i].id, cases[i].a1, cases[i].a2, cases[i].a3,
+		         NULL);
+		if (strcmp(buf, cases[i].want) != 0)
+			fail_msg("case %zu: \"%s\", want \"%s\"", i, buf, cases[i].want);
+		if (strchr(buf, '{') || strchr(buf, '|'))
+			fail_msg("case %zu: a form is left: \"%s\"", i, buf);
+	}
+	text_init(&t, buf, sizeof(buf));
+	i18n_add(&t, I18N_NL, S_CT_SUPPLY, "1", "2", "1", "3", NULL);
+	assert_string_equal(buf, "voorraad: 1 sektariër, 2 byakhee, 1 hart, 3 kogels");
+	text_init(&t, buf, sizeof(buf));
+	i18n_add(&t, I18N_NL, S_CTP_RELICS_TEXT, "1", "0,1,0,0,0", "0", NULL);
+	assert_string_equal(buf,
+	                    "Verlies 1 relikwie. Gekozen per soort (van je bezit): 0,1,0,0,0. 0 "
+	                    "gekozen.");
+}
+
 static void test_locales(void **unused)
 {
 	(void)unused;
@@ -98,9 +165,8 @@ static void test_board_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_catalog_complete),
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_locales),
+		cmocka_unit_test(test_catalog_complete), cmocka_unit_test(test_format),
+		cmocka_unit_test(test_plurals),          cmocka_unit_test(test_locales),
 		cmocka_unit_test(test_board_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
