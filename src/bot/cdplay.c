@@ -61,6 +61,32 @@ static int option(const char *word, struct store_game *row)
 	return -1;
 }
 
+static void lobby_name(const struct store_game *row, int lang, struct text *out)
+{
+	char each[16];
+
+	if (!row->per_player) {
+		text_add(out, cdice_ops.name);
+		return;
+	}
+	snprintf(each, sizeof(each), "%d", row->per_player);
+	i18n_add(out, lang, S_CD_LOBBY_RIVAL, cdice_ops.name, each, NULL);
+}
+
+/* Rival Cults names each cultist "<name>-<k>": a computer player's name
+ * ends without a number of its own there ("heuristic-bot-2" is cultist 2
+ * of heuristic-bot), its number joined to "bot" from the second on. */
+static void bot_name(const struct store_game *row, const char *policy, int same, char *buf,
+                     size_t cap)
+{
+	if (!row->per_player)
+		snprintf(buf, cap, "%s-bot-%d", policy, same);
+	else if (same == 1)
+		snprintf(buf, cap, "%s-bot", policy);
+	else
+		snprintf(buf, cap, "%s-bot%d", policy, same);
+}
+
 static void members(const struct store_game *row, int *min, int *max)
 {
 	*min = 2;
@@ -358,7 +384,7 @@ static void narrate(const void *state, const struct game_event *ev, int n, const
 {
 	const struct cdice *g = state;
 	char a[80], b[80], num[16];
-	int turn = 0;
+	int turn = 0, face_now = -1, caster = g->caster;
 
 	for (int i = 0; i < n; i++) {
 		const struct game_event *e = &ev[i];
@@ -371,20 +397,30 @@ static void narrate(const void *state, const struct game_event *ev, int n, const
 			turn = e->value;
 			continue;
 		case CDICE_EV_VICTIM:
+			caster = e->seat;
 			snprintf(num, sizeof(num), "%d", turn);
 			i18n_add(out, c->lang, S_CD_N_CURSE, num, a, b, NULL);
 			break;
 		case CDICE_EV_ROLL:
+			caster = e->seat;
+			face_now = e->value;
 			i18n_add(out, c->lang, S_CD_N_ROLL, a, face(c->lang, e->value), NULL);
 			break;
 		case CDICE_EV_RESPONSE:
+			caster = e->target;
+			face_now = e->value;
 			i18n_add(out, c->lang, S_CD_N_RESPOND, a, face(c->lang, e->value), NULL);
 			break;
 		case CDICE_EV_EYE:
+			face_now = e->value;
 			i18n_add(out, c->lang, S_CD_N_EYE, face(c->lang, e->value), NULL);
 			break;
 		case CDICE_EV_MOVE:
-			if (e->target == CDICE_POOL)
+			if (e->target == CDICE_POOL && face_now == CDICE_TENTACLE) {
+				/* R6: a mad Caster's Tentacle token goes to the pool. */
+				seat_name(g, c, caster, b, sizeof(b));
+				i18n_add(out, c->lang, S_CD_N_LOSE_MAD_CASTER, a, b, NULL);
+			} else if (e->target == CDICE_POOL)
 				i18n_add(out, c->lang, S_CD_N_LOSE, a, NULL);
 			else if (e->seat == CDICE_POOL)
 				i18n_add(out, c->lang, S_CD_N_GAIN, b, NULL);
@@ -474,7 +510,11 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 		break;
 	case CDICE_OVER:
 	default:
-		if (g->winner >= 0) {
+		if (g->winner >= 0 && g->per_player) {
+			seat_name(g, c, g->winner, name, sizeof(name));
+			i18n_add(&tx, c->lang, S_CD_OVER_WIN_RIVAL,
+			         c->m[cdice_owner(g, g->winner)].name, name, NULL);
+		} else if (g->winner >= 0) {
 			seat_name(g, c, g->winner, name, sizeof(name));
 			i18n_add(&tx, c->lang, S_CD_OVER_WIN, name, NULL);
 		} else {
@@ -505,5 +545,8 @@ const struct play_game cdplay = {
 	.policy_note = policy_note,
 	.started = S_STARTED,
 	.rematch = S_REMATCH,
+	.rematch_drawn = S_CD_REMATCH_DRAWN,
+	.lobby_name = lobby_name,
+	.bot_name = bot_name,
 	.policy = "heuristic",
 };

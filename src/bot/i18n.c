@@ -28,7 +28,12 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_STARTED] = { "The game begins: {1} casts first.",
 	                "Het spel begint: {1} vervloekt als eerste." },
 	[S_REMATCH] = { "Rematch! Same table, the previous winner casts first.",
-	                "Revanche! Dezelfde tafel, de vorige winnaar vervloekt als eerste." },
+	                "Revanche! Dezelfde tafel, de winnaar van het laatste spel is de eerste "
+	                "Vervloeker." },
+	[S_CD_REMATCH_DRAWN] = { "Rematch! Same table; Cthulhu won the last game, so the first "
+	                         "Caster is drawn.",
+	                         "Revanche! Dezelfde tafel; Cthulhu won het laatste spel, dus de "
+	                         "eerste Vervloeker wordt geloot." },
 	[S_ABORTED] = { "{1} stopped the game.", "{1} heeft het spel gestopt." },
 	[S_TIMED_OUT] = { "{1} took too long: the computer made that move.",
 	                  "{1} deed er te lang over: de computer heeft die zet gedaan." },
@@ -201,8 +206,17 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CD_N_SANE] = { "{1} is sane again.", "{1} is weer bij zinnen." },
 	[S_CD_N_WIN] = { "{1} is the last sane cultist and wins!",
 	                 "{1} is de laatste sektariër met verstand en wint!" },
-	[S_CD_N_WIN_RIVAL] = { "{1} wins: {2} is the last sane cultist!",
-	                       "{1} wint: {2} is de laatste sektariër met verstand!" },
+	[S_CD_N_WIN_RIVAL] = { "{1} wins with {2}, the last sane cultist!",
+	                       "{1} wint met {2}, de laatste gezonde sektariër!" },
+	[S_CD_OVER_WIN_RIVAL] = { "Game over: {1} wins with {2}.",
+	                          "Het spel is voorbij: {1} wint met {2}." },
+	[S_CD_N_LOSE_MAD_CASTER] = { "{1} loses 1 sanity to Cthulhu: the Caster, {2}, is mad "
+	                             "and may not keep the Tentacle's token (R6).",
+	                             "{1} verliest 1 Verstandsfiche aan Cthulhu: de Vervloeker, "
+	                             "{2}, is waanzinnig en mag het gestolen Verstandsfiche niet "
+	                             "houden (R6)." },
+	[S_CD_LOBBY_RIVAL] = { "{1}, Rival Cults with {2} cultists each",
+	                       "{1}, Rivaliserende Sektes met elk {2} sektariërs" },
 	[S_CD_N_CTHULHU] = { "Everyone is mad: Cthulhu wins!",
 	                     "Iedereen is waanzinnig: Cthulhu wint!" },
 	[S_CD_RULES] = { "Cthulhu Dice. Every cultist starts with 3 sanity; Cthulhu (the middle) "

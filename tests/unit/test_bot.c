@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "rlyeh/bot.h"
+#include "rlyeh/cdice.h"
 #include "rlyeh/esigns.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
@@ -134,7 +135,8 @@ static int any_text(const char *needle)
 		if (strstr(fx->out.m[i].text, needle) || strstr(fx->out.m[i].title, needle))
 			return 1;
 		for (int k = 0; k < fx->out.m[i].nfields; k++)
-			if (strstr(fx->out.m[i].fields[k].value, needle))
+			if (strstr(fx->out.m[i].fields[k].value, needle) ||
+			    strstr(fx->out.m[i].fields[k].name, needle))
 				return 1;
 	}
 	return 0;
@@ -1116,6 +1118,157 @@ static void test_elder_signs_timeout(void **unused)
 	msg_free(&out);
 }
 
+/* ---- what players are told ---- */
+
+/* As `as`, with a display name other than the id and a locale. */
+static void as_named(const char *user, const char *name, const char *locale, const char *line)
+{
+	struct bot_req req = {
+		.server = "s1", .channel = "c1", .user = user, .name = name, .locale = locale
+	};
+
+	msg_clear(&fx->out);
+	assert_int_equal(cmd_parse(line, &req.cmd), CMD_OK);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+}
+
+/* /stats of a player without a finished game names them, never their id. */
+static void test_stats_names_the_player(void **unused)
+{
+	static const struct {
+		const char *user, *name, *locale, *line, *want;
+	} cases[] = {
+		{ "u42", "Dora", "en", "/stats", "No finished games for \"Dora\"." },
+		{ "u42", "Dora", "nl", "/stats", "Geen uitgespeelde spellen voor \"Dora\"." },
+		{ "u7", "Eve", "en", "/stats u42", "No finished games for \"Dora\"." },
+		{ "u7", "Eve", "en", "/stats nobody", "No finished games for \"nobody\"." },
+	};
+
+	(void)unused;
+	as_named("u42", "Dora", "en", "/open");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		as_named(cases[i].user, cases[i].name, cases[i].locale, cases[i].line);
+		if (!any_text(cases[i].want) || any_text("\"u42\""))
+			fail_msg("%s %s: got \"%s\"", cases[i].user, cases[i].line,
+			         fx->out.n ? fx->out.m[0].text : "");
+	}
+}
+
+/* Plays games from seed 1 up until one ends as `cthulhu` says (1: nobody
+ * won), then asks for the rematch and returns its replies' first text. */
+static void rematch_after(int cthulhu)
+{
+	for (uint64_t seed = 1; seed < 200; seed++) {
+		teardown(NULL);
+		open_fixture(seed);
+		lobby();
+		accepted("alice", "/start");
+		play_out();
+		if ((count("SELECT winner FROM games WHERE id = 1") < 0) == cthulhu) {
+			accepted("bob", "/rematch");
+			return;
+		}
+	}
+	fail_msg("no game ended that way");
+}
+
+/* After Cthulhu won, the rematch says the first Caster is drawn (R2);
+ * after a win, that the winner casts first. */
+static void test_rematch_after_cthulhu(void **unused)
+{
+	(void)unused;
+	rematch_after(1);
+	assert_true(any_text("Rematch! Same table; Cthulhu won the last game, so the first Caster "
+	                     "is drawn."));
+	assert_false(any_text("previous winner"));
+	rematch_after(0);
+	assert_true(any_text("Rematch! Same table, the previous winner casts first."));
+}
+
+/* Rival Cults: the lobby says so, a computer player's cultists read as
+ * "<name>-<k>", and the end names the winning player with their cultist. */
+static void test_rival_cults_words(void **unused)
+{
+	static const char *const moves_to_try[] = { "/curse #0", "/curse #1",    "/curse #2",
+		                                    "/curse #3", "/curse #4",    "/curse #5",
+		                                    "/respond",  "/eye tentacle" };
+	char want[128];
+	const char *owner;
+	uint64_t seed = 1;
+
+	(void)unused;
+	do {
+		teardown(NULL);
+		open_fixture(seed++);
+		accepted("alice", "/open rival-cults 3");
+		assert_true(any_text("Game: cthulhu-dice, Rival Cults with 3 cultists each — 1 at "
+		                     "the table."));
+		accepted("alice", "/addbot heuristic");
+		assert_true(any_text("• heuristic-bot (computer, heuristic)"));
+		accepted("alice", "/start alice");
+		assert_true(any_text("heuristic-bot-1"));
+		assert_true(any_text("heuristic-bot-3"));
+		assert_true(any_text("alice-3"));
+		while (count("SELECT state FROM games WHERE id = 1") == 1) {
+			int acted = 0;
+			for (size_t k = 0; k < 8 && !acted; k++) {
+				as("alice", moves_to_try[k]);
+				acted = fx->out.n && fx->out.m[0].kind != MSG_ERROR;
+			}
+			assert_true(acted);
+		}
+	} while (count("SELECT winner FROM games WHERE id = 1") < 0 && seed < 50);
+	owner = count("SELECT place FROM members WHERE game_id = 1 AND idx = 0") == 0
+	            ? "alice"
+	            : "heuristic-bot";
+	snprintf(want, sizeof(want), "Game over: %s wins with %s-", owner, owner);
+	assert_true(any_text(want));
+	snprintf(want, sizeof(want), "%s wins with %s-", owner, owner);
+	assert_true(any_text(want));
+	assert_true(any_text(", the last sane cultist!"));
+}
+
+/* R6 told: a mad Caster's Tentacle sends the Victim's token to Cthulhu and
+ * the narration says why, in both languages. */
+static void test_mad_caster_tentacle(void **unused)
+{
+	static const struct {
+		int lang;
+		const char *want;
+	} cases[] = {
+		{ I18N_EN,
+		  "bob loses 1 sanity to Cthulhu: the Caster, alice, is mad and may not keep "
+		  "the Tentacle's token (R6).\n" },
+		{ I18N_NL, "bob verliest 1 Verstandsfiche aan Cthulhu: de Vervloeker, alice, is "
+		           "waanzinnig en mag het gestolen Verstandsfiche niet houden (R6).\n" },
+	};
+	struct store_member m[2] = { { .player = "alice", .name = "alice" },
+		                     { .player = "bob", .name = "bob" } };
+	struct store_game row = { .id = 1 };
+	struct game_setup setup = { .players = 2 };
+	struct game_events ev;
+	struct cdice g;
+	char buf[1024];
+	struct text t;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct play_ctx c = { .row = &row, .m = m, .nm = 2, .lang = cases[i].lang };
+		assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+		g.pool += g.sanity[0];
+		g.sanity[0] = 0;
+		ev.n = 0;
+		assert_int_equal(cdplay.ops->apply(&g, 1, &ev), GAME_OK);
+		ev.n = 0;
+		assert_int_equal(cdplay.ops->apply(&g, cdice_face_die(CDICE_TENTACLE), &ev),
+		                 GAME_OK);
+		text_init(&t, buf, sizeof(buf));
+		cdplay.narrate(&g, ev.ev, ev.n, &c, &t);
+		if (!strstr(buf, cases[i].want))
+			fail_msg("got \"%s\", want \"%s\"", buf, cases[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1143,6 +1296,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_leaderboard_and_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elder_signs_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elder_signs_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stats_names_the_player, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rematch_after_cthulhu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rival_cults_words, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mad_caster_tentacle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_solver_tables_kept_on_disk, setup, teardown),
 		/* last: it leaves the solver cache building in the background */
 		cmocka_unit_test_setup_teardown(test_solver_table_in_background, setup, teardown),
