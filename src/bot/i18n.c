@@ -186,12 +186,26 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CD_ERR_MAD] = { "{1} is mad: the mad cannot be cursed.",
 	                   "{1} is waanzinnig: waanzinnigen kun je niet vervloeken." },
 	[S_CD_ERR_WHICH] = { "Which cultist of {1}? {2}", "Welke sektariër van {1}? {2}" },
-	[S_CD_ERR_FACE] = { "Choose a face: yellow-sign, tentacle, elder-sign or cthulhu.",
-	                    "Kies een kant: yellow-sign, tentacle, elder-sign of cthulhu." },
-	[S_CD_ERR_EYE_EYE] = { "The Eye cannot become the Eye: choose yellow-sign, tentacle, "
-	                       "elder-sign or cthulhu.",
-	                       "Het Boze Oog kan geen Boze Oog worden: kies yellow-sign, tentacle, "
-	                       "elder-sign of cthulhu." },
+	[S_CD_ERR_FACE] = { "Choose a face: {1}.", "Maak een keuze: {1}." },
+	[S_CD_ERR_EYE_EYE] = { "The Eye cannot become the Eye: choose {1}.",
+	                       "Het Boze Oog kan geen Boze Oog worden: kies {1}." },
+	[S_CD_AWAITS_CURSE] = { "The table waits for you to curse a Victim: /curse <victim>.",
+	                        "De tafel wacht tot je een Slachtoffer vervloekt: /curse "
+	                        "<slachtoffer>." },
+	[S_CD_AWAITS_CURSE_AS] = { "The table waits for you to curse a Victim with {1}: /curse "
+	                           "<victim>.",
+	                           "De tafel wacht tot je met {1} een Slachtoffer vervloekt: "
+	                           "/curse <slachtoffer>." },
+	[S_CD_AWAITS_EYE] = { "The table waits for you to choose what the Eye becomes: /eye <{1}>.",
+	                      "De tafel wacht tot je kiest wat het Boze Oog wordt: /eye <{1}>." },
+	[S_CD_AWAITS_RESPOND] = { "The table waits for you to respond: /respond.",
+	                          "De tafel wacht op je reactie: /respond." },
+	[S_ES_AWAITS] = { "The table waits for you to roll again or retreat: /roll ({1}% chance of "
+	                  "being downed) or /retreat to bank {2}.",
+	                  "De tafel wacht tot je opnieuw gooit of je terugtrekt: /roll ({1}% kans "
+	                  "om geveld te worden) of /retreat om {2} te bewaren." },
+	[S_CTP_AWAITS] = { "The table waits for you to decide ({2}): {1}",
+	                   "De tafel wacht op je beslissing ({2}): {1}" },
 	[S_CD_N_CURSE] = { "Turn {1}: {2} curses {3}.", "Beurt {1}: {2} vervloekt {3}." },
 	[S_CD_N_ROLL] = { "{1} rolls: {2}.", "{1} gooit: {2}." },
 	[S_CD_N_RESPOND] = { "{1} responds: {2}.", "{1} vloekt terug: {2}." },
@@ -551,8 +565,6 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                          "Niet jouw beslissing: de tafel wacht op {1}." },
 	[S_CTP_ERR_OPTION] = { "'{1}' is not an option: choose 1 to {2}.",
 	                       "'{1}' is geen optie: kies 1 tot en met {2}." },
-	[S_CTP_ERR_NOT_NOW] = { "/{1} does not answer the decision awaited now.",
-	                        "/{1} past niet bij de beslissing van nu." },
 	[S_CTP_ERR_TOKENS] = { "'{1}' is not a token pattern: hearts, bullets, alternate, or {2} "
 	                       "{2:letter|letters} H or B (K).",
 	                       "'{1}' is geen fichepatroon: harten, kogels, afwisselend, of {2} "

@@ -408,8 +408,8 @@ static void test_matrix_playing(void **unused)
 	refused("alice", "/curse zed", S_CD_ERR_NO_VICTIM);
 	refused("alice", "/curse", S_ERR_USAGE);
 	refused("alice", "/curse #12", S_CD_ERR_NO_VICTIM);
-	refused("alice", "/eye tentacle", S_CD_ERR_NOT_YOUR_MOVE);
-	refused("alice", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("alice", "/eye tentacle", S_CD_AWAITS_CURSE);
+	refused("alice", "/respond", S_CD_AWAITS_CURSE);
 	refused("bob", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
 	/* Stale buttons: an old move, another game. */
 	click("alice", "/curse #1", id, moves() - 1);
@@ -424,8 +424,9 @@ static void test_matrix_playing(void **unused)
 	if (any_text("rolled the Eye"))
 		accepted("alice", "/eye cthulhu");
 	refused("alice", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
-	refused("bob", "/curse alice", S_CD_ERR_NOT_YOUR_MOVE);
-	refused("bob", "/eye tentacle", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("bob", "/curse alice", S_CD_AWAITS_RESPOND);
+	refused("bob", "/eye tentacle", S_CD_AWAITS_RESPOND);
+	refused("bob", "/roll", S_CD_AWAITS_RESPOND);
 	accepted("bob", "/respond");
 	assert_true(any_text("bob responds"));
 	accepted("carol", "/status");
@@ -934,7 +935,7 @@ static void test_languages(void **unused)
 	accepted("alice", "/curse carol");
 	assert_true(any_text("Beurt 1: alice vervloekt carol."));
 	/* ...while carol's private errors follow her locale (English here). */
-	refused("carol", "/curse alice", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("carol", "/curse alice", S_CD_AWAITS_RESPOND);
 	/* A platform locale of nl-NL answers in Dutch. */
 	msg_clear(&fx->out);
 	assert_int_equal(cmd_parse("/join", &req.cmd), CMD_OK);
@@ -1027,7 +1028,8 @@ static void test_elder_signs_game(void **unused)
 	assert_string_equal(table_msg()->fields[5].name, "The bag");
 	buttons_are(decide, 2);
 	refused("bob", "/roll", S_ERR_NOT_MEMBER);
-	refused("alice", "/curse expect-bot-1", S_ERR_UNKNOWN_COMMAND);
+	refused("alice", "/curse expect-bot-1", S_ES_AWAITS);
+	assert_true(any_text("The table waits for you to roll again or retreat: /roll ("));
 	refused("alice", "/retreat now", S_ERR_USAGE);
 	/* A button of the move before is stale; the current one plays. */
 	click("alice", "/roll", game_id(), moves() - 1);
@@ -1269,6 +1271,72 @@ static void test_mad_caster_tentacle(void **unused)
 	}
 }
 
+/* A command that is not the awaited move tells its sender what the table
+ * waits for from them; one from whom nothing is awaited hears whose move
+ * it is (rendered text, both languages, classic and Rival Cults). */
+static void test_awaited_move_told(void **unused)
+{
+	static const struct {
+		int lang, per_player, phase, who;
+		const char *line, *want;
+	} cases[] = {
+		{ I18N_EN, 0, CDICE_VICTIM, 0, "/respond",
+		  "The table waits for you to curse a Victim: /curse <victim>." },
+		{ I18N_NL, 0, CDICE_VICTIM, 0, "/eye tentacle",
+		  "De tafel wacht tot je een Slachtoffer vervloekt: /curse <slachtoffer>." },
+		{ I18N_EN, 0, CDICE_RESPONSE, 1, "/eye tentacle",
+		  "The table waits for you to respond: /respond." },
+		{ I18N_NL, 0, CDICE_RESPONSE, 1, "/curse alice",
+		  "De tafel wacht op je reactie: /respond." },
+		{ I18N_EN, 0, CDICE_CURSE_EYE, 0, "/respond",
+		  "The table waits for you to choose what the Eye becomes: /eye <Yellow "
+		  "Sign|Tentacle|Elder Sign|Cthulhu>." },
+		{ I18N_NL, 0, CDICE_RESPONSE_EYE, 1, "/curse alice",
+		  "De tafel wacht tot je kiest wat het Boze Oog wordt: /eye <Het Gele "
+		  "Teken|Tentakel|Teken van de Oude Goden|Cthulhu>." },
+		{ I18N_EN, 0, CDICE_RESPONSE, 2, "/respond",
+		  "Not your move: bob, the Victim, responds to alice: /respond." },
+		{ I18N_EN, 0, CDICE_VICTIM, 1, "/curse carol",
+		  "Not your move: alice is the Caster: choose a Victim with /curse <victim>." },
+		{ I18N_EN, 2, CDICE_VICTIM, 0, "/respond",
+		  "The table waits for you to curse a Victim with alice-1: /curse <victim>." },
+		{ I18N_EN, 2, CDICE_RESPONSE, 1, "/curse alice-2",
+		  "The table waits for you to respond: /respond." },
+	};
+	struct store_member m[3] = { { .player = "alice", .name = "alice" },
+		                     { .player = "bob", .name = "bob" },
+		                     { .player = "carol", .name = "carol" } };
+	struct store_game row = { .id = 1 };
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct game_setup setup = { .players = cases[i].per_player ? 2 : 3,
+			                    .per_player = cases[i].per_player };
+		struct play_ctx c = { .row = &row, .m = m, .nm = 3, .lang = cases[i].lang };
+		char err[512], aw[512];
+		struct text et, at;
+		struct cmd cmd;
+		struct cdice g;
+		int value, awaited;
+
+		assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+		g.phase = (uint8_t)cases[i].phase;
+		g.victim = 1;
+		assert_int_equal(cmd_parse(cases[i].line, &cmd), CMD_OK);
+		text_init(&et, err, sizeof(err));
+		assert_int_equal(cdplay.action(&g, &c, cases[i].who, &cmd, &value, &et), -1);
+		if (strcmp(err, cases[i].want) != 0)
+			fail_msg("case %zu: \"%s\", want \"%s\"", i, err, cases[i].want);
+		text_init(&at, aw, sizeof(aw));
+		awaited = cdplay.awaits(&g, &c, cases[i].who, &at);
+		assert_int_equal(awaited, strncmp(err, "Not your move", 13) != 0);
+		if (awaited)
+			assert_string_equal(aw, err);
+		else
+			assert_string_equal(aw, "");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1300,6 +1368,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rematch_after_cthulhu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rival_cults_words, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mad_caster_tentacle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_awaited_move_told, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_solver_tables_kept_on_disk, setup, teardown),
 		/* last: it leaves the solver cache building in the background */
 		cmocka_unit_test_setup_teardown(test_solver_table_in_background, setup, teardown),
