@@ -26,7 +26,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "commando van die speler neemt hem terug)." },
 	[S_REMOVED] = { "{1} was removed from the table.", "{1} is van tafel verwijderd." },
 	[S_STARTED] = { "The game begins: {1} casts first.",
-	                "Het spel begint: {1} vervloekt als eerste." },
+	                "Het spel begint: {1} is de eerste Vervloeker." },
 	[S_REMATCH] = { "Rematch! Same table, the previous winner casts first.",
 	                "Revanche! Dezelfde tafel, de winnaar van het laatste spel is de eerste "
 	                "Vervloeker." },
@@ -118,9 +118,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "/hint — your chance of winning with each choice of your move (only you see "
 	             "it; Cthulhu Dice)\n"
 	             "/abort — stop the game (owner or moderator) · /rematch — play again, the "
-	             "winner casts first\n"
+	             "previous winner casts first (after a Cthulhu win the first Caster is "
+	             "drawn)\n"
 	             "/curse <victim> — as Caster, curse a sane cultist and roll\n"
-	             "/eye <yellow-sign|tentacle|elder-sign|cthulhu> — choose what your Eye "
+	             "/eye <Yellow Sign|Tentacle|Elder Sign|Cthulhu> — choose what your Eye "
 	             "becomes\n"
 	             "/respond — as Victim, roll back at the Caster\n"
 	             "Elder Signs: /roll — roll again · /retreat — bank your Elder Signs\n"
@@ -137,17 +138,19 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "toe (eigenaar; Cthulhu Dice: random, heuristic of solver, Elder Signs: "
 	             "greedy-2 of expect)\n"
 	             "/remove <speler> — verwijder een speler voor het begin (eigenaar)\n"
-	             "/start [speler|random] — begin; eventueel wie als eerste vervloekt "
+	             "/start [speler|random] — begin; eventueel wie de eerste Vervloeker is "
 	             "(eigenaar)\n"
 	             "/status — de tafel · /rules — de regels · /help — deze lijst\n"
 	             "/hint — je kans om te winnen bij elke keuze van je zet (alleen jij ziet "
 	             "het; Cthulhu Dice)\n"
-	             "/abort — stop het spel (eigenaar of moderator) · /rematch — speel opnieuw, "
-	             "de winnaar begint\n"
-	             "/curse <slachtoffer> — vervloek als Vervloeker een sektariër met verstand en "
-	             "gooi\n"
-	             "/eye <yellow-sign|tentacle|elder-sign|cthulhu> — kies wat je Boze Oog wordt\n"
-	             "/respond — gooi als Slachtoffer terug naar de Vervloeker\n"
+	             "/abort — stop het spel (eigenaar of moderator) · /rematch — speel opnieuw; "
+	             "de winnaar van het laatste spel is de eerste Vervloeker (na een winst van "
+	             "Cthulhu wordt die geloot)\n"
+	             "/curse <slachtoffer> — vervloek als Vervloeker een gezonde sektariër en "
+	             "werp\n"
+	             "/eye <Het Gele Teken|Tentakel|Teken van de Oude Goden|Cthulhu> — maak een "
+	             "keuze voor je Boze Oog\n"
+	             "/respond — werp als Slachtoffer terug naar de Vervloeker (de reactie)\n"
 	             "Elder Signs: /roll — gooi opnieuw · /retreat — trek je terug en bewaar je "
 	             "Tekens\n"
 	             "/leaderboard [spel] [all] [week|month|year] — de ranglijst van deze server "
@@ -164,27 +167,28 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CD_TITLE] = { "Cthulhu Dice — turn {1}", "Cthulhu Dice — beurt {1}" },
 	[S_CD_TITLE_RIVAL] = { "Cthulhu Dice, Rival Cults — turn {1}",
 	                       "Cthulhu Dice, Rivaliserende Sektes — beurt {1}" },
-	[S_CD_SANITY] = { "{1} sanity", "{1} verstand" },
+	[S_CD_SANITY] = { "{1} sanity", "{1} {1:Verstandsfiche|Verstandsfiches}" },
 	[S_CD_MAD] = { "mad", "waanzinnig" },
-	[S_CD_POOL] = { "Cthulhu (the pool)", "Cthulhu (het midden)" },
+	[S_CD_POOL] = { "Cthulhu (the pool)", "Cthulhu (het midden van de tafel)" },
 	[S_CD_CASTER_TAG] = { " · Caster", " · Vervloeker" },
 	[S_CD_VICTIM_TAG] = { " · Victim", " · Slachtoffer" },
-	[S_CD_BUTTON_RESPOND] = { "Respond", "Terugvloeken" },
+	[S_CD_BUTTON_RESPOND] = { "Respond", "Reageren" },
 	[S_CD_WAIT_CURSE] = { "{1} is the Caster: choose a Victim with /curse <victim>.",
 	                      "{1} is de Vervloeker: kies een Slachtoffer met /curse "
 	                      "<slachtoffer>." },
 	[S_CD_WAIT_EYE] = { "{1} rolled the Eye: choose a face with /eye <face>.",
-	                    "{1} gooide het Boze Oog: kies een kant met /eye <kant>." },
+	                    "{1} wierp het Boze Oog: maak een keuze met /eye <kant>." },
 	[S_CD_WAIT_RESPOND] = { "{1}, the Victim, responds to {2}: /respond.",
-	                        "{1}, het Slachtoffer, vloekt terug naar {2}: /respond." },
+	                        "{1}, het Slachtoffer, werpt terug met {2} als doel (de reactie): "
+	                        "/respond." },
 	[S_CD_OVER_WIN] = { "Game over: {1} wins.", "Het spel is voorbij: {1} wint." },
 	[S_CD_OVER_CTHULHU] = { "Game over: Cthulhu wins.", "Het spel is voorbij: Cthulhu wint." },
-	[S_CD_ERR_NOT_YOUR_MOVE] = { "Not your move: {1}", "Jij bent niet aan zet: {1}" },
+	[S_CD_ERR_NOT_YOUR_MOVE] = { "Not your move: {1}", "Jij bent niet aan de beurt: {1}" },
 	[S_CD_ERR_NO_VICTIM] = { "There is no cultist \"{1}\" at this table.",
 	                         "Er is geen sektariër \"{1}\" aan deze tafel." },
 	[S_CD_ERR_SELF] = { "You cannot curse yourself.", "Je kunt jezelf niet vervloeken." },
 	[S_CD_ERR_MAD] = { "{1} is mad: the mad cannot be cursed.",
-	                   "{1} is waanzinnig: waanzinnigen kun je niet vervloeken." },
+	                   "{1} is waanzinnig: een waanzinnige mag je niet aanvallen." },
 	[S_CD_ERR_WHICH] = { "Which cultist of {1}? {2}", "Welke sektariër van {1}? {2}" },
 	[S_CD_ERR_FACE] = { "Choose a face: {1}.", "Maak een keuze: {1}." },
 	[S_CD_ERR_EYE_EYE] = { "The Eye cannot become the Eye: choose {1}.",
@@ -207,19 +211,19 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CTP_AWAITS] = { "The table waits for you to decide ({2}): {1}",
 	                   "De tafel wacht op je beslissing ({2}): {1}" },
 	[S_CD_N_CURSE] = { "Turn {1}: {2} curses {3}.", "Beurt {1}: {2} vervloekt {3}." },
-	[S_CD_N_ROLL] = { "{1} rolls: {2}.", "{1} gooit: {2}." },
-	[S_CD_N_RESPOND] = { "{1} responds: {2}.", "{1} vloekt terug: {2}." },
+	[S_CD_N_ROLL] = { "{1} rolls: {2}.", "{1} werpt: {2}." },
+	[S_CD_N_RESPOND] = { "{1} responds: {2}.", "{1} werpt als reactie: {2}." },
 	[S_CD_N_EYE] = { "The Eye becomes: {1}.", "Het Boze Oog wordt: {1}." },
 	[S_CD_N_LOSE] = { "{1} loses 1 sanity to Cthulhu.",
-	                  "{1} verliest 1 verstand aan Cthulhu." },
+	                  "{1} verliest 1 Verstandsfiche aan Cthulhu." },
 	[S_CD_N_GAIN] = { "{1} takes 1 sanity back from Cthulhu.",
-	                  "{1} krijgt 1 verstand terug van Cthulhu." },
-	[S_CD_N_TAKE] = { "{1} takes 1 sanity from {2}.", "{1} neemt 1 verstand af van {2}." },
+	                  "{1} krijgt 1 Verstandsfiche terug van Cthulhu." },
+	[S_CD_N_TAKE] = { "{1} takes 1 sanity from {2}.", "{1} krijgt 1 Verstandsfiche van {2}." },
 	[S_CD_N_NOTHING] = { "Nothing happens.", "Er gebeurt niets." },
 	[S_CD_N_MAD] = { "{1} goes mad!", "{1} wordt waanzinnig!" },
-	[S_CD_N_SANE] = { "{1} is sane again.", "{1} is weer bij zinnen." },
+	[S_CD_N_SANE] = { "{1} is sane again.", "{1} is weer bij volle verstand." },
 	[S_CD_N_WIN] = { "{1} is the last sane cultist and wins!",
-	                 "{1} is de laatste sektariër met verstand en wint!" },
+	                 "{1} is de laatste gezonde sektariër en wint!" },
 	[S_CD_N_WIN_RIVAL] = { "{1} wins with {2}, the last sane cultist!",
 	                       "{1} wint met {2}, de laatste gezonde sektariër!" },
 	[S_CD_OVER_WIN_RIVAL] = { "Game over: {1} wins with {2}.",
@@ -249,24 +253,31 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "Cthulhu wins.\n"
 	                 "Rival Cults: two players with 2 or 3 cultists each, taking turns; the "
 	                 "owner of the last sane cultist wins.",
-	                 "Cthulhu Dice. Elke sektariër begint met 3 verstand; Cthulhu (het midden) "
-	                 "begint leeg.\n"
-	                 "In je beurt ben je de Vervloeker: kies een Slachtoffer met verstand "
-	                 "(/curse) en gooi de dobbelsteen naar hem. Daarna vloekt het Slachtoffer "
-	                 "terug naar jou (/respond). Dan is de volgende plaats aan de beurt.\n"
-	                 "Het Gele Teken: het doelwit verliest 1 verstand aan Cthulhu. Tentakel: "
-	                 "de Vervloeker neemt 1 verstand af van het Slachtoffer, wie hem ook "
-	                 "gooide (bij een waanzinnige Vervloeker gaat het naar Cthulhu). Teken van "
-	                 "de Oude Goden: wie gooide krijgt 1 verstand terug van Cthulhu. Cthulhu: "
-	                 "iedereen met verstand verliest 1 aan Cthulhu. Boze Oog: kies een van "
-	                 "deze (/eye).\n"
-	                 "Met 0 verstand ben je waanzinnig: je vervloekt nog steeds, maar niemand "
-	                 "kan jou vervloeken; het Teken van de Oude Goden maakt je weer bij "
-	                 "zinnen.\n"
-	                 "Aan het eind van een beurt wint de enige sektariër met verstand; heeft "
-	                 "niemand nog verstand, dan wint Cthulhu.\n"
-	                 "Rivaliserende Sektes: twee spelers met elk 2 of 3 sektariërs, om "
-	                 "beurten; de eigenaar van de laatste sektariër met verstand wint." },
+	                 "Cthulhu Dice. Elke sektariër begint met 3 Verstandsfiches; Cthulhu (het "
+	                 "midden van de tafel) begint leeg.\n"
+	                 "In je beurt ben je de Vervloeker: kies een gezond Slachtoffer (/curse) "
+	                 "en werp de dobbelsteen met hem als doel. Daarna werpt het Slachtoffer "
+	                 "terug, met jou als doel: de reactie (/respond). Daarna is de speler "
+	                 "links "
+	                 "van de Vervloeker aan de beurt.\n"
+	                 "Het Gele Teken: het doelwit verliest 1 Verstandsfiche aan Cthulhu. "
+	                 "Tentakel: de Vervloeker krijgt 1 Verstandsfiche van het Slachtoffer, "
+	                 "ongeacht wie de Tentakel werpt (is de Vervloeker waanzinnig, dan komt "
+	                 "het "
+	                 "fiche aan Cthulhu toe). Teken van de Oude Goden: wie het werpt krijgt 1 "
+	                 "Verstandsfiche terug van Cthulhu. Cthulhu: iedereen met Verstandsfiches "
+	                 "verliest er 1 aan Cthulhu. Boze Oog: maak een keuze uit de lijst "
+	                 "hierboven "
+	                 "(/eye).\n"
+	                 "Zonder Verstandsfiches ben je waanzinnig: je mag nog steeds anderen "
+	                 "aanvallen, maar anderen mogen jou niet meer aanvallen; het Teken van de "
+	                 "Oude Goden brengt je weer bij volle verstand.\n"
+	                 "Aan het einde van een volledige beurt wint de enige gezonde sektariër; "
+	                 "is "
+	                 "iedereen waanzinnig, dan wint Cthulhu.\n"
+	                 "Rivaliserende Sektes: twee spelers met elk 2 of 3 sektariërs, om en om "
+	                 "aan de beurt; de winnaar is de speler met de laatste gezonde "
+	                 "sektariër." },
 	[S_ES_LIBRARY] = { "Library", "Bibliotheek" },
 	[S_ES_MUSEUM] = { "Museum", "Museum" },
 	[S_ES_TOMB] = { "Tomb", "Graftombe" },

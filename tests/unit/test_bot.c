@@ -1337,6 +1337,70 @@ static void test_awaited_move_told(void **unused)
 	}
 }
 
+/* The Eye's choices by face name wherever they are listed, in the asker's
+ * language, and the Dutch rule sheet's words in Dutch narration. */
+static void test_eye_words(void **unused)
+{
+	static const struct {
+		const char *locale, *line, *want;
+	} cases[] = {
+		{ "en", "/eye purple",
+		  "Choose a face: Yellow Sign, Tentacle, Elder Sign or Cthulhu." },
+		{ "nl", "/eye paars",
+		  "Maak een keuze: Het Gele Teken, Tentakel, Teken van de Oude Goden of Cthulhu." },
+		{ "nl", "/eye boze oog",
+		  "Het Boze Oog kan geen Boze Oog worden: kies Het Gele Teken, Tentakel, Teken van "
+		  "de Oude Goden of Cthulhu." },
+		{ "en", "/help", "/eye <Yellow Sign|Tentacle|Elder Sign|Cthulhu> — choose" },
+		{ "nl", "/help",
+		  "/eye <Het Gele Teken|Tentakel|Teken van de Oude Goden|Cthulhu> — maak een "
+		  "keuze" },
+		{ "nl", "/help",
+		  "/respond — werp als Slachtoffer terug naar de Vervloeker (de "
+		  "reactie)" },
+	};
+	static const char *const buttons[] = { "eye:het-gele-teken", "eye:tentakel",
+		                               "eye:teken-van-de-oude-goden", "eye:cthulhu" };
+	const struct msg *t = NULL;
+	int tries = 0;
+
+	(void)unused;
+	for (; tries < 200 && !t; tries++) {
+		accepted("alice", "/open nl");
+		accepted("bob", "/join");
+		accepted("alice", "/start alice");
+		accepted("alice", "/curse bob");
+		assert_true(any_text("Beurt 1: alice vervloekt bob."));
+		assert_true(any_text("alice werpt: "));
+		if (any_text("alice wierp het Boze Oog: maak een keuze met /eye <kant>."))
+			t = table_msg();
+		else
+			accepted("alice", "/abort");
+	}
+	assert_non_null(t);
+	for (int f = 0; f < 4; f++) {
+		assert_true(f < t->nbuttons);
+		if (!strstr(t->buttons[f].id, buttons[f]))
+			fail_msg("button %d: %s, want %s", f, t->buttons[f].id, buttons[f]);
+	}
+	assert_string_equal(t->buttons[0].label, "Het Gele Teken");
+	assert_string_equal(t->buttons[2].label, "Teken van de Oude Goden");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		as_named("alice", "alice", cases[i].locale, cases[i].line);
+		if (!any_text(cases[i].want))
+			fail_msg("%s %s: got \"%s\"", cases[i].locale, cases[i].line,
+			         fx->out.n ? fx->out.m[0].text : "");
+	}
+	accepted("alice", "/eye het gele teken");
+	assert_true(any_text("Het Boze Oog wordt: Het Gele Teken."));
+	assert_true(any_text("bob verliest 1 Verstandsfiche aan Cthulhu."));
+	assert_true(any_text("bob, het Slachtoffer, werpt terug met alice als doel (de reactie): "
+	                     "/respond."));
+	assert_string_equal(table_msg()->buttons[0].label, "Reageren");
+	accepted("bob", "/respond");
+	assert_true(any_text("bob werpt als reactie: "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1369,6 +1433,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rival_cults_words, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mad_caster_tentacle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_awaited_move_told, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_eye_words, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_solver_tables_kept_on_disk, setup, teardown),
 		/* last: it leaves the solver cache building in the background */
 		cmocka_unit_test_setup_teardown(test_solver_table_in_background, setup, teardown),

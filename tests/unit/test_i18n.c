@@ -46,7 +46,7 @@ static void test_format(void **unused)
 	(void)unused;
 	text_init(&t, buf, sizeof(buf));
 	i18n_add(&t, I18N_NL, S_CD_N_TAKE, "alice", "bob", NULL);
-	assert_string_equal(buf, "alice neemt 1 verstand af van bob.");
+	assert_string_equal(buf, "alice krijgt 1 Verstandsfiche van bob.");
 	text_init(&t, buf, sizeof(buf));
 	i18n_add(&t, I18N_EN, S_CD_N_TAKE, "alice", NULL);
 	assert_string_equal(buf, "alice takes 1 sanity from {2}.");
@@ -123,6 +123,41 @@ static void test_plurals(void **unused)
 	                    "gekozen.");
 }
 
+/* The Dutch Cthulhu Dice texts speak the Dutch rule sheet's words: werpen,
+ * de reactie, Verstandsfiche, gezond (seeds/002). */
+static void test_dutch_rule_sheet_words(void **unused)
+{
+	static const int ids[] = {
+		S_STARTED,
+		S_REMATCH,
+		S_HELP,
+		S_CD_WAIT_CURSE,
+		S_CD_WAIT_EYE,
+		S_CD_WAIT_RESPOND,
+		S_CD_N_ROLL,
+		S_CD_N_RESPOND,
+		S_CD_N_LOSE,
+		S_CD_N_GAIN,
+		S_CD_N_TAKE,
+		S_CD_N_SANE,
+		S_CD_N_WIN,
+		S_CD_RULES,
+		S_CD_BUTTON_RESPOND,
+		S_CD_ERR_MAD,
+		S_CD_ERR_NOT_YOUR_MOVE,
+	};
+	static const char *const not_theirs[] = { "gooi",       "terugvloek", "vloekt terug",
+		                                  "Terugvloek", "aan zet",    "met verstand",
+		                                  "bij zinnen", "1 verstand" };
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		for (size_t k = 0; k < sizeof(not_theirs) / sizeof(not_theirs[0]); k++)
+			if (strstr(i18n_raw(I18N_NL, ids[i]), not_theirs[k]) &&
+			    !(ids[i] == S_HELP && strcmp(not_theirs[k], "gooi") == 0))
+				fail_msg("string %d says \"%s\"", ids[i], not_theirs[k]);
+}
+
 static void test_locales(void **unused)
 {
 	(void)unused;
@@ -165,8 +200,11 @@ static void test_board_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_catalog_complete), cmocka_unit_test(test_format),
-		cmocka_unit_test(test_plurals),          cmocka_unit_test(test_locales),
+		cmocka_unit_test(test_catalog_complete),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_plurals),
+		cmocka_unit_test(test_dutch_rule_sheet_words),
+		cmocka_unit_test(test_locales),
 		cmocka_unit_test(test_board_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
