@@ -205,9 +205,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CD_AWAITS_RESPOND] = { "The table waits for you to respond: /respond.",
 	                          "De tafel wacht op je reactie: /respond." },
 	[S_ES_AWAITS] = { "The table waits for you to roll again or retreat: /roll ({1}% chance of "
-	                  "being downed) or /retreat to bank {2}.",
+	                  "being downed) or /retreat to bank {2} {2:Elder Sign|Elder Signs}.",
 	                  "De tafel wacht tot je opnieuw gooit of je terugtrekt: /roll ({1}% kans "
-	                  "om geveld te worden) of /retreat om {2} te bewaren." },
+	                  "om geveld te worden) of /retreat om {2} {2:Teken|Tekens} te bewaren." },
 	[S_CTP_AWAITS] = { "The table waits for you to decide ({2}): {1}",
 	                   "De tafel wacht op je beslissing ({2}): {1}" },
 	[S_CD_N_CURSE] = { "Turn {1}: {2} curses {3}.", "Beurt {1}: {2} vervloekt {3}." },
@@ -299,10 +299,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ES_NONE] = { "none", "geen" },
 	[S_ES_COUNT] = { "{1} {2}", "{1} {2}" },
 	[S_ES_WAIT] = { "{1}: /roll to roll again ({2}% chance of being downed) or /retreat to "
-	                "bank "
-	                "{3}.",
+	                "bank {3} {3:Elder Sign|Elder Signs}.",
 	                "{1}: /roll om opnieuw te gooien ({2}% kans om geveld te worden) of "
-	                "/retreat om {3} te bewaren." },
+	                "/retreat om {3} {3:Teken|Tekens} te bewaren." },
 	[S_ES_OVER_WIN] = { "Game over: {1} wins with {2} {2:point|points}.",
 	                    "Het spel is voorbij: {1} wint met {2} {2:punt|punten}." },
 	[S_ES_BUTTON_ROLL] = { "Roll again", "Opnieuw gooien" },
@@ -318,19 +317,25 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ES_N_DRAW] = { "{1} draws a {2} die ({3} left in the bag).",
 	                  "{1} trekt een steen: {2} (nog {3} in de zak)." },
 	[S_ES_N_ROLL] = { "{1} die: {2}.", "Steen {1}: {2}." },
-	[S_ES_N_DOWNED] = { "{1} is downed by {2} {2:Tentacle|Tentacles} and loses {3} at stake.",
-	                    "{1} wordt geveld door {2} {2:Tentakel|Tentakels} en verliest {3} op "
-	                    "het spel." },
-	[S_ES_N_CONTINUE] = { "{1} rolls again (Clue dice kept: {2}; {3} at stake).",
-	                      "{1} gooit opnieuw (Aanwijzingen gehouden: {2}; {3} op het spel)." },
+	[S_ES_N_DOWNED] = { "{1} is downed by {2} {2:Tentacle|Tentacles} and loses {3} {3:Elder "
+	                    "Sign|Elder Signs} at stake.",
+	                    "{1} wordt geveld door {2} {2:Tentakel|Tentakels} en verliest {3} "
+	                    "{3:Teken|Tekens} op het spel." },
+	[S_ES_N_CONTINUE] = { "{1} rolls again (Clue dice kept: {2}; {3} {3:Elder Sign|Elder "
+	                      "Signs} "
+	                      "at stake).",
+	                      "{1} gooit opnieuw (Aanwijzingen gehouden: {2}; {3} {3:Teken|Tekens} "
+	                      "op het spel)." },
 	[S_ES_N_REFILL] = { "The bag runs short: {1} Elder Sign {1:die goes|dice go} back in "
 	                    "({1:its points still count|their points still count}); it holds "
 	                    "{2}.",
 	                    "De zak raakt leeg: {1} {1:steen|stenen} met een Teken {1:gaat|gaan} "
 	                    "terug ({1:zijn|hun} punten tellen nog); er {2:zit|zitten} er nu {2} "
 	                    "in." },
-	[S_ES_N_BANK] = { "{1} retreats and banks {2}: {3} {3:point|points}.",
-	                  "{1} trekt zich terug en bewaart {2}: {3} {3:punt|punten}." },
+	[S_ES_N_BANK] = { "{1} retreats and banks {2} {2:Elder Sign|Elder Signs}: {3} "
+	                  "{3:point|points}.",
+	                  "{1} trekt zich terug en bewaart {2} {2:Teken|Tekens}: {3} "
+	                  "{3:punt|punten}." },
 	[S_ES_N_ROUND] = { "Round {1} is over.", "Ronde {1} is voorbij." },
 	[S_ES_N_DEVOURED] = { "{1} is devoured with {2} {2:point|points}.",
 	                      "{1} wordt verslonden met {2} {2:punt|punten}." },
@@ -378,8 +383,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_REC_TITLE_ALL] = { "Leaderboard of all servers, {1} ({2}):",
 	                      "Ranglijst van alle servers, {1} ({2}):" },
 	[S_REC_RANK] = { "{1}. {2} — rating {3}: ", "{1}. {2} — waardering {3}: " },
-	[S_REC_LINE] = { "games {1} · won {2} ({3}) · lost to Cthulhu {4}",
-	                 "spellen {1} · gewonnen {2} ({3}) · verloren aan Cthulhu {4}" },
+	[S_REC_LINE] = { "{1} {1:game|games} · {2} {2:win|wins} ({3}) · {4} {4:loss|losses} to "
+	                 "Cthulhu",
+	                 "{1} {1:spel|spellen} · {2} gewonnen ({3}) · {4} verloren aan Cthulhu" },
 	[S_HINT_NONE] = { "This game has no hints.", "Dit spel geeft geen tips." },
 	[S_HINT_CHOICES] = { "{1}, your chance of winning after each choice, if everyone plays "
 	                     "as the solver does from here on: {2}.",
@@ -401,7 +407,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                        "cultists.",
 	                        "{1} speelt als heuristic: de solver heeft geen analyse boven 6 "
 	                        "sektariërs." },
-	[S_REC_LINE_PLAIN] = { "games {1} · won {2} ({3})", "spellen {1} · gewonnen {2} ({3})" },
+	[S_REC_LINE_PLAIN] = { "{1} {1:game|games} · {2} {2:win|wins} ({3})",
+	                       "{1} {1:spel|spellen} · {2} gewonnen ({3})" },
 	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished {1:game|games}.",
 	                  "Nog niemand staat op de ranglijst: daarvoor {1:is|zijn} {1} "
 	                  "{1:uitgespeeld spel|uitgespeelde spellen} nodig." },

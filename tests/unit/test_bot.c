@@ -965,7 +965,7 @@ static void test_leaderboard_and_stats(void **unused)
 	assert_true(any_text("Leaderboard of this server, all time (cthulhu-dice):"));
 	assert_true(any_text("1. "));
 	assert_true(any_text("2. "));
-	assert_true(any_text("games 3 ·"));
+	assert_true(any_text("3 games ·"));
 	accepted("carol", "/leaderboard all week");
 	assert_true(any_text("Leaderboard of all servers, the last 7 days (cthulhu-dice):"));
 	accepted("carol", "/stats alice");
@@ -1067,7 +1067,7 @@ static void test_elder_signs_game(void **unused)
 	assert_true(any_text("Leaderboard of this server, all time (cthulhu-dice):"));
 	assert_false(any_text("Not ranked yet"));
 	accepted("carol", "/stats alice elder-signs");
-	assert_true(any_text("games 1 ·"));
+	assert_true(any_text("1 game ·"));
 	accepted("alice", "/rematch");
 	assert_true(any_text("Rematch! Same table, the previous winner opens every round."));
 }

@@ -71,7 +71,12 @@ static void test_plurals(void **unused)
 		{ I18N_NL, S_ES_SCORE, "2", NULL, NULL, "2 punten" },
 		{ I18N_EN, S_ES_N_WIN, "al", "13", "1", "al wins with 13 points after 1 turn!" },
 		{ I18N_NL, S_ES_N_WIN, "al", "1", "11", "al wint met 1 punt na 11 beurten!" },
-		{ I18N_EN, S_ES_N_BANK, "al", "1", "1", "al retreats and banks 1: 1 point." },
+		{ I18N_EN, S_ES_N_BANK, "al", "1", "1",
+		  "al retreats and banks 1 Elder Sign: 1 point." },
+		{ I18N_NL, S_ES_N_BANK, "al", "2", "1",
+		  "al trekt zich terug en bewaart 2 Tekens: 1 punt." },
+		{ I18N_EN, S_REC_LINE_PLAIN, "1", "2", "50%", "1 game · 2 wins (50%)" },
+		{ I18N_NL, S_REC_LINE_PLAIN, "2", "1", "50%", "2 spellen · 1 gewonnen (50%)" },
 		{ I18N_NL, S_ES_N_DEVOURED, "al", "1", NULL, "al wordt verslonden met 1 punt." },
 		{ I18N_EN, S_ES_N_REFILL, "1", "4", NULL,
 		  "The bag runs short: 1 Elder Sign die goes back in (its points still count); it "
@@ -113,6 +118,9 @@ static void test_plurals(void **unused)
 		if (strchr(buf, '{') || strchr(buf, '|'))
 			fail_msg("case %zu: a form is left: \"%s\"", i, buf);
 	}
+	text_init(&t, buf, sizeof(buf));
+	i18n_add(&t, I18N_EN, S_REC_LINE, "2", "1", "50%", "1", NULL);
+	assert_string_equal(buf, "2 games · 1 win (50%) · 1 loss to Cthulhu");
 	text_init(&t, buf, sizeof(buf));
 	i18n_add(&t, I18N_NL, S_CT_SUPPLY, "1", "2", "1", "3", NULL);
 	assert_string_equal(buf, "voorraad: 1 sektariër, 2 byakhee, 1 hart, 3 kogels");
