@@ -370,7 +370,7 @@ static void waiting(const struct cthulhu *g, const struct game_step *st, const s
 		id = S_CTP_ASK_FAILED;
 		break;
 	case CA_MOVE:
-		id = g->left == 1 ? S_CTP_ASK_MOVE_1 : S_CTP_ASK_MOVE;
+		id = S_CTP_ASK_MOVE;
 		break;
 	case CA_FIGURE:
 		id = S_CTP_ASK_FIGURE;

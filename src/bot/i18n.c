@@ -467,9 +467,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_TOTAL] = { "Total {2} against {1}.", "Totaal {2} tegen {1}." },
 	[S_CT_KILL_CULTIST] = { "{1} kills the cultist.", "{1} doodt de sektariër." },
 	[S_CT_KILL_BYAKHEE] = { "{1} kills the byakhee.", "{1} doodt de byakhee." },
-	[S_CT_SPEND] = { "{1} spends {2} bullets.", "{1} besteedt {2} kogels." },
-	[S_CT_HEARTS] = { "{1} has {2} hearts.", "{1} heeft {2} harten." },
-	[S_CT_BULLETS] = { "{1} has {2} bullets.", "{1} heeft {2} kogels." },
+	[S_CT_SPEND] = { "{1} spends {2} {2:bullet|bullets}.",
+	                 "{1} besteedt {2} {2:kogel|kogels}." },
+	[S_CT_HEARTS] = { "{1} has {2} {2:heart|hearts}.", "{1} heeft {2} {2:hart|harten}." },
+	[S_CT_BULLETS] = { "{1} has {2} {2:bullet|bullets}.", "{1} heeft {2} {2:kogel|kogels}." },
 	[S_CT_SANITY] = { "{1}: sanity {2}/{3}.", "{1}: verstand {2}/{3}." },
 	[S_CT_INSANE] = { "{1} goes insane; starting sanity is now {2}.",
 	                  "{1} wordt krankzinnig; het beginverstand is nu {2}." },
@@ -487,7 +488,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_ACTIVATE] = { "{1} is activated ({2} of 3).", "{1} is geactiveerd ({2} van 3)." },
 	[S_CT_REMOVE] = { "The activated {1} is taken off the map.",
 	                  "De geactiveerde {1} gaat van de kaart." },
-	[S_CT_TOTAL_MOVE] = { "{1} may move {2} squares.", "{1} mag {2} vakjes bewegen." },
+	[S_CT_TOTAL_MOVE] = { "{1} may move {2} {2:square|squares}.",
+	                      "{1} mag {2} {2:vakje|vakjes} bewegen." },
 	[S_CT_END_SAVED] = { "Three sites are sanctified: Kingsport is saved! Winner: {1}.",
 	                     "Drie plekken zijn geheiligd: Kingsport is gered! Winnaar: {1}." },
 	[S_CT_END_SUMMONED] = { "Three sites are activated: the King in Yellow arrives! Winner: "
@@ -512,7 +514,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_OPT_SQUARE] = { "Square {1}", "Vakje {1}" },
 	[S_CT_OPT_NO_WEAPON] = { "No weapon", "Geen wapen" },
 	[S_CT_OPT_WEAPON] = { "With {1}", "Met {1}" },
-	[S_CT_OPT_SPEND] = { "Spend {1} bullets", "Besteed {1} kogels" },
+	[S_CT_OPT_SPEND] = { "Spend {1} {1:bullet|bullets}", "Besteed {1} {1:kogel|kogels}" },
 	[S_CT_OPT_LOSE] = { "Lose a heart & reroll", "Verlies een hart en gooi opnieuw" },
 	[S_CT_OPT_NORTH] = { "↑ North", "↑ Noord" },
 	[S_CT_OPT_EAST] = { "→ East", "→ Oost" },
@@ -561,10 +563,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                       "or play a card.",
 	                       "{1}: de worp mislukt: besteed kogels, verlies een hart en gooi "
 	                       "opnieuw, of speel een kaart." },
-	[S_CTP_ASK_MOVE] = { "{1}: {2} squares left. Give a destination gx,gy (Move), take a step, "
-	                     "or Stop.",
-	                     "{1}: nog {2} vakjes. Geef een bestemming gx,gy (Lopen), zet een "
-	                     "stap, of Stoppen." },
+	[S_CTP_ASK_MOVE] = { "{1}: {2} {2:square|squares} left. Give a destination gx,gy (Move), "
+	                     "take a step, or Stop.",
+	                     "{1}: nog {2} {2:vakje|vakjes}. Geef een bestemming gx,gy (Lopen), "
+	                     "zet een stap, of Stoppen." },
 	[S_CTP_ASK_FIGURE] = { "{1}: which figure moves?", "{1}: welke figuur beweegt?" },
 	[S_CTP_ASK_DEST] = { "{1}: where does it go?", "{1}: waar gaat hij heen?" },
 	[S_CTP_ASK_RESEED] = { "{1}: which figure goes back onto the site?",
@@ -651,15 +653,6 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                    "uitslag." },
 	[S_PICTURE_AT] = { "picture: {1}", "afbeelding: {1}" },
 	[S_PICTURE_NOT_SAVED] = { "picture not saved: {1}", "afbeelding niet bewaard: {1}" },
-	[S_CT_SPEND_1] = { "{1} spends {2} bullet.", "{1} besteedt {2} kogel." },
-	[S_CT_HEARTS_1] = { "{1} has {2} heart.", "{1} heeft {2} hart." },
-	[S_CT_BULLETS_1] = { "{1} has {2} bullet.", "{1} heeft {2} kogel." },
-	[S_CT_TOTAL_MOVE_1] = { "{1} may move {2} square.", "{1} mag {2} vakje bewegen." },
-	[S_CT_OPT_SPEND_1] = { "Spend {1} bullet", "Besteed {1} kogel" },
-	[S_CTP_ASK_MOVE_1] = { "{1}: {2} square left. Give a destination gx,gy (Move), take a "
-	                       "step, or Stop.",
-	                       "{1}: nog {2} vakje. Geef een bestemming gx,gy (Lopen), zet een "
-	                       "stap, of Stoppen." },
 	[S_CTP_ERR_NOT_OFFERED] = { "'{1}' is not one of the squares offered: see the marked "
 	                            "squares, or the list.",
 	                            "'{1}' is niet een van de aangeboden vakjes: zie de "
