@@ -24,6 +24,21 @@ static unsigned placeholders(const char *s)
 	return mask;
 }
 
+/* 1 when every "{k:" of s opens a well-formed "{k:one|other}". */
+static int plurals_well_formed(const char *s)
+{
+	for (; (s = strchr(s, '{')); s++) {
+		const char *bar, *close;
+		if (!(s[1] >= '1' && s[1] <= '9' && s[2] == ':'))
+			continue;
+		bar = strchr(s + 3, '|');
+		close = strchr(s + 3, '}');
+		if (!bar || !close || bar > close || memchr(s + 3, '{', (size_t)(close - s - 3)))
+			return 0;
+	}
+	return 1;
+}
+
 static void test_catalog_complete(void **unused)
 {
 	(void)unused;
@@ -35,6 +50,10 @@ static void test_catalog_complete(void **unused)
 		}
 		if (placeholders(i18n_raw(I18N_EN, id)) != placeholders(i18n_raw(I18N_NL, id)))
 			fail_msg("string %d: placeholders differ between en and nl", id);
+		for (int l = 0; l < I18N_LANGS; l++)
+			if (!plurals_well_formed(i18n_raw(l, id)))
+				fail_msg("string %d (%s): a plural form is not {k:one|other}", id,
+				         i18n_code(l));
 	}
 }
 
