@@ -12,9 +12,9 @@ enum { ACT_ROLL, ACT_RETREAT };
 
 static const struct play_action actions[] = {
 	{ "roll",
-	  "gooien",
+	  "werpen",
 	  "Elder Signs: keep the Clue dice, draw up to 3 and roll again",
-	  "Elder Signs: houd de Aanwijzingen, trek tot 3 en gooi opnieuw",
+	  "Elder Signs: houd de Aanwijzingen, trek tot 3 en werp opnieuw",
 	  { { 0 } },
 	  ACT_ROLL },
 	{ "retreat",

@@ -151,7 +151,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "/eye <Het Gele Teken|Tentakel|Teken van de Oude Goden|Cthulhu> — maak een "
 	             "keuze voor je Boze Oog\n"
 	             "/respond — werp als Slachtoffer terug naar de Vervloeker (de reactie)\n"
-	             "Elder Signs: /roll — gooi opnieuw · /retreat — trek je terug en bewaar je "
+	             "Elder Signs: /roll — werp opnieuw · /retreat — trek je terug en bewaar je "
 	             "Tekens\n"
 	             "/leaderboard [spel] [all] [week|month|year] — de ranglijst van deze server "
 	             "(of van alle servers) voor een spel (standaard dat van de tafel)\n"
@@ -206,7 +206,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                          "De tafel wacht op je reactie: /respond." },
 	[S_ES_AWAITS] = { "The table waits for you to roll again or retreat: /roll ({1}% chance of "
 	                  "being downed) or /retreat to bank {2} {2:Elder Sign|Elder Signs}.",
-	                  "De tafel wacht tot je opnieuw gooit of je terugtrekt: /roll ({1}% kans "
+	                  "De tafel wacht tot je opnieuw werpt of je terugtrekt: /roll ({1}% kans "
 	                  "om geveld te worden) of /retreat om {2} {2:Teken|Tekens} te bewaren." },
 	[S_CTP_AWAITS] = { "The table waits for you to decide ({2}): {1}",
 	                   "De tafel wacht op je beslissing ({2}): {1}" },
@@ -300,11 +300,11 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ES_COUNT] = { "{1} {2}", "{1} {2}" },
 	[S_ES_WAIT] = { "{1}: /roll to roll again ({2}% chance of being downed) or /retreat to "
 	                "bank {3} {3:Elder Sign|Elder Signs}.",
-	                "{1}: /roll om opnieuw te gooien ({2}% kans om geveld te worden) of "
+	                "{1}: /roll om opnieuw te werpen ({2}% kans om geveld te worden) of "
 	                "/retreat om {3} {3:Teken|Tekens} te bewaren." },
 	[S_ES_OVER_WIN] = { "Game over: {1} wins with {2} {2:point|points}.",
 	                    "Het spel is voorbij: {1} wint met {2} {2:punt|punten}." },
-	[S_ES_BUTTON_ROLL] = { "Roll again", "Opnieuw gooien" },
+	[S_ES_BUTTON_ROLL] = { "Roll again", "Opnieuw werpen" },
 	[S_ES_BUTTON_RETREAT] = { "Retreat", "Terugtrekken" },
 	[S_ES_STARTED] = { "The game begins: {1} opens every round.",
 	                   "Het spel begint: {1} opent elke ronde." },
@@ -324,7 +324,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ES_N_CONTINUE] = { "{1} rolls again (Clue dice kept: {2}; {3} {3:Elder Sign|Elder "
 	                      "Signs} "
 	                      "at stake).",
-	                      "{1} gooit opnieuw (Aanwijzingen gehouden: {2}; {3} {3:Teken|Tekens} "
+	                      "{1} werpt opnieuw (Aanwijzingen gehouden: {2}; {3} {3:Teken|Tekens} "
 	                      "op het spel)." },
 	[S_ES_N_REFILL] = { "The bag runs short: {1} Elder Sign {1:die goes|dice go} back in "
 	                    "({1:its points still count|their points still count}); it holds "
@@ -360,12 +360,12 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "Oude "
 	                 "Goden, 2 Aanwijzingen, 1 Tentakel), 4 Museum (2/2/2) en 3 Graftombe "
 	                 "(1/2/3).\n"
-	                 "In je beurt trek je tot je 3 stenen hebt en gooi je ze. Tekens gaan naar "
+	                 "In je beurt trek je tot je 3 stenen hebt en werp je ze. Tekens gaan naar "
 	                 "je voorraad (punten op het spel), Tentakels naar je stapel, Aanwijzingen "
 	                 "blijven in je hand. Bij 3 Tentakels word je geveld: de voorraad is weg "
 	                 "en "
 	                 "je beurt is voorbij.\n"
-	                 "Anders gooi je opnieuw met /roll (houd de Aanwijzingen, trek tot 3, gooi "
+	                 "Anders werp je opnieuw met /roll (houd de Aanwijzingen, trek tot 3, werp "
 	                 "ze allemaal) of trek je je terug met /retreat en tel je de voorraad bij "
 	                 "je "
 	                 "score. Raakt de zak leeg, dan gaan de stenen van de voorraad terug; hun "
@@ -428,12 +428,12 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_DEALER] = { "{1} deals; {2} plays first.", "{1} deelt; {2} begint." },
 	[S_CT_TURN] = { "Round {1}, turn {2}: {3} plays.", "Ronde {1}, beurt {2}: {3} speelt." },
 	[S_CT_DRAWS] = { "{1} draws a card.", "{1} trekt een kaart." },
-	[S_CT_ROLL_MOVE] = { "{1} rolls {2} for movement.", "{1} gooit {2} voor de beweging." },
-	[S_CT_ROLL_COMBAT] = { "{1} rolls {2}.", "{1} gooit {2}." },
-	[S_CT_ROLL_SANITY] = { "{1} rolls {2} for sanity.", "{1} gooit {2} voor het verstand." },
+	[S_CT_ROLL_MOVE] = { "{1} rolls {2} for movement.", "{1} werpt {2} voor de beweging." },
+	[S_CT_ROLL_COMBAT] = { "{1} rolls {2}.", "{1} werpt {2}." },
+	[S_CT_ROLL_SANITY] = { "{1} rolls {2} for sanity.", "{1} werpt {2} voor het verstand." },
 	[S_CT_ROLL_CULTISTS] = { "{1} rolls {2}: that many cultists move.",
-	                         "{1} gooit {2}: zoveel sektariërs bewegen." },
-	[S_CT_ROLL_BRAWL] = { "{1} rolls {2} in the brawl.", "{1} gooit {2} in de vechtpartij." },
+	                         "{1} werpt {2}: zoveel sektariërs bewegen." },
+	[S_CT_ROLL_BRAWL] = { "{1} rolls {2} in the brawl.", "{1} werpt {2} in de vechtpartij." },
 	[S_CT_TILE_DRAW] = { "{1} draws the tile {2}.", "{1} trekt de tegel {2}." },
 	[S_CT_TILE_SKIP] = { "{1} cannot be placed and goes to the map discard pile.",
 	                     "{1} past nergens en gaat naar de aflegstapel van de kaart." },
@@ -515,7 +515,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_OPT_NO_WEAPON] = { "No weapon", "Geen wapen" },
 	[S_CT_OPT_WEAPON] = { "With {1}", "Met {1}" },
 	[S_CT_OPT_SPEND] = { "Spend {1} {1:bullet|bullets}", "Besteed {1} {1:kogel|kogels}" },
-	[S_CT_OPT_LOSE] = { "Lose a heart & reroll", "Verlies een hart en gooi opnieuw" },
+	[S_CT_OPT_LOSE] = { "Lose a heart & reroll", "Verlies een hart en werp opnieuw" },
 	[S_CT_OPT_NORTH] = { "↑ North", "↑ Noord" },
 	[S_CT_OPT_EAST] = { "→ East", "→ Oost" },
 	[S_CT_OPT_SOUTH] = { "↓ South", "↓ Zuid" },
@@ -561,7 +561,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                       "{1}: welk wapen voor deze worp?" },
 	[S_CTP_ASK_FAILED] = { "{1}: the roll failed: spend bullets, lose a heart and roll again, "
 	                       "or play a card.",
-	                       "{1}: de worp mislukt: besteed kogels, verlies een hart en gooi "
+	                       "{1}: de worp mislukt: besteed kogels, verlies een hart en werp "
 	                       "opnieuw, of speel een kaart." },
 	[S_CTP_ASK_MOVE] = { "{1}: {2} {2:square|squares} left. Give a destination gx,gy (Move), "
 	                     "take a step, or Stop.",
@@ -631,7 +631,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CTP_CONFIRM] = { "Confirm", "Bevestigen" },
 	[S_CTP_BACK] = { "Back", "Terug" },
 	[S_CTP_STARTED] = { "The game begins: the dealer is rolled for, and the hands are dealt.",
-	                    "Het spel begint: er wordt om de deler gegooid en de kaarten worden "
+	                    "Het spel begint: er wordt om de deler geworpen en de kaarten worden "
 	                    "gedeeld." },
 	[S_CTP_REMATCH] = { "A new game at the same table.", "Een nieuw spel aan dezelfde tafel." },
 	[S_CTP_AUTOPASS_ON] = { "You now pass other players' reaction windows without being asked "
@@ -691,7 +691,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                  "window:S|off, enemies:auto|manual, confirm:on|off, cap:N|off.",
 	                  "CTHULHU!!! Onderzoekers lopen door Kingsport terwijl de kaart tegel "
 	                  "voor tegel wordt gelegd. In je beurt: trek een tegel en leg hem (de "
-	                  "opties staan genummerd op de kaart), gooi voor de beweging en loop (/ga "
+	                  "opties staan genummerd op de kaart), werp voor de beweging en loop (/ga "
 	                  "gx,gy, de pijlen, of Stoppen), en vecht met de sektariërs en byakhee "
 	                  "die je tegenkomt; wie doodt krijgt relikwieën. Daarna bewegen de "
 	                  "sektariërs en byakhee, en mag je afleggen. Sta op een ritueelplek om "
