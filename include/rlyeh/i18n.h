@@ -274,7 +274,6 @@ enum i18n_id {
 	S_CTP_ERR_NOTHING,
 	S_CTP_ERR_NOT_YOURS,
 	S_CTP_ERR_OPTION,
-	S_CTP_ERR_NOT_NOW,
 	S_CTP_ERR_TOKENS,
 	S_CTP_ERR_SQUARE,
 	S_CTP_ERR_UNREACHABLE,
@@ -313,12 +312,6 @@ enum i18n_id {
 	S_CTP_ERR_HERE,
 	S_ERR_ALREADY_OUT,
 	S_CTP_ERR_NOT_OFFERED,
-	S_CT_SPEND_1,
-	S_CT_HEARTS_1,
-	S_CT_BULLETS_1,
-	S_CT_TOTAL_MOVE_1,
-	S_CT_OPT_SPEND_1,
-	S_CTP_ASK_MOVE_1,
 	S_PICTURE_AT,
 	S_PICTURE_NOT_SAVED,
 	S_IDLE_CLOSED,
@@ -326,6 +319,16 @@ enum i18n_id {
 	S_CTP_AUTOPASS_OFF,
 	S_CTP_WEAPON_ASK,
 	S_CTP_WEAPON_AUTO,
+	S_CD_REMATCH_DRAWN,
+	S_CD_OVER_WIN_RIVAL,
+	S_CD_N_LOSE_MAD_CASTER,
+	S_CD_LOBBY_RIVAL,
+	S_CD_AWAITS_CURSE,
+	S_CD_AWAITS_CURSE_AS,
+	S_CD_AWAITS_EYE,
+	S_CD_AWAITS_RESPOND,
+	S_ES_AWAITS,
+	S_CTP_AWAITS,
 	I18N_COUNT,
 };
 
@@ -333,7 +336,9 @@ enum i18n_id {
 const char *i18n_get(int lang, int id);
 
 /* The text of `id` with {k} replaced by the k-th argument; the arguments are
- * strings, ended by NULL. A missing argument leaves "{k}" as it is. */
+ * strings, ended by NULL. A missing argument leaves "{k}" as it is.
+ * "{k:one|other}" is the word for the k-th argument's count: `one` when the
+ * argument is "1", else `other` ("{1} {1:point|points}"). */
 void i18n_add(struct text *out, int lang, int id, ...);
 
 /* The language of a locale or code ("nl", "nl-NL", "en-US"…); English

@@ -94,13 +94,29 @@ struct play_game {
 	 * awaited from them with their chance of winning. Returns 0, or -1
 	 * with the refusal written instead (not their move, no analysis). */
 	int (*hint)(const void *state, const struct play_ctx *c, int who, struct text *out);
+	/* Optional: writes to out what the table awaits from member `who` now,
+	 * one sentence in c->lang naming the move and its command ("The table
+	 * waits for you to respond: /respond."), and returns 1; returns 0 with
+	 * nothing written when nothing is awaited from them (another's move,
+	 * a roll, the game over). A move refused because it is not the awaited
+	 * one says this. NULL: the bot cannot tell. */
+	int (*awaits)(const void *state, const struct play_ctx *c, int who, struct text *out);
+	/* Optional: the game as the lobby names it, with the options that
+	 * change how it is played (Rival Cults and its cultists each), in
+	 * lang. NULL: the engine's name. */
+	void (*lobby_name)(const struct store_game *row, int lang, struct text *out);
+	/* Optional: the name of the same-th computer player of `policy` at a
+	 * table with row's options (same from 1). NULL: "<policy>-bot-<same>". */
+	void (*bot_name)(const struct store_game *row, const char *policy, int same, char *buf,
+	                 size_t cap);
 	/* Optional: at the start, what the table is told about a computer
 	 * player's policy at this table (enum i18n_id, one {1} for its name),
 	 * or 0 for nothing. */
 	int (*policy_note)(const void *state, const char *policy);
 	/* Texts (enum i18n_id) of the start of a game, {1} the seat that goes
-	 * first, and of a rematch. */
-	int started, rematch;
+	 * first, of a rematch, and of a rematch after a game nobody won, whose
+	 * first seat is drawn (0: the rematch text). */
+	int started, rematch, rematch_drawn;
 	/* The policy of a computer player added without one, and of a seat
 	 * the computer plays for an absent or idle player. */
 	const char *policy;

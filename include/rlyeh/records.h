@@ -44,8 +44,10 @@ void records_free(struct records *r);
 void records_sort(struct records *r, int min_games);
 
 /* Answers /leaderboard [all] [week|month|year] or /stats [player] [all]
- * into out, in language `lang`. Returns 0, or -1 on a store error. */
+ * into out, in language `lang`; the table's members m[0..nm-1] (m may be
+ * NULL when nm is 0) name a player who has no finished game yet. Returns
+ * 0, or -1 on a store error. */
 int records_reply(struct store *st, const struct bot_req *req, int64_t now, int min_games, int lang,
-                  const char *game, struct text *out);
+                  const char *game, const struct store_member *m, int nm, struct text *out);
 
 #endif

@@ -616,13 +616,18 @@ static void show_table(struct work *w)
 	if (w->t.row.state == STORE_LOBBY) {
 		int lang = c.lang, min, max;
 		struct text tx;
-		char count[16];
+		char count[16], game[128];
 
 		w->t.game->members(&w->t.row, &min, &max);
 		text_copy(m->title, sizeof(m->title), i18n_get(lang, S_LOBBY_TITLE));
+		text_init(&tx, game, sizeof(game));
+		if (w->t.game->lobby_name)
+			w->t.game->lobby_name(&w->t.row, lang, &tx);
+		else
+			text_add(&tx, w->t.game->ops->name);
 		text_init(&tx, m->text, sizeof(m->text));
 		snprintf(count, sizeof(count), "%d", w->t.nm);
-		i18n_add(&tx, lang, S_LOBBY_TEXT, w->t.game->ops->name, count, NULL);
+		i18n_add(&tx, lang, S_LOBBY_TEXT, game, count, NULL);
 		for (int i = 0; i < w->t.nm; i++) {
 			text_add(&tx, "\n• ");
 			text_add(&tx, w->t.m[i].name);
@@ -1279,7 +1284,10 @@ static void cmd_addbot(struct call *c)
 	}
 	for (int i = 0; i < c->t->nm; i++)
 		same += strcmp(c->t->m[i].policy, p->name) == 0;
-	snprintf(name, sizeof(name), "%s-bot-%d", p->name, same);
+	if (c->t->game->bot_name)
+		c->t->game->bot_name(&c->t->row, p->name, same, name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "%s-bot-%d", p->name, same);
 	work_init(&w, c->b, c->t, c->now);
 	new_member(&w.t.m[w.t.nm], "", name, p->name);
 	log_event(&w, "addbot", w.t.nm, -1, p->name);
@@ -1560,7 +1568,8 @@ static void cmd_rematch(struct call *c)
 	for (int i = 0; i < w.t.nm; i++)
 		log_event(&w, w.t.m[i].policy[0] ? "addbot" : "join", i, -1,
 		          w.t.m[i].policy[0] ? w.t.m[i].policy : w.t.m[i].name);
-	say(&w, w.t.game->rematch, NULL, NULL);
+	say(&w, first < 0 && w.t.game->rematch_drawn ? w.t.game->rematch_drawn : w.t.game->rematch,
+	    NULL, NULL);
 	begin_play(&w, first);
 	commit(&w, c->req, c->lang, c->out);
 	work_free(&w);
@@ -1793,9 +1802,9 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 	case CMD_LEADERBOARD:
 	case CMD_STATS: {
 		struct text tx;
-		if (inform(&c, &tx) &&
-		    records_reply(b->st, req, now, b->cfg.min_games, c.lang,
-		                  c.t ? c.t->row.game : play_games[0]->ops->name, &tx))
+		if (inform(&c, &tx) && records_reply(b->st, req, now, b->cfg.min_games, c.lang,
+		                                     c.t ? c.t->row.game : play_games[0]->ops->name,
+		                                     c.t ? c.t->m : NULL, c.t ? c.t->nm : 0, &tx))
 			deny(&c, S_ERR_STORAGE, NULL, NULL);
 		break;
 	}

@@ -14,7 +14,7 @@ static const struct play_action actions[] = {
 	{ "curse",
 	  "vervloek",
 	  "As Caster, curse a Victim and roll",
-	  "Vervloek als Vervloeker een Slachtoffer en gooi",
+	  "Vervloek als Vervloeker een Slachtoffer en werp",
 	  { { "victim", "slachtoffer", PLAY_ARG_USER, 1, "The Victim", "Het Slachtoffer", NULL },
 	    { "cultist", "sektarier", PLAY_ARG_NUMBER, 0, "Rival Cults: which of their cultists",
 	      "Rivaliserende Sektes: welke sektariër", "1,2,3" } },
@@ -22,14 +22,14 @@ static const struct play_action actions[] = {
 	{ "eye",
 	  "oog",
 	  "Choose what your Eye becomes",
-	  "Kies wat je Boze Oog wordt",
+	  "Maak een keuze voor je Boze Oog",
 	  { { "face", "kant", PLAY_ARG_TEXT, 1, "The face", "De kant",
-	      "yellow-sign,tentacle,elder-sign,cthulhu" } },
+	      "Yellow Sign,Tentacle,Elder Sign,Cthulhu" } },
 	  ACT_EYE },
 	{ "respond",
-	  "terugvloeken",
+	  "reageren",
 	  "As Victim, roll back at the Caster",
-	  "Gooi als Slachtoffer terug naar de Vervloeker",
+	  "Werp als Slachtoffer terug naar de Vervloeker (de reactie)",
 	  { { 0 } },
 	  ACT_RESPOND },
 };
@@ -59,6 +59,32 @@ static int option(const char *word, struct store_game *row)
 		return 0;
 	}
 	return -1;
+}
+
+static void lobby_name(const struct store_game *row, int lang, struct text *out)
+{
+	char each[16];
+
+	if (!row->per_player) {
+		text_add(out, cdice_ops.name);
+		return;
+	}
+	snprintf(each, sizeof(each), "%d", row->per_player);
+	i18n_add(out, lang, S_CD_LOBBY_RIVAL, cdice_ops.name, each, NULL);
+}
+
+/* Rival Cults names each cultist "<name>-<k>": a computer player's name
+ * ends without a number of its own there ("heuristic-bot-2" is cultist 2
+ * of heuristic-bot), its number joined to "bot" from the second on. */
+static void bot_name(const struct store_game *row, const char *policy, int same, char *buf,
+                     size_t cap)
+{
+	if (!row->per_player)
+		snprintf(buf, cap, "%s-bot-%d", policy, same);
+	else if (same == 1)
+		snprintf(buf, cap, "%s-bot", policy);
+	else
+		snprintf(buf, cap, "%s-bot%d", policy, same);
 }
 
 static void members(const struct store_game *row, int *min, int *max)
@@ -181,35 +207,111 @@ static int find_victim(const struct cdice *g, const struct play_ctx *c, const ch
 	return found;
 }
 
-/* Parses an Eye face: the stable names, the short English ones, or the
- * localized face names without regard to case. */
-static int find_face(const char *arg)
+/* 1 when arg names face text, without regard to case, spaces typed as
+ * hyphens or not ("het-gele-teken", "Het Gele Teken"). */
+static int face_is(const char *arg, const char *text)
+{
+	for (; *arg && *text; arg++, text++) {
+		char x = *arg == '-' ? ' ' : *arg, y = *text;
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return 0;
+	}
+	return *arg == *text;
+}
+
+/* Parses an Eye face from a command's words (joined by spaces): the
+ * stable names, short forms, or the face names of either language. */
+static int find_face(const struct cmd *cmd)
 {
 	static const struct {
 		const char *word;
 		int face;
 	} aliases[] = {
-		{ "yellow", CDICE_YELLOW_SIGN },
-		{ "elder", CDICE_ELDER_SIGN },
-		{ "gele-teken", CDICE_YELLOW_SIGN },
-		{ "geel", CDICE_YELLOW_SIGN },
-		{ "tentakel", CDICE_TENTACLE },
+		{ "yellow", CDICE_YELLOW_SIGN },     { "elder", CDICE_ELDER_SIGN },
+		{ "gele-teken", CDICE_YELLOW_SIGN }, { "geel", CDICE_YELLOW_SIGN },
 		{ "oude-goden", CDICE_ELDER_SIGN },
-		{ "oog", CDICE_EYE },
-		{ "boze-oog", CDICE_EYE },
 	};
-	int f = cdice_face_parse(arg);
+	char arg[CMD_ARG_MAX];
+	struct text t;
+	int f;
 
+	text_init(&t, arg, sizeof(arg));
+	for (int i = 0; i < cmd->nargs; i++) {
+		text_add(&t, i ? " " : "");
+		text_add(&t, cmd->args[i]);
+	}
+	if (!cmd->nargs || t.truncated)
+		return -1;
+	f = cdice_face_parse(arg);
 	if (f >= 0)
 		return f;
 	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (text_casecmp(arg, aliases[i].word) == 0)
+		if (face_is(arg, aliases[i].word))
 			return aliases[i].face;
 	for (int l = 0; l < I18N_LANGS; l++)
 		for (f = 0; f < CDICE_FACES; f++)
-			if (text_casecmp(arg, face(l, f)) == 0)
+			if (face_is(arg, face(l, f)))
 				return f;
 	return -1;
+}
+
+/* The word a button gives for face f in lang: its name, lower case,
+ * hyphens for spaces ("het-gele-teken"), which find_face reads back. */
+static void face_word(int lang, int f, char *buf, size_t cap)
+{
+	size_t i = 0;
+
+	for (const char *p = face(lang, f); *p && i + 1 < cap; p++, i++)
+		buf[i] = *p == ' ' ? '-' : (*p >= 'A' && *p <= 'Z') ? (char)(*p - 'A' + 'a') : *p;
+	buf[i] = '\0';
+}
+
+/* The four faces an Eye may become, by name in lang, between sep and,
+ * before the last, last ("Yellow Sign|Tentacle|…", "…, Elder Sign or
+ * Cthulhu"). */
+static void face_list(int lang, const char *sep, const char *last, struct text *out)
+{
+	for (int f = 0; f < CDICE_EYE; f++) {
+		text_add(out, f == 0 ? "" : f == CDICE_EYE - 1 ? last : sep);
+		text_add(out, face(lang, f));
+	}
+}
+
+/* What the table awaits from member who (play.h: awaits). */
+static int awaits(const void *state, const struct play_ctx *c, int who, struct text *out)
+{
+	const struct cdice *g = state;
+	char list[160], name[80];
+	struct text lt;
+
+	switch (g->phase) {
+	case CDICE_VICTIM:
+		if (cdice_owner(g, g->caster) != who)
+			return 0;
+		seat_name(g, c, g->caster, name, sizeof(name));
+		i18n_add(out, c->lang, g->per_player ? S_CD_AWAITS_CURSE_AS : S_CD_AWAITS_CURSE,
+		         name, NULL);
+		return 1;
+	case CDICE_CURSE_EYE:
+	case CDICE_RESPONSE_EYE:
+		if (cdice_owner(g, g->phase == CDICE_CURSE_EYE ? g->caster : g->victim) != who)
+			return 0;
+		text_init(&lt, list, sizeof(list));
+		face_list(c->lang, "|", "|", &lt);
+		i18n_add(out, c->lang, S_CD_AWAITS_EYE, list, NULL);
+		return 1;
+	case CDICE_RESPONSE:
+		if (cdice_owner(g, g->victim) != who)
+			return 0;
+		i18n_add(out, c->lang, S_CD_AWAITS_RESPOND, NULL);
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 /* Refuses a move out of turn, saying what the table waits for. */
@@ -222,6 +324,13 @@ static int not_your_move(const struct cdice *g, const struct play_ctx *c, struct
 	waiting(g, c, &w);
 	i18n_add(err, c->lang, S_CD_ERR_NOT_YOUR_MOVE, line, NULL);
 	return -1;
+}
+
+/* Refuses a command that is not the awaited move: what the table waits
+ * for from member who, or, when nothing is, whose move it is. */
+static int wrong_step(const struct cdice *g, const struct play_ctx *c, int who, struct text *err)
+{
+	return awaits(g, c, who, err) ? -1 : not_your_move(g, c, err);
 }
 
 /* Member who's chance in a value vector: the sum over their cultists. */
@@ -314,7 +423,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 	switch (play_action_code(&cdplay, cmd)) {
 	case ACT_CURSE:
 		if (g->phase != CDICE_VICTIM || cdice_owner(g, g->caster) != who)
-			return not_your_move(g, c, err);
+			return wrong_step(g, c, who, err);
 		if (cmd->nargs != 1) {
 			i18n_add(err, c->lang, S_ERR_USAGE, "/curse <victim>", NULL);
 			return -1;
@@ -325,25 +434,25 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 		roller = g->phase == CDICE_CURSE_EYE ? g->caster : g->victim;
 		if ((g->phase != CDICE_CURSE_EYE && g->phase != CDICE_RESPONSE_EYE) ||
 		    cdice_owner(g, roller) != who)
-			return not_your_move(g, c, err);
-		*value = cmd->nargs == 1 ? find_face(cmd->args[0]) : -1;
-		if (*value == CDICE_EYE) {
-			i18n_add(err, c->lang, S_CD_ERR_EYE_EYE, NULL);
-			return -1;
-		}
-		if (*value < 0) {
-			i18n_add(err, c->lang, S_CD_ERR_FACE, NULL);
+			return wrong_step(g, c, who, err);
+		*value = find_face(cmd);
+		if (*value < 0 || *value == CDICE_EYE) {
+			char list[160];
+			struct text lt;
+			text_init(&lt, list, sizeof(list));
+			face_list(c->lang, ", ", i18n_get(c->lang, S_OR), &lt);
+			i18n_add(err, c->lang, *value < 0 ? S_CD_ERR_FACE : S_CD_ERR_EYE_EYE, list,
+			         NULL);
 			return -1;
 		}
 		return 0;
 	case ACT_RESPOND:
 		if (g->phase != CDICE_RESPONSE || cdice_owner(g, g->victim) != who)
-			return not_your_move(g, c, err);
+			return wrong_step(g, c, who, err);
 		*value = PLAY_ROLL;
 		return 0;
 	default:
-		i18n_add(err, c->lang, S_ERR_UNKNOWN_COMMAND, NULL);
-		return -1;
+		return wrong_step(g, c, who, err);
 	}
 }
 
@@ -358,7 +467,7 @@ static void narrate(const void *state, const struct game_event *ev, int n, const
 {
 	const struct cdice *g = state;
 	char a[80], b[80], num[16];
-	int turn = 0;
+	int turn = 0, face_now = -1, caster = g->caster;
 
 	for (int i = 0; i < n; i++) {
 		const struct game_event *e = &ev[i];
@@ -371,20 +480,30 @@ static void narrate(const void *state, const struct game_event *ev, int n, const
 			turn = e->value;
 			continue;
 		case CDICE_EV_VICTIM:
+			caster = e->seat;
 			snprintf(num, sizeof(num), "%d", turn);
 			i18n_add(out, c->lang, S_CD_N_CURSE, num, a, b, NULL);
 			break;
 		case CDICE_EV_ROLL:
+			caster = e->seat;
+			face_now = e->value;
 			i18n_add(out, c->lang, S_CD_N_ROLL, a, face(c->lang, e->value), NULL);
 			break;
 		case CDICE_EV_RESPONSE:
+			caster = e->target;
+			face_now = e->value;
 			i18n_add(out, c->lang, S_CD_N_RESPOND, a, face(c->lang, e->value), NULL);
 			break;
 		case CDICE_EV_EYE:
+			face_now = e->value;
 			i18n_add(out, c->lang, S_CD_N_EYE, face(c->lang, e->value), NULL);
 			break;
 		case CDICE_EV_MOVE:
-			if (e->target == CDICE_POOL)
+			if (e->target == CDICE_POOL && face_now == CDICE_TENTACLE) {
+				/* R6: a mad Caster's Tentacle token goes to the pool. */
+				seat_name(g, c, caster, b, sizeof(b));
+				i18n_add(out, c->lang, S_CD_N_LOSE_MAD_CASTER, a, b, NULL);
+			} else if (e->target == CDICE_POOL)
 				i18n_add(out, c->lang, S_CD_N_LOSE, a, NULL);
 			else if (e->seat == CDICE_POOL)
 				i18n_add(out, c->lang, S_CD_N_GAIN, b, NULL);
@@ -463,9 +582,11 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 	case CDICE_CURSE_EYE:
 	case CDICE_RESPONSE_EYE:
 		waiting(g, c, &tx);
-		for (int f = 0; f < CDICE_EYE; f++)
-			msg_button(m, id, move, "eye", cdice_face_name((enum cdice_face)f),
-			           face(c->lang, f), MSG_PRIMARY);
+		for (int f = 0; f < CDICE_EYE; f++) {
+			char word[64];
+			face_word(c->lang, f, word, sizeof(word));
+			msg_button(m, id, move, "eye", word, face(c->lang, f), MSG_PRIMARY);
+		}
 		break;
 	case CDICE_RESPONSE:
 		waiting(g, c, &tx);
@@ -474,7 +595,11 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 		break;
 	case CDICE_OVER:
 	default:
-		if (g->winner >= 0) {
+		if (g->winner >= 0 && g->per_player) {
+			seat_name(g, c, g->winner, name, sizeof(name));
+			i18n_add(&tx, c->lang, S_CD_OVER_WIN_RIVAL,
+			         c->m[cdice_owner(g, g->winner)].name, name, NULL);
+		} else if (g->winner >= 0) {
 			seat_name(g, c, g->winner, name, sizeof(name));
 			i18n_add(&tx, c->lang, S_CD_OVER_WIN, name, NULL);
 		} else {
@@ -502,8 +627,12 @@ const struct play_game cdplay = {
 	.rules = S_CD_RULES,
 	.nobody_wins = 1,
 	.hint = hint,
+	.awaits = awaits,
 	.policy_note = policy_note,
 	.started = S_STARTED,
 	.rematch = S_REMATCH,
+	.rematch_drawn = S_CD_REMATCH_DRAWN,
+	.lobby_name = lobby_name,
+	.bot_name = bot_name,
 	.policy = "heuristic",
 };

@@ -370,7 +370,7 @@ static void waiting(const struct cthulhu *g, const struct game_step *st, const s
 		id = S_CTP_ASK_FAILED;
 		break;
 	case CA_MOVE:
-		id = g->left == 1 ? S_CTP_ASK_MOVE_1 : S_CTP_ASK_MOVE;
+		id = S_CTP_ASK_MOVE;
 		break;
 	case CA_FIGURE:
 		id = S_CTP_ASK_FIGURE;
@@ -629,6 +629,55 @@ static int need_turn(const struct cthulhu *g, const struct game_step *st, const 
 	return 0;
 }
 
+/* What the table awaits from member who (play.h: awaits): the decision
+ * and the commands that answer it. */
+static int awaits(const void *state, const struct play_ctx *c, int who, struct text *out)
+{
+	const struct cthulhu *g = state;
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct game_step st;
+	char line[256], name[80];
+	const char *typed, *ask;
+	struct text lt;
+	int n = pending(g, &st, o);
+
+	if (st.node != GAME_NODE_CHOICE || member_of(g, st.seat) != who)
+		return 0;
+	if (st.kind == CA_TILE)
+		typed = "/place n, /confirm n";
+	else if (st.kind == CA_TOKENS)
+		typed = "/tokens hearts|bullets|alternate|HBBH";
+	else if (st.kind == CA_MOVE)
+		typed = "/move gx,gy";
+	else if (st.kind == CA_RELIC_LOSS)
+		typed = "/relics, /lose a,b,c,d,e";
+	else if (n > 0 && o[0].what == CO_SQUARE)
+		typed = "/pick n, /move gx,gy";
+	else if (hidden(&st, o, n))
+		typed = "/hand, /pick n";
+	else
+		typed = "/pick n";
+	text_init(&lt, line, sizeof(line));
+	waiting(g, &st, c, &lt);
+	seat_name(g, c, st.seat, name, sizeof(name));
+	ask = line;
+	if (strncmp(ask, name, strlen(name)) == 0 && strncmp(ask + strlen(name), ": ", 2) == 0)
+		ask += strlen(name) + 2; /* the question without "<name>: " */
+	i18n_add(out, c->lang, S_CTP_AWAITS, ask, typed, NULL);
+	return 1;
+}
+
+/* Refuses a command that does not answer the awaited decision: what the
+ * table waits for from member who, or, when nothing is, whose decision it
+ * is. */
+static int wrong_step(const struct cthulhu *g, const struct game_step *st, const struct play_ctx *c,
+                      int who, struct text *err)
+{
+	if (!awaits(g, c, who, err))
+		need_turn(g, st, c, who, err);
+	return -1;
+}
+
 /* Option number arg (1..n) as an index; -1 after refusing. */
 static int option_number(const struct cmd *cmd, int n, const struct play_ctx *c, struct text *err)
 {
@@ -651,10 +700,8 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 	struct game_step st;
 	int code = play_action_code(&ctplay, cmd), n = pending(g, &st, o), k;
 
-	if (code < 0 || code == ACT_HAND || code == ACT_PAGE || code == ACT_RELICS) {
-		i18n_add(err, c->lang, S_ERR_UNKNOWN_COMMAND, NULL);
-		return -1;
-	}
+	if (code < 0 || code == ACT_HAND || code == ACT_PAGE || code == ACT_RELICS)
+		return wrong_step(g, &st, c, who, err);
 	if (need_turn(g, &st, c, who, err))
 		return -1;
 	switch (code) {
@@ -664,8 +711,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 	case ACT_PLACE:
 	case ACT_CONFIRM:
 		if (st.kind != CA_TILE) {
-			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
-			return -1;
+			return wrong_step(g, &st, c, who, err);
 		}
 		k = option_number(cmd, n, c, err);
 		break;
@@ -673,8 +719,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 		int keep[CTHULHU_TYPES], lose = 0;
 		const struct cthulhu_player *p = &g->p[g->defeated];
 		if (st.kind != CA_RELIC_LOSS) {
-			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
-			return -1;
+			return wrong_step(g, &st, c, who, err);
 		}
 		if (cmd->nargs != 1 || read_counts(cmd->args[0], keep)) {
 			i18n_add(err, c->lang, S_ERR_USAGE, "/lose <a,b,c,d,e>", NULL);
@@ -693,8 +738,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 	}
 	case ACT_TOKENS:
 		if (st.kind != CA_TOKENS) {
-			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
-			return -1;
+			return wrong_step(g, &st, c, who, err);
 		}
 		k = cmd->nargs == 1 ? token_mask(cmd->args[0], __builtin_ctz((unsigned)n)) : -1;
 		if (k < 0 || k >= n) {
@@ -722,8 +766,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 			break;
 		}
 		if (st.kind != CA_MOVE) {
-			i18n_add(err, c->lang, S_CTP_ERR_NOT_NOW, cmd_word(cmd), NULL);
-			return -1;
+			return wrong_step(g, &st, c, who, err);
 		}
 		if (cmd->nargs < 1) {
 			i18n_add(err, c->lang, S_ERR_USAGE, "/move <to gx,gy> [<via gx,gy> …]",

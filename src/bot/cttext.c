@@ -124,13 +124,13 @@ void cttext_event(const struct cthulhu *g, const struct game_event *e, const cha
 		         a, NULL);
 		break;
 	case CV_SPEND:
-		i18n_add(out, lang, e->value == 1 ? S_CT_SPEND_1 : S_CT_SPEND, a, y, NULL);
+		i18n_add(out, lang, S_CT_SPEND, a, y, NULL);
 		break;
 	case CV_HEARTS:
-		i18n_add(out, lang, e->value == 1 ? S_CT_HEARTS_1 : S_CT_HEARTS, a, y, NULL);
+		i18n_add(out, lang, S_CT_HEARTS, a, y, NULL);
 		break;
 	case CV_BULLETS:
-		i18n_add(out, lang, e->value == 1 ? S_CT_BULLETS_1 : S_CT_BULLETS, a, y, NULL);
+		i18n_add(out, lang, S_CT_BULLETS, a, y, NULL);
 		break;
 	case CV_SANITY:
 		i18n_add(out, lang, S_CT_SANITY, a, y, x, NULL);
@@ -171,8 +171,7 @@ void cttext_event(const struct cthulhu *g, const struct game_event *e, const cha
 		i18n_add(out, lang, S_CT_REMOVE, ctnames_tile(e->target, lang), NULL);
 		break;
 	case CV_TOTAL_MOVE:
-		i18n_add(out, lang, e->value == 1 ? S_CT_TOTAL_MOVE_1 : S_CT_TOTAL_MOVE, a, y,
-		         NULL);
+		i18n_add(out, lang, S_CT_TOTAL_MOVE, a, y, NULL);
 		break;
 	case CV_END:
 		text_init(&lt, list, sizeof list);
@@ -274,7 +273,7 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
 		break;
 	case CO_SPEND:
 		snprintf(a, sizeof a, "%d", o->arg);
-		i18n_add(out, lang, o->arg == 1 ? S_CT_OPT_SPEND_1 : S_CT_OPT_SPEND, a, NULL);
+		i18n_add(out, lang, S_CT_OPT_SPEND, a, NULL);
 		break;
 	case CO_LOSE:
 		i18n_add(out, lang, S_CT_OPT_LOSE, NULL);

@@ -12,9 +12,9 @@ enum { ACT_ROLL, ACT_RETREAT };
 
 static const struct play_action actions[] = {
 	{ "roll",
-	  "gooien",
+	  "werpen",
 	  "Elder Signs: keep the Clue dice, draw up to 3 and roll again",
-	  "Elder Signs: houd de Aanwijzingen, trek tot 3 en gooi opnieuw",
+	  "Elder Signs: houd de Aanwijzingen, trek tot 3 en werp opnieuw",
 	  { { 0 } },
 	  ACT_ROLL },
 	{ "retreat",
@@ -102,21 +102,42 @@ static void counts(const struct esigns *g, int (*of)(const struct esigns *, enum
 		out[k] = of(g, (enum esigns_kind)k);
 }
 
+/* The numbers of the decision awaited: the chance in percent that the
+ * next throw downs the seat, and the Elder Signs at stake. */
+static void decision(const struct esigns *g, char pct[16], char stake[16])
+{
+	struct esigns_odds o;
+
+	esigns_odds(g, &o);
+	snprintf(pct, 16, "%.0f", 100.0 * o.down);
+	number(stake, 16, esigns_stash(g));
+}
+
 /* What the table waits for, as one line in c->lang. */
 static void waiting(const struct esigns *g, const struct play_ctx *c, struct text *out)
 {
 	char name[80], pct[16], stake[16];
-	struct esigns_odds o;
 
 	seat_name(g, c, g->seat, name, sizeof(name));
 	if (g->phase != ESIGNS_DECIDE) {
 		text_add(out, name);
 		return;
 	}
-	esigns_odds(g, &o);
-	snprintf(pct, sizeof(pct), "%.0f", 100.0 * o.down);
-	number(stake, sizeof(stake), esigns_stash(g));
+	decision(g, pct, stake);
 	i18n_add(out, c->lang, S_ES_WAIT, name, pct, stake, NULL);
+}
+
+/* What the table awaits from member who (play.h: awaits). */
+static int awaits(const void *state, const struct play_ctx *c, int who, struct text *out)
+{
+	const struct esigns *g = state;
+	char pct[16], stake[16];
+
+	if (g->phase != ESIGNS_DECIDE || esigns_turn_seat(g) != who)
+		return 0;
+	decision(g, pct, stake);
+	i18n_add(out, c->lang, S_ES_AWAITS, pct, stake, NULL);
+	return 1;
 }
 
 static int action(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
@@ -126,16 +147,14 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 	int code = play_action_code(&esplay, cmd);
 	char name[80];
 
-	if (code != ACT_ROLL && code != ACT_RETREAT) {
-		i18n_add(err, c->lang, S_ERR_UNKNOWN_COMMAND, NULL);
+	if ((code != ACT_ROLL && code != ACT_RETREAT) && awaits(g, c, who, err))
 		return -1;
-	}
 	if (esigns_turn_seat(g) != who) {
 		seat_name(g, c, g->seat, name, sizeof(name));
 		i18n_add(err, c->lang, S_ES_ERR_NOT_YOUR_TURN, name, NULL);
 		return -1;
 	}
-	if (g->phase != ESIGNS_DECIDE) {
+	if (g->phase != ESIGNS_DECIDE || (code != ACT_ROLL && code != ACT_RETREAT)) {
 		i18n_add(err, c->lang, S_ES_ERR_PHASE, NULL);
 		return -1;
 	}
@@ -332,6 +351,7 @@ const struct play_game esplay = {
 	.narrate = narrate,
 	.render = render,
 	.rules = S_ES_RULES,
+	.awaits = awaits,
 	.started = S_ES_STARTED,
 	.rematch = S_ES_REMATCH,
 	.policy = "expect",

@@ -26,9 +26,14 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "commando van die speler neemt hem terug)." },
 	[S_REMOVED] = { "{1} was removed from the table.", "{1} is van tafel verwijderd." },
 	[S_STARTED] = { "The game begins: {1} casts first.",
-	                "Het spel begint: {1} vervloekt als eerste." },
+	                "Het spel begint: {1} is de eerste Vervloeker." },
 	[S_REMATCH] = { "Rematch! Same table, the previous winner casts first.",
-	                "Revanche! Dezelfde tafel, de vorige winnaar vervloekt als eerste." },
+	                "Revanche! Dezelfde tafel, de winnaar van het laatste spel is de eerste "
+	                "Vervloeker." },
+	[S_CD_REMATCH_DRAWN] = { "Rematch! Same table; Cthulhu won the last game, so the first "
+	                         "Caster is drawn.",
+	                         "Revanche! Dezelfde tafel; Cthulhu won het laatste spel, dus de "
+	                         "eerste Vervloeker wordt geloot." },
 	[S_ABORTED] = { "{1} stopped the game.", "{1} heeft het spel gestopt." },
 	[S_TIMED_OUT] = { "{1} took too long: the computer made that move.",
 	                  "{1} deed er te lang over: de computer heeft die zet gedaan." },
@@ -70,8 +75,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ERR_NOT_STARTED] = { "The game has not started yet.", "Het spel is nog niet begonnen." },
 	[S_ERR_OWNER_ONLY] = { "Only the table's owner may use /{1}.",
 	                       "Alleen de eigenaar van de tafel mag /{1} gebruiken." },
-	[S_ERR_TABLE_FULL] = { "The table is full ({1} players).",
-	                       "De tafel is vol ({1} spelers)." },
+	[S_ERR_TABLE_FULL] = { "The table is full ({1} {1:player|players}).",
+	                       "De tafel is vol ({1} {1:speler|spelers})." },
 	[S_ERR_ALREADY_JOINED] = { "You are already at this table.", "Je zit al aan deze tafel." },
 	[S_ERR_NOT_MEMBER] = { "You are not playing at this table.",
 	                       "Je speelt niet mee aan deze tafel." },
@@ -83,8 +88,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ERR_REMOVE_OWNER] = { "The owner cannot be removed; use /leave or /abort.",
 	                         "De eigenaar kan niet worden verwijderd; gebruik /leave of "
 	                         "/abort." },
-	[S_ERR_TOO_FEW] = { "At least {1} players are needed to start.",
-	                    "Er zijn minstens {1} spelers nodig om te beginnen." },
+	[S_ERR_TOO_FEW] = { "At least {1} {1:player is|players are} needed to start.",
+	                    "Er {1:is|zijn} minstens {1} {1:speler|spelers} nodig om te "
+	                    "beginnen." },
 	[S_ERR_ABORT_RIGHTS] = { "Only the table's owner or a moderator may stop the game.",
 	                         "Alleen de eigenaar van de tafel of een moderator mag het spel "
 	                         "stoppen." },
@@ -121,9 +127,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "/hint — your chance of winning with each choice of your move (only you see "
 	             "it; Cthulhu Dice)\n"
 	             "/abort — stop the game (owner or moderator) · /rematch — play again, the "
-	             "winner casts first\n"
+	             "previous winner casts first (after a Cthulhu win the first Caster is "
+	             "drawn)\n"
 	             "/curse <victim> — as Caster, curse a sane cultist and roll\n"
-	             "/eye <yellow-sign|tentacle|elder-sign|cthulhu> — choose what your Eye "
+	             "/eye <Yellow Sign|Tentacle|Elder Sign|Cthulhu> — choose what your Eye "
 	             "becomes\n"
 	             "/respond — as Victim, roll back at the Caster\n"
 	             "Elder Signs: /roll — roll again · /retreat — bank your Elder Signs\n"
@@ -140,18 +147,20 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "toe (eigenaar; Cthulhu Dice: random, heuristic of solver, Elder Signs: "
 	             "greedy-2 of expect)\n"
 	             "/remove <speler> — verwijder een speler voor het begin (eigenaar)\n"
-	             "/start [speler|random] — begin; eventueel wie als eerste vervloekt "
+	             "/start [speler|random] — begin; eventueel wie de eerste Vervloeker is "
 	             "(eigenaar)\n"
 	             "/status — de tafel · /rules — de regels · /help — deze lijst\n"
 	             "/hint — je kans om te winnen bij elke keuze van je zet (alleen jij ziet "
 	             "het; Cthulhu Dice)\n"
-	             "/abort — stop het spel (eigenaar of moderator) · /rematch — speel opnieuw, "
-	             "de winnaar begint\n"
-	             "/curse <slachtoffer> — vervloek als Vervloeker een sektariër met verstand en "
-	             "gooi\n"
-	             "/eye <yellow-sign|tentacle|elder-sign|cthulhu> — kies wat je Boze Oog wordt\n"
-	             "/respond — gooi als Slachtoffer terug naar de Vervloeker\n"
-	             "Elder Signs: /roll — gooi opnieuw · /retreat — trek je terug en bewaar je "
+	             "/abort — stop het spel (eigenaar of moderator) · /rematch — speel opnieuw; "
+	             "de winnaar van het laatste spel is de eerste Vervloeker (na een winst van "
+	             "Cthulhu wordt die geloot)\n"
+	             "/curse <slachtoffer> — vervloek als Vervloeker een gezonde sektariër en "
+	             "werp\n"
+	             "/eye <Het Gele Teken|Tentakel|Teken van de Oude Goden|Cthulhu> — maak een "
+	             "keuze voor je Boze Oog\n"
+	             "/respond — werp als Slachtoffer terug naar de Vervloeker (de reactie)\n"
+	             "Elder Signs: /roll — werp opnieuw · /retreat — trek je terug en bewaar je "
 	             "Tekens\n"
 	             "/leaderboard [spel] [all] [week|month|year] — de ranglijst van deze server "
 	             "(of van alle servers) voor een spel (standaard dat van de tafel)\n"
@@ -167,50 +176,74 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CD_TITLE] = { "Cthulhu Dice — turn {1}", "Cthulhu Dice — beurt {1}" },
 	[S_CD_TITLE_RIVAL] = { "Cthulhu Dice, Rival Cults — turn {1}",
 	                       "Cthulhu Dice, Rivaliserende Sektes — beurt {1}" },
-	[S_CD_SANITY] = { "{1} sanity", "{1} verstand" },
+	[S_CD_SANITY] = { "{1} sanity", "{1} {1:Verstandsfiche|Verstandsfiches}" },
 	[S_CD_MAD] = { "mad", "waanzinnig" },
-	[S_CD_POOL] = { "Cthulhu (the pool)", "Cthulhu (het midden)" },
+	[S_CD_POOL] = { "Cthulhu (the pool)", "Cthulhu (het midden van de tafel)" },
 	[S_CD_CASTER_TAG] = { " · Caster", " · Vervloeker" },
 	[S_CD_VICTIM_TAG] = { " · Victim", " · Slachtoffer" },
-	[S_CD_BUTTON_RESPOND] = { "Respond", "Terugvloeken" },
+	[S_CD_BUTTON_RESPOND] = { "Respond", "Reageren" },
 	[S_CD_WAIT_CURSE] = { "{1} is the Caster: choose a Victim with /curse <victim>.",
 	                      "{1} is de Vervloeker: kies een Slachtoffer met /curse "
 	                      "<slachtoffer>." },
 	[S_CD_WAIT_EYE] = { "{1} rolled the Eye: choose a face with /eye <face>.",
-	                    "{1} gooide het Boze Oog: kies een kant met /eye <kant>." },
+	                    "{1} wierp het Boze Oog: maak een keuze met /eye <kant>." },
 	[S_CD_WAIT_RESPOND] = { "{1}, the Victim, responds to {2}: /respond.",
-	                        "{1}, het Slachtoffer, vloekt terug naar {2}: /respond." },
+	                        "{1}, het Slachtoffer, werpt terug met {2} als doel (de reactie): "
+	                        "/respond." },
 	[S_CD_OVER_WIN] = { "Game over: {1} wins.", "Het spel is voorbij: {1} wint." },
 	[S_CD_OVER_CTHULHU] = { "Game over: Cthulhu wins.", "Het spel is voorbij: Cthulhu wint." },
-	[S_CD_ERR_NOT_YOUR_MOVE] = { "Not your move: {1}", "Jij bent niet aan zet: {1}" },
+	[S_CD_ERR_NOT_YOUR_MOVE] = { "Not your move: {1}", "Jij bent niet aan de beurt: {1}" },
 	[S_CD_ERR_NO_VICTIM] = { "There is no cultist \"{1}\" at this table.",
 	                         "Er is geen sektariër \"{1}\" aan deze tafel." },
 	[S_CD_ERR_SELF] = { "You cannot curse yourself.", "Je kunt jezelf niet vervloeken." },
 	[S_CD_ERR_MAD] = { "{1} is mad: the mad cannot be cursed.",
-	                   "{1} is waanzinnig: waanzinnigen kun je niet vervloeken." },
+	                   "{1} is waanzinnig: een waanzinnige mag je niet aanvallen." },
 	[S_CD_ERR_WHICH] = { "Which cultist of {1}? {2}", "Welke sektariër van {1}? {2}" },
-	[S_CD_ERR_FACE] = { "Choose a face: yellow-sign, tentacle, elder-sign or cthulhu.",
-	                    "Kies een kant: yellow-sign, tentacle, elder-sign of cthulhu." },
-	[S_CD_ERR_EYE_EYE] = { "The Eye cannot become the Eye: choose yellow-sign, tentacle, "
-	                       "elder-sign or cthulhu.",
-	                       "Het Boze Oog kan geen Boze Oog worden: kies yellow-sign, tentacle, "
-	                       "elder-sign of cthulhu." },
+	[S_CD_ERR_FACE] = { "Choose a face: {1}.", "Maak een keuze: {1}." },
+	[S_CD_ERR_EYE_EYE] = { "The Eye cannot become the Eye: choose {1}.",
+	                       "Het Boze Oog kan geen Boze Oog worden: kies {1}." },
+	[S_CD_AWAITS_CURSE] = { "The table waits for you to curse a Victim: /curse <victim>.",
+	                        "De tafel wacht tot je een Slachtoffer vervloekt: /curse "
+	                        "<slachtoffer>." },
+	[S_CD_AWAITS_CURSE_AS] = { "The table waits for you to curse a Victim with {1}: /curse "
+	                           "<victim>.",
+	                           "De tafel wacht tot je met {1} een Slachtoffer vervloekt: "
+	                           "/curse <slachtoffer>." },
+	[S_CD_AWAITS_EYE] = { "The table waits for you to choose what the Eye becomes: /eye <{1}>.",
+	                      "De tafel wacht tot je kiest wat het Boze Oog wordt: /eye <{1}>." },
+	[S_CD_AWAITS_RESPOND] = { "The table waits for you to respond: /respond.",
+	                          "De tafel wacht op je reactie: /respond." },
+	[S_ES_AWAITS] = { "The table waits for you to roll again or retreat: /roll ({1}% chance of "
+	                  "being downed) or /retreat to bank {2} {2:Elder Sign|Elder Signs}.",
+	                  "De tafel wacht tot je opnieuw werpt of je terugtrekt: /roll ({1}% kans "
+	                  "om geveld te worden) of /retreat om {2} {2:Teken|Tekens} te bewaren." },
+	[S_CTP_AWAITS] = { "The table waits for you to decide ({2}): {1}",
+	                   "De tafel wacht op je beslissing ({2}): {1}" },
 	[S_CD_N_CURSE] = { "Turn {1}: {2} curses {3}.", "Beurt {1}: {2} vervloekt {3}." },
-	[S_CD_N_ROLL] = { "{1} rolls: {2}.", "{1} gooit: {2}." },
-	[S_CD_N_RESPOND] = { "{1} responds: {2}.", "{1} vloekt terug: {2}." },
+	[S_CD_N_ROLL] = { "{1} rolls: {2}.", "{1} werpt: {2}." },
+	[S_CD_N_RESPOND] = { "{1} responds: {2}.", "{1} werpt als reactie: {2}." },
 	[S_CD_N_EYE] = { "The Eye becomes: {1}.", "Het Boze Oog wordt: {1}." },
 	[S_CD_N_LOSE] = { "{1} loses 1 sanity to Cthulhu.",
-	                  "{1} verliest 1 verstand aan Cthulhu." },
+	                  "{1} verliest 1 Verstandsfiche aan Cthulhu." },
 	[S_CD_N_GAIN] = { "{1} takes 1 sanity back from Cthulhu.",
-	                  "{1} krijgt 1 verstand terug van Cthulhu." },
-	[S_CD_N_TAKE] = { "{1} takes 1 sanity from {2}.", "{1} neemt 1 verstand af van {2}." },
+	                  "{1} krijgt 1 Verstandsfiche terug van Cthulhu." },
+	[S_CD_N_TAKE] = { "{1} takes 1 sanity from {2}.", "{1} krijgt 1 Verstandsfiche van {2}." },
 	[S_CD_N_NOTHING] = { "Nothing happens.", "Er gebeurt niets." },
 	[S_CD_N_MAD] = { "{1} goes mad!", "{1} wordt waanzinnig!" },
-	[S_CD_N_SANE] = { "{1} is sane again.", "{1} is weer bij zinnen." },
+	[S_CD_N_SANE] = { "{1} is sane again.", "{1} is weer bij volle verstand." },
 	[S_CD_N_WIN] = { "{1} is the last sane cultist and wins!",
-	                 "{1} is de laatste sektariër met verstand en wint!" },
-	[S_CD_N_WIN_RIVAL] = { "{1} wins: {2} is the last sane cultist!",
-	                       "{1} wint: {2} is de laatste sektariër met verstand!" },
+	                 "{1} is de laatste gezonde sektariër en wint!" },
+	[S_CD_N_WIN_RIVAL] = { "{1} wins with {2}, the last sane cultist!",
+	                       "{1} wint met {2}, de laatste gezonde sektariër!" },
+	[S_CD_OVER_WIN_RIVAL] = { "Game over: {1} wins with {2}.",
+	                          "Het spel is voorbij: {1} wint met {2}." },
+	[S_CD_N_LOSE_MAD_CASTER] = { "{1} loses 1 sanity to Cthulhu: the Caster, {2}, is mad "
+	                             "and may not keep the Tentacle's token (R6).",
+	                             "{1} verliest 1 Verstandsfiche aan Cthulhu: de Vervloeker, "
+	                             "{2}, is waanzinnig en mag het gestolen Verstandsfiche niet "
+	                             "houden (R6)." },
+	[S_CD_LOBBY_RIVAL] = { "{1}, Rival Cults with {2} cultists each",
+	                       "{1}, Rivaliserende Sektes met elk {2} sektariërs" },
 	[S_CD_N_CTHULHU] = { "Everyone is mad: Cthulhu wins!",
 	                     "Iedereen is waanzinnig: Cthulhu wint!" },
 	[S_CD_RULES] = { "Cthulhu Dice. Every cultist starts with 3 sanity; Cthulhu (the middle) "
@@ -229,24 +262,31 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "Cthulhu wins.\n"
 	                 "Rival Cults: two players with 2 or 3 cultists each, taking turns; the "
 	                 "owner of the last sane cultist wins.",
-	                 "Cthulhu Dice. Elke sektariër begint met 3 verstand; Cthulhu (het midden) "
-	                 "begint leeg.\n"
-	                 "In je beurt ben je de Vervloeker: kies een Slachtoffer met verstand "
-	                 "(/curse) en gooi de dobbelsteen naar hem. Daarna vloekt het Slachtoffer "
-	                 "terug naar jou (/respond). Dan is de volgende plaats aan de beurt.\n"
-	                 "Het Gele Teken: het doelwit verliest 1 verstand aan Cthulhu. Tentakel: "
-	                 "de Vervloeker neemt 1 verstand af van het Slachtoffer, wie hem ook "
-	                 "gooide (bij een waanzinnige Vervloeker gaat het naar Cthulhu). Teken van "
-	                 "de Oude Goden: wie gooide krijgt 1 verstand terug van Cthulhu. Cthulhu: "
-	                 "iedereen met verstand verliest 1 aan Cthulhu. Boze Oog: kies een van "
-	                 "deze (/eye).\n"
-	                 "Met 0 verstand ben je waanzinnig: je vervloekt nog steeds, maar niemand "
-	                 "kan jou vervloeken; het Teken van de Oude Goden maakt je weer bij "
-	                 "zinnen.\n"
-	                 "Aan het eind van een beurt wint de enige sektariër met verstand; heeft "
-	                 "niemand nog verstand, dan wint Cthulhu.\n"
-	                 "Rivaliserende Sektes: twee spelers met elk 2 of 3 sektariërs, om "
-	                 "beurten; de eigenaar van de laatste sektariër met verstand wint." },
+	                 "Cthulhu Dice. Elke sektariër begint met 3 Verstandsfiches; Cthulhu (het "
+	                 "midden van de tafel) begint leeg.\n"
+	                 "In je beurt ben je de Vervloeker: kies een gezond Slachtoffer (/curse) "
+	                 "en werp de dobbelsteen met hem als doel. Daarna werpt het Slachtoffer "
+	                 "terug, met jou als doel: de reactie (/respond). Daarna is de speler "
+	                 "links "
+	                 "van de Vervloeker aan de beurt.\n"
+	                 "Het Gele Teken: het doelwit verliest 1 Verstandsfiche aan Cthulhu. "
+	                 "Tentakel: de Vervloeker krijgt 1 Verstandsfiche van het Slachtoffer, "
+	                 "ongeacht wie de Tentakel werpt (is de Vervloeker waanzinnig, dan komt "
+	                 "het "
+	                 "fiche aan Cthulhu toe). Teken van de Oude Goden: wie het werpt krijgt 1 "
+	                 "Verstandsfiche terug van Cthulhu. Cthulhu: iedereen met Verstandsfiches "
+	                 "verliest er 1 aan Cthulhu. Boze Oog: maak een keuze uit de lijst "
+	                 "hierboven "
+	                 "(/eye).\n"
+	                 "Zonder Verstandsfiches ben je waanzinnig: je mag nog steeds anderen "
+	                 "aanvallen, maar anderen mogen jou niet meer aanvallen; het Teken van de "
+	                 "Oude Goden brengt je weer bij volle verstand.\n"
+	                 "Aan het einde van een volledige beurt wint de enige gezonde sektariër; "
+	                 "is "
+	                 "iedereen waanzinnig, dan wint Cthulhu.\n"
+	                 "Rivaliserende Sektes: twee spelers met elk 2 of 3 sektariërs, om en om "
+	                 "aan de beurt; de winnaar is de speler met de laatste gezonde "
+	                 "sektariër." },
 	[S_ES_LIBRARY] = { "Library", "Bibliotheek" },
 	[S_ES_MUSEUM] = { "Museum", "Museum" },
 	[S_ES_TOMB] = { "Tomb", "Graftombe" },
@@ -256,7 +296,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ES_TITLE] = { "Elder Signs — round {1}", "Elder Signs — ronde {1}" },
 	[S_ES_TITLE_TIEBREAK] = { "Elder Signs — round {1}, tie-break {2}",
 	                          "Elder Signs — ronde {1}, beslissingsronde {2}" },
-	[S_ES_SCORE] = { "{1} points", "{1} punten" },
+	[S_ES_SCORE] = { "{1} {1:point|points}", "{1} {1:punt|punten}" },
 	[S_ES_TURN_TAG] = { " · to play", " · aan de beurt" },
 	[S_ES_TIEBREAK_TAG] = { " · in the tie-break", " · in de beslissingsronde" },
 	[S_ES_DEVOURED_TAG] = { " · devoured", " · verslonden" },
@@ -268,13 +308,12 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ES_NONE] = { "none", "geen" },
 	[S_ES_COUNT] = { "{1} {2}", "{1} {2}" },
 	[S_ES_WAIT] = { "{1}: /roll to roll again ({2}% chance of being downed) or /retreat to "
-	                "bank "
-	                "{3}.",
-	                "{1}: /roll om opnieuw te gooien ({2}% kans om geveld te worden) of "
-	                "/retreat om {3} te bewaren." },
-	[S_ES_OVER_WIN] = { "Game over: {1} wins with {2} points.",
-	                    "Het spel is voorbij: {1} wint met {2} punten." },
-	[S_ES_BUTTON_ROLL] = { "Roll again", "Opnieuw gooien" },
+	                "bank {3} {3:Elder Sign|Elder Signs}.",
+	                "{1}: /roll om opnieuw te werpen ({2}% kans om geveld te worden) of "
+	                "/retreat om {3} {3:Teken|Tekens} te bewaren." },
+	[S_ES_OVER_WIN] = { "Game over: {1} wins with {2} {2:point|points}.",
+	                    "Het spel is voorbij: {1} wint met {2} {2:punt|punten}." },
+	[S_ES_BUTTON_ROLL] = { "Roll again", "Opnieuw werpen" },
 	[S_ES_BUTTON_RETREAT] = { "Retreat", "Terugtrekken" },
 	[S_ES_STARTED] = { "The game begins: {1} opens every round.",
 	                   "Het spel begint: {1} opent elke ronde." },
@@ -287,24 +326,32 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_ES_N_DRAW] = { "{1} draws a {2} die ({3} left in the bag).",
 	                  "{1} trekt een steen: {2} (nog {3} in de zak)." },
 	[S_ES_N_ROLL] = { "{1} die: {2}.", "Steen {1}: {2}." },
-	[S_ES_N_DOWNED] = { "{1} is downed by {2} Tentacles and loses {3} at stake.",
-	                    "{1} wordt geveld door {2} Tentakels en verliest {3} op het spel." },
-	[S_ES_N_CONTINUE] = { "{1} rolls again (Clue dice kept: {2}; {3} at stake).",
-	                      "{1} gooit opnieuw (Aanwijzingen gehouden: {2}; {3} op het spel)." },
-	[S_ES_N_REFILL] = { "The bag runs short: {1} Elder Sign dice go back in (their points "
-	                    "still "
-	                    "count); it holds {2}.",
-	                    "De zak raakt leeg: {1} stenen met een Teken gaan terug (hun punten "
-	                    "tellen nog); er zitten er nu {2} in." },
-	[S_ES_N_BANK] = { "{1} retreats and banks {2}: {3} points.",
-	                  "{1} trekt zich terug en bewaart {2}: {3} punten." },
+	[S_ES_N_DOWNED] = { "{1} is downed by {2} {2:Tentacle|Tentacles} and loses {3} {3:Elder "
+	                    "Sign|Elder Signs} at stake.",
+	                    "{1} wordt geveld door {2} {2:Tentakel|Tentakels} en verliest {3} "
+	                    "{3:Teken|Tekens} op het spel." },
+	[S_ES_N_CONTINUE] = { "{1} rolls again (Clue dice kept: {2}; {3} {3:Elder Sign|Elder "
+	                      "Signs} "
+	                      "at stake).",
+	                      "{1} werpt opnieuw (Aanwijzingen gehouden: {2}; {3} {3:Teken|Tekens} "
+	                      "op het spel)." },
+	[S_ES_N_REFILL] = { "The bag runs short: {1} Elder Sign {1:die goes|dice go} back in "
+	                    "({1:its points still count|their points still count}); it holds "
+	                    "{2}.",
+	                    "De zak raakt leeg: {1} {1:steen|stenen} met een Teken {1:gaat|gaan} "
+	                    "terug ({1:zijn|hun} punten tellen nog); er {2:zit|zitten} er nu {2} "
+	                    "in." },
+	[S_ES_N_BANK] = { "{1} retreats and banks {2} {2:Elder Sign|Elder Signs}: {3} "
+	                  "{3:point|points}.",
+	                  "{1} trekt zich terug en bewaart {2} {2:Teken|Tekens}: {3} "
+	                  "{3:punt|punten}." },
 	[S_ES_N_ROUND] = { "Round {1} is over.", "Ronde {1} is voorbij." },
-	[S_ES_N_DEVOURED] = { "{1} is devoured with {2} points.",
-	                      "{1} wordt verslonden met {2} punten." },
+	[S_ES_N_DEVOURED] = { "{1} is devoured with {2} {2:point|points}.",
+	                      "{1} wordt verslonden met {2} {2:punt|punten}." },
 	[S_ES_N_TIEBREAK] = { "Tie-break {1}: {2} play one more turn each.",
 	                      "Beslissingsronde {1}: {2} spelen elk nog een beurt." },
-	[S_ES_N_WIN] = { "{1} wins with {2} points after {3} turns!",
-	                 "{1} wint met {2} punten na {3} beurten!" },
+	[S_ES_N_WIN] = { "{1} wins with {2} {2:point|points} after {3} {3:turn|turns}!",
+	                 "{1} wint met {2} {2:punt|punten} na {3} {3:beurt|beurten}!" },
 	[S_ES_RULES] = { "Elder Signs. A bag holds 15 dice: 8 Library (3 Elder Signs, 2 Clues, 1 "
 	                 "Tentacle), 4 Museum (2/2/2) and 3 Tomb (1/2/3).\n"
 	                 "On your turn, draw until you hold 3 dice and roll them. Elder Signs go "
@@ -322,12 +369,12 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "Oude "
 	                 "Goden, 2 Aanwijzingen, 1 Tentakel), 4 Museum (2/2/2) en 3 Graftombe "
 	                 "(1/2/3).\n"
-	                 "In je beurt trek je tot je 3 stenen hebt en gooi je ze. Tekens gaan naar "
+	                 "In je beurt trek je tot je 3 stenen hebt en werp je ze. Tekens gaan naar "
 	                 "je voorraad (punten op het spel), Tentakels naar je stapel, Aanwijzingen "
 	                 "blijven in je hand. Bij 3 Tentakels word je geveld: de voorraad is weg "
 	                 "en "
 	                 "je beurt is voorbij.\n"
-	                 "Anders gooi je opnieuw met /roll (houd de Aanwijzingen, trek tot 3, gooi "
+	                 "Anders werp je opnieuw met /roll (houd de Aanwijzingen, trek tot 3, werp "
 	                 "ze allemaal) of trek je je terug met /retreat en tel je de voorraad bij "
 	                 "je "
 	                 "score. Raakt de zak leeg, dan gaan de stenen van de voorraad terug; hun "
@@ -345,8 +392,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_REC_TITLE_ALL] = { "Leaderboard of all servers, {1} ({2}):",
 	                      "Ranglijst van alle servers, {1} ({2}):" },
 	[S_REC_RANK] = { "{1}. {2} — rating {3}: ", "{1}. {2} — waardering {3}: " },
-	[S_REC_LINE] = { "games {1} · won {2} ({3}) · lost to Cthulhu {4}",
-	                 "spellen {1} · gewonnen {2} ({3}) · verloren aan Cthulhu {4}" },
+	[S_REC_LINE] = { "{1} {1:game|games} · {2} {2:win|wins} ({3}) · {4} {4:loss|losses} to "
+	                 "Cthulhu",
+	                 "{1} {1:spel|spellen} · {2} gewonnen ({3}) · {4} verloren aan Cthulhu" },
 	[S_HINT_NONE] = { "This game has no hints.", "Dit spel geeft geen tips." },
 	[S_HINT_CHOICES] = { "{1}, your chance of winning after each choice, if everyone plays "
 	                     "as the solver does from here on: {2}.",
@@ -368,34 +416,40 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                        "cultists.",
 	                        "{1} speelt als heuristic: de solver heeft geen analyse boven 6 "
 	                        "sektariërs." },
-	[S_REC_LINE_PLAIN] = { "games {1} · won {2} ({3})", "spellen {1} · gewonnen {2} ({3})" },
-	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished games.",
-	                  "Nog niemand staat op de ranglijst: daarvoor zijn {1} uitgespeelde "
-	                  "spellen nodig." },
-	[S_REC_UNRANKED] = { "Not ranked yet (fewer than {2} games): {1} players.",
-	                     "Nog niet gerangschikt (minder dan {2} spellen): {1} spelers." },
+	[S_REC_LINE_PLAIN] = { "{1} {1:game|games} · {2} {2:win|wins} ({3})",
+	                       "{1} {1:spel|spellen} · {2} gewonnen ({3})" },
+	[S_REC_EMPTY] = { "Nobody is ranked yet: it takes {1} finished {1:game|games}.",
+	                  "Nog niemand staat op de ranglijst: daarvoor {1:is|zijn} {1} "
+	                  "{1:uitgespeeld spel|uitgespeelde spellen} nodig." },
+	[S_REC_UNRANKED] = { "Not ranked yet (fewer than {2} {2:game|games}): {1} "
+	                     "{1:player|players}.",
+	                     "Nog niet gerangschikt (minder dan {2} {2:spel|spellen}): {1} "
+	                     "{1:speler|spelers}." },
 	[S_REC_NO_GAMES] = { "No finished games for \"{1}\".",
 	                     "Geen uitgespeelde spellen voor \"{1}\"." },
 	[S_REC_STATS_SERVER] = { "{1} on this server, {2} ({3}):",
 	                         "{1} op deze server, {2} ({3}):" },
 	[S_REC_STATS_ALL] = { "{1} on all servers, {2} ({3}):", "{1} op alle servers, {2} ({3}):" },
 	[S_REC_STATS_RANKED] = { "rating {1}, rank {2}; ", "waardering {1}, plaats {2}; " },
-	[S_REC_STATS_UNRANKED] = { "rating {1}, not ranked before {2} games; ",
-	                           "waardering {1}, niet gerangschikt voor {2} spellen; " },
+	[S_REC_STATS_UNRANKED] = { "rating {1}, not ranked before {2} {2:game|games}; ",
+	                           "waardering {1}, niet gerangschikt voor {2} "
+	                           "{2:spel|spellen}; " },
 	[S_CT_DEALER] = { "{1} deals; {2} plays first.", "{1} deelt; {2} begint." },
 	[S_CT_TURN] = { "Round {1}, turn {2}: {3} plays.", "Ronde {1}, beurt {2}: {3} speelt." },
 	[S_CT_DRAWS] = { "{1} draws a card.", "{1} trekt een kaart." },
-	[S_CT_ROLL_MOVE] = { "{1} rolls {2} for movement.", "{1} gooit {2} voor de beweging." },
-	[S_CT_ROLL_COMBAT] = { "{1} rolls {2}.", "{1} gooit {2}." },
-	[S_CT_ROLL_SANITY] = { "{1} rolls {2} for sanity.", "{1} gooit {2} voor het verstand." },
+	[S_CT_ROLL_MOVE] = { "{1} rolls {2} for movement.", "{1} werpt {2} voor de beweging." },
+	[S_CT_ROLL_COMBAT] = { "{1} rolls {2}.", "{1} werpt {2}." },
+	[S_CT_ROLL_SANITY] = { "{1} rolls {2} for sanity.", "{1} werpt {2} voor het verstand." },
 	[S_CT_ROLL_CULTISTS] = { "{1} rolls {2}: that many cultists move.",
-	                         "{1} gooit {2}: zoveel sektariërs bewegen." },
-	[S_CT_ROLL_BRAWL] = { "{1} rolls {2} in the brawl.", "{1} gooit {2} in de vechtpartij." },
+	                         "{1} werpt {2}: zoveel sektariërs bewegen." },
+	[S_CT_ROLL_BRAWL] = { "{1} rolls {2} in the brawl.", "{1} werpt {2} in de vechtpartij." },
 	[S_CT_TILE_DRAW] = { "{1} draws the tile {2}.", "{1} trekt de tegel {2}." },
 	[S_CT_TILE_SKIP] = { "{1} cannot be placed and goes to the map discard pile.",
 	                     "{1} past nergens en gaat naar de aflegstapel van de kaart." },
-	[S_CT_TILE_RESHUFFLE] = { "The {1} tiles of the map discard pile become the map deck.",
-	                          "De {1} tegels van de aflegstapel worden de stapel van de "
+	[S_CT_TILE_RESHUFFLE] = { "The {1} {1:tile|tiles} of the map discard pile "
+	                          "{1:becomes|become} the map deck.",
+	                          "De {1} {1:tegel|tegels} van de aflegstapel {1:wordt|worden} de "
+	                          "stapel van de "
 	                          "kaart." },
 	[S_CT_PLACE] = { "{1} is placed in cell ({2},{3}).", "{1} komt in vak ({2},{3})." },
 	[S_CT_ROTATE] = { "It is turned {1}°.", "Hij is {1}° gedraaid." },
@@ -422,9 +476,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_TOTAL] = { "Total {2} against {1}.", "Totaal {2} tegen {1}." },
 	[S_CT_KILL_CULTIST] = { "{1} kills the cultist.", "{1} doodt de sektariër." },
 	[S_CT_KILL_BYAKHEE] = { "{1} kills the byakhee.", "{1} doodt de byakhee." },
-	[S_CT_SPEND] = { "{1} spends {2} bullets.", "{1} besteedt {2} kogels." },
-	[S_CT_HEARTS] = { "{1} has {2} hearts.", "{1} heeft {2} harten." },
-	[S_CT_BULLETS] = { "{1} has {2} bullets.", "{1} heeft {2} kogels." },
+	[S_CT_SPEND] = { "{1} spends {2} {2:bullet|bullets}.",
+	                 "{1} besteedt {2} {2:kogel|kogels}." },
+	[S_CT_HEARTS] = { "{1} has {2} {2:heart|hearts}.", "{1} heeft {2} {2:hart|harten}." },
+	[S_CT_BULLETS] = { "{1} has {2} {2:bullet|bullets}.", "{1} heeft {2} {2:kogel|kogels}." },
 	[S_CT_SANITY] = { "{1}: sanity {2}/{3}.", "{1}: verstand {2}/{3}." },
 	[S_CT_INSANE] = { "{1} goes insane; starting sanity is now {2}.",
 	                  "{1} wordt krankzinnig; het beginverstand is nu {2}." },
@@ -442,7 +497,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_ACTIVATE] = { "{1} is activated ({2} of 3).", "{1} is geactiveerd ({2} van 3)." },
 	[S_CT_REMOVE] = { "The activated {1} is taken off the map.",
 	                  "De geactiveerde {1} gaat van de kaart." },
-	[S_CT_TOTAL_MOVE] = { "{1} may move {2} squares.", "{1} mag {2} vakjes bewegen." },
+	[S_CT_TOTAL_MOVE] = { "{1} may move {2} {2:square|squares}.",
+	                      "{1} mag {2} {2:vakje|vakjes} bewegen." },
 	[S_CT_END_SAVED] = { "Three sites are sanctified: Kingsport is saved! Winner: {1}.",
 	                     "Drie plekken zijn geheiligd: Kingsport is gered! Winnaar: {1}." },
 	[S_CT_END_SUMMONED] = { "Three sites are activated: the King in Yellow arrives! Winner: "
@@ -467,8 +523,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CT_OPT_SQUARE] = { "Square {1}", "Vakje {1}" },
 	[S_CT_OPT_NO_WEAPON] = { "No weapon", "Geen wapen" },
 	[S_CT_OPT_WEAPON] = { "With {1}", "Met {1}" },
-	[S_CT_OPT_SPEND] = { "Spend {1} bullets", "Besteed {1} kogels" },
-	[S_CT_OPT_LOSE] = { "Lose a heart & reroll", "Verlies een hart en gooi opnieuw" },
+	[S_CT_OPT_SPEND] = { "Spend {1} {1:bullet|bullets}", "Besteed {1} {1:kogel|kogels}" },
+	[S_CT_OPT_LOSE] = { "Lose a heart & reroll", "Verlies een hart en werp opnieuw" },
 	[S_CT_OPT_NORTH] = { "↑ North", "↑ Noord" },
 	[S_CT_OPT_EAST] = { "→ East", "→ Oost" },
 	[S_CT_OPT_SOUTH] = { "↓ South", "↓ Zuid" },
@@ -489,8 +545,10 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "(discard {6}) · sanctified {7}/3 · activated {8}/3",
 	                 "kaartstapel {1} (afgelegd {2}) · gebeurtenissen {3} (afgelegd {4}) · "
 	                 "relikwieën {5} (afgelegd {6}) · geheiligd {7}/3 · geactiveerd {8}/3" },
-	[S_CT_SUPPLY] = { "supply: {1} cultists, {2} byakhee, {3} hearts, {4} bullets",
-	                  "voorraad: {1} sektariërs, {2} byakhee, {3} harten, {4} kogels" },
+	[S_CT_SUPPLY] = { "supply: {1} {1:cultist|cultists}, {2} byakhee, {3} {3:heart|hearts}, "
+	                  "{4} {4:bullet|bullets}",
+	                  "voorraad: {1} {1:sektariër|sektariërs}, {2} byakhee, {3} "
+	                  "{3:hart|harten}, {4} {4:kogel|kogels}" },
 	[S_LEFT_GAME] = { "{1} leaves the game.", "{1} verlaat het spel." },
 	[S_CTP_MENU] = { "Choose an option (page {1} of {2})",
 	                 "Kies een optie (pagina {1} van {2})" },
@@ -512,12 +570,12 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                       "{1}: welk wapen voor deze worp?" },
 	[S_CTP_ASK_FAILED] = { "{1}: the roll failed: spend bullets, lose a heart and roll again, "
 	                       "or play a card.",
-	                       "{1}: de worp mislukt: besteed kogels, verlies een hart en gooi "
+	                       "{1}: de worp mislukt: besteed kogels, verlies een hart en werp "
 	                       "opnieuw, of speel een kaart." },
-	[S_CTP_ASK_MOVE] = { "{1}: {2} squares left. Give a destination gx,gy (Move), take a step, "
-	                     "or Stop.",
-	                     "{1}: nog {2} vakjes. Geef een bestemming gx,gy (Lopen), zet een "
-	                     "stap, of Stoppen." },
+	[S_CTP_ASK_MOVE] = { "{1}: {2} {2:square|squares} left. Give a destination gx,gy (Move), "
+	                     "take a step, or Stop.",
+	                     "{1}: nog {2} {2:vakje|vakjes}. Geef een bestemming gx,gy (Lopen), "
+	                     "zet een stap, of Stoppen." },
 	[S_CTP_ASK_FIGURE] = { "{1}: which figure moves?", "{1}: welke figuur beweegt?" },
 	[S_CTP_ASK_DEST] = { "{1}: where does it go?", "{1}: waar gaat hij heen?" },
 	[S_CTP_ASK_RESEED] = { "{1}: which figure goes back onto the site?",
@@ -536,18 +594,16 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                          "Niet jouw beslissing: de tafel wacht op {1}." },
 	[S_CTP_ERR_OPTION] = { "'{1}' is not an option: choose 1 to {2}.",
 	                       "'{1}' is geen optie: kies 1 tot en met {2}." },
-	[S_CTP_ERR_NOT_NOW] = { "/{1} does not answer the decision awaited now.",
-	                        "/{1} past niet bij de beslissing van nu." },
 	[S_CTP_ERR_TOKENS] = { "'{1}' is not a token pattern: hearts, bullets, alternate, or {2} "
-	                       "letters H or B (K).",
+	                       "{2:letter|letters} H or B (K).",
 	                       "'{1}' is geen fichepatroon: harten, kogels, afwisselend, of {2} "
-	                       "letters H of K (B)." },
+	                       "{2:letter|letters} H of K (B)." },
 	[S_CTP_ERR_SQUARE] = { "'{1}' is not a square of the map: write gx,gy as on the map's "
 	                       "axes.",
 	                       "'{1}' is geen vakje van de kaart: schrijf gx,gy zoals op de assen "
 	                       "van de kaart." },
-	[S_CTP_ERR_UNREACHABLE] = { "{1} cannot be reached with {2} squares left.",
-	                            "{1} is niet te bereiken met nog {2} vakjes." },
+	[S_CTP_ERR_UNREACHABLE] = { "{1} cannot be reached with {2} {2:square|squares} left.",
+	                            "{1} is niet te bereiken met nog {2} {2:vakje|vakjes}." },
 	[S_CTP_ERR_PAGE] = { "'{1}' is not a page: choose 1 to {2}.",
 	                     "'{1}' is geen pagina: kies 1 tot en met {2}." },
 	[S_CTP_ALL_HEARTS] = { "All hearts", "Alles harten" },
@@ -584,7 +640,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CTP_CONFIRM] = { "Confirm", "Bevestigen" },
 	[S_CTP_BACK] = { "Back", "Terug" },
 	[S_CTP_STARTED] = { "The game begins: the dealer is rolled for, and the hands are dealt.",
-	                    "Het spel begint: er wordt om de deler gegooid en de kaarten worden "
+	                    "Het spel begint: er wordt om de deler geworpen en de kaarten worden "
 	                    "gedeeld." },
 	[S_CTP_REMATCH] = { "A new game at the same table.", "Een nieuw spel aan dezelfde tafel." },
 	[S_CTP_AUTOPASS_ON] = { "You now pass other players' reaction windows without being asked "
@@ -606,15 +662,6 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                    "uitslag." },
 	[S_PICTURE_AT] = { "picture: {1}", "afbeelding: {1}" },
 	[S_PICTURE_NOT_SAVED] = { "picture not saved: {1}", "afbeelding niet bewaard: {1}" },
-	[S_CT_SPEND_1] = { "{1} spends {2} bullet.", "{1} besteedt {2} kogel." },
-	[S_CT_HEARTS_1] = { "{1} has {2} heart.", "{1} heeft {2} hart." },
-	[S_CT_BULLETS_1] = { "{1} has {2} bullet.", "{1} heeft {2} kogel." },
-	[S_CT_TOTAL_MOVE_1] = { "{1} may move {2} square.", "{1} mag {2} vakje bewegen." },
-	[S_CT_OPT_SPEND_1] = { "Spend {1} bullet", "Besteed {1} kogel" },
-	[S_CTP_ASK_MOVE_1] = { "{1}: {2} square left. Give a destination gx,gy (Move), take a "
-	                       "step, or Stop.",
-	                       "{1}: nog {2} vakje. Geef een bestemming gx,gy (Lopen), zet een "
-	                       "stap, of Stoppen." },
 	[S_CTP_ERR_NOT_OFFERED] = { "'{1}' is not one of the squares offered: see the marked "
 	                            "squares, or the list.",
 	                            "'{1}' is niet een van de aangeboden vakjes: zie de "
@@ -624,12 +671,16 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                        "{1} is al uit dit spel: er is niets veranderd." },
 	[S_CTP_RELICS_BUTTON] = { "Choose the relics to lose",
 	                          "Kies de relikwieën die je verliest" },
-	[S_CTP_RELICS_TEXT] = { "Lose {1} relics. Chosen per type (of held): {2}. {3} chosen.",
-	                        "Verlies {1} relikwieën. Gekozen per soort (van je bezit): {2}. "
+	[S_CTP_RELICS_TEXT] = { "Lose {1} {1:relic|relics}. Chosen per type (of held): {2}. {3} "
+	                        "chosen.",
+	                        "Verlies {1} {1:relikwie|relikwieën}. Gekozen per soort (van je "
+	                        "bezit): {2}. "
 	                        "{3} gekozen." },
-	[S_CTP_ERR_LOSE] = { "'{1}' does not lose {2} relics: give the relics kept per type, "
+	[S_CTP_ERR_LOSE] = { "'{1}' does not lose {2} {2:relic|relics}: give the relics kept per "
+	                     "type, "
 	                     "a,b,c,d,e, each at most what you hold.",
-	                     "'{1}' verliest geen {2} relikwieën: geef de relikwieën die je houdt "
+	                     "'{1}' verliest geen {2} {2:relikwie|relikwieën}: geef de relikwieën "
+	                     "die je houdt "
 	                     "per soort, a,b,c,d,e, elk hoogstens wat je hebt." },
 	[S_CTP_CONTINUE] = { "Continue to {1}", "Verder naar {1}" },
 	[S_CTP_RULES] = { "CTHULHU!!! Investigators walk the streets of Kingsport as its map is "
@@ -649,7 +700,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                  "window:S|off, enemies:auto|manual, confirm:on|off, cap:N|off.",
 	                  "CTHULHU!!! Onderzoekers lopen door Kingsport terwijl de kaart tegel "
 	                  "voor tegel wordt gelegd. In je beurt: trek een tegel en leg hem (de "
-	                  "opties staan genummerd op de kaart), gooi voor de beweging en loop (/ga "
+	                  "opties staan genummerd op de kaart), werp voor de beweging en loop (/ga "
 	                  "gx,gy, de pijlen, of Stoppen), en vecht met de sektariërs en byakhee "
 	                  "die je tegenkomt; wie doodt krijgt relikwieën. Daarna bewegen de "
 	                  "sektariërs en byakhee, en mag je afleggen. Sta op een ritueelplek om "
@@ -685,6 +736,30 @@ const char *i18n_get(int lang, int id)
 	return s ? s : "?";
 }
 
+/* At form, the "one|other}" of a "{k:one|other}": adds `one` when n is "1",
+ * else `other`, sets *end past the '}' and returns 1; 0 when form is not
+ * one (nothing added). */
+static int plural(struct text *out, const char *form, const char *n, const char **end)
+{
+	const char *bar = strchr(form, '|'), *close = strchr(form, '}');
+	char word[64];
+	size_t len;
+
+	if (!bar || !close || bar > close)
+		return 0;
+	if (strcmp(n, "1") == 0)
+		len = (size_t)(bar - form);
+	else
+		len = (size_t)(close - bar - 1), form = bar + 1;
+	if (len >= sizeof(word))
+		return 0;
+	memcpy(word, form, len);
+	word[len] = '\0';
+	text_add(out, word);
+	*end = close + 1;
+	return 1;
+}
+
 void i18n_add(struct text *out, int lang, int id, ...)
 {
 	const char *args[9] = { 0 };
@@ -716,6 +791,10 @@ void i18n_add(struct text *out, int lang, int id, ...)
 		if (brace[1] >= '1' && brace[1] <= '9' && brace[2] == '}' && args[brace[1] - '1']) {
 			text_add(out, args[brace[1] - '1']);
 			s = brace + 3;
+		} else if (brace[1] >= '1' && brace[1] <= '9' && brace[2] == ':' &&
+		           args[brace[1] - '1'] &&
+		           plural(out, brace + 3, args[brace[1] - '1'], &s)) {
+			continue;
 		} else {
 			text_add(out, "{");
 			s = brace + 1;

@@ -140,8 +140,28 @@ static void rating_text(char *buf, size_t cap, const struct records_player *p)
 	         p->sigma);
 }
 
+/* The name to show for `who` (a player id or a name) with no finished
+ * game: the asker's own name, a member's of the table, the players
+ * table's, else `who` as given. */
+static void known_name(struct store *st, const struct bot_req *req, const struct store_member *m,
+                       int nm, const char *who, char name[STORE_NAME_MAX])
+{
+	if (strcmp(who, req->user) == 0 && req->name && req->name[0]) {
+		text_copy(name, STORE_NAME_MAX, req->name);
+		return;
+	}
+	for (int i = 0; i < nm; i++)
+		if (m[i].player[0] && strcmp(m[i].player, who) == 0) {
+			text_copy(name, STORE_NAME_MAX, m[i].name);
+			return;
+		}
+	if (store_player_get(st, who, name, NULL) == 0 && name[0])
+		return;
+	text_copy(name, STORE_NAME_MAX, who);
+}
+
 int records_reply(struct store *st, const struct bot_req *req, int64_t now, int min_games, int lang,
-                  const char *game, struct text *out)
+                  const char *game, const struct store_member *m, int nm, struct text *out)
 {
 	const char *server = req->server, *who = NULL;
 	int period = S_REC_ALL_TIME;
@@ -214,7 +234,9 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 			if (strcmp(r.p[i].id, who) == 0 || text_casecmp(r.p[i].name, who) == 0)
 				found = i;
 		if (found < 0) {
-			i18n_add(out, lang, S_REC_NO_GAMES, who, NULL);
+			char name[STORE_NAME_MAX];
+			known_name(st, req, m, nm, who, name);
+			i18n_add(out, lang, S_REC_NO_GAMES, name, NULL);
 		} else {
 			const struct records_player *p = &r.p[found];
 			char pos[32];

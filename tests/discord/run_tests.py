@@ -484,7 +484,7 @@ def es_waiting(table):
     for name, uid in USERS.items():
         if text.startswith(name + ": /roll to roll again ("):
             pct = int(text.split("(")[1].split("%")[0])
-            stake = int(text.rstrip(".").rsplit(" ", 1)[1])
+            stake = int(text.split("/retreat to bank ")[1].split(" ")[0].rstrip("."))
             return uid, stake, pct
     return None, 0, 0
 

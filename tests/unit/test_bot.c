@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "rlyeh/bot.h"
+#include "rlyeh/cdice.h"
 #include "rlyeh/esigns.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
@@ -134,7 +135,8 @@ static int any_text(const char *needle)
 		if (strstr(fx->out.m[i].text, needle) || strstr(fx->out.m[i].title, needle))
 			return 1;
 		for (int k = 0; k < fx->out.m[i].nfields; k++)
-			if (strstr(fx->out.m[i].fields[k].value, needle))
+			if (strstr(fx->out.m[i].fields[k].value, needle) ||
+			    strstr(fx->out.m[i].fields[k].name, needle))
 				return 1;
 	}
 	return 0;
@@ -406,8 +408,8 @@ static void test_matrix_playing(void **unused)
 	refused("alice", "/curse zed", S_CD_ERR_NO_VICTIM);
 	refused("alice", "/curse", S_ERR_USAGE);
 	refused("alice", "/curse #12", S_CD_ERR_NO_VICTIM);
-	refused("alice", "/eye tentacle", S_CD_ERR_NOT_YOUR_MOVE);
-	refused("alice", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("alice", "/eye tentacle", S_CD_AWAITS_CURSE);
+	refused("alice", "/respond", S_CD_AWAITS_CURSE);
 	refused("bob", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
 	/* Stale buttons: an old move, another game. */
 	click("alice", "/curse #1", id, moves() - 1);
@@ -422,8 +424,9 @@ static void test_matrix_playing(void **unused)
 	if (any_text("rolled the Eye"))
 		accepted("alice", "/eye cthulhu");
 	refused("alice", "/respond", S_CD_ERR_NOT_YOUR_MOVE);
-	refused("bob", "/curse alice", S_CD_ERR_NOT_YOUR_MOVE);
-	refused("bob", "/eye tentacle", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("bob", "/curse alice", S_CD_AWAITS_RESPOND);
+	refused("bob", "/eye tentacle", S_CD_AWAITS_RESPOND);
+	refused("bob", "/roll", S_CD_AWAITS_RESPOND);
 	accepted("bob", "/respond");
 	assert_true(any_text("bob responds"));
 	accepted("carol", "/status");
@@ -1058,7 +1061,7 @@ static void test_languages(void **unused)
 	accepted("alice", "/curse carol");
 	assert_true(any_text("Beurt 1: alice vervloekt carol."));
 	/* ...while carol's private errors follow her locale (English here). */
-	refused("carol", "/curse alice", S_CD_ERR_NOT_YOUR_MOVE);
+	refused("carol", "/curse alice", S_CD_AWAITS_RESPOND);
 	/* A platform locale of nl-NL answers in Dutch. */
 	msg_clear(&fx->out);
 	assert_int_equal(cmd_parse("/join", &req.cmd), CMD_OK);
@@ -1088,7 +1091,7 @@ static void test_leaderboard_and_stats(void **unused)
 	assert_true(any_text("Leaderboard of this server, all time (cthulhu-dice):"));
 	assert_true(any_text("1. "));
 	assert_true(any_text("2. "));
-	assert_true(any_text("games 3 ·"));
+	assert_true(any_text("3 games ·"));
 	accepted("carol", "/leaderboard all week");
 	assert_true(any_text("Leaderboard of all servers, the last 7 days (cthulhu-dice):"));
 	accepted("carol", "/stats alice");
@@ -1151,7 +1154,8 @@ static void test_elder_signs_game(void **unused)
 	assert_string_equal(table_msg()->fields[5].name, "The bag");
 	buttons_are(decide, 2);
 	refused("bob", "/roll", S_ERR_NOT_MEMBER);
-	refused("alice", "/curse expect-bot-1", S_ERR_UNKNOWN_COMMAND);
+	refused("alice", "/curse expect-bot-1", S_ES_AWAITS);
+	assert_true(any_text("The table waits for you to roll again or retreat: /roll ("));
 	refused("alice", "/retreat now", S_ERR_USAGE);
 	/* A button of the move before is stale; the current one plays. */
 	click("alice", "/roll", game_id(), moves() - 1);
@@ -1184,12 +1188,12 @@ static void test_elder_signs_game(void **unused)
 	/* The leaderboard is the table's game unless another is named. */
 	accepted("carol", "/leaderboard");
 	assert_true(any_text("Leaderboard of this server, all time (elder-signs):"));
-	assert_true(any_text("Not ranked yet (fewer than 3 games): 1 players."));
+	assert_true(any_text("Not ranked yet (fewer than 3 games): 1 player."));
 	accepted("carol", "/leaderboard cthulhu-dice");
 	assert_true(any_text("Leaderboard of this server, all time (cthulhu-dice):"));
 	assert_false(any_text("Not ranked yet"));
 	accepted("carol", "/stats alice elder-signs");
-	assert_true(any_text("games 1 ·"));
+	assert_true(any_text("1 game ·"));
 	accepted("alice", "/rematch");
 	assert_true(any_text("Rematch! Same table, the previous winner opens every round."));
 }
@@ -1242,6 +1246,287 @@ static void test_elder_signs_timeout(void **unused)
 	msg_free(&out);
 }
 
+/* ---- what players are told ---- */
+
+/* As `as`, with a display name other than the id and a locale. */
+static void as_named(const char *user, const char *name, const char *locale, const char *line)
+{
+	struct bot_req req = {
+		.server = "s1", .channel = "c1", .user = user, .name = name, .locale = locale
+	};
+
+	msg_clear(&fx->out);
+	assert_int_equal(cmd_parse(line, &req.cmd), CMD_OK);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+}
+
+/* /stats of a player without a finished game names them, never their id. */
+static void test_stats_names_the_player(void **unused)
+{
+	static const struct {
+		const char *user, *name, *locale, *line, *want;
+	} cases[] = {
+		{ "u42", "Dora", "en", "/stats", "No finished games for \"Dora\"." },
+		{ "u42", "Dora", "nl", "/stats", "Geen uitgespeelde spellen voor \"Dora\"." },
+		{ "u7", "Eve", "en", "/stats u42", "No finished games for \"Dora\"." },
+		{ "u7", "Eve", "en", "/stats nobody", "No finished games for \"nobody\"." },
+	};
+
+	(void)unused;
+	as_named("u42", "Dora", "en", "/open");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		as_named(cases[i].user, cases[i].name, cases[i].locale, cases[i].line);
+		if (!any_text(cases[i].want) || any_text("\"u42\""))
+			fail_msg("%s %s: got \"%s\"", cases[i].user, cases[i].line,
+			         fx->out.n ? fx->out.m[0].text : "");
+	}
+}
+
+/* Plays games from seed 1 up until one ends as `cthulhu` says (1: nobody
+ * won), then asks for the rematch and returns its replies' first text. */
+static void rematch_after(int cthulhu)
+{
+	for (uint64_t seed = 1; seed < 200; seed++) {
+		teardown(NULL);
+		open_fixture(seed);
+		lobby();
+		accepted("alice", "/start");
+		play_out();
+		if ((count("SELECT winner FROM games WHERE id = 1") < 0) == cthulhu) {
+			accepted("bob", "/rematch");
+			return;
+		}
+	}
+	fail_msg("no game ended that way");
+}
+
+/* After Cthulhu won, the rematch says the first Caster is drawn (R2);
+ * after a win, that the winner casts first. */
+static void test_rematch_after_cthulhu(void **unused)
+{
+	(void)unused;
+	rematch_after(1);
+	assert_true(any_text("Rematch! Same table; Cthulhu won the last game, so the first Caster "
+	                     "is drawn."));
+	assert_false(any_text("previous winner"));
+	rematch_after(0);
+	assert_true(any_text("Rematch! Same table, the previous winner casts first."));
+}
+
+/* Rival Cults: the lobby says so, a computer player's cultists read as
+ * "<name>-<k>", and the end names the winning player with their cultist. */
+static void test_rival_cults_words(void **unused)
+{
+	static const char *const moves_to_try[] = { "/curse #0", "/curse #1",    "/curse #2",
+		                                    "/curse #3", "/curse #4",    "/curse #5",
+		                                    "/respond",  "/eye tentacle" };
+	char want[128];
+	const char *owner;
+	uint64_t seed = 1;
+
+	(void)unused;
+	do {
+		teardown(NULL);
+		open_fixture(seed++);
+		accepted("alice", "/open rival-cults 3");
+		assert_true(any_text("Game: cthulhu-dice, Rival Cults with 3 cultists each — 1 at "
+		                     "the table."));
+		accepted("alice", "/addbot heuristic");
+		assert_true(any_text("• heuristic-bot (computer, heuristic)"));
+		accepted("alice", "/start alice");
+		assert_true(any_text("heuristic-bot-1"));
+		assert_true(any_text("heuristic-bot-3"));
+		assert_true(any_text("alice-3"));
+		while (count("SELECT state FROM games WHERE id = 1") == 1) {
+			int acted = 0;
+			for (size_t k = 0; k < 8 && !acted; k++) {
+				as("alice", moves_to_try[k]);
+				acted = fx->out.n && fx->out.m[0].kind != MSG_ERROR;
+			}
+			assert_true(acted);
+		}
+	} while (count("SELECT winner FROM games WHERE id = 1") < 0 && seed < 50);
+	owner = count("SELECT place FROM members WHERE game_id = 1 AND idx = 0") == 0
+	            ? "alice"
+	            : "heuristic-bot";
+	snprintf(want, sizeof(want), "Game over: %s wins with %s-", owner, owner);
+	assert_true(any_text(want));
+	snprintf(want, sizeof(want), "%s wins with %s-", owner, owner);
+	assert_true(any_text(want));
+	assert_true(any_text(", the last sane cultist!"));
+}
+
+/* R6 told: a mad Caster's Tentacle sends the Victim's token to Cthulhu and
+ * the narration says why, in both languages. */
+static void test_mad_caster_tentacle(void **unused)
+{
+	static const struct {
+		int lang;
+		const char *want;
+	} cases[] = {
+		{ I18N_EN,
+		  "bob loses 1 sanity to Cthulhu: the Caster, alice, is mad and may not keep "
+		  "the Tentacle's token (R6).\n" },
+		{ I18N_NL, "bob verliest 1 Verstandsfiche aan Cthulhu: de Vervloeker, alice, is "
+		           "waanzinnig en mag het gestolen Verstandsfiche niet houden (R6).\n" },
+	};
+	struct store_member m[2] = { { .player = "alice", .name = "alice" },
+		                     { .player = "bob", .name = "bob" } };
+	struct store_game row = { .id = 1 };
+	struct game_setup setup = { .players = 2 };
+	struct game_events ev;
+	struct cdice g;
+	char buf[1024];
+	struct text t;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct play_ctx c = { .row = &row, .m = m, .nm = 2, .lang = cases[i].lang };
+		assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+		g.pool += g.sanity[0];
+		g.sanity[0] = 0;
+		ev.n = 0;
+		assert_int_equal(cdplay.ops->apply(&g, 1, &ev), GAME_OK);
+		ev.n = 0;
+		assert_int_equal(cdplay.ops->apply(&g, cdice_face_die(CDICE_TENTACLE), &ev),
+		                 GAME_OK);
+		text_init(&t, buf, sizeof(buf));
+		cdplay.narrate(&g, ev.ev, ev.n, &c, &t);
+		if (!strstr(buf, cases[i].want))
+			fail_msg("got \"%s\", want \"%s\"", buf, cases[i].want);
+	}
+}
+
+/* A command that is not the awaited move tells its sender what the table
+ * waits for from them; one from whom nothing is awaited hears whose move
+ * it is (rendered text, both languages, classic and Rival Cults). */
+static void test_awaited_move_told(void **unused)
+{
+	static const struct {
+		int lang, per_player, phase, who;
+		const char *line, *want;
+	} cases[] = {
+		{ I18N_EN, 0, CDICE_VICTIM, 0, "/respond",
+		  "The table waits for you to curse a Victim: /curse <victim>." },
+		{ I18N_NL, 0, CDICE_VICTIM, 0, "/eye tentacle",
+		  "De tafel wacht tot je een Slachtoffer vervloekt: /curse <slachtoffer>." },
+		{ I18N_EN, 0, CDICE_RESPONSE, 1, "/eye tentacle",
+		  "The table waits for you to respond: /respond." },
+		{ I18N_NL, 0, CDICE_RESPONSE, 1, "/curse alice",
+		  "De tafel wacht op je reactie: /respond." },
+		{ I18N_EN, 0, CDICE_CURSE_EYE, 0, "/respond",
+		  "The table waits for you to choose what the Eye becomes: /eye <Yellow "
+		  "Sign|Tentacle|Elder Sign|Cthulhu>." },
+		{ I18N_NL, 0, CDICE_RESPONSE_EYE, 1, "/curse alice",
+		  "De tafel wacht tot je kiest wat het Boze Oog wordt: /eye <Het Gele "
+		  "Teken|Tentakel|Teken van de Oude Goden|Cthulhu>." },
+		{ I18N_EN, 0, CDICE_RESPONSE, 2, "/respond",
+		  "Not your move: bob, the Victim, responds to alice: /respond." },
+		{ I18N_EN, 0, CDICE_VICTIM, 1, "/curse carol",
+		  "Not your move: alice is the Caster: choose a Victim with /curse <victim>." },
+		{ I18N_EN, 2, CDICE_VICTIM, 0, "/respond",
+		  "The table waits for you to curse a Victim with alice-1: /curse <victim>." },
+		{ I18N_EN, 2, CDICE_RESPONSE, 1, "/curse alice-2",
+		  "The table waits for you to respond: /respond." },
+	};
+	struct store_member m[3] = { { .player = "alice", .name = "alice" },
+		                     { .player = "bob", .name = "bob" },
+		                     { .player = "carol", .name = "carol" } };
+	struct store_game row = { .id = 1 };
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct game_setup setup = { .players = cases[i].per_player ? 2 : 3,
+			                    .per_player = cases[i].per_player };
+		struct play_ctx c = { .row = &row, .m = m, .nm = 3, .lang = cases[i].lang };
+		char err[512], aw[512];
+		struct text et, at;
+		struct cmd cmd;
+		struct cdice g;
+		int value, awaited;
+
+		assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+		g.phase = (uint8_t)cases[i].phase;
+		g.victim = 1;
+		assert_int_equal(cmd_parse(cases[i].line, &cmd), CMD_OK);
+		text_init(&et, err, sizeof(err));
+		assert_int_equal(cdplay.action(&g, &c, cases[i].who, &cmd, &value, &et), -1);
+		if (strcmp(err, cases[i].want) != 0)
+			fail_msg("case %zu: \"%s\", want \"%s\"", i, err, cases[i].want);
+		text_init(&at, aw, sizeof(aw));
+		awaited = cdplay.awaits(&g, &c, cases[i].who, &at);
+		assert_int_equal(awaited, strncmp(err, "Not your move", 13) != 0);
+		if (awaited)
+			assert_string_equal(aw, err);
+		else
+			assert_string_equal(aw, "");
+	}
+}
+
+/* The Eye's choices by face name wherever they are listed, in the asker's
+ * language, and the Dutch rule sheet's words in Dutch narration. */
+static void test_eye_words(void **unused)
+{
+	static const struct {
+		const char *locale, *line, *want;
+	} cases[] = {
+		{ "en", "/eye purple",
+		  "Choose a face: Yellow Sign, Tentacle, Elder Sign or Cthulhu." },
+		{ "nl", "/eye paars",
+		  "Maak een keuze: Het Gele Teken, Tentakel, Teken van de Oude Goden of Cthulhu." },
+		{ "nl", "/eye boze oog",
+		  "Het Boze Oog kan geen Boze Oog worden: kies Het Gele Teken, Tentakel, Teken van "
+		  "de Oude Goden of Cthulhu." },
+		{ "en", "/help", "/eye <Yellow Sign|Tentacle|Elder Sign|Cthulhu> — choose" },
+		{ "nl", "/help",
+		  "/eye <Het Gele Teken|Tentakel|Teken van de Oude Goden|Cthulhu> — maak een "
+		  "keuze" },
+		{ "nl", "/help",
+		  "/respond — werp als Slachtoffer terug naar de Vervloeker (de "
+		  "reactie)" },
+	};
+	static const char *const buttons[] = { "eye:het-gele-teken", "eye:tentakel",
+		                               "eye:teken-van-de-oude-goden", "eye:cthulhu" };
+	const struct msg *t = NULL;
+	int tries = 0;
+
+	(void)unused;
+	for (; tries < 200 && !t; tries++) {
+		accepted("alice", "/open nl");
+		accepted("bob", "/join");
+		accepted("alice", "/start alice");
+		accepted("alice", "/curse bob");
+		assert_true(any_text("Beurt 1: alice vervloekt bob."));
+		assert_true(any_text("alice werpt: "));
+		if (any_text("alice wierp het Boze Oog: maak een keuze met /eye <kant>."))
+			t = table_msg();
+		else
+			accepted("alice", "/abort");
+	}
+	assert_non_null(t);
+	for (int f = 0; f < 4; f++) {
+		assert_true(f < t->nbuttons);
+		if (!strstr(t->buttons[f].id, buttons[f]))
+			fail_msg("button %d: %s, want %s", f, t->buttons[f].id, buttons[f]);
+	}
+	assert_string_equal(t->buttons[0].label, "Het Gele Teken");
+	assert_string_equal(t->buttons[2].label, "Teken van de Oude Goden");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		as_named("alice", "alice", cases[i].locale, cases[i].line);
+		if (!any_text(cases[i].want))
+			fail_msg("%s %s: got \"%s\"", cases[i].locale, cases[i].line,
+			         fx->out.n ? fx->out.m[0].text : "");
+	}
+	accepted("alice", "/eye het gele teken");
+	assert_true(any_text("Het Boze Oog wordt: Het Gele Teken."));
+	assert_true(any_text("bob verliest 1 Verstandsfiche aan Cthulhu."));
+	assert_true(any_text("bob, het Slachtoffer, werpt terug met alice als doel (de reactie): "
+	                     "/respond."));
+	assert_string_equal(table_msg()->buttons[0].label, "Reageren");
+	accepted("bob", "/respond");
+	assert_true(any_text("bob werpt als reactie: "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1271,6 +1556,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_leaderboard_and_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elder_signs_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_elder_signs_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stats_names_the_player, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rematch_after_cthulhu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rival_cults_words, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mad_caster_tentacle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_awaited_move_told, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_eye_words, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_solver_tables_kept_on_disk, setup, teardown),
 		/* last: it leaves the solver cache building in the background */
 		cmocka_unit_test_setup_teardown(test_solver_table_in_background, setup, teardown),

@@ -646,7 +646,16 @@ static void test_stale_and_forged_clicks(void **state)
 	assert_true(said(S_ERR_STALE_MOVE));
 	/* A command that does not fit the decision. */
 	as(decider, st.kind == CA_MOVE ? "/tokens hearts" : "/move 0,0");
-	assert_true(said(S_CTP_ERR_NOT_NOW));
+	assert_true(said(S_CTP_AWAITS));
+	assert_non_null(strstr(need_msg(MSG_PRIVATE, MSG_ERROR)->text,
+	                       st.kind == CA_TILE ? "The table waits for you to decide (/place n, "
+	                                            "/confirm n): "
+	                                          : "The table waits for you to decide (/"));
+	/* ... and another game's command, from the decider and from the other. */
+	as(decider, "/respond");
+	assert_true(said(S_CTP_AWAITS));
+	as(other, "/respond");
+	assert_true(said(S_CTP_ERR_NOT_YOURS));
 	assert_int_equal(events(), before);
 	assert_int_equal(table_moves(), moves);
 	/* The current click acts; the same click again is stale. */

@@ -24,6 +24,21 @@ static unsigned placeholders(const char *s)
 	return mask;
 }
 
+/* 1 when every "{k:" of s opens a well-formed "{k:one|other}". */
+static int plurals_well_formed(const char *s)
+{
+	for (; (s = strchr(s, '{')); s++) {
+		const char *bar, *close;
+		if (!(s[1] >= '1' && s[1] <= '9' && s[2] == ':'))
+			continue;
+		bar = strchr(s + 3, '|');
+		close = strchr(s + 3, '}');
+		if (!bar || !close || bar > close || memchr(s + 3, '{', (size_t)(close - s - 3)))
+			return 0;
+	}
+	return 1;
+}
+
 static void test_catalog_complete(void **unused)
 {
 	(void)unused;
@@ -35,6 +50,10 @@ static void test_catalog_complete(void **unused)
 		}
 		if (placeholders(i18n_raw(I18N_EN, id)) != placeholders(i18n_raw(I18N_NL, id)))
 			fail_msg("string %d: placeholders differ between en and nl", id);
+		for (int l = 0; l < I18N_LANGS; l++)
+			if (!plurals_well_formed(i18n_raw(l, id)))
+				fail_msg("string %d (%s): a plural form is not {k:one|other}", id,
+				         i18n_code(l));
 	}
 }
 
@@ -46,7 +65,7 @@ static void test_format(void **unused)
 	(void)unused;
 	text_init(&t, buf, sizeof(buf));
 	i18n_add(&t, I18N_NL, S_CD_N_TAKE, "alice", "bob", NULL);
-	assert_string_equal(buf, "alice neemt 1 verstand af van bob.");
+	assert_string_equal(buf, "alice krijgt 1 Verstandsfiche van bob.");
 	text_init(&t, buf, sizeof(buf));
 	i18n_add(&t, I18N_EN, S_CD_N_TAKE, "alice", NULL);
 	assert_string_equal(buf, "alice takes 1 sanity from {2}.");
@@ -54,6 +73,122 @@ static void test_format(void **unused)
 	i18n_add(&t, I18N_EN, S_CD_N_TAKE, "alice", "bob", NULL);
 	assert_string_equal(buf, "alice takes");
 	assert_true(t.truncated);
+}
+
+/* Every count the bot prints takes the singular at 1 and the plural else,
+ * in both languages. */
+static void test_plurals(void **unused)
+{
+	static const struct {
+		int lang, id;
+		const char *a1, *a2, *a3, *want;
+	} cases[] = {
+		{ I18N_EN, S_ES_SCORE, "1", NULL, NULL, "1 point" },
+		{ I18N_EN, S_ES_SCORE, "2", NULL, NULL, "2 points" },
+		{ I18N_EN, S_ES_SCORE, "0", NULL, NULL, "0 points" },
+		{ I18N_NL, S_ES_SCORE, "1", NULL, NULL, "1 punt" },
+		{ I18N_NL, S_ES_SCORE, "2", NULL, NULL, "2 punten" },
+		{ I18N_EN, S_ES_N_WIN, "al", "13", "1", "al wins with 13 points after 1 turn!" },
+		{ I18N_NL, S_ES_N_WIN, "al", "1", "11", "al wint met 1 punt na 11 beurten!" },
+		{ I18N_EN, S_ES_N_BANK, "al", "1", "1",
+		  "al retreats and banks 1 Elder Sign: 1 point." },
+		{ I18N_NL, S_ES_N_BANK, "al", "2", "1",
+		  "al trekt zich terug en bewaart 2 Tekens: 1 punt." },
+		{ I18N_EN, S_REC_LINE_PLAIN, "1", "2", "50%", "1 game · 2 wins (50%)" },
+		{ I18N_NL, S_REC_LINE_PLAIN, "2", "1", "50%", "2 spellen · 1 gewonnen (50%)" },
+		{ I18N_NL, S_ES_N_DEVOURED, "al", "1", NULL, "al wordt verslonden met 1 punt." },
+		{ I18N_EN, S_ES_N_REFILL, "1", "4", NULL,
+		  "The bag runs short: 1 Elder Sign die goes back in (its points still count); it "
+		  "holds 4." },
+		{ I18N_NL, S_ES_N_REFILL, "2", "1", NULL,
+		  "De zak raakt leeg: 2 stenen met een Teken gaan terug (hun punten tellen nog); "
+		  "er "
+		  "zit er nu 1 in." },
+		{ I18N_EN, S_REC_UNRANKED, "1", "3", NULL,
+		  "Not ranked yet (fewer than 3 games): 1 player." },
+		{ I18N_NL, S_REC_UNRANKED, "2", "1", NULL,
+		  "Nog niet gerangschikt (minder dan 1 spel): 2 spelers." },
+		{ I18N_EN, S_REC_EMPTY, "1", NULL, NULL,
+		  "Nobody is ranked yet: it takes 1 finished game." },
+		{ I18N_NL, S_REC_EMPTY, "1", NULL, NULL,
+		  "Nog niemand staat op de ranglijst: daarvoor is 1 uitgespeeld spel nodig." },
+		{ I18N_NL, S_REC_STATS_UNRANKED, "25.0", "1", NULL,
+		  "waardering 25.0, niet gerangschikt voor 1 spel; " },
+		{ I18N_EN, S_ERR_TOO_FEW, "1", NULL, NULL,
+		  "At least 1 player is needed to start." },
+		{ I18N_NL, S_ERR_TOO_FEW, "2", NULL, NULL,
+		  "Er zijn minstens 2 spelers nodig om te beginnen." },
+		{ I18N_NL, S_ERR_TABLE_FULL, "12", NULL, NULL, "De tafel is vol (12 spelers)." },
+		{ I18N_EN, S_CT_TILE_RESHUFFLE, "1", NULL, NULL,
+		  "The 1 tile of the map discard pile becomes the map deck." },
+		{ I18N_EN, S_CTP_ERR_UNREACHABLE, "3,4", "1", NULL,
+		  "3,4 cannot be reached with 1 square left." },
+	};
+	char buf[256];
+	struct text t;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		text_init(&t, buf, sizeof(buf));
+		i18n_add(&t, cases[i].lang, cases[i].id, cases[i].a1, cases[i].a2, cases[i].a3,
+		         NULL);
+		if (strcmp(buf, cases[i].want) != 0)
+			fail_msg("case %zu: \"%s\", want \"%s\"", i, buf, cases[i].want);
+		if (strchr(buf, '{') || strchr(buf, '|'))
+			fail_msg("case %zu: a form is left: \"%s\"", i, buf);
+	}
+	text_init(&t, buf, sizeof(buf));
+	i18n_add(&t, I18N_EN, S_REC_LINE, "2", "1", "50%", "1", NULL);
+	assert_string_equal(buf, "2 games · 1 win (50%) · 1 loss to Cthulhu");
+	text_init(&t, buf, sizeof(buf));
+	i18n_add(&t, I18N_NL, S_CT_SUPPLY, "1", "2", "1", "3", NULL);
+	assert_string_equal(buf, "voorraad: 1 sektariër, 2 byakhee, 1 hart, 3 kogels");
+	text_init(&t, buf, sizeof(buf));
+	i18n_add(&t, I18N_NL, S_CTP_RELICS_TEXT, "1", "0,1,0,0,0", "0", NULL);
+	assert_string_equal(buf,
+	                    "Verlies 1 relikwie. Gekozen per soort (van je bezit): 0,1,0,0,0. 0 "
+	                    "gekozen.");
+}
+
+/* The Dutch texts speak the Dutch rule sheet's words: werpen, de reactie,
+ * Verstandsfiche, gezond (seeds/002), in the other games' rolls too. */
+static void test_dutch_rule_sheet_words(void **unused)
+{
+	static const int ids[] = {
+		S_STARTED,
+		S_REMATCH,
+		S_HELP,
+		S_CD_WAIT_CURSE,
+		S_CD_WAIT_EYE,
+		S_CD_WAIT_RESPOND,
+		S_CD_N_ROLL,
+		S_CD_N_RESPOND,
+		S_CD_N_LOSE,
+		S_CD_N_GAIN,
+		S_CD_N_TAKE,
+		S_CD_N_SANE,
+		S_CD_N_WIN,
+		S_CD_RULES,
+		S_CD_BUTTON_RESPOND,
+		S_CD_ERR_MAD,
+		S_CD_ERR_NOT_YOUR_MOVE,
+		S_ES_WAIT,
+		S_ES_AWAITS,
+		S_ES_BUTTON_ROLL,
+		S_ES_N_CONTINUE,
+		S_CT_ROLL_MOVE,
+		S_CT_ROLL_COMBAT,
+		S_CTP_STARTED,
+	};
+	static const char *const not_theirs[] = { "gooi",       "terugvloek", "vloekt terug",
+		                                  "Terugvloek", "aan zet",    "met verstand",
+		                                  "bij zinnen", "1 verstand" };
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		for (size_t k = 0; k < sizeof(not_theirs) / sizeof(not_theirs[0]); k++)
+			if (strstr(i18n_raw(I18N_NL, ids[i]), not_theirs[k]))
+				fail_msg("string %d says \"%s\"", ids[i], not_theirs[k]);
 }
 
 static void test_locales(void **unused)
@@ -100,6 +235,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_catalog_complete),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_plurals),
+		cmocka_unit_test(test_dutch_rule_sheet_words),
 		cmocka_unit_test(test_locales),
 		cmocka_unit_test(test_board_names),
 	};
