@@ -7,6 +7,7 @@
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
 #include "rlyeh/solve.h"
+#include "rlyeh/solvecache.h"
 
 enum { ACT_CURSE, ACT_EYE, ACT_RESPOND };
 
@@ -278,7 +279,10 @@ static int hint(const void *state, const struct play_ctx *c, int who, struct tex
 	}
 	t = solve_provided(g->n, g->per_player);
 	if (!t || !solve_fits(t, g)) {
-		i18n_add(out, c->lang, S_HINT_NOT_READY, NULL);
+		i18n_add(out, c->lang,
+		         solvecache_pending(g->n, g->per_player) ? S_HINT_NOT_READY
+		                                                 : S_HINT_UNAVAILABLE,
+		         NULL);
 		return -1;
 	}
 	seat_name(g, c, step.seat, name, sizeof(name));

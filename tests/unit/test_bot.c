@@ -658,6 +658,26 @@ static void test_hint(void **unused)
 	free(after);
 }
 
+/* A server (background mode) answers the first /hint at a 3-cultist table
+ * with the analysis: a table that small is solved at once, never left to a
+ * thread while the player is told to wait. */
+static void test_first_hint_at_once(void **unused)
+{
+	(void)unused;
+	solvecache_clear();
+	solvecache_install();
+	solvecache_background();
+	playing();
+	as("alice", "/hint");
+	assert_int_equal(fx->out.n, 1);
+	assert_int_equal(fx->out.m[0].kind, MSG_INFO);
+	assert_non_null(strstr(fx->out.m[0].text, "best: "));
+	assert_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_HINT_NOT_READY)));
+	assert_int_equal(solvecache_pending(3, 0), 0);
+	solve_set_provider(NULL);
+	solvecache_clear();
+}
+
 /* Beyond 6 cultists solver has no table: the table is told at the start
  * that it plays as heuristic; at 6 it is not. */
 static void test_solver_fallback_said(void **unused)
@@ -730,21 +750,43 @@ static void test_solver_tables_kept_on_disk(void **unused)
 	solvecache_set_dir(NULL);
 }
 
-/* A server builds solver tables off its event loop: until one is ready,
- * the cache answers NULL (and the solver policy plays heuristic). */
+/* A server solves a large table (5 cultists) off its event loop: until it
+ * is ready the cache answers NULL and says it is under way (the solver
+ * policy plays heuristic, /hint asks to wait). Once kept on disk, the
+ * table is read at once, with nothing under way. */
 static void test_solver_table_in_background(void **unused)
 {
 	const struct solve_table *t;
 
 	(void)unused;
+	solvecache_clear();
+	solvecache_set_dir(fx->dir);
+	solvecache_install();
 	solvecache_background();
-	t = solvecache_get(4, 0);
-	assert_null(t);
-	for (int i = 0; i < 3000 && !t; i++) {
+	lobby();
+	for (int i = 0; i < 3; i++)
+		accepted("alice", "/addbot heuristic");
+	accepted("alice", "/start alice");
+	as("alice", "/hint");
+	assert_int_equal(fx->out.n, 1);
+	assert_non_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_HINT_NOT_READY)));
+	assert_int_equal(solvecache_pending(5, 0), 1);
+	t = solvecache_get(5, 0);
+	for (int i = 0; i < 6000 && !t; i++) {
 		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
-		t = solvecache_get(4, 0);
+		t = solvecache_get(5, 0);
 	}
 	assert_non_null(t);
+	assert_int_equal(solvecache_pending(5, 0), 0);
+	solvecache_clear();
+	solvecache_background();
+	assert_non_null(solvecache_get(5, 0));
+	assert_int_equal(solvecache_pending(5, 0), 0);
+	as("alice", "/hint");
+	assert_non_null(strstr(fx->out.m[0].text, "best: "));
+	solve_set_provider(NULL);
+	solvecache_set_dir(NULL);
+	solvecache_clear();
 }
 
 static void test_storage_failure_changes_nothing(void **unused)
@@ -1132,6 +1174,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_storage_failure_changes_nothing, setup,
 		                                teardown),
+		cmocka_unit_test_setup_teardown(test_first_hint_at_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_solver_fallback_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_commit_failure_undoes_the_batch, setup,
