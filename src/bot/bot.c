@@ -1826,6 +1826,14 @@ int bot_has_game(struct bot *b, const char *server, const char *channel)
 	return is_open(find_table(b, server, channel));
 }
 
+const char *bot_channel_game(struct bot *b, const char *server, const char *channel)
+{
+	const struct slot *s = find_slot(b, server, channel);
+	int open = s && (s->state == STORE_LOBBY || s->state == STORE_PLAYING);
+
+	return (open ? s->game : play_games[0])->ops->name;
+}
+
 long bot_store_errors(const struct bot *b)
 {
 	return b->store_errors;

@@ -126,6 +126,37 @@ static int read_options(const cJSON *data, struct cmd *c, char *err, size_t errl
 	return 0;
 }
 
+/* The option being typed in an autocomplete interaction: the one with
+ * "focused": true among at most 25 (its value is partial, possibly empty;
+ * a number is written in decimal). */
+static int read_focus(const cJSON *data, struct discord_req *out, char *err, size_t errlen)
+{
+	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(data, "options"), *o;
+	int n = 0;
+
+	if (!cJSON_IsArray(opts))
+		return snprintf(err, errlen, "no options to complete"), -1;
+	cJSON_ArrayForEach(o, opts)
+	{
+		const char *name = str(o, "name");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "value");
+		if (++n > 25)
+			break;
+		if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "focused")))
+			continue;
+		if (!name || strlen(name) >= sizeof(out->focus_option))
+			break;
+		text_copy(out->focus_option, sizeof(out->focus_option), name);
+		if (cJSON_IsString(v))
+			text_copy(out->focus, sizeof(out->focus), v->valuestring);
+		else if (cJSON_IsNumber(v) && v->valuedouble > -9007199254740992.0 &&
+		         v->valuedouble < 9007199254740992.0)
+			snprintf(out->focus, sizeof(out->focus), "%lld", (long long)v->valuedouble);
+		return 0;
+	}
+	return snprintf(err, errlen, "no focused option"), -1;
+}
+
 /* A message component interaction: a button (custom_id "<game>:<move>:..."),
  * a button that asks for text ("?" + that), or a select menu's choice (the
  * same id and data.values holding one value). */
@@ -318,13 +349,14 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 		unsigned long long bits = strtoull(perms, NULL, 10);
 		out->req.moderator = (bits & (MANAGE_CHANNELS | ADMINISTRATOR)) != 0;
 	}
-	if (out->type == 2) {
+	if (out->type == 2 || out->type == 4) {
 		const char *cname = str(data, "name");
 		memset(&out->req.cmd, 0, sizeof(out->req.cmd));
 		out->req.cmd.move = -1;
 		if (!cname || cmd_set_name(&out->req.cmd, cname))
 			return snprintf(err, errlen, "unknown command"), -1;
-		if (read_options(data, &out->req.cmd, err, errlen))
+		if (out->type == 2 ? read_options(data, &out->req.cmd, err, errlen)
+		                   : read_focus(data, out, err, errlen))
 			return -1;
 	} else if (out->type == 3) {
 		if (read_component(data, out, err, errlen))
@@ -335,7 +367,7 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 	} else {
 		return snprintf(err, errlen, "interaction type %d not handled", out->type), -1;
 	}
-	if (out->type != 2 && msg) {
+	if ((out->type == 3 || out->type == 5) && msg) {
 		const cJSON *flags = cJSON_GetObjectItemCaseSensitive(msg, "flags");
 		if (copy_member(out->message_id, sizeof(out->message_id), msg, "id"))
 			return snprintf(err, errlen, "bad message id"), -1;
@@ -357,8 +389,9 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 /* ---- command definitions ---- */
 
 /* The table commands; each game's actions come from play_action_at(). The
- * choices "@games" and "@policies" stand for every game's name and every
- * game's computer policies. */
+ * choices "@games" stand for every game's name; "@policies" makes the
+ * option an autocomplete one, answered with the computer policies of the
+ * channel's game (discord_autocomplete_json). */
 struct cmd_def {
 	int kind;
 	const char *nl_name;
@@ -460,30 +493,16 @@ static const int option_types[] = {
 	[PLAY_ARG_TEXT] = 3, [PLAY_ARG_USER] = 6, [PLAY_ARG_NUMBER] = 4
 };
 
-/* Writes the choices "@games" and "@policies" stand for into buf. */
+/* Writes the choices "@games" stands for (every game's name) into buf. */
 static const char *expand_choices(const char *choices, char *buf, size_t cap)
 {
 	struct text tx;
 
-	if (strcmp(choices, "@games") != 0 && strcmp(choices, "@policies") != 0)
+	if (strcmp(choices, "@games") != 0)
 		return choices;
 	text_init(&tx, buf, cap);
-	for (int g = 0; play_games[g]; g++) {
-		const struct game_ops *ops = play_games[g]->ops;
-		if (choices[1] == 'g') {
-			text_addf(&tx, "%s%s", g ? "," : "", ops->name);
-			continue;
-		}
-		for (const struct game_policy *p = ops->policies; p->name; p++) {
-			int seen = 0;
-			for (int h = 0; h <= g && !seen; h++)
-				for (const struct game_policy *q = play_games[h]->ops->policies;
-				     q->name && !seen && (h < g || q < p); q++)
-					seen = strcmp(q->name, p->name) == 0;
-			if (!seen)
-				text_addf(&tx, "%s%s", buf[0] ? "," : "", p->name);
-		}
-	}
+	for (int g = 0; play_games[g]; g++)
+		text_addf(&tx, "%s%s", g ? "," : "", play_games[g]->ops->name);
 	return buf;
 }
 
@@ -501,6 +520,7 @@ static void add_command(cJSON *arr, const char *name, const char *nl_name, const
 	for (int k = 0; k < nopt && opt[k].name; k++) {
 		const struct play_option *o = &opt[k];
 		cJSON *oj = cJSON_CreateObject();
+		int autocomplete = o->choices && strcmp(o->choices, "@policies") == 0;
 		if (!opts)
 			opts = cJSON_AddArrayToObject(c, "options");
 		cJSON_AddNumberToObject(oj, "type", option_types[o->type]);
@@ -510,10 +530,14 @@ static void add_command(cJSON *arr, const char *name, const char *nl_name, const
 		localized(oj, "description_localizations", o->nl_desc);
 		if (o->required)
 			cJSON_AddTrueToObject(oj, "required");
-		if (o->type == PLAY_ARG_TEXT && !o->choices)
+		if (o->type == PLAY_ARG_TEXT && (!o->choices || autocomplete))
 			/* a longer value is not read (add_arg): Discord keeps it short */
 			cJSON_AddNumberToObject(oj, "max_length", CMD_ARG_MAX - 1);
-		if (o->choices) {
+		if (autocomplete) {
+			/* "autocomplete may not be set to true if choices are
+			 * present" (Application Commands: Option Structure) */
+			cJSON_AddTrueToObject(oj, "autocomplete");
+		} else if (o->choices) {
 			cJSON *ch = cJSON_AddArrayToObject(oj, "choices");
 			char all[256], buf[256];
 			text_copy(buf, sizeof(buf), expand_choices(o->choices, all, sizeof(all)));
@@ -548,6 +572,64 @@ char *discord_commands_json(void)
 		            PLAY_OPTIONS_MAX);
 	json = cJSON_PrintUnformatted(arr);
 	cJSON_Delete(arr);
+	return json;
+}
+
+static int ascii_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* 1 when s contains part ("" is in every s), ASCII letters compared without
+ * case. */
+static int contains_nocase(const char *s, const char *part)
+{
+	size_t n = strlen(part);
+
+	for (const char *p = s;; p++) {
+		size_t k = 0;
+		while (k < n && p[k] && ascii_lower(p[k]) == ascii_lower(part[k]))
+			k++;
+		if (k == n)
+			return 1;
+		if (!*p)
+			return 0;
+	}
+}
+
+char *discord_autocomplete_json(const struct discord_req *r, const char *game)
+{
+	/* the mark of a game's default policy, in English and Dutch */
+	static const char *const default_mark[] = { " (default)", " (standaard)" };
+	const struct play_game *g = game ? play_find(game) : NULL;
+	cJSON *root = cJSON_CreateObject(), *choices;
+	int lang = i18n_lang(r->locale), n = 0;
+	char *json;
+
+	if (!g)
+		g = play_games[0];
+	cJSON_AddNumberToObject(root, "type", 8);
+	choices = cJSON_AddArrayToObject(cJSON_AddObjectToObject(root, "data"), "choices");
+	if (r->req.cmd.kind == CMD_ADDBOT && strcmp(r->focus_option, "policy") == 0) {
+		for (const struct game_policy *p = g->ops->policies; p->name && n < 25; p++) {
+			int mark = g->policy && strcmp(g->policy, p->name) == 0;
+			char name[2][64];
+			cJSON *c;
+			if (!contains_nocase(p->name, r->focus))
+				continue;
+			for (int l = 0; l < 2; l++)
+				snprintf(name[l], sizeof(name[l]), "%s%s", p->name,
+				         mark ? default_mark[l] : "");
+			c = cJSON_CreateObject();
+			cJSON_AddStringToObject(c, "name", name[lang == I18N_NL]);
+			cJSON_AddStringToObject(c, "value", p->name);
+			localized(c, "name_localizations", name[1]);
+			cJSON_AddItemToArray(choices, c);
+			n++;
+		}
+	}
+	json = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
 	return json;
 }
 
@@ -1341,11 +1423,11 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 	}
 }
 
-/* Answers a click on a button that asks for text with its modal. */
-static void ask(struct app *a, const struct discord_req *r)
+/* Posts body as r's whole answer (its callback, with no follow-ups); body
+ * is freed here, NULL (memory short) sends nothing. */
+static void answer_alone(struct app *a, const struct discord_req *r, char *body)
 {
-	char path[768],
-	    *body = discord_modal_json(r->button, recall_prompt(a, r->button), r->button_label);
+	char path[768];
 
 	if (!body)
 		return;
@@ -1355,20 +1437,42 @@ static void ask(struct app *a, const struct discord_req *r)
 	free(body);
 }
 
+/* Answers a click on a button that asks for text with its modal. */
+static void ask(struct app *a, const struct discord_req *r)
+{
+	answer_alone(a, r,
+	             discord_modal_json(r->button, recall_prompt(a, r->button), r->button_label));
+}
+
+/* Answers an autocomplete interaction with the choices for the channel's
+ * table; nothing is written. */
+static void complete(struct app *a, const struct discord_req *r)
+{
+	answer_alone(a, r,
+	             discord_autocomplete_json(r, bot_channel_game(a->bot, r->server, r->channel)));
+}
+
 /* Answers an interaction that could not be read or came while stopping. */
 static void respond_error(struct app *a, const cJSON *d, const char *text)
 {
 	const char *id = str(d, "id"), *token = str(d, "token");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
 	char path[768], *body;
 	static struct msg m;
 	const struct msg *mp = &m;
 
 	if (!id || !token || strlen(id) > 32 || strlen(token) > 500)
 		return;
+	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", id, token);
+	if (cJSON_IsNumber(type) && type->valuedouble == 4) {
+		/* autocomplete is answered with choices only: none */
+		submit(a, REST_POST, path, "{\"type\":8,\"data\":{\"choices\":[]}}", TAG_CALLBACK,
+		       NULL, 0, NULL);
+		return;
+	}
 	memset(&m, 0, sizeof(m));
 	m.kind = MSG_ERROR;
 	text_copy(m.text, sizeof(m.text), text);
-	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", id, token);
 	body = discord_response_json(4, &mp, 1, 1);
 	submit(a, REST_POST, path, body, TAG_CALLBACK, NULL, 0, NULL);
 	free(body);
@@ -1460,6 +1564,12 @@ static void on_interaction(struct app *a, const cJSON *d)
 		a->metrics.unreadable++;
 		log_msg(LOG_WARN, "interaction %s refused: %s", id ? id : "?", err);
 		respond_error(a, d, "That could not be read; nothing changed.");
+		return;
+	}
+	if (r.type == 4) {
+		complete(a, &r);
+		log_msg(LOG_DEBUG, "interaction %s: /%s %s completed for user %s", r.id,
+		        cmd_word(&r.req.cmd), r.focus_option, r.user);
 		return;
 	}
 	if (a->stopping) {

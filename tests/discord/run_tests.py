@@ -170,6 +170,16 @@ def modal_submit(user, custom_id, text, message_id="9000", channel=CHANNEL):
                 {"type": 1, "components": [{"type": 4, "custom_id": "text", "value": text}]}]}}
 
 
+def autocomplete(user, name, option, typed, locale="en-US", channel=CHANNEL):
+    """An autocomplete interaction (type 4): /name with `option` being typed, holding `typed`."""
+    iid = str(next(ids))
+    return {"id": iid, "application_id": APP, "type": 4, "token": "tok" + iid,
+            "version": 1, "guild_id": GUILD, "channel_id": channel, "member": member(user),
+            "locale": locale, "guild_locale": "en-US",
+            "data": {"id": "77", "name": name, "type": 1,
+                     "options": [{"type": 3, "name": option, "value": typed, "focused": True}]}}
+
+
 class Table:
     """What the players see: the newest table (embed + buttons) sent to the channel."""
 
@@ -327,6 +337,18 @@ def test_elder_signs_game(fake, table):
     join = [b["custom_id"] for b in table.buttons() if b["custom_id"].endswith(":join")]
     body = interact(fake, table, click(USERS["bob"], join[0], channel=ES_CHANNEL))
     check(body and body["type"] == 7, "bob joins by button")
+    # /addbot's policy is completed with this table's game's policies only (callback type 8).
+    body = interact(fake, table, autocomplete(USERS["alice"], "addbot", "policy", "", channel=ES_CHANNEL))
+    check(body == {"type": 8, "data": {"choices": [
+        {"name": "greedy-2", "value": "greedy-2", "name_localizations": {"nl": "greedy-2"}},
+        {"name": "expect (default)", "value": "expect", "name_localizations": {"nl": "expect (standaard)"}}]}},
+          "/addbot at an Elder Signs table offers greedy-2 and expect: %s" % json.dumps(body)[:300])
+    body = interact(fake, table, autocomplete(USERS["bob"], "addbot", "policy", "EXP", locale="nl", channel=ES_CHANNEL))
+    check(body and [(c["name"], c["value"]) for c in body["data"]["choices"]] == [("expect (standaard)", "expect")],
+          "what was typed filters the policies, named in the user's language: %s" % json.dumps(body)[:300])
+    body = interact(fake, table, autocomplete(USERS["alice"], "addbot", "policy", "", channel="603"))
+    check(body and [c["value"] for c in body["data"]["choices"]] == ["random", "heuristic", "solver"],
+          "without a table, the default game's policies: %s" % json.dumps(body)[:300])
     body = interact(fake, table, slash(USERS["alice"], "addbot", [{"name": "policy", "type": 3, "value": "greedy-2"}], channel=ES_CHANNEL))
     check(body and "greedy-2-bot-1" in table.text(), "a greedy-2 computer sits down")
     body = interact(fake, table, slash(USERS["alice"], "start", [{"name": "first", "type": 6, "value": USERS["alice"]}], channel=ES_CHANNEL))
