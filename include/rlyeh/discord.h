@@ -47,10 +47,11 @@ struct discord_req {
 	char id[32];     /* the interaction's id */
 	char token[512]; /* the interaction's token (a secret: never logged) */
 	int type;        /* 2 command, 3 component, 4 autocomplete, 5 modal submit */
-	char server[64], channel[64], user[64], name[STORE_NAME_MAX], locale[16];
-	char message_id[32];  /* component or modal submit: the message it came from */
-	int message_pictured; /* that message shows a file or an embed image */
-	int message_private;  /* that message is ephemeral (flags 64): a reply to one user */
+	char server[64], channel[64], user[64], locale[16];
+	char name[STORE_NAME_MAX]; /* the display name, escaped (discord_escape_name) */
+	char message_id[32];       /* component or modal submit: the message it came from */
+	int message_pictured;      /* that message shows a file or an embed image */
+	int message_private;       /* that message is ephemeral (flags 64): a reply to one user */
 	/* A click on a button that asks for text first (type 3, custom_id "?" +
 	 * the button's id): req.cmd holds the button's command, but the answer
 	 * is the modal (discord_modal_json), not the bot's. */
@@ -62,6 +63,30 @@ struct discord_req {
 	char focus_option[33];
 	char focus[CMD_ARG_MAX];
 };
+
+/* Writes the display name src into dst[0..cap-1] escaped for Discord's
+ * markdown, so that every message, table and leaderboard shows it as it is:
+ * a backslash before each of \ * _ ~ ` | < > [ ] @ (emphasis, underline,
+ * strike-through, code, spoilers, quotes, masked links, mentions and
+ * @everyone), and before a # - + or the . or ) after digits that would
+ * begin the line (headings, lists); control characters become spaces. Cut
+ * to fit (for names, STORE_NAME_MAX) between whole escapes and whole
+ * UTF-8 sequences; returns 1 when cut. dst is always NUL-terminated.
+ *
+ * Why here: the bot and the store are platform-neutral and a name reaches
+ * every text (tables, narration, refusals, the leaderboard) from the store,
+ * so the name is escaped once, where a Discord user's name enters; the
+ * terminal never passes here and shows names as they are. Button and menu
+ * labels, which Discord does not render as markdown, are given back their
+ * plain form by discord_plain. */
+int discord_escape_name(char *dst, size_t cap, const char *src);
+
+/* Copies src into dst[0..cap-1] without the escapes discord_escape_name
+ * adds (a backslash before ASCII punctuation is dropped, the character
+ * kept), for the texts Discord shows as they are: button labels, select
+ * options and placeholders, modal titles and labels. Cut at a UTF-8
+ * boundary; returns 1 when cut. */
+int discord_plain(char *dst, size_t cap, const char *src);
 
 /* Maps an INTERACTION_CREATE's data to a bot request: a slash command (type
  * 2; type 4, autocomplete, names the command in req.cmd without its

@@ -49,6 +49,74 @@ static const char *str(const cJSON *obj, const char *key)
 	return cJSON_IsString(it) ? it->valuestring : NULL;
 }
 
+/* Bytes of the UTF-8 sequence that s begins (1 for a stray byte), never past
+ * its NUL. */
+static size_t utf8_len(const char *s)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+
+	for (size_t k = 1; k < n; k++)
+		if (!s[k])
+			return k;
+	return n;
+}
+
+int discord_escape_name(char *dst, size_t cap, const char *src)
+{
+	/* lead: 0 only blanks so far, 1 blanks then digits, 2 past the start */
+	int lead = 0;
+	size_t len = 0;
+
+	for (const char *s = src; *s;) {
+		size_t n = utf8_len(s);
+		int c = (unsigned char)*s,
+		    esc = n == 1 && (strchr("\\*_~`|<>[]@", c) || (lead == 0 && strchr("#-+", c)) ||
+		                     (lead == 1 && strchr(".)", c)));
+		if (len + esc + n > cap - 1) {
+			dst[len] = '\0';
+			return 1;
+		}
+		if (esc)
+			dst[len++] = '\\';
+		if (n == 1 && (c < 0x20 || c == 0x7f)) {
+			dst[len++] = ' ';
+		} else {
+			memcpy(dst + len, s, n);
+			len += n;
+		}
+		if (c >= '0' && c <= '9' && lead < 2)
+			lead = 1;
+		else if (c != ' ' || lead == 1)
+			lead = 2;
+		s += n;
+	}
+	dst[len] = '\0';
+	return 0;
+}
+
+int discord_plain(char *dst, size_t cap, const char *src)
+{
+	size_t len = 0;
+
+	for (const char *s = src; *s;) {
+		size_t n;
+		if (s[0] == '\\' && s[1] > ' ' && s[1] < 0x7f && !(s[1] >= '0' && s[1] <= '9') &&
+		    !(s[1] >= 'A' && s[1] <= 'Z') && !(s[1] >= 'a' && s[1] <= 'z'))
+			s++;
+		n = utf8_len(s);
+		if (len + n > cap - 1) {
+			dst[len] = '\0';
+			return 1;
+		}
+		memcpy(dst + len, s, n);
+		len += n;
+		s += n;
+	}
+	dst[len] = '\0';
+	return 0;
+}
+
 /* Copies an optional string member; -1 when present but too long. */
 static int copy_member(char *dst, size_t cap, const cJSON *obj, const char *key)
 {
@@ -341,7 +409,7 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 	name = str(user, "global_name");
 	if (!name || !*name)
 		name = str(user, "username");
-	text_copy(out->name, sizeof(out->name), name ? name : out->user);
+	discord_escape_name(out->name, sizeof(out->name), name ? name : out->user);
 	if (copy_member(out->locale, sizeof(out->locale), d, "locale") || !out->locale[0])
 		if (copy_member(out->locale, sizeof(out->locale), d, "guild_locale"))
 			out->locale[0] = '\0';
@@ -699,6 +767,16 @@ static cJSON *add_row(cJSON *rows)
 	return cJSON_AddArrayToObject(row, "components");
 }
 
+/* Adds the string member key: text in its plain form (discord_plain), for
+ * the places Discord does not render as markdown. */
+static void add_plain(cJSON *obj, const char *key, const char *text)
+{
+	char buf[MSG_TEXT_MAX];
+
+	discord_plain(buf, sizeof(buf), text);
+	cJSON_AddStringToObject(obj, key, buf);
+}
+
 /* The select menu of t, a string select alone in its row. */
 static void add_select(cJSON *rows, const struct msg_select *sel)
 {
@@ -707,17 +785,17 @@ static void add_select(cJSON *rows, const struct msg_select *sel)
 	cJSON_AddNumberToObject(s, "type", 3);
 	cJSON_AddStringToObject(s, "custom_id", sel->id);
 	if (sel->placeholder[0])
-		cJSON_AddStringToObject(s, "placeholder", sel->placeholder);
+		add_plain(s, "placeholder", sel->placeholder);
 	cJSON_AddNumberToObject(s, "min_values", 1);
 	cJSON_AddNumberToObject(s, "max_values", 1);
 	opts = cJSON_AddArrayToObject(s, "options");
 	for (int i = 0; i < sel->noptions && i < MSG_OPTIONS_MAX; i++) {
 		const struct msg_option *o = &sel->options[i];
 		cJSON *oj = cJSON_CreateObject();
-		cJSON_AddStringToObject(oj, "label", o->label);
+		add_plain(oj, "label", o->label);
 		cJSON_AddStringToObject(oj, "value", o->value);
 		if (o->description[0])
-			cJSON_AddStringToObject(oj, "description", o->description);
+			add_plain(oj, "description", o->description);
 		cJSON_AddItemToArray(opts, oj);
 	}
 	cJSON_AddItemToArray(add_row(rows), s);
@@ -742,7 +820,7 @@ static void add_components(cJSON *data, const struct msg *t)
 			row = add_row(rows);
 		cJSON_AddNumberToObject(b, "type", 2);
 		cJSON_AddNumberToObject(b, "style", button_styles[mb->style % 3]);
-		cJSON_AddStringToObject(b, "label", mb->label);
+		add_plain(b, "label", mb->label);
 		if (mb->prompt) {
 			/* A click is answered with a modal (discord_modal_json). */
 			char id[MSG_BUTTON_ID + 1];
@@ -856,7 +934,7 @@ char *discord_modal_json(const char *button, const struct msg_prompt *p, const c
 		return NULL;
 	snprintf(id, sizeof(id), "?%s", button);
 	if (p && p->title[0]) {
-		text_copy(title, sizeof(title), p->title);
+		discord_plain(title, sizeof(title), p->title);
 	} else if (label && label[0]) {
 		text_copy(title, sizeof(title), label);
 	} else {
@@ -872,9 +950,12 @@ char *discord_modal_json(const char *button, const struct msg_prompt *p, const c
 	cJSON_AddNumberToObject(input, "type", 4);
 	cJSON_AddStringToObject(input, "custom_id", DISCORD_TEXT_INPUT);
 	cJSON_AddNumberToObject(input, "style", 1);
-	cJSON_AddStringToObject(input, "label", p && p->label[0] ? p->label : title);
+	if (p && p->label[0])
+		add_plain(input, "label", p->label);
+	else
+		cJSON_AddStringToObject(input, "label", title);
 	if (p && p->placeholder[0])
-		cJSON_AddStringToObject(input, "placeholder", p->placeholder);
+		add_plain(input, "placeholder", p->placeholder);
 	cJSON_AddNumberToObject(input, "min_length", 1);
 	cJSON_AddNumberToObject(
 	    input, "max_length",

@@ -389,6 +389,82 @@ def test_elder_signs_game(fake, table):
         check(line in said, "the narration told: " + line)
 
 
+# Display names holding Discord markdown, each with what the bot must send for it (escaped).
+MARKDOWN_NAMES = [
+    ("**bold**", r"\*\*bold\*\*"),
+    ("__under__", r"\_\_under\_\_"),
+    ("*it*", r"\*it\*"),
+    ("_it_", r"\_it\_"),
+    ("~~gone~~", r"\~\~gone\~\~"),
+    ("[t](https://u.example)", r"\[t\](https://u.example)"),
+    ("`code`", r"\`code\`"),
+    ("||spoiler||", r"\|\|spoiler\|\|"),
+    ("> quote", r"\> quote"),
+    ("# heading", r"\# heading"),
+    ("- item", r"\- item"),
+    ("<@1001> @everyone", r"\<\@1001\> \@everyone"),
+]
+
+
+def texts_of(body):
+    """(markdown texts, plain labels) of a message body or callback: content, embed title,
+    description and fields; button and menu labels."""
+    data = body.get("data", body) if isinstance(body, dict) else {}
+    if not isinstance(data, dict):
+        return [], []
+    md = [data.get("content") or ""]
+    for e in data.get("embeds") or []:
+        md += [e.get("title") or "", e.get("description") or ""]
+        md += [f.get(k) or "" for f in e.get("fields") or [] for k in ("name", "value")]
+    labels = []
+    for row in data.get("components") or []:
+        for c in row.get("components") or []:
+            labels.append(c.get("label") or "")
+            labels += [o.get("label") or "" for o in c.get("options") or []]
+    return md, labels
+
+
+def test_markdown_names(fake):
+    """Twelve players whose names hold markdown open, fill and start a table: every text the
+    bot sends shows each name escaped, every button label shows it as it is."""
+    channel = "604"
+    table = Table()
+    uids = [str(2001 + k) for k in range(len(MARKDOWN_NAMES))]
+    start = len(fake.all_log())
+
+    def as_player(k, d):
+        d["member"] = {"user": {"id": uids[k], "username": "player%d" % k,
+                                "global_name": MARKDOWN_NAMES[k][0]}, "permissions": "0"}
+        return d
+
+    body = interact(fake, table, as_player(0, slash(USERS["alice"], "open", channel=channel)))
+    check(body and body["type"] == 4, "a table opened by a player named %s" % MARKDOWN_NAMES[0][0])
+    for k in range(1, len(uids)):
+        interact(fake, table, as_player(k, slash(USERS["alice"], "join", channel=channel)))
+    interact(fake, table, as_player(0, slash(USERS["alice"], "start",
+                                             [{"name": "first", "type": 6, "value": uids[0]}], channel=channel)))
+    md, labels = [], []
+    for e in fake.all_log()[start:]:
+        if e.get("kind") == "http" and e.get("body") and e["path"].startswith("/api/v10/"):
+            try:
+                m, l = texts_of(json.loads(e["body"]))
+            except ValueError:
+                continue
+            md += m
+            labels += l
+    said = "\n".join(md)
+    for raw, escaped in MARKDOWN_NAMES:
+        check(escaped in said, "the name %r is sent escaped as %r" % (raw, escaped))
+        # a raw name inside its escaped form does not count ("- item" is in "\- item")
+        check(raw not in said.replace(escaped, ""), "the name %r is never sent unescaped" % raw)
+    curse = [b["label"] for b in table.buttons() if ":curse:" in b.get("custom_id", "")]
+    check(set(curse) == {raw for raw, _ in MARKDOWN_NAMES[1:]},
+          "the curse buttons are labelled with the names as they are: %s" % curse)
+    check(not any("\\" in l for l in labels), "no label shows a backslash: %s" % labels[:12])
+    body = interact(fake, table, as_player(0, slash(USERS["alice"], "abort", channel=channel)))
+    check(body and body["type"] == 4, "the table is closed")
+
+
 # ---- CTHULHU!!! (the board game) at a table of its own ----
 
 CT_CHANNEL = "602"
@@ -1312,6 +1388,7 @@ def main():
         table = Table()
         test_full_game(fake, table)
         test_elder_signs_game(fake, Table())
+        test_markdown_names(fake)
         test_cthulhu_game(fake, tmp)
         test_faults(fake, table, tmp)
         test_locked_database(fake, table, tmp)

@@ -731,6 +731,110 @@ static void test_autocomplete(void **unused)
 	}
 }
 
+/* Display names are escaped for Discord's markdown: every construct a name
+ * could start shows as typed (the backslashes render nothing), and labels
+ * get their plain form back. */
+static void test_names_escaped(void **unused)
+{
+	static const char *const cases[][2] = {
+		{ "**bold**", "\\*\\*bold\\*\\*" },
+		{ "__under__", "\\_\\_under\\_\\_" },
+		{ "*it*", "\\*it\\*" },
+		{ "_it_", "\\_it\\_" },
+		{ "~~gone~~", "\\~\\~gone\\~\\~" },
+		{ "[t](https://u.example)", "\\[t\\](https://u.example)" },
+		{ "`code`", "\\`code\\`" },
+		{ "||spoiler||", "\\|\\|spoiler\\|\\|" },
+		{ "> quote", "\\> quote" },
+		{ "a>b", "a\\>b" },
+		{ "# heading", "\\# heading" },
+		{ "-# small", "\\-# small" },
+		{ "- item", "\\- item" },
+		{ "  + item", "  \\+ item" },
+		{ "1. first", "1\\. first" },
+		{ "12) x", "12\\) x" },
+		{ "<@1001>", "\\<\\@1001\\>" },
+		{ "<#600> <t:0>", "\\<#600\\> \\<t:0\\>" },
+		{ "@everyone", "\\@everyone" },
+		{ "a\\b", "a\\\\b" },
+		{ "Jean-Luc #1 4.5", "Jean-Luc #1 4.5" },
+		{ "Zoë 🐙", "Zoë 🐙" },
+		{ "tab\there", "tab here" },
+	};
+	char esc[STORE_NAME_MAX], back[STORE_NAME_MAX], err[128];
+	struct discord_req r;
+	cJSON *d;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(discord_escape_name(esc, sizeof(esc), cases[i][0]), 0);
+		if (strcmp(esc, cases[i][1]) != 0)
+			fail_msg("%s: got %s, want %s", cases[i][0], esc, cases[i][1]);
+		discord_plain(back, sizeof(back), esc);
+		if (strcmp(back, cases[i][0]) != 0 && strcmp(cases[i][0], "tab\there") != 0)
+			fail_msg("%s: plain form %s", cases[i][0], back);
+	}
+	/* the cap: never half an escape... */
+	{
+		char stars[41];
+		memset(stars, '*', 40);
+		stars[40] = '\0';
+		assert_int_equal(discord_escape_name(esc, sizeof(esc), stars), 1);
+		assert_int_equal(strlen(esc), 62); /* 31 whole escapes; a 32nd needs 64 bytes */
+		for (size_t k = 0; k < 62; k += 2)
+			assert_true(esc[k] == '\\' && esc[k + 1] == '*');
+	}
+	/* ...nor half a UTF-8 sequence */
+	assert_int_equal(discord_escape_name(esc, 8, "éééé"), 1);
+	assert_string_equal(esc, "ééé");
+	assert_int_equal(discord_escape_name(esc, 4, "é*é"), 1);
+	assert_string_equal(esc, "é");
+	assert_int_equal(discord_escape_name(esc, 5, "é*é"), 1);
+	assert_string_equal(esc, "é\\*");
+	assert_int_equal(discord_escape_name(esc, 4, "🐙"), 1);
+	assert_string_equal(esc, "");
+
+	/* where a Discord name enters */
+	d = parse("{\"id\":\"11\",\"token\":\"tok\",\"type\":2,\"channel_id\":\"6\","
+	          "\"member\":{\"user\":{\"id\":\"42\",\"username\":\"al\","
+	          "\"global_name\":\"**Al** @everyone\"}},\"data\":{\"name\":\"join\"}}");
+	assert_int_equal(discord_parse_interaction(d, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.req.name, "\\*\\*Al\\*\\* \\@everyone");
+	cJSON_Delete(d);
+
+	/* labels, which Discord shows as they are, in their plain form; the
+	 * table's text escaped */
+	{
+		static struct msg table;
+		const struct msg *one[1] = { &table };
+		char *json;
+		cJSON *j, *data, *b, *e;
+		table.kind = MSG_TABLE;
+		snprintf(table.text, sizeof(table.text), "\\_x\\_ is the Caster");
+		msg_field(&table, "\\_x\\_", "3 sanity");
+		msg_button(&table, 3, 0, "curse", "#1", "\\*\\*Al\\*\\*", MSG_DANGER);
+		json = discord_response_json(4, one, 1, 0);
+		j = parse(json);
+		data = cJSON_GetObjectItem(j, "data");
+		b = cJSON_GetArrayItem(
+		    cJSON_GetObjectItem(
+		        cJSON_GetArrayItem(cJSON_GetObjectItem(data, "components"), 0),
+		        "components"),
+		    0);
+		assert_string_equal(cJSON_GetObjectItem(b, "label")->valuestring, "**Al**");
+		e = cJSON_GetArrayItem(cJSON_GetObjectItem(data, "embeds"), 0);
+		assert_string_equal(cJSON_GetObjectItem(e, "description")->valuestring,
+		                    "\\_x\\_ is the Caster");
+		assert_string_equal(
+		    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "fields"), 0),
+		                        "name")
+		        ->valuestring,
+		    "\\_x\\_");
+		cJSON_Delete(j);
+		free(json);
+	}
+}
+
 /* The documented reaction to every close code (discord.md). */
 static void test_close_codes(void **unused)
 {
@@ -812,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_select_and_modal_refusals),
 		cmocka_unit_test(test_private_choices),
 		cmocka_unit_test(test_autocomplete),
+		cmocka_unit_test(test_names_escaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
