@@ -78,7 +78,8 @@ struct discord_req {
  * so the name is escaped once, where a Discord user's name enters; the
  * terminal never passes here and shows names as they are. Button and menu
  * labels, which Discord does not render as markdown, are given back their
- * plain form by discord_plain. */
+ * plain form by discord_plain; a name typed as it shows still names its
+ * player (text_name_is). */
 int discord_escape_name(char *dst, size_t cap, const char *src);
 
 /* Copies src into dst[0..cap-1] without the escapes discord_escape_name

@@ -1233,7 +1233,7 @@ static int find_member(const struct table *t, const char *who)
 {
 	for (int i = 0; i < t->nm; i++)
 		if ((t->m[i].player[0] && strcmp(t->m[i].player, who) == 0) ||
-		    text_casecmp(t->m[i].name, who) == 0)
+		    text_name_is(t->m[i].name, who))
 			return i;
 	return -1;
 }

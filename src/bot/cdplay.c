@@ -136,12 +136,12 @@ static int find_victim(const struct cdice *g, const struct play_ctx *c, const ch
 	}
 	for (int s = 0; s < g->n && found < 0; s++) {
 		seat_name(g, c, s, name, sizeof(name));
-		if (text_casecmp(name, arg) == 0)
+		if (text_name_is(name, arg))
 			found = s;
 	}
 	for (int i = 0; i < c->nm && found < 0 && member < 0; i++)
 		if ((c->m[i].player[0] && strcmp(c->m[i].player, arg) == 0) ||
-		    text_casecmp(c->m[i].name, arg) == 0)
+		    text_name_is(c->m[i].name, arg))
 			member = i;
 	if (found < 0 && member >= 0) {
 		struct text lt;

@@ -101,8 +101,7 @@ int discord_plain(char *dst, size_t cap, const char *src)
 
 	for (const char *s = src; *s;) {
 		size_t n;
-		if (s[0] == '\\' && s[1] > ' ' && s[1] < 0x7f && !(s[1] >= '0' && s[1] <= '9') &&
-		    !(s[1] >= 'A' && s[1] <= 'Z') && !(s[1] >= 'a' && s[1] <= 'z'))
+		if (text_is_escape(s))
 			s++;
 		n = utf8_len(s);
 		if (len + n > cap - 1) {

@@ -20,6 +20,7 @@
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
 #include "rlyeh/solvecache.h"
+#include "rlyeh/text.h"
 
 #define T0      1700000000000LL
 #define TIMEOUT 60000
@@ -658,6 +659,30 @@ static void test_hint(void **unused)
 	free(after);
 }
 
+/* A name kept with a platform's escapes (Discord's "\_x\_" for "_x_") is
+ * named by typing it as it shows, or as kept. */
+static void test_escaped_name_typed(void **unused)
+{
+	struct bot_req req = {
+		.server = "s1", .channel = "c1", .user = "u9", .name = "\\_x\\_", .locale = "en"
+	};
+
+	(void)unused;
+	assert_true(text_name_is("\\*A\\*", "*a*"));
+	assert_true(text_name_is("\\*A\\*", "\\*a\\*"));
+	assert_false(text_name_is("\\*A\\*", "*a"));
+	assert_false(text_name_is("a\\b", "ab")); /* before a letter: not an escape */
+	assert_false(text_name_is("ab", "a\\b"));
+	accepted("alice", "/open");
+	assert_int_equal(cmd_parse("/join", &req.cmd), CMD_OK);
+	msg_clear(&fx->out);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+	assert_true(fx->out.n > 0 && fx->out.m[0].kind != MSG_ERROR);
+	accepted("alice", "/start alice");
+	accepted("alice", "/curse _X_");
+	assert_true(any_text("\\_x\\_"));
+}
+
 /* A server (background mode) answers the first /hint at a 3-cultist table
  * with the analysis: a table that small is solved at once, never left to a
  * thread while the player is told to wait. */
@@ -1174,6 +1199,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_storage_failure_changes_nothing, setup,
 		                                teardown),
+		cmocka_unit_test_setup_teardown(test_escaped_name_typed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_first_hint_at_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_solver_fallback_said, setup, teardown),
