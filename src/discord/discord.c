@@ -211,7 +211,7 @@ static int read_focus(const cJSON *data, struct discord_req *out, char *err, siz
 			break;
 		if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "focused")))
 			continue;
-		if (!name || strlen(name) >= sizeof(out->focus_option))
+		if (!name || !name[0] || strlen(name) >= sizeof(out->focus_option))
 			break;
 		text_copy(out->focus_option, sizeof(out->focus_option), name);
 		if (cJSON_IsString(v))
