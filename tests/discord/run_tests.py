@@ -349,6 +349,11 @@ def test_elder_signs_game(fake, table):
     body = interact(fake, table, autocomplete(USERS["alice"], "addbot", "policy", "", channel="603"))
     check(body and [c["value"] for c in body["data"]["choices"]] == ["random", "heuristic", "solver"],
           "without a table, the default game's policies: %s" % json.dumps(body)[:300])
+    d = autocomplete(USERS["alice"], "addbot", "policy", "", channel=ES_CHANNEL)
+    del d["data"]["options"][0]["focused"]
+    body = interact(fake, table, d)
+    check(body == {"type": 8, "data": {"choices": []}},
+          "an autocomplete that cannot be read gets no choices: %s" % json.dumps(body)[:300])
     body = interact(fake, table, slash(USERS["alice"], "addbot", [{"name": "policy", "type": 3, "value": "greedy-2"}], channel=ES_CHANNEL))
     check(body and "greedy-2-bot-1" in table.text(), "a greedy-2 computer sits down")
     body = interact(fake, table, slash(USERS["alice"], "start", [{"name": "first", "type": 6, "value": USERS["alice"]}], channel=ES_CHANNEL))
