@@ -82,7 +82,7 @@ int bot_has_game(struct bot *b, const char *server, const char *channel);
 /* The engine name of the game of the channel's table in the lobby or
  * playing ("cthulhu-dice", "elder-signs"…), else of the game /open opens
  * by default. Borrowed, static. */
-const char *bot_channel_game(struct bot *b, const char *server, const char *channel);
+const char *bot_channel_game(const struct bot *b, const char *server, const char *channel);
 
 /* Commands refused because the store failed, since the start. */
 long bot_store_errors(const struct bot *b);

@@ -90,13 +90,15 @@ int discord_escape_name(char *dst, size_t cap, const char *src);
 int discord_plain(char *dst, size_t cap, const char *src);
 
 /* Maps an INTERACTION_CREATE's data to a bot request: a slash command (type
- * 2; type 4, autocomplete, names the command in req.cmd without its
- * arguments and the option typed in focus_option and focus), a button or a select menu's choice (3:
- * data.custom_id, and for a select menu data.values holding exactly one value, 1 to 32 bytes of
- * '!'..'~' except '"'), or a modal's submission (5: data.custom_id "?" + a button's id and the text
- * input DISCORD_TEXT_INPUT in data.components, within an action row or a label component; its
- * value, blanks trimmed, 1 to MSG_PROMPT_TEXT bytes without control characters). What is read is
- * capped: ids, tokens, custom ids (100 bytes), values, and arrays (5 rows of 5 components, 25
+ * 2), an autocomplete (4: the command in req.cmd without arguments, the
+ * option being typed in focus_option and focus), a button or a select
+ * menu's choice (3: data.custom_id, and for a select menu data.values
+ * holding exactly one value, 1 to 32 bytes of '!'..'~' except '"'), or a
+ * modal's submission (5: data.custom_id "?" + a button's id and the text
+ * input DISCORD_TEXT_INPUT in data.components, within an action row or a
+ * label component; its value, blanks trimmed, 1 to MSG_PROMPT_TEXT bytes
+ * without control characters). What is read is capped: ids, tokens, custom
+ * ids (100 bytes), values, and arrays (5 rows of 5 components, 25
  * options). Returns 0, or -1 with the reason in err (the interaction is
  * then answered with an error and nothing else happens). */
 int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err, size_t errlen);

@@ -1826,7 +1826,7 @@ int bot_has_game(struct bot *b, const char *server, const char *channel)
 	return is_open(find_table(b, server, channel));
 }
 
-const char *bot_channel_game(struct bot *b, const char *server, const char *channel)
+const char *bot_channel_game(const struct bot *b, const char *server, const char *channel)
 {
 	const struct slot *s = find_slot(b, server, channel);
 	int open = s && (s->state == STORE_LOBBY || s->state == STORE_PLAYING);

@@ -659,6 +659,20 @@ static void test_hint(void **unused)
 	free(after);
 }
 
+/* The game of a channel's table, for /addbot's choices: the default game
+ * without a table (or after it closed), else the table's. */
+static void test_channel_game(void **unused)
+{
+	(void)unused;
+	assert_string_equal(bot_channel_game(fx->bot, "s1", "c1"), "cthulhu-dice");
+	accepted("alice", "/open elder-signs");
+	assert_string_equal(bot_channel_game(fx->bot, "s1", "c1"), "elder-signs");
+	assert_string_equal(bot_channel_game(fx->bot, "s1", "c2"), "cthulhu-dice");
+	assert_string_equal(bot_channel_game(fx->bot, "s2", "c1"), "cthulhu-dice");
+	accepted("alice", "/abort");
+	assert_string_equal(bot_channel_game(fx->bot, "s1", "c1"), "cthulhu-dice");
+}
+
 /* A name kept with a platform's escapes (Discord's "\_x\_" for "_x_") is
  * named by typing it as it shows, or as kept. */
 static void test_escaped_name_typed(void **unused)
@@ -1199,6 +1213,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_storage_failure_changes_nothing, setup,
 		                                teardown),
+		cmocka_unit_test_setup_teardown(test_channel_game, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_escaped_name_typed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_first_hint_at_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
