@@ -79,6 +79,11 @@ void bot_set_turn_timeout(struct bot *b, int64_t ms);
 /* 1 when the channel has a game in the lobby or playing. */
 int bot_has_game(struct bot *b, const char *server, const char *channel);
 
+/* The engine name of the game of the channel's table in the lobby or
+ * playing ("cthulhu-dice", "elder-signs"…), else of the game /open opens
+ * by default. Borrowed, static. */
+const char *bot_channel_game(const struct bot *b, const char *server, const char *channel);
+
 /* Commands refused because the store failed, since the start. */
 long bot_store_errors(const struct bot *b);
 

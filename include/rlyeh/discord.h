@@ -46,34 +46,78 @@ struct discord_req {
 	struct bot_req req;
 	char id[32];     /* the interaction's id */
 	char token[512]; /* the interaction's token (a secret: never logged) */
-	int type;        /* 2 command, 3 component, 5 modal submit */
-	char server[64], channel[64], user[64], name[STORE_NAME_MAX], locale[16];
-	char message_id[32];  /* component or modal submit: the message it came from */
-	int message_pictured; /* that message shows a file or an embed image */
-	int message_private;  /* that message is ephemeral (flags 64): a reply to one user */
+	int type;        /* 2 command, 3 component, 4 autocomplete, 5 modal submit */
+	char server[64], channel[64], user[64], locale[16];
+	char name[STORE_NAME_MAX]; /* the display name, escaped (discord_escape_name) */
+	char message_id[32];       /* component or modal submit: the message it came from */
+	int message_pictured;      /* that message shows a file or an embed image */
+	int message_private;       /* that message is ephemeral (flags 64): a reply to one user */
 	/* A click on a button that asks for text first (type 3, custom_id "?" +
 	 * the button's id): req.cmd holds the button's command, but the answer
 	 * is the modal (discord_modal_json), not the bot's. */
 	int prompt;
 	char button[MSG_BUTTON_ID];          /* prompt: the button's id, without "?" */
 	char button_label[MSG_BUTTON_LABEL]; /* prompt: its label in that message, or "" */
+	/* Autocomplete (type 4): the option being typed and what it holds so
+	 * far (cut to CMD_ARG_MAX - 1 bytes). */
+	char focus_option[33];
+	char focus[CMD_ARG_MAX];
 };
 
+/* Writes the display name src into dst[0..cap-1] escaped for Discord's
+ * markdown, so that every message, table and leaderboard shows it as it is:
+ * a backslash before each of \ * _ ~ ` | < > [ ] @ (emphasis, underline,
+ * strike-through, code, spoilers, quotes, masked links, mentions and
+ * @everyone), and before a # - + or the . or ) after digits that would
+ * begin the line (headings, lists); control characters become spaces. Cut
+ * to fit (for names, STORE_NAME_MAX) between whole escapes and whole
+ * UTF-8 sequences; returns 1 when cut. dst is always NUL-terminated.
+ *
+ * Why here: the bot and the store are platform-neutral and a name reaches
+ * every text (tables, narration, refusals, the leaderboard) from the store,
+ * so the name is escaped once, where a Discord user's name enters; the
+ * terminal never passes here and shows names as they are. Button and menu
+ * labels, which Discord does not render as markdown, are given back their
+ * plain form by discord_plain; a name typed as it shows still names its
+ * player (text_name_is). */
+int discord_escape_name(char *dst, size_t cap, const char *src);
+
+/* Copies src into dst[0..cap-1] without the escapes discord_escape_name
+ * adds (a backslash before ASCII punctuation is dropped, the character
+ * kept), for the texts Discord shows as they are: button labels, select
+ * options and placeholders, modal titles and labels. Cut at a UTF-8
+ * boundary; returns 1 when cut. */
+int discord_plain(char *dst, size_t cap, const char *src);
+
 /* Maps an INTERACTION_CREATE's data to a bot request: a slash command (type
- * 2), a button or a select menu's choice (3: data.custom_id, and for a select
- * menu data.values holding exactly one value, 1 to 32 bytes of '!'..'~'
- * except '"'), or a modal's submission (5: data.custom_id "?" + a button's id
- * and the text input DISCORD_TEXT_INPUT in data.components, within an action
- * row or a label component; its value, blanks trimmed, 1 to MSG_PROMPT_TEXT
- * bytes without control characters). What is read is capped: ids, tokens,
- * custom ids (100 bytes), values, and arrays (5 rows of 5 components, 25
+ * 2), an autocomplete (4: the command in req.cmd without arguments, the
+ * option being typed in focus_option and focus), a button or a select
+ * menu's choice (3: data.custom_id, and for a select menu data.values
+ * holding exactly one value, 1 to 32 bytes of '!'..'~' except '"'), or a
+ * modal's submission (5: data.custom_id "?" + a button's id and the text
+ * input DISCORD_TEXT_INPUT in data.components, within an action row or a
+ * label component; its value, blanks trimmed, 1 to MSG_PROMPT_TEXT bytes
+ * without control characters). What is read is capped: ids, tokens, custom
+ * ids (100 bytes), values, and arrays (5 rows of 5 components, 25
  * options). Returns 0, or -1 with the reason in err (the interaction is
  * then answered with an error and nothing else happens). */
 int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err, size_t errlen);
 
 /* The slash-command definitions, for bulk overwrite: a JSON array the
- * caller frees. */
+ * caller frees. /addbot's policy is an autocomplete option (no static
+ * choices): see discord_autocomplete_json. */
 char *discord_commands_json(void);
+
+/* The answer (interaction response type 8, APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
+ * "Receiving and Responding": Autocomplete) to the autocomplete interaction
+ * r, asked in a channel whose table plays `game` (an engine name, as
+ * bot_channel_game gives; unknown or NULL: the default game). For /addbot's
+ * policy: that game's computer policies whose name contains r->focus
+ * (ASCII case ignored), in the game's order, each {"name", "value",
+ * "name_localizations": {"nl"}}, the name in r's locale with the game's
+ * default policy marked; for any other option none. At most 25 choices.
+ * Caller frees; NULL when memory is short. */
+char *discord_autocomplete_json(const struct discord_req *r, const char *game);
 
 /* The body of an interaction response of `type` (4 message, 7 update) with
  * the messages *m[0..n-1] (events become the content, the last table its

@@ -13,16 +13,36 @@
 
 #include "rlyeh/solve.h"
 
-/* The table for n cultists and variant (per_player 0, 2 or 3), built now
- * if needed (see solvecache_background); NULL beyond SOLVE_MAX_CULTISTS or
- * when memory runs out. Thread-safe. */
+/* Tables of at most this many cultists are solved on the calling thread
+ * even in background mode: measured (RelWithDebInfo, one core) 2 cultists
+ * 0.14 ms, 3: 2.6 ms, 4 (and Rival Cults 2x2): 40 ms, 5: 0.55 s, 6 (and
+ * 2x3): 7.6-8.3 s; reading a kept table takes at most 7 ms (6 cultists). */
+#define SOLVECACHE_AT_ONCE_MAX 4
+
+/* The table for n cultists and variant (per_player 0, 2 or 3): the one in
+ * memory, else the one kept on disk (solvecache_set_dir), else solved now.
+ * In background mode (solvecache_background) a table of more than
+ * SOLVECACHE_AT_ONCE_MAX cultists that is not on disk is solved on a
+ * thread of its own instead, and NULL is returned until it is ready. NULL
+ * also beyond SOLVE_MAX_CULTISTS or when memory runs out (a later call
+ * tries again). Thread-safe. */
 const struct solve_table *solvecache_get(int n, int per_player);
 
-/* From now on solvecache_get never builds on the calling thread: it starts
- * the table's build on a thread of its own and returns NULL until the table
- * is ready (the "solver" policy then plays as "heuristic"). For servers,
- * whose event loop must not stop for the seconds a 6-cultist table takes. */
+/* 1 while the table for n cultists and variant is being solved on a thread
+ * of its own (so a NULL from solvecache_get means "not yet"), else 0.
+ * Thread-safe. */
+int solvecache_pending(int n, int per_player);
+
+/* From now on solvecache_get never solves a large table on the calling
+ * thread (see solvecache_get); the "solver" policy plays as "heuristic"
+ * until it is ready. For servers, whose event loop must not stop for the
+ * seconds a 6-cultist table takes. */
 void solvecache_background(void);
+
+/* Frees every table and leaves background mode, as at start (the
+ * directory stays). For tests: no thread may be reading a table or solving
+ * one. */
+void solvecache_clear(void);
 
 /* Keeps tables as files solve-N-P.bin in dir (NULL or "": nowhere, the
  * default): a table found there is read instead of solved again, and a

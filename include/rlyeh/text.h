@@ -36,4 +36,13 @@ uint64_t text_hash(uint64_t h, const char *s);
  * <0, 0 or >0 as strcmp. */
 int text_casecmp(const char *a, const char *b);
 
+/* 1 when s begins with an escape: a backslash before ASCII punctuation. */
+int text_is_escape(const char *s);
+
+/* 1 when the typed text names the stored name: equal as text_casecmp
+ * compares, either as stored or with each backslash before ASCII
+ * punctuation in it left out (the escapes a platform keeps in a display
+ * name, see discord_escape_name). */
+int text_name_is(const char *name, const char *typed);
+
 #endif

@@ -1302,7 +1302,7 @@ static int find_member(const struct table *t, const char *who)
 {
 	for (int i = 0; i < t->nm; i++)
 		if ((t->m[i].player[0] && strcmp(t->m[i].player, who) == 0) ||
-		    text_casecmp(t->m[i].name, who) == 0)
+		    text_name_is(t->m[i].name, who))
 			return i;
 	return -1;
 }
@@ -1959,6 +1959,14 @@ void bot_set_turn_timeout(struct bot *b, int64_t ms)
 int bot_has_game(struct bot *b, const char *server, const char *channel)
 {
 	return is_open(find_table(b, server, channel));
+}
+
+const char *bot_channel_game(const struct bot *b, const char *server, const char *channel)
+{
+	const struct slot *s = find_slot(b, server, channel);
+	int open = s && (s->state == STORE_LOBBY || s->state == STORE_PLAYING);
+
+	return (open ? s->game : play_games[0])->ops->name;
 }
 
 long bot_store_errors(const struct bot *b)

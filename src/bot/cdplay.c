@@ -7,6 +7,7 @@
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
 #include "rlyeh/solve.h"
+#include "rlyeh/solvecache.h"
 
 enum { ACT_CURSE, ACT_EYE, ACT_RESPOND };
 
@@ -161,12 +162,12 @@ static int find_victim(const struct cdice *g, const struct play_ctx *c, const ch
 	}
 	for (int s = 0; s < g->n && found < 0; s++) {
 		seat_name(g, c, s, name, sizeof(name));
-		if (text_casecmp(name, arg) == 0)
+		if (text_name_is(name, arg))
 			found = s;
 	}
 	for (int i = 0; i < c->nm && found < 0 && member < 0; i++)
 		if ((c->m[i].player[0] && strcmp(c->m[i].player, arg) == 0) ||
-		    text_casecmp(c->m[i].name, arg) == 0)
+		    text_name_is(c->m[i].name, arg))
 			member = i;
 	if (found < 0 && member >= 0) {
 		struct text lt;
@@ -387,7 +388,10 @@ static int hint(const void *state, const struct play_ctx *c, int who, struct tex
 	}
 	t = solve_provided(g->n, g->per_player);
 	if (!t || !solve_fits(t, g)) {
-		i18n_add(out, c->lang, S_HINT_NOT_READY, NULL);
+		i18n_add(out, c->lang,
+		         solvecache_pending(g->n, g->per_player) ? S_HINT_NOT_READY
+		                                                 : S_HINT_UNAVAILABLE,
+		         NULL);
 		return -1;
 	}
 	seat_name(g, c, step.seat, name, sizeof(name));

@@ -410,6 +410,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                       "few seconds.",
 	                       "De analyse van deze tafel wordt nog berekend; vraag het over een "
 	                       "paar seconden opnieuw." },
+	[S_HINT_UNAVAILABLE] = { "The analysis of this table is not available right now.",
+	                         "De analyse van deze tafel is nu niet beschikbaar." },
 	[S_HINT_TOO_MANY] = { "No hints beyond 6 cultists: the analysis would be too large.",
 	                      "Geen tips boven 6 sektariërs: de analyse zou te groot worden." },
 	[S_SOLVER_FALLBACK] = { "{1} plays as heuristic: the solver has no analysis beyond 6 "

@@ -231,7 +231,7 @@ int records_reply(struct store *st, const struct bot_req *req, int64_t now, int 
 		if (!who)
 			who = req->user;
 		for (int i = 0; i < r.n && found < 0; i++)
-			if (strcmp(r.p[i].id, who) == 0 || text_casecmp(r.p[i].name, who) == 0)
+			if (strcmp(r.p[i].id, who) == 0 || text_name_is(r.p[i].name, who))
 				found = i;
 		if (found < 0) {
 			char name[STORE_NAME_MAX];

@@ -13,9 +13,9 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* [n][per_player]; tables live until the process exits. */
-static _Atomic(const struct solve_table *) tables[SOLVE_MAX_CULTISTS + 1][4];
+static _Atomic(struct solve_table *) tables[SOLVE_MAX_CULTISTS + 1][4];
 static int background;                          /* under lock */
-static int building[SOLVE_MAX_CULTISTS + 1][4]; /* under lock */
+static int building[SOLVE_MAX_CULTISTS + 1][4]; /* under lock: a thread builds it */
 static char cache_dir[DIR_MAX];                 /* under lock; "" none */
 
 /* The table kept at path for (n, per_player), or NULL. */
@@ -59,21 +59,31 @@ static void save(const struct solve_table *t, const char *path)
 	free(buf);
 }
 
-/* Loads the table from dir when it is there, else builds it and keeps it
- * there. dir "" keeps nothing on disk. */
-static const struct solve_table *load_or_build(int n, int per_player, const char *dir)
+/* The table kept in dir for (n, per_player), or NULL (dir "": none). */
+static struct solve_table *load_kept(int n, int per_player, const char *dir)
 {
 	char path[DIR_MAX + 32];
-	struct solve_table *t;
 
-	if (dir[0]) {
-		snprintf(path, sizeof(path), "%s/solve-%d-%d.bin", dir, n, per_player);
-		if ((t = load(path, n, per_player)))
-			return t;
-	}
+	if (!dir[0])
+		return NULL;
+	snprintf(path, sizeof(path), "%s/solve-%d-%d.bin", dir, n, per_player);
+	return load(path, n, per_player);
+}
+
+/* Loads the table from dir when it is there, else builds it and keeps it
+ * there. dir "" keeps nothing on disk. */
+static struct solve_table *load_or_build(int n, int per_player, const char *dir)
+{
+	char path[DIR_MAX + 32];
+	struct solve_table *t = load_kept(n, per_player, dir);
+
+	if (t)
+		return t;
 	t = solve_build(n, per_player, SOLVE_PERFECT);
-	if (t && dir[0])
+	if (t && dir[0]) {
+		snprintf(path, sizeof(path), "%s/solve-%d-%d.bin", dir, n, per_player);
 		save(t, path);
+	}
 	return t;
 }
 
@@ -85,11 +95,15 @@ struct build_job {
 static void *build_main(void *arg)
 {
 	struct build_job job = *(struct build_job *)arg;
-	const struct solve_table *t;
+	struct solve_table *t;
 
 	free(arg);
 	t = load_or_build(job.n, job.per_player, job.dir);
+	pthread_mutex_lock(&lock);
 	atomic_store_explicit(&tables[job.n][job.per_player], t, memory_order_release);
+	/* after a failure (memory), the next solvecache_get tries again */
+	building[job.n][job.per_player] = 0;
+	pthread_mutex_unlock(&lock);
 	return NULL;
 }
 
@@ -125,7 +139,7 @@ static void start_build(int n, int per_player)
 
 const struct solve_table *solvecache_get(int n, int per_player)
 {
-	const struct solve_table *t;
+	struct solve_table *t;
 
 	if (n < CDICE_MIN || n > SOLVE_MAX_CULTISTS || per_player < 0 || per_player > 3)
 		return NULL;
@@ -134,14 +148,43 @@ const struct solve_table *solvecache_get(int n, int per_player)
 		return t;
 	pthread_mutex_lock(&lock);
 	t = atomic_load_explicit(&tables[n][per_player], memory_order_relaxed);
-	if (!t && background)
-		start_build(n, per_player);
-	else if (!t) {
-		t = load_or_build(n, per_player, cache_dir);
+	if (!t && !building[n][per_player]) {
+		/* A kept table is read at once (8.6 MB, milliseconds); a small
+		 * one is solved at once; only a large one goes to a thread. */
+		if (background && n > SOLVECACHE_AT_ONCE_MAX &&
+		    !(t = load_kept(n, per_player, cache_dir)))
+			start_build(n, per_player);
+		else if (!t)
+			t = load_or_build(n, per_player, cache_dir);
 		atomic_store_explicit(&tables[n][per_player], t, memory_order_release);
 	}
 	pthread_mutex_unlock(&lock);
 	return t;
+}
+
+int solvecache_pending(int n, int per_player)
+{
+	int pending;
+
+	if (n < CDICE_MIN || n > SOLVE_MAX_CULTISTS || per_player < 0 || per_player > 3)
+		return 0;
+	pthread_mutex_lock(&lock);
+	pending = building[n][per_player];
+	pthread_mutex_unlock(&lock);
+	return pending;
+}
+
+void solvecache_clear(void)
+{
+	pthread_mutex_lock(&lock);
+	for (int n = 0; n <= SOLVE_MAX_CULTISTS; n++)
+		for (int p = 0; p < 4; p++) {
+			solve_free(atomic_load_explicit(&tables[n][p], memory_order_relaxed));
+			atomic_store_explicit(&tables[n][p], NULL, memory_order_relaxed);
+			building[n][p] = 0;
+		}
+	background = 0;
+	pthread_mutex_unlock(&lock);
 }
 
 void solvecache_set_dir(const char *dir)

@@ -67,16 +67,38 @@ int text_copy(char *dst, size_t cap, const char *src)
 	return t.truncated;
 }
 
+/* The ASCII letter c in lower case; other bytes as they are. */
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
 int text_casecmp(const char *a, const char *b)
 {
 	for (;; a++, b++) {
-		int x = (unsigned char)*a, y = (unsigned char)*b;
-		if (x >= 'A' && x <= 'Z')
-			x += 'a' - 'A';
-		if (y >= 'A' && y <= 'Z')
-			y += 'a' - 'A';
+		int x = lower((unsigned char)*a), y = lower((unsigned char)*b);
 		if (x != y || !x)
 			return x - y;
+	}
+}
+
+int text_is_escape(const char *s)
+{
+	return s[0] == '\\' && s[1] > ' ' && s[1] < 0x7f && !(s[1] >= '0' && s[1] <= '9') &&
+	       !(lower(s[1]) >= 'a' && lower(s[1]) <= 'z');
+}
+
+int text_name_is(const char *name, const char *typed)
+{
+	if (text_casecmp(name, typed) == 0)
+		return 1;
+	for (;; name++, typed++) {
+		if (text_is_escape(name))
+			name++;
+		if (lower((unsigned char)*name) != lower((unsigned char)*typed))
+			return 0;
+		if (!*name)
+			return 1;
 	}
 }
 

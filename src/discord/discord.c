@@ -50,6 +50,73 @@ static const char *str(const cJSON *obj, const char *key)
 	return cJSON_IsString(it) ? it->valuestring : NULL;
 }
 
+/* Bytes of the UTF-8 sequence that s begins (1 for a stray byte), never past
+ * its NUL. */
+static size_t utf8_len(const char *s)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+
+	for (size_t k = 1; k < n; k++)
+		if (!s[k])
+			return k;
+	return n;
+}
+
+int discord_escape_name(char *dst, size_t cap, const char *src)
+{
+	/* lead: 0 only blanks so far, 1 blanks then digits, 2 past the start */
+	int lead = 0;
+	size_t len = 0;
+
+	for (const char *s = src; *s;) {
+		size_t n = utf8_len(s);
+		int c = (unsigned char)*s,
+		    esc = n == 1 && (strchr("\\*_~`|<>[]@", c) || (lead == 0 && strchr("#-+", c)) ||
+		                     (lead == 1 && strchr(".)", c)));
+		if (len + esc + n > cap - 1) {
+			dst[len] = '\0';
+			return 1;
+		}
+		if (esc)
+			dst[len++] = '\\';
+		if (n == 1 && (c < 0x20 || c == 0x7f)) {
+			dst[len++] = ' ';
+		} else {
+			memcpy(dst + len, s, n);
+			len += n;
+		}
+		if (c >= '0' && c <= '9' && lead < 2)
+			lead = 1;
+		else if (c != ' ' || lead == 1)
+			lead = 2;
+		s += n;
+	}
+	dst[len] = '\0';
+	return 0;
+}
+
+int discord_plain(char *dst, size_t cap, const char *src)
+{
+	size_t len = 0;
+
+	for (const char *s = src; *s;) {
+		size_t n;
+		if (text_is_escape(s))
+			s++;
+		n = utf8_len(s);
+		if (len + n > cap - 1) {
+			dst[len] = '\0';
+			return 1;
+		}
+		memcpy(dst + len, s, n);
+		len += n;
+		s += n;
+	}
+	dst[len] = '\0';
+	return 0;
+}
+
 /* Copies an optional string member; -1 when present but too long. */
 static int copy_member(char *dst, size_t cap, const cJSON *obj, const char *key)
 {
@@ -125,6 +192,37 @@ static int read_options(const cJSON *data, struct cmd *c, char *err, size_t errl
 			snprintf(c->args[c->nargs++], CMD_ARG_MAX, "%s", v->valuestring);
 	}
 	return 0;
+}
+
+/* The option being typed in an autocomplete interaction: the one with
+ * "focused": true among at most 25 (its value is partial, possibly empty;
+ * a number is written in decimal). */
+static int read_focus(const cJSON *data, struct discord_req *out, char *err, size_t errlen)
+{
+	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(data, "options"), *o;
+	int n = 0;
+
+	if (!cJSON_IsArray(opts))
+		return snprintf(err, errlen, "no options to complete"), -1;
+	cJSON_ArrayForEach(o, opts)
+	{
+		const char *name = str(o, "name");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "value");
+		if (++n > 25)
+			break;
+		if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "focused")))
+			continue;
+		if (!name || !name[0] || strlen(name) >= sizeof(out->focus_option))
+			break;
+		text_copy(out->focus_option, sizeof(out->focus_option), name);
+		if (cJSON_IsString(v))
+			text_copy(out->focus, sizeof(out->focus), v->valuestring);
+		else if (cJSON_IsNumber(v) && v->valuedouble > -9007199254740992.0 &&
+		         v->valuedouble < 9007199254740992.0)
+			snprintf(out->focus, sizeof(out->focus), "%lld", (long long)v->valuedouble);
+		return 0;
+	}
+	return snprintf(err, errlen, "no focused option"), -1;
 }
 
 /* A message component interaction: a button (custom_id "<game>:<move>:..."),
@@ -311,7 +409,7 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 	name = str(user, "global_name");
 	if (!name || !*name)
 		name = str(user, "username");
-	text_copy(out->name, sizeof(out->name), name ? name : out->user);
+	discord_escape_name(out->name, sizeof(out->name), name ? name : out->user);
 	if (copy_member(out->locale, sizeof(out->locale), d, "locale") || !out->locale[0])
 		if (copy_member(out->locale, sizeof(out->locale), d, "guild_locale"))
 			out->locale[0] = '\0';
@@ -319,13 +417,14 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 		unsigned long long bits = strtoull(perms, NULL, 10);
 		out->req.moderator = (bits & (MANAGE_CHANNELS | ADMINISTRATOR)) != 0;
 	}
-	if (out->type == 2) {
+	if (out->type == 2 || out->type == 4) {
 		const char *cname = str(data, "name");
 		memset(&out->req.cmd, 0, sizeof(out->req.cmd));
 		out->req.cmd.move = -1;
 		if (!cname || cmd_set_name(&out->req.cmd, cname))
 			return snprintf(err, errlen, "unknown command"), -1;
-		if (read_options(data, &out->req.cmd, err, errlen))
+		if (out->type == 2 ? read_options(data, &out->req.cmd, err, errlen)
+		                   : read_focus(data, out, err, errlen))
 			return -1;
 	} else if (out->type == 3) {
 		if (read_component(data, out, err, errlen))
@@ -336,7 +435,7 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 	} else {
 		return snprintf(err, errlen, "interaction type %d not handled", out->type), -1;
 	}
-	if (out->type != 2 && msg) {
+	if ((out->type == 3 || out->type == 5) && msg) {
 		const cJSON *flags = cJSON_GetObjectItemCaseSensitive(msg, "flags");
 		if (copy_member(out->message_id, sizeof(out->message_id), msg, "id"))
 			return snprintf(err, errlen, "bad message id"), -1;
@@ -358,8 +457,9 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 /* ---- command definitions ---- */
 
 /* The table commands; each game's actions come from play_action_at(). The
- * choices "@games" and "@policies" stand for every game's name and every
- * game's computer policies. */
+ * choices "@games" stand for every game's name; "@policies" makes the
+ * option an autocomplete one, answered with the computer policies of the
+ * channel's game (discord_autocomplete_json). */
 struct cmd_def {
 	int kind;
 	const char *nl_name;
@@ -467,30 +567,16 @@ static const int option_types[] = {
 	[PLAY_ARG_TEXT] = 3, [PLAY_ARG_USER] = 6, [PLAY_ARG_NUMBER] = 4
 };
 
-/* Writes the choices "@games" and "@policies" stand for into buf. */
+/* Writes the choices "@games" stands for (every game's name) into buf. */
 static const char *expand_choices(const char *choices, char *buf, size_t cap)
 {
 	struct text tx;
 
-	if (strcmp(choices, "@games") != 0 && strcmp(choices, "@policies") != 0)
+	if (strcmp(choices, "@games") != 0)
 		return choices;
 	text_init(&tx, buf, cap);
-	for (int g = 0; play_games[g]; g++) {
-		const struct game_ops *ops = play_games[g]->ops;
-		if (choices[1] == 'g') {
-			text_addf(&tx, "%s%s", g ? "," : "", ops->name);
-			continue;
-		}
-		for (const struct game_policy *p = ops->policies; p->name; p++) {
-			int seen = 0;
-			for (int h = 0; h <= g && !seen; h++)
-				for (const struct game_policy *q = play_games[h]->ops->policies;
-				     q->name && !seen && (h < g || q < p); q++)
-					seen = strcmp(q->name, p->name) == 0;
-			if (!seen)
-				text_addf(&tx, "%s%s", buf[0] ? "," : "", p->name);
-		}
-	}
+	for (int g = 0; play_games[g]; g++)
+		text_addf(&tx, "%s%s", g ? "," : "", play_games[g]->ops->name);
 	return buf;
 }
 
@@ -508,6 +594,7 @@ static void add_command(cJSON *arr, const char *name, const char *nl_name, const
 	for (int k = 0; k < nopt && opt[k].name; k++) {
 		const struct play_option *o = &opt[k];
 		cJSON *oj = cJSON_CreateObject();
+		int autocomplete = o->choices && strcmp(o->choices, "@policies") == 0;
 		if (!opts)
 			opts = cJSON_AddArrayToObject(c, "options");
 		cJSON_AddNumberToObject(oj, "type", option_types[o->type]);
@@ -517,10 +604,14 @@ static void add_command(cJSON *arr, const char *name, const char *nl_name, const
 		localized(oj, "description_localizations", o->nl_desc);
 		if (o->required)
 			cJSON_AddTrueToObject(oj, "required");
-		if (o->type == PLAY_ARG_TEXT && !o->choices)
+		if (o->type == PLAY_ARG_TEXT && (!o->choices || autocomplete))
 			/* a longer value is not read (add_arg): Discord keeps it short */
 			cJSON_AddNumberToObject(oj, "max_length", CMD_ARG_MAX - 1);
-		if (o->choices) {
+		if (autocomplete) {
+			/* "autocomplete may not be set to true if choices are
+			 * present" (Application Commands: Option Structure) */
+			cJSON_AddTrueToObject(oj, "autocomplete");
+		} else if (o->choices) {
 			cJSON *ch = cJSON_AddArrayToObject(oj, "choices");
 			char all[256], buf[256];
 			text_copy(buf, sizeof(buf), expand_choices(o->choices, all, sizeof(all)));
@@ -555,6 +646,64 @@ char *discord_commands_json(void)
 		            PLAY_OPTIONS_MAX);
 	json = cJSON_PrintUnformatted(arr);
 	cJSON_Delete(arr);
+	return json;
+}
+
+static int ascii_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* 1 when s contains part ("" is in every s), ASCII letters compared without
+ * case. */
+static int contains_nocase(const char *s, const char *part)
+{
+	size_t n = strlen(part);
+
+	for (const char *p = s;; p++) {
+		size_t k = 0;
+		while (k < n && p[k] && ascii_lower(p[k]) == ascii_lower(part[k]))
+			k++;
+		if (k == n)
+			return 1;
+		if (!*p)
+			return 0;
+	}
+}
+
+char *discord_autocomplete_json(const struct discord_req *r, const char *game)
+{
+	/* the mark of a game's default policy, in English and Dutch */
+	static const char *const default_mark[] = { " (default)", " (standaard)" };
+	const struct play_game *g = game ? play_find(game) : NULL;
+	cJSON *root = cJSON_CreateObject(), *choices;
+	int lang = i18n_lang(r->locale), n = 0;
+	char *json;
+
+	if (!g)
+		g = play_games[0];
+	cJSON_AddNumberToObject(root, "type", 8);
+	choices = cJSON_AddArrayToObject(cJSON_AddObjectToObject(root, "data"), "choices");
+	if (r->req.cmd.kind == CMD_ADDBOT && strcmp(r->focus_option, "policy") == 0) {
+		for (const struct game_policy *p = g->ops->policies; p->name && n < 25; p++) {
+			int mark = g->policy && strcmp(g->policy, p->name) == 0;
+			char name[2][64];
+			cJSON *c;
+			if (!contains_nocase(p->name, r->focus))
+				continue;
+			for (int l = 0; l < 2; l++)
+				snprintf(name[l], sizeof(name[l]), "%s%s", p->name,
+				         mark ? default_mark[l] : "");
+			c = cJSON_CreateObject();
+			cJSON_AddStringToObject(c, "name", name[lang == I18N_NL]);
+			cJSON_AddStringToObject(c, "value", p->name);
+			localized(c, "name_localizations", name[1]);
+			cJSON_AddItemToArray(choices, c);
+			n++;
+		}
+	}
+	json = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
 	return json;
 }
 
@@ -624,6 +773,16 @@ static cJSON *add_row(cJSON *rows)
 	return cJSON_AddArrayToObject(row, "components");
 }
 
+/* Adds the string member key: text in its plain form (discord_plain), for
+ * the places Discord does not render as markdown. */
+static void add_plain(cJSON *obj, const char *key, const char *text)
+{
+	char buf[MSG_TEXT_MAX];
+
+	discord_plain(buf, sizeof(buf), text);
+	cJSON_AddStringToObject(obj, key, buf);
+}
+
 /* The select menu of t, a string select alone in its row. */
 static void add_select(cJSON *rows, const struct msg_select *sel)
 {
@@ -632,17 +791,17 @@ static void add_select(cJSON *rows, const struct msg_select *sel)
 	cJSON_AddNumberToObject(s, "type", 3);
 	cJSON_AddStringToObject(s, "custom_id", sel->id);
 	if (sel->placeholder[0])
-		cJSON_AddStringToObject(s, "placeholder", sel->placeholder);
+		add_plain(s, "placeholder", sel->placeholder);
 	cJSON_AddNumberToObject(s, "min_values", 1);
 	cJSON_AddNumberToObject(s, "max_values", 1);
 	opts = cJSON_AddArrayToObject(s, "options");
 	for (int i = 0; i < sel->noptions && i < MSG_OPTIONS_MAX; i++) {
 		const struct msg_option *o = &sel->options[i];
 		cJSON *oj = cJSON_CreateObject();
-		cJSON_AddStringToObject(oj, "label", o->label);
+		add_plain(oj, "label", o->label);
 		cJSON_AddStringToObject(oj, "value", o->value);
 		if (o->description[0])
-			cJSON_AddStringToObject(oj, "description", o->description);
+			add_plain(oj, "description", o->description);
 		cJSON_AddItemToArray(opts, oj);
 	}
 	cJSON_AddItemToArray(add_row(rows), s);
@@ -667,7 +826,7 @@ static void add_components(cJSON *data, const struct msg *t)
 			row = add_row(rows);
 		cJSON_AddNumberToObject(b, "type", 2);
 		cJSON_AddNumberToObject(b, "style", button_styles[mb->style % 3]);
-		cJSON_AddStringToObject(b, "label", mb->label);
+		add_plain(b, "label", mb->label);
 		if (mb->prompt) {
 			/* A click is answered with a modal (discord_modal_json). */
 			char id[MSG_BUTTON_ID + 1];
@@ -851,7 +1010,7 @@ char *discord_modal_json(const char *button, const struct msg_prompt *p, const c
 		return NULL;
 	snprintf(id, sizeof(id), "?%s", button);
 	if (p && p->title[0]) {
-		text_copy(title, sizeof(title), p->title);
+		discord_plain(title, sizeof(title), p->title);
 	} else if (label && label[0]) {
 		text_copy(title, sizeof(title), label);
 	} else {
@@ -867,9 +1026,12 @@ char *discord_modal_json(const char *button, const struct msg_prompt *p, const c
 	cJSON_AddNumberToObject(input, "type", 4);
 	cJSON_AddStringToObject(input, "custom_id", DISCORD_TEXT_INPUT);
 	cJSON_AddNumberToObject(input, "style", 1);
-	cJSON_AddStringToObject(input, "label", p && p->label[0] ? p->label : title);
+	if (p && p->label[0])
+		add_plain(input, "label", p->label);
+	else
+		cJSON_AddStringToObject(input, "label", title);
 	if (p && p->placeholder[0])
-		cJSON_AddStringToObject(input, "placeholder", p->placeholder);
+		add_plain(input, "placeholder", p->placeholder);
 	cJSON_AddNumberToObject(input, "min_length", 1);
 	cJSON_AddNumberToObject(
 	    input, "max_length",
@@ -1436,12 +1598,12 @@ static void respond(struct app *a, const struct discord_req *r, struct msg_list 
 	}
 }
 
-/* Answers a click on a button that asks for text with its modal. */
-static void ask(struct app *a, const struct discord_req *r)
+/* Posts body as r's whole answer (its callback, with no follow-ups); body
+ * is freed here, NULL (memory short) sends nothing. */
+static void answer_alone(struct app *a, const struct discord_req *r, char *body)
 {
-	char path[768],
-	    *body = discord_modal_json(r->button, recall_prompt(a, r->button), r->button_label);
 	struct purpose pu = { .kind = TAG_CALLBACK, .channel = r->channel };
+	char path[768];
 
 	if (!body)
 		return;
@@ -1451,20 +1613,42 @@ static void ask(struct app *a, const struct discord_req *r)
 	free(body);
 }
 
+/* Answers a click on a button that asks for text with its modal. */
+static void ask(struct app *a, const struct discord_req *r)
+{
+	answer_alone(a, r,
+	             discord_modal_json(r->button, recall_prompt(a, r->button), r->button_label));
+}
+
+/* Answers an autocomplete interaction with the choices for the channel's
+ * table; nothing is written. */
+static void complete(struct app *a, const struct discord_req *r)
+{
+	answer_alone(a, r,
+	             discord_autocomplete_json(r, bot_channel_game(a->bot, r->server, r->channel)));
+}
+
 /* Answers an interaction that could not be read or came while stopping. */
 static void respond_error(struct app *a, const cJSON *d, const char *text)
 {
 	const char *id = str(d, "id"), *token = str(d, "token");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
 	char path[768], *body;
 	static struct msg m;
 	const struct msg *mp = &m;
 
 	if (!id || !token || strlen(id) > 32 || strlen(token) > 500)
 		return;
+	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", id, token);
+	if (cJSON_IsNumber(type) && type->valuedouble == 4) {
+		/* autocomplete is answered with choices only: none */
+		submit(a, REST_POST, path, "{\"type\":8,\"data\":{\"choices\":[]}}", TAG_CALLBACK,
+		       NULL, 0, NULL);
+		return;
+	}
 	memset(&m, 0, sizeof(m));
 	m.kind = MSG_ERROR;
 	text_copy(m.text, sizeof(m.text), text);
-	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", id, token);
 	body = discord_response_json(4, &mp, 1, 1);
 	submit(a, REST_POST, path, body, &(struct purpose){ .kind = TAG_CALLBACK });
 	free(body);
@@ -1563,6 +1747,12 @@ static void on_interaction(struct app *a, const cJSON *d)
 		a->metrics.unreadable++;
 		log_msg(LOG_WARN, "interaction %s refused: %s", id ? id : "?", err);
 		respond_error(a, d, "That could not be read; nothing changed.");
+		return;
+	}
+	if (r.type == 4) {
+		complete(a, &r);
+		log_msg(LOG_DEBUG, "interaction %s: /%s %s completed for user %s", r.id,
+		        cmd_word(&r.req.cmd), r.focus_option, r.user);
 		return;
 	}
 	if (a->stopping) {

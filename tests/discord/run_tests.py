@@ -177,6 +177,16 @@ def modal_submit(user, custom_id, text, message_id=None, channel=CHANNEL):
                 {"type": 1, "components": [{"type": 4, "custom_id": "text", "value": text}]}]}}
 
 
+def autocomplete(user, name, option, typed, locale="en-US", channel=CHANNEL):
+    """An autocomplete interaction (type 4): /name with `option` being typed, holding `typed`."""
+    iid = str(next(ids))
+    return {"id": iid, "application_id": APP, "type": 4, "token": "tok" + iid,
+            "version": 1, "guild_id": GUILD, "channel_id": channel, "member": member(user),
+            "locale": locale, "guild_locale": "en-US",
+            "data": {"id": "77", "name": name, "type": 1,
+                     "options": [{"type": 3, "name": option, "value": typed, "focused": True}]}}
+
+
 def api(fake, method, path):
     """A request to the fake's HTTP API as a bot client makes one (with its token)."""
     req = urllib.request.Request(fake.base + "/api/v10" + path, method=method, headers={
@@ -211,7 +221,7 @@ class Table:
     human (allowed_mentions naming exactly them) and nobody else was pinged; at most two requests
     made the change (the new live message and the freeze of the one before)."""
 
-    def __init__(self, fake, channel=CHANNEL, quiet_users=()):
+    def __init__(self, fake, channel=CHANNEL, quiet_users=(), players=()):
         self.fake = fake
         self.channel = channel
         self.embed = None
@@ -220,6 +230,9 @@ class Table:
         self.message_id = None
         self.seen = set()          # message ids already looked at
         self.quiet_users = set(quiet_users)  # players who said /notify off
+        self.players = set(players) | set(USERS.values())  # the user ids that may be called
+        # players whose names whose_turn cannot read: the awaited one is not known then
+        self.unknown = bool(set(players) - set(USERS.values()))
         self.calls = {}            # user id -> times called
         self.looks = 0
 
@@ -250,7 +263,8 @@ class Table:
         for m in fresh:
             who = pinged(m)
             check(not m.get("mention_everyone") and not m.get("mention_roles")
-                  and all(u == awaited and u not in self.quiet_users for u in who),
+                  and all((u == awaited or (self.unknown and awaited is None and len(who) == 1))
+                          and u not in self.quiet_users for u in who),
                   "%s: a new message pings nobody but the awaited player %s: %s" % (what, awaited, who))
         reqs = bot_requests(entries)
         for e, body in reqs:
@@ -261,7 +275,7 @@ class Table:
             users = am.get("users", [])
             content = data.get("content") or ""
             check(am.get("parse") == [] and not am.get("roles") and len(users) <= 1
-                  and all(u in USERS.values() and "<@%s>" % u in content for u in users)
+                  and all(u in self.players and "<@%s>" % u in content for u in users)
                   and not set(users) & self.quiet_users,
                   "%s: allowed_mentions allows one player called in the text at most: %s" % (what, am))
         if awaited in USERS.values() and fresh and awaited not in self.quiet_users:
@@ -496,6 +510,23 @@ def test_elder_signs_game(fake, table):
     join = [b["custom_id"] for b in table.buttons() if b["custom_id"].endswith(":join")]
     body = interact(fake, table, click(USERS["bob"], join[0], channel=ES_CHANNEL))
     check(body and body["type"] == 7, "bob joins by button")
+    # /addbot's policy is completed with this table's game's policies only (callback type 8).
+    body = interact(fake, table, autocomplete(USERS["alice"], "addbot", "policy", "", channel=ES_CHANNEL))
+    check(body == {"type": 8, "data": {"choices": [
+        {"name": "greedy-2", "value": "greedy-2", "name_localizations": {"nl": "greedy-2"}},
+        {"name": "expect (default)", "value": "expect", "name_localizations": {"nl": "expect (standaard)"}}]}},
+          "/addbot at an Elder Signs table offers greedy-2 and expect: %s" % json.dumps(body)[:300])
+    body = interact(fake, table, autocomplete(USERS["bob"], "addbot", "policy", "EXP", locale="nl", channel=ES_CHANNEL))
+    check(body and [(c["name"], c["value"]) for c in body["data"]["choices"]] == [("expect (standaard)", "expect")],
+          "what was typed filters the policies, named in the user's language: %s" % json.dumps(body)[:300])
+    body = interact(fake, table, autocomplete(USERS["alice"], "addbot", "policy", "", channel="603"))
+    check(body and [c["value"] for c in body["data"]["choices"]] == ["random", "heuristic", "solver"],
+          "without a table, the default game's policies: %s" % json.dumps(body)[:300])
+    d = autocomplete(USERS["alice"], "addbot", "policy", "", channel=ES_CHANNEL)
+    del d["data"]["options"][0]["focused"]
+    body = interact(fake, table, d)
+    check(body == {"type": 8, "data": {"choices": []}},
+          "an autocomplete that cannot be read gets no choices: %s" % json.dumps(body)[:300])
     body = interact(fake, table, slash(USERS["alice"], "addbot", [{"name": "policy", "type": 3, "value": "greedy-2"}], channel=ES_CHANNEL))
     check(body and "greedy-2-bot-1" in table.text(), "a greedy-2 computer sits down")
     body = interact(fake, table, slash(USERS["alice"], "start", [{"name": "first", "type": 6, "value": USERS["alice"]}], channel=ES_CHANNEL))
@@ -534,6 +565,82 @@ def test_elder_signs_game(fake, table):
     said = " ".join(e.get("body", "") for e in fake.all_log() if e.get("kind") == "http")
     for line in ("alice draws a ", "Library die: ", " retreats and banks ", "Round 1 is over.", " wins with "):
         check(line in said, "the narration told: " + line)
+
+
+# Display names holding Discord markdown, each with what the bot must send for it (escaped).
+MARKDOWN_NAMES = [
+    ("**bold**", r"\*\*bold\*\*"),
+    ("__under__", r"\_\_under\_\_"),
+    ("*it*", r"\*it\*"),
+    ("_it_", r"\_it\_"),
+    ("~~gone~~", r"\~\~gone\~\~"),
+    ("[t](https://u.example)", r"\[t\](https://u.example)"),
+    ("`code`", r"\`code\`"),
+    ("||spoiler||", r"\|\|spoiler\|\|"),
+    ("> quote", r"\> quote"),
+    ("# heading", r"\# heading"),
+    ("- item", r"\- item"),
+    ("<@1001> @everyone", r"\<\@1001\> \@everyone"),
+]
+
+
+def texts_of(body):
+    """(markdown texts, plain labels) of a message body or callback: content, embed title,
+    description and fields; button and menu labels."""
+    data = body.get("data", body) if isinstance(body, dict) else {}
+    if not isinstance(data, dict):
+        return [], []
+    md = [data.get("content") or ""]
+    for e in data.get("embeds") or []:
+        md += [e.get("title") or "", e.get("description") or ""]
+        md += [f.get(k) or "" for f in e.get("fields") or [] for k in ("name", "value")]
+    labels = []
+    for row in data.get("components") or []:
+        for c in row.get("components") or []:
+            labels.append(c.get("label") or "")
+            labels += [o.get("label") or "" for o in c.get("options") or []]
+    return md, labels
+
+
+def test_markdown_names(fake):
+    """Twelve players whose names hold markdown open, fill and start a table: every text the
+    bot sends shows each name escaped, every button label shows it as it is."""
+    uids = [str(2001 + k) for k in range(len(MARKDOWN_NAMES))]
+    channel = "605"
+    table = Table(fake, channel, players=uids)
+    start = len(fake.all_log())
+
+    def as_player(k, d):
+        d["member"] = {"user": {"id": uids[k], "username": "player%d" % k,
+                                "global_name": MARKDOWN_NAMES[k][0]}, "permissions": "0"}
+        return d
+
+    body = interact(fake, table, as_player(0, slash(USERS["alice"], "open", channel=channel)))
+    check(body and body["type"] == 4, "a table opened by a player named %s" % MARKDOWN_NAMES[0][0])
+    for k in range(1, len(uids)):
+        interact(fake, table, as_player(k, slash(USERS["alice"], "join", channel=channel)))
+    interact(fake, table, as_player(0, slash(USERS["alice"], "start",
+                                             [{"name": "first", "type": 6, "value": uids[0]}], channel=channel)))
+    md, labels = [], []
+    for e in fake.all_log()[start:]:
+        if e.get("kind") == "http" and e.get("body") and e["path"].startswith("/api/v10/"):
+            try:
+                m, l = texts_of(json.loads(e["body"]))
+            except ValueError:
+                continue
+            md += m
+            labels += l
+    said = "\n".join(md)
+    for raw, escaped in MARKDOWN_NAMES:
+        check(escaped in said, "the name %r is sent escaped as %r" % (raw, escaped))
+        # a raw name inside its escaped form does not count ("- item" is in "\- item")
+        check(raw not in said.replace(escaped, ""), "the name %r is never sent unescaped" % raw)
+    curse = [b["label"] for b in table.buttons() if ":curse:" in b.get("custom_id", "")]
+    check(set(curse) == {raw for raw, _ in MARKDOWN_NAMES[1:]},
+          "the curse buttons are labelled with the names as they are: %s" % curse)
+    check(not any("\\" in l for l in labels), "no label shows a backslash: %s" % labels[:12])
+    body = interact(fake, table, as_player(0, slash(USERS["alice"], "abort", channel=channel)))
+    check(body and body["type"] == 4, "the table is closed")
 
 
 # ---- CTHULHU!!! (the board game) at a table of its own ----
@@ -1472,6 +1579,7 @@ def main():
         test_full_game(fake, table)
         test_elder_signs_game(fake, Table(fake, ES_CHANNEL))
         test_rival_cults_game(fake)
+        test_markdown_names(fake)
         test_cthulhu_game(fake, tmp)
         test_faults(fake, table, tmp)
         test_locked_database(fake, table, tmp)

@@ -3,8 +3,9 @@
  * cJSON_ParseWithLength and mapped by discord_parse_interaction. An accepted
  * interaction must give a known command, at most CMD_ARGS_MAX arguments and
  * NUL-terminated strings (a component or a modal submission: its game and
- * move; a modal submission: its text as the last argument); a refused one a
- * NUL-terminated reason. */
+ * move; a modal submission: its text as the last argument; an autocomplete:
+ * no arguments, the option typed, and an answer that is a JSON object); a
+ * refused one a NUL-terminated reason. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,10 +29,15 @@ static void check(const struct discord_req *r)
 		abort();
 	for (int i = 0; i < c->nargs; i++)
 		check_string(c->args[i], sizeof(c->args[i]));
-	if (r->type != 2 && r->type != 3 && r->type != 5)
+	if (r->type < 2 || r->type > 5)
 		abort();
-	if (r->type != 2 && (c->game <= 0 || c->move < 0))
+	if ((r->type == 3 || r->type == 5) && (c->game <= 0 || c->move < 0))
 		abort();
+	/* Autocomplete: the command without arguments, the option typed. */
+	if (r->type == 4 && (c->nargs != 0 || !r->focus_option[0]))
+		abort();
+	check_string(r->focus_option, sizeof(r->focus_option));
+	check_string(r->focus, sizeof(r->focus));
 	/* A modal's text or a menu's choice is the last argument. */
 	if (r->type == 5 && (c->nargs < 1 || strlen(c->args[c->nargs - 1]) > MSG_PROMPT_TEXT))
 		abort();
@@ -58,9 +64,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct discord_req r;
 	char err[128];
 
-	if (discord_parse_interaction(d, &r, err, sizeof(err)) == 0)
+	if (discord_parse_interaction(d, &r, err, sizeof(err)) == 0) {
 		check(&r);
-	else
+		if (r.type == 4) {
+			/* its answer is a JSON object, for any game */
+			char *json = discord_autocomplete_json(&r, r.focus);
+			cJSON *answer = json ? cJSON_Parse(json) : NULL;
+			if (json && !cJSON_IsObject(answer))
+				abort();
+			cJSON_Delete(answer);
+			free(json);
+		}
+	} else
 		check_string(err, sizeof(err));
 	cJSON_Delete(d);
 	return 0;

@@ -21,6 +21,7 @@
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
 #include "rlyeh/solvecache.h"
+#include "rlyeh/text.h"
 
 #define T0      1700000000000LL
 #define TIMEOUT 60000
@@ -787,6 +788,64 @@ static void test_hint(void **unused)
 	free(after);
 }
 
+/* The game of a channel's table, for /addbot's choices: the default game
+ * without a table (or after it closed), else the table's. */
+static void test_channel_game(void **unused)
+{
+	(void)unused;
+	assert_string_equal(bot_channel_game(fx->bot, "s1", "c1"), "cthulhu-dice");
+	accepted("alice", "/open elder-signs");
+	assert_string_equal(bot_channel_game(fx->bot, "s1", "c1"), "elder-signs");
+	assert_string_equal(bot_channel_game(fx->bot, "s1", "c2"), "cthulhu-dice");
+	assert_string_equal(bot_channel_game(fx->bot, "s2", "c1"), "cthulhu-dice");
+	accepted("alice", "/abort");
+	assert_string_equal(bot_channel_game(fx->bot, "s1", "c1"), "cthulhu-dice");
+}
+
+/* A name kept with a platform's escapes (Discord's "\_x\_" for "_x_") is
+ * named by typing it as it shows, or as kept. */
+static void test_escaped_name_typed(void **unused)
+{
+	struct bot_req req = {
+		.server = "s1", .channel = "c1", .user = "u9", .name = "\\_x\\_", .locale = "en"
+	};
+
+	(void)unused;
+	assert_true(text_name_is("\\*A\\*", "*a*"));
+	assert_true(text_name_is("\\*A\\*", "\\*a\\*"));
+	assert_false(text_name_is("\\*A\\*", "*a"));
+	assert_false(text_name_is("a\\b", "ab")); /* before a letter: not an escape */
+	assert_false(text_name_is("ab", "a\\b"));
+	accepted("alice", "/open");
+	assert_int_equal(cmd_parse("/join", &req.cmd), CMD_OK);
+	msg_clear(&fx->out);
+	bot_handle(fx->bot, &req, fx->now, &fx->out);
+	assert_true(fx->out.n > 0 && fx->out.m[0].kind != MSG_ERROR);
+	accepted("alice", "/start alice");
+	accepted("alice", "/curse _X_");
+	assert_true(any_text("\\_x\\_"));
+}
+
+/* A server (background mode) answers the first /hint at a 3-cultist table
+ * with the analysis: a table that small is solved at once, never left to a
+ * thread while the player is told to wait. */
+static void test_first_hint_at_once(void **unused)
+{
+	(void)unused;
+	solvecache_clear();
+	solvecache_install();
+	solvecache_background();
+	playing();
+	as("alice", "/hint");
+	assert_int_equal(fx->out.n, 1);
+	assert_int_equal(fx->out.m[0].kind, MSG_INFO);
+	assert_non_null(strstr(fx->out.m[0].text, "best: "));
+	assert_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_HINT_NOT_READY)));
+	assert_int_equal(solvecache_pending(3, 0), 0);
+	solve_set_provider(NULL);
+	solvecache_clear();
+}
+
 /* Beyond 6 cultists solver has no table: the table is told at the start
  * that it plays as heuristic; at 6 it is not. */
 static void test_solver_fallback_said(void **unused)
@@ -859,21 +918,43 @@ static void test_solver_tables_kept_on_disk(void **unused)
 	solvecache_set_dir(NULL);
 }
 
-/* A server builds solver tables off its event loop: until one is ready,
- * the cache answers NULL (and the solver policy plays heuristic). */
+/* A server solves a large table (5 cultists) off its event loop: until it
+ * is ready the cache answers NULL and says it is under way (the solver
+ * policy plays heuristic, /hint asks to wait). Once kept on disk, the
+ * table is read at once, with nothing under way. */
 static void test_solver_table_in_background(void **unused)
 {
 	const struct solve_table *t;
 
 	(void)unused;
+	solvecache_clear();
+	solvecache_set_dir(fx->dir);
+	solvecache_install();
 	solvecache_background();
-	t = solvecache_get(4, 0);
-	assert_null(t);
-	for (int i = 0; i < 3000 && !t; i++) {
+	lobby();
+	for (int i = 0; i < 3; i++)
+		accepted("alice", "/addbot heuristic");
+	accepted("alice", "/start alice");
+	as("alice", "/hint");
+	assert_int_equal(fx->out.n, 1);
+	assert_non_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_HINT_NOT_READY)));
+	assert_int_equal(solvecache_pending(5, 0), 1);
+	t = solvecache_get(5, 0);
+	for (int i = 0; i < 6000 && !t; i++) {
 		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
-		t = solvecache_get(4, 0);
+		t = solvecache_get(5, 0);
 	}
 	assert_non_null(t);
+	assert_int_equal(solvecache_pending(5, 0), 0);
+	solvecache_clear();
+	solvecache_background();
+	assert_non_null(solvecache_get(5, 0));
+	assert_int_equal(solvecache_pending(5, 0), 0);
+	as("alice", "/hint");
+	assert_non_null(strstr(fx->out.m[0].text, "best: "));
+	solve_set_provider(NULL);
+	solvecache_set_dir(NULL);
+	solvecache_clear();
 }
 
 static void test_storage_failure_changes_nothing(void **unused)
@@ -1545,6 +1626,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_calls_skip_computers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_storage_failure_changes_nothing, setup,
 		                                teardown),
+		cmocka_unit_test_setup_teardown(test_channel_game, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_escaped_name_typed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_first_hint_at_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_solver_fallback_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_commit_failure_undoes_the_batch, setup,

@@ -580,6 +580,13 @@ static void test_command_definitions(void **unused)
 			               cJSON_GetObjectItem(o, "description_localizations"), "nl")
 			               ->valuestring) <= 100);
 		}
+		if (strcmp(name, "addbot") == 0) {
+			/* the policies of the channel's game, by autocomplete */
+			cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "options"), 0);
+			assert_string_equal(cJSON_GetObjectItem(p, "name")->valuestring, "policy");
+			assert_true(cJSON_IsTrue(cJSON_GetObjectItem(p, "autocomplete")));
+			assert_null(cJSON_GetObjectItem(p, "choices"));
+		}
 		if (strcmp(name, "open") == 0) {
 			/* the game, the dice games' options, the language, and the
 			 * board game's settings as one text of words */
@@ -616,6 +623,216 @@ static void test_command_definitions(void **unused)
 	}
 	cJSON_Delete(arr);
 	free(json);
+}
+
+/* An autocomplete interaction (type 4) of /name with option `option` being
+ * typed, holding `typed` so far, from a user of `locale`. */
+static void autocomplete_req(const char *name, const char *option, const char *typed,
+                             const char *locale, struct discord_req *r)
+{
+	char json[512], err[128];
+	cJSON *d;
+
+	snprintf(json, sizeof(json),
+	         "{\"id\":\"12\",\"token\":\"tok\",\"type\":4,\"guild_id\":\"5\","
+	         "\"channel_id\":\"6\",\"locale\":\"%s\",\"member\":{\"user\":{\"id\":"
+	         "\"42\"}},\"data\":{\"id\":\"77\",\"name\":\"%s\",\"type\":1,"
+	         "\"options\":[{\"type\":3,\"name\":\"%s\",\"value\":\"%s\","
+	         "\"focused\":true}]}}",
+	         locale, name, option, typed);
+	d = parse(json);
+	assert_int_equal(discord_parse_interaction(d, r, err, sizeof(err)), 0);
+	cJSON_Delete(d);
+}
+
+/* The names and values of an autocomplete answer's choices, "name=value"
+ * joined by "|", after checking its shape. */
+static void choices_of(const char *json, char *out, size_t cap)
+{
+	cJSON *root = parse(json), *c;
+	cJSON *choices = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "data"), "choices");
+	size_t len = 0;
+
+	assert_int_equal(cJSON_GetObjectItem(root, "type")->valueint, 8);
+	assert_true(cJSON_IsArray(choices));
+	assert_true(cJSON_GetArraySize(choices) <= 25);
+	out[0] = '\0';
+	cJSON_ArrayForEach(c, choices)
+	{
+		const char *nl =
+		    cJSON_GetObjectItem(cJSON_GetObjectItem(c, "name_localizations"), "nl")
+		        ->valuestring;
+		assert_true(strlen(nl) >= 1 && strlen(nl) <= 100);
+		len += (size_t)snprintf(out + len, cap - len, "%s%s=%s", len ? "|" : "",
+		                        cJSON_GetObjectItem(c, "name")->valuestring,
+		                        cJSON_GetObjectItem(c, "value")->valuestring);
+		assert_true(len < cap);
+	}
+	cJSON_Delete(root);
+}
+
+/* Checks that the answer to r at a table of `game` offers exactly `want`
+ * (as choices_of writes them). */
+static void expect_choices(const struct discord_req *r, const char *game, const char *want)
+{
+	char got[512], *json = discord_autocomplete_json(r, game);
+
+	choices_of(json, got, sizeof(got));
+	assert_string_equal(got, want);
+	free(json);
+}
+
+/* /addbot's policy is completed with the policies of the channel's game
+ * only, filtered by what was typed, the default marked in the user's
+ * language; other options get no choices. */
+static void test_autocomplete(void **unused)
+{
+	struct discord_req r;
+	char got[512], *json;
+
+	(void)unused;
+	autocomplete_req("addbot", "policy", "", "en-US", &r);
+	assert_int_equal(r.type, 4);
+	assert_int_equal(r.req.cmd.kind, CMD_ADDBOT);
+	assert_int_equal(r.req.cmd.nargs, 0);
+	assert_string_equal(r.focus_option, "policy");
+	assert_string_equal(r.focus, "");
+	expect_choices(&r, "cthulhu-dice",
+	               "random=random|heuristic (default)=heuristic|solver=solver");
+	expect_choices(&r, "elder-signs", "greedy-2=greedy-2|expect (default)=expect");
+	expect_choices(&r, "cthulhu", "baseline (default)=baseline|random=random");
+	/* no table (or an unknown game): the default game's */
+	expect_choices(&r, NULL, "random=random|heuristic (default)=heuristic|solver=solver");
+	expect_choices(&r, "chess", "random=random|heuristic (default)=heuristic|solver=solver");
+
+	autocomplete_req("addbot", "policy", "HE", "nl", &r);
+	assert_string_equal(r.focus, "HE");
+	json = discord_autocomplete_json(&r, "cthulhu-dice");
+	choices_of(json, got, sizeof(got));
+	assert_string_equal(got, "heuristic (standaard)=heuristic");
+	assert_non_null(strstr(json, "\"name_localizations\":{\"nl\":\"heuristic (standaard)\"}"));
+	free(json);
+	autocomplete_req("addbot", "policy", "e", "en-GB", &r);
+	expect_choices(&r, "elder-signs", "greedy-2=greedy-2|expect (default)=expect");
+	autocomplete_req("addbot", "policy", "xyz", "en-US", &r);
+	expect_choices(&r, "elder-signs", "");
+	autocomplete_req("open", "game", "", "en-US", &r);
+	expect_choices(&r, "cthulhu-dice", "");
+
+	/* no focused option: refused */
+	{
+		cJSON *d = parse("{\"id\":\"12\",\"token\":\"tok\",\"type\":4,\"channel_id\":"
+		                 "\"6\",\"user\":{\"id\":\"42\"},\"data\":{\"name\":"
+		                 "\"addbot\",\"options\":[{\"type\":3,\"name\":\"policy\","
+		                 "\"value\":\"x\"}]}}");
+		char err[128];
+		assert_int_equal(discord_parse_interaction(d, &r, err, sizeof(err)), -1);
+		cJSON_Delete(d);
+	}
+}
+
+/* Display names are escaped for Discord's markdown: every construct a name
+ * could start shows as typed (the backslashes render nothing), and labels
+ * get their plain form back. */
+static void test_names_escaped(void **unused)
+{
+	static const char *const cases[][2] = {
+		{ "**bold**", "\\*\\*bold\\*\\*" },
+		{ "__under__", "\\_\\_under\\_\\_" },
+		{ "*it*", "\\*it\\*" },
+		{ "_it_", "\\_it\\_" },
+		{ "~~gone~~", "\\~\\~gone\\~\\~" },
+		{ "[t](https://u.example)", "\\[t\\](https://u.example)" },
+		{ "`code`", "\\`code\\`" },
+		{ "||spoiler||", "\\|\\|spoiler\\|\\|" },
+		{ "> quote", "\\> quote" },
+		{ "a>b", "a\\>b" },
+		{ "# heading", "\\# heading" },
+		{ "-# small", "\\-# small" },
+		{ "- item", "\\- item" },
+		{ "  + item", "  \\+ item" },
+		{ "1. first", "1\\. first" },
+		{ "12) x", "12\\) x" },
+		{ "<@1001>", "\\<\\@1001\\>" },
+		{ "<#600> <t:0>", "\\<#600\\> \\<t:0\\>" },
+		{ "@everyone", "\\@everyone" },
+		{ "a\\b", "a\\\\b" },
+		{ "Jean-Luc #1 4.5", "Jean-Luc #1 4.5" },
+		{ "Zoë 🐙", "Zoë 🐙" },
+		{ "tab\there", "tab here" },
+	};
+	char esc[STORE_NAME_MAX], back[STORE_NAME_MAX], err[128];
+	struct discord_req r;
+	cJSON *d;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(discord_escape_name(esc, sizeof(esc), cases[i][0]), 0);
+		if (strcmp(esc, cases[i][1]) != 0)
+			fail_msg("%s: got %s, want %s", cases[i][0], esc, cases[i][1]);
+		discord_plain(back, sizeof(back), esc);
+		if (strcmp(back, cases[i][0]) != 0 && strcmp(cases[i][0], "tab\there") != 0)
+			fail_msg("%s: plain form %s", cases[i][0], back);
+	}
+	/* the cap: never half an escape... */
+	{
+		char stars[41];
+		memset(stars, '*', 40);
+		stars[40] = '\0';
+		assert_int_equal(discord_escape_name(esc, sizeof(esc), stars), 1);
+		assert_int_equal(strlen(esc), 62); /* 31 whole escapes; a 32nd needs 64 bytes */
+		for (size_t k = 0; k < 62; k += 2)
+			assert_true(esc[k] == '\\' && esc[k + 1] == '*');
+	}
+	/* ...nor half a UTF-8 sequence */
+	assert_int_equal(discord_escape_name(esc, 8, "éééé"), 1);
+	assert_string_equal(esc, "ééé");
+	assert_int_equal(discord_escape_name(esc, 4, "é*é"), 1);
+	assert_string_equal(esc, "é");
+	assert_int_equal(discord_escape_name(esc, 5, "é*é"), 1);
+	assert_string_equal(esc, "é\\*");
+	assert_int_equal(discord_escape_name(esc, 4, "🐙"), 1);
+	assert_string_equal(esc, "");
+
+	/* where a Discord name enters */
+	d = parse("{\"id\":\"11\",\"token\":\"tok\",\"type\":2,\"channel_id\":\"6\","
+	          "\"member\":{\"user\":{\"id\":\"42\",\"username\":\"al\","
+	          "\"global_name\":\"**Al** @everyone\"}},\"data\":{\"name\":\"join\"}}");
+	assert_int_equal(discord_parse_interaction(d, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.req.name, "\\*\\*Al\\*\\* \\@everyone");
+	cJSON_Delete(d);
+
+	/* labels, which Discord shows as they are, in their plain form; the
+	 * table's text escaped */
+	{
+		static struct msg table;
+		const struct msg *one[1] = { &table };
+		char *json;
+		cJSON *j, *data, *b, *e;
+		table.kind = MSG_TABLE;
+		snprintf(table.text, sizeof(table.text), "\\_x\\_ is the Caster");
+		msg_field(&table, "\\_x\\_", "3 sanity");
+		msg_button(&table, 3, 0, "curse", "#1", "\\*\\*Al\\*\\*", MSG_DANGER);
+		json = discord_response_json(4, one, 1, 0);
+		j = parse(json);
+		data = cJSON_GetObjectItem(j, "data");
+		b = cJSON_GetArrayItem(
+		    cJSON_GetObjectItem(
+		        cJSON_GetArrayItem(cJSON_GetObjectItem(data, "components"), 0),
+		        "components"),
+		    0);
+		assert_string_equal(cJSON_GetObjectItem(b, "label")->valuestring, "**Al**");
+		e = cJSON_GetArrayItem(cJSON_GetObjectItem(data, "embeds"), 0);
+		assert_string_equal(cJSON_GetObjectItem(e, "description")->valuestring,
+		                    "\\_x\\_ is the Caster");
+		assert_string_equal(
+		    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "fields"), 0),
+		                        "name")
+		        ->valuestring,
+		    "\\_x\\_");
+		cJSON_Delete(j);
+		free(json);
+	}
 }
 
 /* The documented reaction to every close code (discord.md). */
@@ -698,6 +915,8 @@ int main(void)
 		cmocka_unit_test(test_select_and_modal_in),
 		cmocka_unit_test(test_select_and_modal_refusals),
 		cmocka_unit_test(test_private_choices),
+		cmocka_unit_test(test_autocomplete),
+		cmocka_unit_test(test_names_escaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
