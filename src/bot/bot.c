@@ -651,6 +651,15 @@ static void show_table(struct work *w)
 		int k = called_member(&w->t);
 		if (k >= 0 && store_player_notify(w->b->st, w->t.m[k].player))
 			set_call(m, &w->t, k, S_CALL, NULL);
+		if (k >= 0 && m->call.user[0] && w->t.game->awaits) {
+			/* The call says what the table waits for ("@alice — The
+			 * table waits for you to respond: /respond."). */
+			struct text tx;
+			text_init(&tx, m->call.text, sizeof(m->call.text));
+			text_add(&tx, " \xe2\x80\x94 ");
+			if (!w->t.game->awaits(w->t.state, &c, k, &tx))
+				set_call(m, &w->t, k, S_CALL, NULL);
+		}
 	}
 	if (w->t.game->picture) {
 		unsigned char *png = NULL;

@@ -165,6 +165,21 @@ static int find_victim(const struct cdice *g, const struct play_ctx *c, const ch
 		if (text_name_is(name, arg))
 			found = s;
 	}
+	{
+		/* "<player id>-<k>": the k-th cultist of that member (a platform
+		 * names the victim by the user and the cultist's number). */
+		const char *dash = strrchr(arg, '-');
+		int k = dash && dash[1] >= '1' && dash[1] <= '9' && !dash[2] ? dash[1] - '0' : 0;
+		for (int i = 0; i < c->nm && found < 0 && k; i++) {
+			size_t len = (size_t)(dash - arg);
+			if (!c->m[i].player[0] || strlen(c->m[i].player) != len ||
+			    strncmp(c->m[i].player, arg, len) != 0)
+				continue;
+			for (int s = 0, nth = 0; s < g->n && found < 0; s++)
+				if (cdice_owner(g, s) == i && ++nth == k)
+					found = s;
+		}
+	}
 	for (int i = 0; i < c->nm && found < 0 && member < 0; i++)
 		if ((c->m[i].player[0] && strcmp(c->m[i].player, arg) == 0) ||
 		    text_name_is(c->m[i].name, arg))

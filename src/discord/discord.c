@@ -1642,8 +1642,8 @@ static void respond_error(struct app *a, const cJSON *d, const char *text)
 	snprintf(path, sizeof(path), "/interactions/%s/%s/callback", id, token);
 	if (cJSON_IsNumber(type) && type->valuedouble == 4) {
 		/* autocomplete is answered with choices only: none */
-		submit(a, REST_POST, path, "{\"type\":8,\"data\":{\"choices\":[]}}", TAG_CALLBACK,
-		       NULL, 0, NULL);
+		submit(a, REST_POST, path, "{\"type\":8,\"data\":{\"choices\":[]}}",
+		       &(struct purpose){ .kind = TAG_CALLBACK });
 		return;
 	}
 	memset(&m, 0, sizeof(m));

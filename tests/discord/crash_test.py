@@ -78,7 +78,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="rlyeh-crash-")
     fake = rt.Fake(tmp)
     rng = random.Random(1234)
-    tables = {c: rt.Table() for c in CHANNELS}
+    tables = {c: rt.Table(fake, c) for c in CHANNELS}
     best = {}
     bot = rt.Bot(tmp, fake, "crash")
     rt.wait(rt.connected(fake), 15, "first connection")

@@ -666,7 +666,9 @@ static void test_calls(void **unused)
 	assert_non_null(t);
 	assert_string_equal(t->call.user, "alice");
 	assert_string_equal(t->call.name, "alice");
-	assert_string_equal(t->call.text, ", it is your move.");
+	assert_string_equal(
+	    t->call.text,
+	    " \xe2\x80\x94 The table waits for you to curse a Victim: /curse <victim>.");
 	assert_int_equal(t->call.reminder, 0);
 	/* /status is private and calls nobody. */
 	as("bob", "/status");
