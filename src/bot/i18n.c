@@ -137,7 +137,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "/leaderboard [game] [all] [week|month|year] — this server's (or every "
 	             "server's) ranking of a game (the table's by default)\n"
 	             "/stats [player] [game] [all] [week|month|year] — a player's record\n"
-	             "/language <en|nl> — the language I answer you in",
+	             "/language <en|nl> — the language I answer you in\n"
+	             "/notify <on|off> — be called (mentioned) when a table waits for your move, "
+	             "and reminded before it times out (on by default)",
 	             "Commando's:\n"
 	             "/open [cthulhu-dice|elder-signs] [classic|rival-cults] [2|3] [en|nl] — open "
 	             "een spel in dit kanaal\n"
@@ -166,7 +168,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "(of van alle servers) voor een spel (standaard dat van de tafel)\n"
 	             "/stats [speler] [spel] [all] [week|month|year] — de resultaten van een "
 	             "speler\n"
-	             "/language <en|nl> — de taal waarin ik je antwoord" },
+	             "/language <en|nl> — de taal waarin ik je antwoord\n"
+	             "/notify <on|off> — word geroepen (vermeld) wanneer een tafel op jouw zet "
+	             "wacht, en herinnerd voor de tijd om is (standaard aan)" },
 	[S_OR] = { " or ", " of " },
 	[S_CD_YELLOW_SIGN] = { "Yellow Sign", "Het Gele Teken" },
 	[S_CD_TENTACLE] = { "Tentacle", "Tentakel" },

@@ -922,9 +922,9 @@ static void compose_content(const struct msg *const *m, int n, const struct msg 
 				text_add(&at, "**\n");
 			}
 			text_add(&at, m[i]->text);
+			while (at.len && all[at.len - 1] == '\n') /* one line break between */
+				all[--at.len] = '\0';
 		}
-		while (at.len && all[at.len - 1] == '\n')
-			all[--at.len] = '\0';
 		budget = CONTENT_MAX - (call[0] ? strlen(call) + 1 : 0);
 		if (at.len > budget) {
 			const char *cut;

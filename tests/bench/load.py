@@ -17,6 +17,14 @@ Usage examples (from the repository root, after a Release build in build/):
   tests/bench/load.py --scenario steady --channels 200 --duration 20 --rate 5300
   tests/bench/load.py --scenario burst --channels 200 --duration 20 --repeat 3
   tests/bench/load.py --scenario games --games 10000 --repeat 3
+  tests/bench/load.py --channels 50 --duration 10 --rate 0 --repeat 3 --baseline OLD/rlyeh
+
+Each line also counts the HTTP requests the daemon made during the load, by route (the
+interaction callback, the interaction's webhook: follow-ups and edits, a channel message
+created, a channel message edited, GETs, others), and per interaction answered. With
+--baseline the runs alternate between the daemon and the baseline binary (the same scenario,
+the same seed), each line says which ran, and the last lines are each one's medians and the
+ratios daemon / baseline.
 
 Only the Python standard library is used."""
 import argparse
@@ -69,6 +77,8 @@ def parse_args():
                    help="a command line that runs the daemon, e.g. "
                         "\"valgrind --tool=callgrind --callgrind-out-file=cg.out\" "
                         "(the memory figures are then the wrapper's)")
+    p.add_argument("--baseline", metavar="RLYEH",
+                   help="another daemon binary run in alternation with --rlyeh (a yardstick)")
     p.add_argument("--keep", action="store_true", help="keep each run's directory")
     p.add_argument("--verbose", action="store_true", help="progress on stderr")
     return p.parse_args()
@@ -240,13 +250,13 @@ def wait_for(cond, seconds, what):
     raise RuntimeError("timed out waiting for " + what)
 
 
-def one_run(args, index):
+def one_run(args, index, binary=None):
     tmp = tempfile.mkdtemp(prefix="rlyeh-load-")
     fake = Fake(args.fake, tmp)
     daemon = None
     perf = None
     try:
-        daemon = Daemon(args.rlyeh, fake, tmp, args.wrapper)
+        daemon = Daemon(binary or args.rlyeh, fake, tmp, args.wrapper)
         wait_for(lambda: fake.call("GET", "/_fake/state")["connected"], 60, "the gateway session")
         # The command registration and the first requests settle first.
         time.sleep(0.5)
@@ -335,6 +345,10 @@ def one_run(args, index):
             result["busy_interactions_per_s"] = round(st["busy_rate"], 1)
         if st["timeouts"] or st["channels_broken"]:
             result["channels_broken"] = st["channels_broken"]
+        # The HTTP requests the daemon made, by route, and per interaction answered.
+        if "requests" in st:
+            result["requests"] = st["requests"]
+            result["requests_per_interaction"] = round(st["requests_per_interaction"], 3)
         result["answered_per_s"] = st["per_s"]
         return result
     finally:
@@ -351,6 +365,7 @@ def one_run(args, index):
 
 
 MEDIAN_KEYS = ("duration_s", "sent", "answered", "interactions_per_s", "busy_interactions_per_s",
+               "requests_per_interaction",
                "p50_ms", "p99_ms", "p999_ms", "max_ms", "errors", "timeouts", "peak_rss_mib",
                "rss_end_mib", "db_mib", "games_finished", "games_in_progress",
                "games_in_progress_db", "violations", "daemon_cpu", "fake_cpu", "other_cpu")
@@ -366,21 +381,38 @@ def median_line(runs):
     return out
 
 
+RATIO_KEYS = ("interactions_per_s", "p50_ms", "p99_ms", "requests_per_interaction", "peak_rss_mib",
+              "daemon_cpu")
+
+
 def main():
     args = parse_args()
-    for path in (args.rlyeh, args.fake):
+    for path in (args.rlyeh, args.fake) + ((args.baseline,) if args.baseline else ()):
         if not os.access(path, os.X_OK):
-            sys.exit("load.py: %s is not an executable (see --rlyeh, --fake)" % path)
-    runs = []
+            sys.exit("load.py: %s is not an executable (see --rlyeh, --fake, --baseline)" % path)
+    daemons = [("rlyeh", args.rlyeh)] + ([("baseline", args.baseline)] if args.baseline else [])
+    runs = {name: [] for name, _ in daemons}
     for i in range(args.repeat):
-        r = one_run(args, i)
-        runs.append(r)
-        line = dict(r)
-        if not args.verbose:
-            line.pop("answered_per_s")
-        print(json.dumps(line), flush=True)
-    if args.repeat > 1:
-        print(json.dumps(median_line(runs)), flush=True)
+        for name, binary in daemons:
+            r = one_run(args, i, binary)
+            if args.baseline:
+                r["daemon"] = name
+            runs[name].append(r)
+            line = dict(r)
+            if not args.verbose:
+                line.pop("answered_per_s")
+            print(json.dumps(line), flush=True)
+    medians = {}
+    for name, _ in daemons:
+        if args.repeat > 1 or args.baseline:
+            medians[name] = median_line(runs[name])
+            if args.baseline:
+                medians[name]["daemon"] = name
+            print(json.dumps(medians[name]), flush=True)
+    if args.baseline:
+        a, b = medians["rlyeh"], medians["baseline"]
+        print(json.dumps({"ratio": "rlyeh / baseline", **{
+            k: round(a[k] / b[k], 3) for k in RATIO_KEYS if a.get(k) and b.get(k)}}), flush=True)
 
 
 if __name__ == "__main__":

@@ -98,6 +98,100 @@ static void test_button_and_refusals(void **unused)
 	}
 }
 
+/* The live table: the events' last lines that fit, the call of the awaited
+ * player last with its mention, and allowed_mentions allowing that user
+ * alone; a table that calls nobody allows nobody. */
+static void test_live_table_calls(void **unused)
+{
+	static struct msg table, events[3];
+	const struct msg *m[4] = { &events[0], &events[1], &events[2], &table };
+	cJSON *j, *data, *am, *users;
+	const char *content;
+	char *json;
+
+	(void)unused;
+	table.kind = MSG_TABLE;
+	table.audience = MSG_CHANNEL;
+	snprintf(table.title, sizeof(table.title), "Cthulhu Dice — turn 2");
+	msg_button(&table, 3, 4, "respond", NULL, "Respond", MSG_PRIMARY);
+	snprintf(table.call.user, sizeof(table.call.user), "1002");
+	snprintf(table.call.name, sizeof(table.call.name), "bob");
+	snprintf(table.call.text, sizeof(table.call.text), " — respond: /respond.");
+	for (int i = 0; i < 3; i++) {
+		events[i].kind = MSG_EVENT;
+		events[i].audience = MSG_CHANNEL;
+	}
+	snprintf(events[0].text, sizeof(events[0].text),
+	         "Turn 2: alice curses bob. @everyone <@1003>");
+	snprintf(events[1].text, sizeof(events[1].text), "alice rolls: Tentacle.");
+	snprintf(events[2].text, sizeof(events[2].text), "alice takes 1 sanity from bob.");
+
+	json = discord_response_json(4, m, 4, 0);
+	j = parse(json);
+	data = cJSON_GetObjectItem(j, "data");
+	content = cJSON_GetObjectItem(data, "content")->valuestring;
+	assert_string_equal(content, "Turn 2: alice curses bob. @everyone <@1003>\n"
+	                             "alice rolls: Tentacle.\nalice takes 1 sanity from bob.\n"
+	                             "<@1002> — respond: /respond.");
+	am = cJSON_GetObjectItem(data, "allowed_mentions");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(am, "parse")), 0);
+	users = cJSON_GetObjectItem(am, "users");
+	assert_int_equal(cJSON_GetArraySize(users), 1);
+	assert_string_equal(cJSON_GetArrayItem(users, 0)->valuestring, "1002");
+	assert_null(cJSON_GetObjectItem(am, "roles"));
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(data, "components")), 1);
+	cJSON_Delete(j);
+	free(json);
+
+	/* Too much narration: the earliest lines go, an ellipsis heads the
+	 * rest, the call stays whole and the content within 2000. */
+	memset(events[0].text, 0, sizeof(events[0].text));
+	for (int i = 0; i < 40; i++)
+		snprintf(events[0].text + strlen(events[0].text),
+		         sizeof(events[0].text) - strlen(events[0].text),
+		         "line %02d of the first move\n", i);
+	memset(events[1].text, 0, sizeof(events[1].text));
+	for (int i = 0; i < 40; i++)
+		snprintf(events[1].text + strlen(events[1].text),
+		         sizeof(events[1].text) - strlen(events[1].text),
+		         "line %02d of the other move\n", i);
+	json = discord_response_json(4, m, 4, 0);
+	j = parse(json);
+	content = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "data"), "content")->valuestring;
+	assert_true(strlen(content) <= 2000);
+	assert_memory_equal(content, "\xe2\x80\xa6\n", 4);
+	assert_null(strstr(content, "line 00 of the first move"));
+	assert_non_null(strstr(content,
+	                       "line 39 of the other move\n"
+	                       "alice takes 1 sanity from bob.\n<@1002> — respond: /respond."));
+	assert_true(strstr(content, "\xe2\x80\xa6\nline ") == content); /* whole lines */
+	cJSON_Delete(j);
+	free(json);
+
+	/* No call (a computer's seat, /notify off), or a private table: nobody. */
+	table.call.user[0] = '\0';
+	json = discord_response_json(4, m + 3, 1, 0);
+	j = parse(json);
+	am = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "data"), "allowed_mentions");
+	assert_null(cJSON_GetObjectItem(am, "users"));
+	assert_null(strstr(json, "<@"));
+	cJSON_Delete(j);
+	free(json);
+	snprintf(table.call.user, sizeof(table.call.user), "1002");
+	table.audience = MSG_PRIVATE;
+	json = discord_response_json(4, m + 3, 1, 64);
+	assert_null(strstr(json, "\"users\""));
+	assert_null(strstr(json, "<@1002>"));
+	free(json);
+	/* A call whose user is not a snowflake names the player instead. */
+	table.audience = MSG_CHANNEL;
+	snprintf(table.call.user, sizeof(table.call.user), "local-1");
+	json = discord_response_json(4, m + 3, 1, 0);
+	assert_null(strstr(json, "\"users\""));
+	assert_non_null(strstr(json, "bob — respond: /respond."));
+	free(json);
+}
+
 static void test_response_shapes(void **unused)
 {
 	static struct msg table, event, error;
@@ -906,6 +1000,7 @@ int main(void)
 		cmocka_unit_test(test_slash_command),
 		cmocka_unit_test(test_button_and_refusals),
 		cmocka_unit_test(test_response_shapes),
+		cmocka_unit_test(test_live_table_calls),
 		cmocka_unit_test(test_command_definitions),
 		cmocka_unit_test(test_close_codes),
 		cmocka_unit_test(test_plain_bytes),
