@@ -65,6 +65,9 @@ def parse_args():
     p.add_argument("--concurrency", type=int, default=64, help="interactions in flight at most")
     p.add_argument("--computer", type=float, default=0.5,
                    help="share of the tables with a computer player (0 to 1)")
+    p.add_argument("--slash", type=float, default=0.0,
+                   help="share of the Eye choices and responses typed as slash commands rather "
+                        "than clicked (0 to 1)")
     p.add_argument("--games", type=int, default=10000, help="games left in progress (games)")
     p.add_argument("--games-timeout", type=float, default=1800,
                    help="seconds allowed to open the games (games)")
@@ -271,7 +274,7 @@ def one_run(args, index, binary=None):
                 "duration_s": args.games_timeout if games else args.duration,
                 "mode": "burst" if args.scenario == "burst" else "steady",
                 "rate": rate, "concurrency": args.concurrency, "keep_open": games,
-                "computer": args.computer, "guild": "500"}
+                "computer": args.computer, "slash": args.slash, "guild": "500"}
         if args.seed:
             body["seed"] = args.seed + index
         if args.perf:
@@ -313,6 +316,7 @@ def one_run(args, index, binary=None):
             "duration_s": round(st["sending_s"], 3),
             "rate_target": rate,
             "concurrency": args.concurrency,
+            "slash": args.slash,
             "sent": st["sent"],
             "answered": st["answered"],
             "interactions_per_s": round(st["rate"], 1),
@@ -373,7 +377,7 @@ MEDIAN_KEYS = ("duration_s", "sent", "answered", "interactions_per_s", "busy_int
 
 def median_line(runs):
     out = {"scenario": runs[0]["scenario"], "median_of": len(runs)}
-    for k in ("channels", "rate_target", "concurrency"):
+    for k in ("channels", "rate_target", "concurrency", "slash"):
         out[k] = runs[0][k]
     for k in MEDIAN_KEYS:
         if k in runs[0]:

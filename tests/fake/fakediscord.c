@@ -3193,7 +3193,9 @@ static const char *query_arg(const char *query, const char *name, char *out, siz
  * POST /_fake/load {"channels":N, "duration_s":S, "mode":"steady"|"burst", "rate":R (paced
  * interactions/s; 0: as fast as the answers allow), "concurrency":C (in flight at most),
  * "keep_open":bool (tables stop once their game is started), "computer":0..1 (share of the
- * tables with a computer player), "guild":"id", "seed":n} starts a run; {"stop":true} ends it.
+ * tables with a computer player), "slash":0..1 (share of the Eye choices and responses typed
+ * as slash commands rather than clicked), "guild":"id", "seed":n} starts a run; {"stop":true}
+ * ends it.
  * Burst mode dispatches in the even seconds only. GET /_fake/load: running, sent, answered,
  * errors (callbacks not 2xx or private), timeouts (no callback within 5 s), elapsed_s, rate,
  * busy_s and busy_rate (burst), p50/p90/p99/p999/max/mean_ms, games_finished, games_open,
@@ -3270,6 +3272,7 @@ static struct {
 	int concurrency;
 	double rate;
 	double computer;
+	double slash; /* share of the Eye choices and responses sent as slash commands */
 	int64_t duration_us;
 	char guild[32];
 	int run;
@@ -3495,6 +3498,21 @@ static int load_act(struct lchan *c)
 			       : c->kind == T_CURSE ? load_button(c, ":curse:")
 			       : c->kind == T_EYE   ? load_button(c, ":eye:")
 			                            : load_button(c, ":respond");
+			if (what && c->kind != T_CURSE && L.slash > 0 &&
+			    (double)(load_random() % 1000000) < L.slash * 1e6) {
+				/* the same move typed: /eye face or /respond */
+				type = 2;
+				if (c->kind == T_EYE) {
+					snprintf(
+					    opt, sizeof opt,
+					    "[{\"name\":\"face\",\"type\":3,\"value\":\"%s\"}]",
+					    strrchr(what, ':') + 1);
+					options = opt;
+					what = "eye";
+				} else {
+					what = "respond";
+				}
+			}
 			break;
 		case T_OVER:
 			type = 2;
@@ -3838,6 +3856,7 @@ static void ctl_load_start(struct req *r, const cJSON *b)
 	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(b, "rate");
 	const cJSON *conc = cJSON_GetObjectItemCaseSensitive(b, "concurrency");
 	const cJSON *computer = cJSON_GetObjectItemCaseSensitive(b, "computer");
+	const cJSON *slash = cJSON_GetObjectItemCaseSensitive(b, "slash");
 	const cJSON *guild = cJSON_GetObjectItemCaseSensitive(b, "guild");
 	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(b, "seed");
 	int n = cJSON_IsNumber(channels) ? channels->valueint : 0;
@@ -3850,6 +3869,8 @@ static void ctl_load_start(struct req *r, const cJSON *b)
 	    (strcmp(m, "steady") && strcmp(m, "burst")) ||
 	    (rate && (!cJSON_IsNumber(rate) || rate->valuedouble < 0)) ||
 	    (conc && (!cJSON_IsNumber(conc) || conc->valueint < 1)) || comp < 0 || comp > 1 ||
+	    (slash &&
+	     (!cJSON_IsNumber(slash) || slash->valuedouble < 0 || slash->valuedouble > 1)) ||
 	    (guild && (!cJSON_IsString(guild) || !is_digits(guild->valuestring) ||
 	               strlen(guild->valuestring) > 20))) {
 		set_body(
@@ -3857,6 +3878,7 @@ static void ctl_load_start(struct req *r, const cJSON *b)
 		    "{\"error\":\"need {\\\"channels\\\":1..100000, \\\"duration_s\\\":0..3600, "
 		    "\\\"mode\\\":\\\"steady\\\"|\\\"burst\\\", \\\"rate\\\":>=0, "
 		    "\\\"concurrency\\\":>=1, \\\"keep_open\\\":bool, \\\"computer\\\":0..1, "
+		    "\\\"slash\\\":0..1, "
 		    "\\\"guild\\\":digits}\"}");
 		return;
 	}
@@ -3870,6 +3892,7 @@ static void ctl_load_start(struct req *r, const cJSON *b)
 	L.concurrency = cJSON_IsNumber(conc) ? conc->valueint : 64;
 	L.keep_open = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "keep_open"));
 	L.computer = comp;
+	L.slash = cJSON_IsNumber(slash) ? slash->valuedouble : 0;
 	L.duration_us = (int64_t)(dur * 1e6);
 	copy_str(L.guild, sizeof L.guild, guild ? guild->valuestring : "500");
 	L.rng = cJSON_IsNumber(seed) && seed->valuedouble >= 1 ? (uint64_t)seed->valuedouble
