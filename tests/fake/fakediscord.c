@@ -4058,6 +4058,40 @@ static void ctl_message(struct req *r)
 	set_json(r, 200, j);
 }
 
+/* POST /_fake/chat {"channel":"id", "user":"id", "name":"…", "content":"…"}: a message a
+ * person posts in a channel (what a busy channel holds besides the bot's), stored with that
+ * author; answers the message. */
+static void ctl_chat(struct req *r, const cJSON *body)
+{
+	const cJSON *ch = cJSON_GetObjectItemCaseSensitive(body, "channel"),
+	            *user = cJSON_GetObjectItemCaseSensitive(body, "user"),
+	            *name = cJSON_GetObjectItemCaseSensitive(body, "name"),
+	            *content = cJSON_GetObjectItemCaseSensitive(body, "content");
+	if (!cJSON_IsString(ch) || !is_digits(ch->valuestring) || strlen(ch->valuestring) > 20 ||
+	    !cJSON_IsString(user) || !is_digits(user->valuestring) ||
+	    strlen(user->valuestring) > 20 || !cJSON_IsString(name) ||
+	    strlen(name->valuestring) > 32 || !cJSON_IsString(content) ||
+	    utf8_len(content->valuestring) > 2000) {
+		set_body(r, 400,
+		         "{\"error\":\"need {\\\"channel\\\":digits, \\\"user\\\":digits, "
+		         "\\\"name\\\":..32, \\\"content\\\":..2000}\"}");
+		return;
+	}
+	char mid[32];
+	new_snowflake(mid, sizeof mid);
+	cJSON *b = cJSON_CreateObject();
+	cJSON_AddStringToObject(b, "content", content->valuestring);
+	struct message *m = message_add(mid, ch->valuestring, NULL, b, 0);
+	cJSON_Delete(b);
+	cJSON *author = cJSON_CreateObject();
+	cJSON_AddStringToObject(author, "id", user->valuestring);
+	cJSON_AddStringToObject(author, "username", name->valuestring);
+	cJSON_AddStringToObject(author, "global_name", name->valuestring);
+	cJSON_AddStringToObject(author, "discriminator", "0");
+	cJSON_ReplaceItemInObjectCaseSensitive(m->obj, "author", author);
+	set_json_of(r, 200, m->obj);
+}
+
 static void ctl_dispatch(struct req *r, const cJSON *body)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(body, "t");
@@ -4944,6 +4978,8 @@ static void handle(struct req *r)
 			ctl_message(r);
 		else if (r->method == M_POST && !strcmp(c, "dispatch"))
 			ctl_dispatch(r, json);
+		else if (r->method == M_POST && !strcmp(c, "chat"))
+			ctl_chat(r, json);
 		else if (r->method == M_POST && !strcmp(c, "fault"))
 			ctl_fault(r, json);
 		else if (r->method == M_POST && !strcmp(c, "load"))
