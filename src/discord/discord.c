@@ -1078,6 +1078,7 @@ struct chan {
 	int64_t token_at;            /* when */
 	int original;                /* it is that interaction's original response */
 	char clicked[SNOWFLAKE_MAX]; /* the message a click's answer took the buttons off last */
+	int restored;                /* it was read back from the store at start */
 	struct chan *next;           /* in its hash bucket */
 };
 
@@ -1229,6 +1230,36 @@ static size_t chan_hash(const char *channel, size_t nbuckets)
 	return (size_t)(text_hash(TEXT_HASH_SEED, channel) & (nbuckets - 1));
 }
 
+/* The key under which a channel's live message outlives a restart. */
+static void live_key(const char *channel, char *key, size_t cap)
+{
+	snprintf(key, cap, "live:%s", channel);
+}
+
+/* Reads back what the daemon knew of c's live message when it last stopped
+ * (persist_live), so that the next one takes that one's buttons off too;
+ * nothing when none was kept or the value does not read. */
+static void restore_live(struct app *a, struct chan *c)
+{
+	char key[64], value[1024], id[SNOWFLAKE_MAX], token[512];
+	long long at;
+	int original;
+
+	live_key(c->channel, key, sizeof(key));
+	if (!a->st || store_setting_get(a->st, key, value, sizeof(value)) || !value[0])
+		return;
+	token[0] = '\0';
+	if (sscanf(value, "%20s %lld %d %511s", id, &at, &original, token) < 3 ||
+	    (!is_snowflake(id) && strcmp(id, "-") != 0))
+		return;
+	c->restored = 1;
+	c->open = c->made = 1;
+	text_copy(c->msg_id, sizeof(c->msg_id), is_snowflake(id) ? id : "");
+	c->original = original != 0;
+	c->token_at = at;
+	c->token = token[0] ? strdup(token) : NULL;
+}
+
 /* The channel's record, made when new (at most CHANNELS_MAX); NULL when
  * memory is short or there are too many. Records never move. */
 static struct chan *chan_get(struct app *a, const char *channel)
@@ -1266,6 +1297,7 @@ static struct chan *chan_get(struct app *a, const char *channel)
 	c->next = a->chans[chan_hash(channel, a->nbuckets)];
 	a->chans[chan_hash(channel, a->nbuckets)] = c;
 	a->nchans++;
+	restore_live(a, c);
 	return c;
 }
 
@@ -1992,6 +2024,37 @@ static void drain(struct app *a)
 		on_response(a, &resp);
 }
 
+/* Keeps, for every channel whose live message still has buttons, what it
+ * takes to freeze it after a restart: "<id or -> <token_at> <original>
+ * [<token>]" under "live:<channel>"; clears the value of a channel read back
+ * at start whose live message has none now. A stop by SIGKILL keeps none
+ * (the buttons of that message are refused as stale). */
+static void persist_live(struct app *a)
+{
+	char key[64], value[1024];
+
+	if (!a->st)
+		return;
+	for (size_t i = 0; i < a->nbuckets; i++) {
+		for (const struct chan *c = a->chans[i]; c; c = c->next) {
+			int keep =
+			    c->open && c->made && (c->msg_id[0] || (c->original && c->token));
+			if (!keep && !c->restored)
+				continue;
+			value[0] = '\0';
+			if (keep)
+				snprintf(value, sizeof(value), "%s %lld %d %s",
+				         c->msg_id[0] ? c->msg_id : "-", (long long)c->token_at,
+				         c->original,
+				         c->token && strlen(c->token) < 512 ? c->token : "");
+			live_key(c->channel, key, sizeof(key));
+			if (store_setting_put(a->st, key, value))
+				log_msg(LOG_WARN, "the live table of channel %s could not be kept",
+				        c->channel);
+		}
+	}
+}
+
 /* Answers GET /healthz (gateway state, database writable) and /metrics on
  * the local health port. */
 static int health_request(struct app *a, struct lws *wsi, struct http_session *hs, const char *uri)
@@ -2369,6 +2432,7 @@ out:
 		lws_context_destroy(a->ctx);
 	gateway_free(a->gw);
 	bot_free(a->bot);
+	persist_live(a);
 	store_checkpoint(a->st);
 	store_close(a->st);
 	msg_free(&a->out);

@@ -1420,6 +1420,26 @@ def test_sigterm(tmp, fake):
     check(puts_after == puts_before, "unchanged commands are not registered again")
 
 
+def test_restart_freezes(tmp, fake, table):
+    """After a stop (SIGTERM) and a start, the first table of a channel still takes the buttons
+    off the one the channel showed before the stop."""
+    bot = Bot(tmp, fake, "bot8")
+    wait(connected(fake), 15, "the restarted bot connects")
+    table.refresh()
+    before = table.message_id
+    check(table.components, "before the restart the channel's live table has buttons")
+    if game_over(table):
+        interact(fake, table, slash(USERS["alice"], "rematch"))
+    else:
+        play_move(fake, table, use_slash=True)
+    check(table.message_id != before, "a new live table after the restart")
+    old = api(fake, "GET", "/channels/%s/messages/%s" % (CHANNEL, before))
+    check(not old.get("components"), "the table shown before the restart lost its buttons: %s"
+          % old.get("components"))
+    bot.proc.send_signal(signal.SIGTERM)
+    check(bot.proc.wait(timeout=10) == 0, "the restarted bot stops cleanly")
+
+
 def test_no_session_starts(tmp, fake):
     """GET /gateway/bot says no session starts are left: the bot waits reset_after."""
     # long enough that even a daemon under valgrind asks before the reset
@@ -1602,12 +1622,13 @@ def main():
         check(ct == 1, "the CTHULHU!!! game is stored finished (%d)" % ct)
         db.close()
         test_sigterm(tmp, fake)
+        test_restart_freezes(tmp, fake, table)
         test_no_session_starts(tmp, fake)
         test_systemd_health_reload_compress(tmp, fake)
         test_intents_refused(tmp, fake)
         test_token_refused(tmp, fake)
         test_shutdown_with_stalled_api(tmp, fake)
-        for name in ("bot", "bot2", "bot3", "bot4", "bot5", "bot6", "bot7"):
+        for name in ("bot", "bot2", "bot3", "bot4", "bot5", "bot6", "bot7", "bot8"):
             path = os.path.join(tmp, name + ".err")
             if os.path.exists(path):
                 check(TOKEN not in open(path).read(), "the token is not in the log of " + name)
