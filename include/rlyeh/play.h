@@ -31,7 +31,9 @@ struct play_option {
 	int type; /* enum play_arg */
 	int required;
 	const char *desc, *nl_desc;
-	const char *choices; /* "a,b,c"; NULL: any value */
+	/* "a,b,c"; a choice "a=b" is the value a, named b in Dutch; NULL:
+	 * any value */
+	const char *choices;
 };
 
 #define PLAY_OPTIONS_MAX 2

@@ -25,7 +25,8 @@ static const struct play_action actions[] = {
 	  "Choose what your Eye becomes",
 	  "Maak een keuze voor je Boze Oog",
 	  { { "face", "kant", PLAY_ARG_TEXT, 1, "The face", "De kant",
-	      "Yellow Sign,Tentacle,Elder Sign,Cthulhu" } },
+	      "Yellow Sign=Het Gele Teken,Tentacle=Tentakel,Elder Sign=Teken van de Oude "
+	      "Goden,Cthulhu" } },
 	  ACT_EYE },
 	{ "respond",
 	  "reageren",

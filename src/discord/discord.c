@@ -618,7 +618,12 @@ static void add_command(cJSON *arr, const char *name, const char *nl_name, const
 			for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
 			     t = strtok_r(NULL, ",", &save)) {
 				cJSON *cj = cJSON_CreateObject();
+				char *nl = strchr(t, '=');
+				if (nl)
+					*nl++ = '\0'; /* "value=Dutch name" */
 				cJSON_AddStringToObject(cj, "name", t);
+				if (nl)
+					localized(cj, "name_localizations", nl);
 				if (o->type == PLAY_ARG_NUMBER)
 					cJSON_AddNumberToObject(cj, "value", strtol(t, NULL, 10));
 				else

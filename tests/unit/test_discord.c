@@ -674,6 +674,29 @@ static void test_command_definitions(void **unused)
 			               cJSON_GetObjectItem(o, "description_localizations"), "nl")
 			               ->valuestring) <= 100);
 		}
+		if (strcmp(name, "eye") == 0) {
+			/* the faces by name, their Dutch names as Discord shows them */
+			static const char *const en[] = { "Yellow Sign", "Tentacle", "Elder Sign",
+				                          "Cthulhu" };
+			static const char *const dutch[] = { "Het Gele Teken", "Tentakel",
+				                             "Teken van de Oude Goden", NULL };
+			cJSON *ch = cJSON_GetObjectItem(
+			    cJSON_GetArrayItem(cJSON_GetObjectItem(c, "options"), 0), "choices");
+			assert_int_equal(cJSON_GetArraySize(ch), 4);
+			for (int k = 0; k < 4; k++) {
+				cJSON *one = cJSON_GetArrayItem(ch, k);
+				cJSON *loc = cJSON_GetObjectItem(
+				    cJSON_GetObjectItem(one, "name_localizations"), "nl");
+				assert_string_equal(cJSON_GetObjectItem(one, "name")->valuestring,
+				                    en[k]);
+				assert_string_equal(cJSON_GetObjectItem(one, "value")->valuestring,
+				                    en[k]);
+				if (dutch[k])
+					assert_string_equal(loc->valuestring, dutch[k]);
+				else
+					assert_null(loc); /* the same in both languages */
+			}
+		}
 		if (strcmp(name, "addbot") == 0) {
 			/* the policies of the channel's game, by autocomplete */
 			cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "options"), 0);
