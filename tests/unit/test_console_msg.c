@@ -44,6 +44,28 @@ static void expect_text(char *got, const char *want)
 	free(got);
 }
 
+/* The player at the terminal sees every table: a call shows only in a
+ * reminder, as the player's name and the call's text above the table. */
+static void test_reminder_call(void **unused)
+{
+	struct msg_list l = { 0 };
+	struct msg *m = msg_add(&l, MSG_CHANNEL, NULL, MSG_TABLE);
+
+	(void)unused;
+	snprintf(m->title, sizeof(m->title), "Cthulhu Dice — turn 1");
+	snprintf(m->text, sizeof(m->text), "alice is the Caster");
+	snprintf(m->call.user, sizeof(m->call.user), "alice");
+	snprintf(m->call.name, sizeof(m->call.name), "alice");
+	snprintf(m->call.text, sizeof(m->call.text), " — your move.");
+	expect_text(shown(m, NULL), "== Cthulhu Dice — turn 1 ==\nalice is the Caster\n");
+	m->call.reminder = 1;
+	snprintf(m->call.text, sizeof(m->call.text),
+	         ", the table still waits for your move: 30 s left.");
+	expect_text(shown(m, NULL), "alice, the table still waits for your move: 30 s left.\n"
+	                            "== Cthulhu Dice — turn 1 ==\nalice is the Caster\n");
+	msg_free(&l);
+}
+
 /* A table of the board game: its placement options as numbered lines, the
  * command each gives, and the button that asks for a destination. */
 static void test_select_and_prompt(void **unused)
@@ -191,6 +213,7 @@ static void test_picture_dir(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reminder_call),
 		cmocka_unit_test(test_select_and_prompt),
 		cmocka_unit_test(test_picture_file),
 		cmocka_unit_test(test_picture_dir),
