@@ -22,7 +22,16 @@
  *    with the text appended ("Receiving and Responding": Interaction Callback
  *    Type, Modal, Modal Submit Data Structure; "Using Modal Components");
  *  - a choice in a select menu (interaction type 3, data.values) becomes the
- *    menu's command with the chosen value appended. */
+ *    menu's command with the chosen value appended;
+ *  - what a command tells a channel is one new live message (the events, the
+ *    table, its buttons, the call of the awaited player) and the live message
+ *    before it loses its buttons ({"components": []}, which leaves the rest):
+ *    for a click on a channel message the callback is type 7 freezing that
+ *    message and the new one a follow-up; otherwise the callback is type 4
+ *    with ?with_response=true (its answer names the new message) and the old
+ *    one is frozen by a PATCH through the interaction's webhook, or the
+ *    channel once the token has expired ("Receiving and Responding":
+ *    Interaction Callback, with_response; "Edit Message"). */
 #ifndef RLYEH_DISCORD_H
 #define RLYEH_DISCORD_H
 
@@ -129,7 +138,14 @@ char *discord_autocomplete_json(const struct discord_req *r, const char *game);
  * table and of the events, see discord_response_files) the body lists them
  * in "attachments" and must be sent with those files as payload_json. A
  * message without picture, select menu or prompt gives the same bytes as
- * before any of these existed. Caller frees; NULL when memory is short. */
+ * before any of these existed.
+ *
+ * The content is the events' texts, one line break between them, then the
+ * call of a public table (its mention "<@id>" and text); when they do not
+ * fit 2,000 bytes the earliest whole lines give way to "…". allowed_mentions
+ * is {"parse": []} with "users": [that id] when a public table calls a
+ * snowflake, so nobody else is ever pinged. Caller frees; NULL when memory
+ * is short. */
 char *discord_response_json(int type, const struct msg *const *m, int n, int flags);
 
 /* The files that discord_response_json's body for the same messages refers

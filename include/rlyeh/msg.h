@@ -21,9 +21,13 @@
  *    answered with "4,-2" is the same command as "/move 4,-2". Discord: a
  *    modal with one text input; console: the button shows its prompt.
  *
- * Sizes on x86-64: struct msg is 19,240 bytes (13,168 before select menus
+ * A table message may call a player (struct msg_call): the one the table
+ * waits for, whom an adapter notifies (Discord: a mention in the new
+ * message's content, allowed for that user alone).
+ *
+ * Sizes on x86-64: struct msg is 19,624 bytes (13,168 before select menus
  * and prompts): fields 6,050, buttons 4,800, the select menu 5,084 (25
- * options of 195), prompts 800. A full list of MSG_LIST_MAX is 1.2 MB; lists
+ * options of 195), prompts 800, the call 376. A full list of MSG_LIST_MAX is 1.2 MB; lists
  * grow as messages are added (most hold one to four). Pictures are not
  * counted: they live apart, owned by the list. */
 #ifndef RLYEH_MSG_H
