@@ -43,6 +43,7 @@ check help 0 "$rlyeh" --help && expect_out help 'sim'
 check no-command 2 "$rlyeh"
 check unknown-command 2 "$rlyeh" fly
 check sim-help 0 "$rlyeh" sim --help && expect_out sim-help '--players' && expect_out sim-help 'elder-signs'
+expect_out sim-help 'in cthulhu the first' && expect_out sim-help 'first_player'
 check console-help 0 "$rlyeh" console --help && expect_out console-help '--seed'
 check export-help 0 "$rlyeh" export --help && expect_out export-help 'replay script'
 check console-bad-lang 2 "$rlyeh" console --lang fr
@@ -50,6 +51,7 @@ check export-no-game 2 "$rlyeh" export
 check replay-help 0 "$rlyeh" replay --help && expect_out replay-help 'response_eye'
 
 check sim 0 "$rlyeh" sim --players 4 --games 2000 --seed 9 --policy heuristic,random,random,random
+grep -q first_player "$tmp/out" && { echo "FAIL sim: turn order keys for cthulhu-dice"; failures=$((failures + 1)); }
 expect_out sim '"players":4,'
 expect_out sim '"games":2000,'
 expect_out sim '"seats":\[[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*\]'
@@ -77,6 +79,9 @@ expect_out sim-board '"policies":\["baseline","baseline","baseline"\]'
 expect_out sim-board '"rounds_cap":200,'
 expect_out sim-board '"saved":[0-9.]*,"summoned":[0-9.]*,"capped":[0-9.]*,"all_eliminated":[0-9.]*,'
 expect_out sim-board '"mean_rounds":[0-9.]*,"mean_vp":\[[0-9.]*,[0-9.]*,[0-9.]*\]'
+expect_out sim-board '"first_player":[0-9.]*,"second_player":[0-9.]*,"third_player":[0-9.]*,"cthulhu"'
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); o=[d[k+"_player"] for k in ("first","second","third")]; assert "fourth_player" not in d and abs(sum(o)-sum(d["seats"])) < 1e-5 and abs(sum(o)+d["cthulhu"]-1) < 1e-5' "$tmp/out" \
+	|| { echo "FAIL sim-board: wins by turn order missing or not adding up to the wins by seat"; failures=$((failures + 1)); }
 check sim-board-cap 0 "$rlyeh" sim --game cthulhu --players 2 --games 5 --rounds 1 --policy random
 expect_out sim-board-cap '"capped":1.000000,'
 check sim-board-default 0 "$rlyeh" sim --game cthulhu --games 2 && expect_out sim-board-default '"players":4,'

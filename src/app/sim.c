@@ -27,6 +27,8 @@ struct worker {
 static void board_counts(struct sim_report *r, const struct cthulhu *g)
 {
 	r->ends[g->end]++;
+	if (g->winners && !(g->winners & (g->winners - 1)))
+		r->order_wins[(__builtin_ctz(g->winners) - g->first + g->n) % g->n]++;
 	r->rounds += g->round;
 	for (int s = 0; s < g->n; s++)
 		r->vp[s] += cthulhu_vp(g, s);
@@ -127,6 +129,8 @@ int sim_run(const struct sim_config *cfg, struct sim_report *out)
 		out->player_wins[1] += r->player_wins[1];
 		for (int e = 0; e < 5; e++)
 			out->ends[e] += r->ends[e];
+		for (int s = 0; s < GAME_MAX_SEATS; s++)
+			out->order_wins[s] += r->order_wins[s];
 		out->rounds += r->rounds;
 		for (int s = 0; s < GAME_MAX_SEATS; s++)
 			out->vp[s] += r->vp[s];
@@ -157,10 +161,12 @@ static const char usage[] =
     "  --threads T        worker threads, 1-256 (default 1)\n"
     "  --help             this text\n"
     "\n"
-    "Seat 0 plays first. Game g draws its dice from stream g of the seed, so the\n"
-    "counts do not depend on --threads.\n"
+    "In cthulhu-dice and elder-signs seat 0 plays first; in cthulhu the first\n"
+    "player is drawn for each game (B11). Game g draws its dice from stream g of\n"
+    "the seed, so the counts do not depend on --threads.\n"
     "Output keys: game, variant, players, cultists, seed, policies, games, seats\n"
-    "(win rate per seat), player_wins (rival-cults), cthulhu, mean_turns,\n"
+    "(win rate per seat), first_player, second_player, ... (cthulhu: win rate\n"
+    "by place in the turn order), player_wins (rival-cults), cthulhu, mean_turns,\n"
     "mean_points_per_turn (elder-signs: points banked per turn), stderr (standard\n"
     "error of one rate at p = 0.5), threads, seconds, games_per_s.\n"
     "cthulhu adds: rounds_cap, saved, summoned, capped, all_eliminated (shares\n"
@@ -196,6 +202,11 @@ static int parse_policies(struct sim_config *cfg, const char *list, int seats)
 	return -1;
 }
 
+/* The places in the turn order, as the JSON keys name them. */
+static const char *const order_names[CTHULHU_MAX] = { "first",  "second", "third",
+	                                              "fourth", "fifth",  "sixth" };
+
+/* Prints the report as one JSON object on one line of stdout. */
 static void print_report(const struct sim_config *cfg, const struct sim_report *r)
 {
 	double g = r->games > 0 ? (double)r->games : 1.0;
@@ -211,6 +222,9 @@ static void print_report(const struct sim_config *cfg, const struct sim_report *
 	for (int s = 0; s < r->seats; s++)
 		printf("%s%.6f", s ? "," : "", (double)r->wins[s] / g);
 	printf("],");
+	if (cfg->game == &cthulhu_ops)
+		for (int s = 0; s < r->seats; s++)
+			printf("\"%s_player\":%.6f,", order_names[s], (double)r->order_wins[s] / g);
 	if (cfg->setup.per_player)
 		printf("\"player_wins\":[%.6f,%.6f],", (double)r->player_wins[0] / g,
 		       (double)r->player_wins[1] / g);

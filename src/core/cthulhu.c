@@ -153,6 +153,7 @@ enum phase {
 	PH_DEFEAT_END,
 	PH_ELDER_CHECK,
 	PH_ELDER_DONE,
+	PH_SUMMONED,
 };
 
 /* Turn flags (g->flags). */
@@ -630,7 +631,6 @@ static void activate(struct cthulhu *g, int tile, int seat, struct game_events *
 	g->activated++;
 	g->act_order[tile - CMAP_SITE_FIRST] = g->activated;
 	emit(ev, CV_ACTIVATE, seat, tile, g->activated);
-	check_end(g, ev);
 }
 
 /* §11.4: the active player sanctifies the site under the pawn. */
@@ -663,7 +663,8 @@ static int can_sanctify(const struct cthulhu *g)
 }
 
 /* §9.3 steps 1-3, then the relic choice; steps 5-6 in PH_DEFEAT_END, after
- * which the phase `then` follows. */
+ * which the phase `then` follows. A defeat that activates the third site
+ * ends the game after the relic choice alone (B54). */
 static void defeat(struct cthulhu *g, int seat, int then, struct game_events *ev)
 {
 	struct cthulhu_player *p = &g->p[seat];
@@ -672,6 +673,13 @@ static void defeat(struct cthulhu *g, int seat, int then, struct game_events *ev
 	emit(ev, CV_DEFEAT, seat, sq, 0);
 	if (sq >= 0 && unresolved(g, tile_of(sq))) {
 		activate(g, tile_of(sq), seat, ev); /* B34 */
+		g->loss = (uint8_t)(relic_total(g, seat) / 2);
+		if (g->activated >= 3 && g->loss) {
+			push(g, PH_SUMMONED);
+			g->phase = PH_RELIC_LOSS;
+			return;
+		}
+		check_end(g, ev);
 		if (halted(g))
 			return;
 	}
@@ -2199,6 +2207,9 @@ static void run(struct cthulhu *g, struct game_events *ev)
 			if (!halted(g))
 				ret(g);
 			continue;
+		case PH_SUMMONED:
+			check_end(g, ev);
+			continue;
 		default:
 			break;
 		}
@@ -2330,6 +2341,8 @@ int cthulhu_leave(struct cthulhu *g, int seat, struct game_events *ev)
 	if (seat < 0 || seat >= g->n || g->p[seat].out)
 		return GAME_EARG;
 	eliminate(g, seat, ev);
+	if (g->end == CE_PLAYING && g->activated >= 3)
+		check_end(g, ev); /* B54: the leaver was choosing the relics to lose */
 	if (g->end == CE_PLAYING && !(g->flags & F_ABORT)) {
 		/* the decisions and dice that were the leaver's, or about them */
 		int about = g->target == seat;
@@ -2533,7 +2546,7 @@ int cthulhu_check(const struct cthulhu *g, char *why, size_t n)
 				FAIL(10, "site %s holds no enemy after step 10", cmap_tile(t)->id);
 	switch (g->end) {
 	case CE_PLAYING:
-		if (g->sanctified >= 3 || g->activated >= 3)
+		if (g->sanctified >= 3 || (g->activated >= 3 && g->phase != PH_RELIC_LOSS))
 			FAIL(11, "three sites resolved but the game goes on");
 		break;
 	case CE_SAVED:

@@ -1,4 +1,4 @@
-/* The rulings of shared/rules/cthulhu-boardgame.md one by one (B1-B53, the
+/* The rulings of shared/rules/cthulhu-boardgame.md one by one (B1-B54, the
  * defeat and elimination of §9, the sites of §11, the scoring of §14, the
  * round cap C19), then the baseline policy's defaults (BP1-BP10) and the
  * hunt policy (C13). Each test builds a small position from a set-up game,
@@ -2859,6 +2859,63 @@ static void test_b53_tie_breaks(void **unused)
 	}
 }
 
+/* B54: a defeat that activates the third site still costs the defeated
+ * player half their relics, chosen by them, before anyone scores; the other
+ * steps of §9.3 are not carried out. Leaving during the choice ends the game
+ * too. */
+static void test_b54_relics_lost_before_summoned_scoring(void **unused)
+{
+	static const struct {
+		const char *name;
+		int leave;
+	} rows[] = {
+		{ "B54: the relics lost, then the scoring", 0 },
+		{ "B54: the defeated player leaves during the choice", 1 },
+	};
+
+	(void)unused;
+	for (size_t r = 0; r < COUNT(rows); r++) {
+		struct cthulhu g;
+		struct game_events ev;
+		int mark;
+
+		row = rows[r].name;
+		summon_position(&g, 3);
+		hold(&g, 0, CT_AMULET, 3); /* 8 VP before the defeat */
+		hold(&g, 0, CT_DAGGER, 2);
+		hold(&g, 1, CT_IDOL, 2); /* 6 VP */
+		hold(&g, 1, CT_TOME, 2);
+		mark = nlog;
+		begin(&g, 0);
+		EXPECT(find_ev(mark, CV_ACTIVATE, 0, T(27), 3) >= 0);
+		expect_choice(&g, CA_RELIC_LOSS);
+		EXPECT_EQ(g.end, CE_PLAYING);
+		EXPECT_EQ(find_ev(mark, CV_END, ANY, ANY, ANY), -1);
+		if (rows[r].leave) {
+			ev.n = 0;
+			EXPECT_EQ(cthulhu_leave(&g, 0, &ev), GAME_OK);
+			record(&ev);
+			check(&g);
+			EXPECT_EQ(g.end, CE_SUMMONED);
+			EXPECT_EQ(g.winners, 1 << 1);
+			continue;
+		}
+		pick(&g, CA_RELIC_LOSS, CO_TYPE, CT_DAGGER);
+		EXPECT_EQ(g.end, CE_PLAYING);
+		pick(&g, CA_RELIC_LOSS, CO_TYPE, CT_DAGGER);
+		EXPECT_EQ(g.end, CE_SUMMONED);
+		EXPECT_EQ(count_ev(mark, CV_RELIC_LOST, 0, ANY, ANY), 2);
+		EXPECT(find_ev(mark, CV_RELIC_LOST, 0, ANY, ANY) <
+		       find_ev(mark, CV_END, -1, CE_SUMMONED, ANY));
+		EXPECT_EQ(g.p[0].relics[CT_AMULET], 3);
+		EXPECT_EQ(g.p[0].relics[CT_DAGGER], 0);
+		EXPECT_EQ(cthulhu_vp(&g, 0), 5);
+		EXPECT_EQ(g.winners, 1 << 1);
+		EXPECT_EQ(g.p[0].hearts, 0); /* no step 5 */
+		EXPECT_EQ(g.p[0].start, 5);  /* no step 6 */
+	}
+}
+
 /* §14: 2n - 1 VP per relic type held n >= 1, 12 per sanctified site held,
  * nothing for an eliminated player. */
 static void test_s14_scoring(void **unused)
@@ -3068,7 +3125,7 @@ static void test_s11_4_sanctify_conditions(void **unused)
 }
 
 /* §14 and §11.5: the game ends the instant the third site is sanctified or
- * activated; nothing further is resolved. */
+ * activated; nothing further is resolved but the relics a defeat costs (B54). */
 static void test_s11_third_site_ends_game_at_once(void **unused)
 {
 	struct cthulhu g;
@@ -3094,12 +3151,14 @@ static void test_s11_third_site_ends_game_at_once(void **unused)
 	hold(&g, 0, CT_IDOL, 2);
 	hold(&g, 0, CT_MEAD, 2);
 	begin(&g, 0);
+	EXPECT(find_ev(0, CV_ACTIVATE, 0, T(27), 3) == nlog - 1);
+	pick(&g, CA_RELIC_LOSS, CO_TYPE, CT_IDOL); /* B54 */
+	pick(&g, CA_RELIC_LOSS, CO_TYPE, CT_MEAD);
 	EXPECT_EQ(nlog - 1, find_ev(0, CV_END, -1, CE_SUMMONED, ANY));
-	EXPECT(find_ev(0, CV_ACTIVATE, 0, T(27), 3) == nlog - 2);
 	EXPECT_EQ(g.end, CE_SUMMONED);
 	EXPECT_EQ(g.activated, 3);
-	EXPECT_EQ(count_ev(0, CV_RELIC_LOST, ANY, ANY, ANY), 0);
-	EXPECT_EQ(g.p[0].relics[CT_IDOL] + g.p[0].relics[CT_MEAD], 4);
+	EXPECT_EQ(count_ev(0, CV_RELIC_LOST, ANY, ANY, ANY), 2);
+	EXPECT_EQ(g.p[0].relics[CT_IDOL] + g.p[0].relics[CT_MEAD], 2);
 	EXPECT_EQ(g.p[0].start, 5);
 	EXPECT(is_over(&g));
 }
@@ -3788,6 +3847,7 @@ int main(void)
 		cmocka_unit_test(test_b50_event_deck_refilled),
 		cmocka_unit_test(test_b52_relic_deck_refilled_or_lost),
 		cmocka_unit_test(test_b53_tie_breaks),
+		cmocka_unit_test(test_b54_relics_lost_before_summoned_scoring),
 		cmocka_unit_test(test_s14_scoring),
 		cmocka_unit_test(test_s9_3_defeat_order),
 		cmocka_unit_test(test_s9_4_elimination_returns_everything),

@@ -150,6 +150,57 @@ static void test_plurals(void **unused)
 	                    "gekozen.");
 }
 
+/* The word after the count n in s that is one of words[], or NULL. */
+static const char *counted_word(const char *s, char n, const char *const *words)
+{
+	for (const char *p = s; *p; p++) {
+		if (p[0] != n || p[1] != ' ' || (p > s && p[-1] >= '0' && p[-1] <= '9'))
+			continue;
+		for (const char *const *w = words; *w; w++) {
+			size_t len = strlen(*w);
+			char after = p[2 + len];
+			if (strncmp(p + 2, *w, len) == 0 && !(after >= 'a' && after <= 'z') &&
+			    !(after & 0x80))
+				return *w;
+		}
+	}
+	return NULL;
+}
+
+/* Every text of the board game (S_CT_..., S_CTP_...) with all its arguments
+ * 1 counts its nouns in the singular, and with all of them 2 in the plural,
+ * in both languages. */
+static void test_board_counts_agree(void **unused)
+{
+	static const char *const plural[] = { "squares", "relics",     "bullets",    "hearts",
+		                              "tiles",   "cards",      "cultists",   "letters",
+		                              "vakjes",  "relikwieën", "kogels",     "harten",
+		                              "tegels",  "kaarten",    "sektariërs", NULL };
+	static const char *const singular[] = { "square", "relic",    "bullet",    "heart",
+		                                "tile",   "card",     "cultist",   "letter",
+		                                "vakje",  "relikwie", "kogel",     "hart",
+		                                "tegel",  "kaart",    "sektariër", NULL };
+	char buf[2048];
+	struct text t;
+	const char *w;
+
+	(void)unused;
+	for (int id = S_CT_DEALER; id < I18N_COUNT; id++) {
+		if (id > S_CTP_WEAPON_AUTO && id != S_CTP_AWAITS)
+			continue;
+		for (int l = 0; l < I18N_LANGS; l++) {
+			text_init(&t, buf, sizeof(buf));
+			i18n_add(&t, l, id, "1", "1", "1", "1", "1", "1", "1", "1", "1", NULL);
+			if ((w = counted_word(buf, '1', plural)) != NULL)
+				fail_msg("string %d: \"1 %s\" in \"%s\"", id, w, buf);
+			text_init(&t, buf, sizeof(buf));
+			i18n_add(&t, l, id, "2", "2", "2", "2", "2", "2", "2", "2", "2", NULL);
+			if ((w = counted_word(buf, '2', singular)) != NULL)
+				fail_msg("string %d: \"2 %s\" in \"%s\"", id, w, buf);
+		}
+	}
+}
+
 /* The Dutch texts speak the Dutch rule sheet's words: werpen, de reactie,
  * Verstandsfiche, gezond (seeds/002), in the other games' rolls too. */
 static void test_dutch_rule_sheet_words(void **unused)
@@ -236,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_catalog_complete),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_plurals),
+		cmocka_unit_test(test_board_counts_agree),
 		cmocka_unit_test(test_dutch_rule_sheet_words),
 		cmocka_unit_test(test_locales),
 		cmocka_unit_test(test_board_names),

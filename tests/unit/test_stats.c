@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "rlyeh/cdice.h"
+#include "rlyeh/cthulhu.h"
+#include "rlyeh/rng.h"
 #include "rlyeh/sim.h"
 
 /* Exact values for 3 cultists under `random`, seat 0 casting first. */
@@ -115,6 +117,42 @@ static void test_rival_cults_players_share_the_wins(void **unused)
 	assert_true(r.player_wins[0] > 2 * r.player_wins[1]);
 }
 
+/* The board game draws its first player (B11): the sole wins by place in
+ * the turn order are those of each game replayed from its stream, counted
+ * from its drawn first player, and they add up to the sole wins by seat. */
+static void test_board_wins_by_turn_order(void **unused)
+{
+	struct sim_config cfg = { .game = &cthulhu_ops, .games = 300, .seed = 11, .threads = 2 };
+	struct sim_report r;
+	long long want[CTHULHU_MAX] = { 0 }, by_seat = 0, by_order = 0;
+	int firsts = 0;
+
+	(void)unused;
+	cfg.setup = (struct game_setup){ .players = 3, .rounds = 200 };
+	for (int s = 0; s < 3; s++)
+		cfg.policy[s] = game_policy_find(&cthulhu_ops, "baseline");
+	assert_int_equal(sim_run(&cfg, &r), 0);
+	for (long long i = 0; i < cfg.games; i++) {
+		struct cthulhu g;
+		struct rng rng;
+
+		rng_seed_stream(&rng, cfg.seed, (uint64_t)i);
+		assert_int_equal(cthulhu_init(&g, &cfg.setup), GAME_OK);
+		game_play(&cthulhu_ops, &g, cfg.policy, &rng);
+		firsts |= 1 << g.first;
+		if (g.winners && !(g.winners & (g.winners - 1)))
+			want[(__builtin_ctz(g.winners) - g.first + 3) % 3]++;
+	}
+	assert_int_equal(firsts, 7); /* every seat went first in some game */
+	for (int s = 0; s < 3; s++) {
+		assert_int_equal(r.order_wins[s], want[s]);
+		by_seat += r.wins[s];
+		by_order += r.order_wins[s];
+	}
+	assert_int_equal(by_order, by_seat);
+	assert_int_equal(r.order_wins[3], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_counts_do_not_depend_on_threads),
 		cmocka_unit_test(test_heuristic_beats_random),
 		cmocka_unit_test(test_rival_cults_players_share_the_wins),
+		cmocka_unit_test(test_board_wins_by_turn_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
