@@ -591,6 +591,16 @@ static int called_member(const struct table *t)
 	return member;
 }
 
+/* Milliseconds the awaited move of t waits before it times out, for a
+ * configured turn timeout base_ms > 0 (play.h: wait_ms). */
+static int64_t move_wait(const struct table *t, int64_t base_ms)
+{
+	struct play_ctx c = ctx_of(t, table_lang(t));
+	int64_t ms = t->game->wait_ms ? t->game->wait_ms(t->state, &c, base_ms) : base_ms;
+
+	return ms > 0 ? ms : base_ms;
+}
+
 /* Makes table message m call member k of t with the text `id` ({1}: a1). */
 static void set_call(struct msg *m, const struct table *t, int k, int id, const char *a1)
 {
@@ -649,16 +659,17 @@ static void show_table(struct work *w)
 	w->t.game->render(w->t.state, &c, m);
 	{
 		int k = called_member(&w->t);
-		if (k >= 0 && store_player_notify(w->b->st, w->t.m[k].player))
-			set_call(m, &w->t, k, S_CALL, NULL);
-		if (k >= 0 && m->call.user[0] && w->t.game->awaits) {
+		if (k >= 0 && store_player_notify(w->b->st, w->t.m[k].player)) {
 			/* The call says what the table waits for ("@alice — The
-			 * table waits for you to respond: /respond."). */
+			 * table waits for you to respond: /respond."), else that
+			 * it is their move. */
+			char awaited[MSG_CALL_TEXT];
 			struct text tx;
-			text_init(&tx, m->call.text, sizeof(m->call.text));
+			set_call(m, &w->t, k, S_CALL, NULL);
+			text_init(&tx, awaited, sizeof(awaited));
 			text_add(&tx, " \xe2\x80\x94 ");
-			if (!w->t.game->awaits(w->t.state, &c, k, &tx))
-				set_call(m, &w->t, k, S_CALL, NULL);
+			if (w->t.game->awaits && w->t.game->awaits(w->t.state, &c, k, &tx))
+				text_copy(m->call.text, sizeof(m->call.text), awaited);
 		}
 	}
 	if (w->t.game->picture) {
@@ -844,12 +855,7 @@ static void advance(struct work *w)
 	if (w->b->cfg.turn_timeout_ms <= 0 && w->t.game->idle_ms > 0)
 		w->t.row.deadline = w->now + w->t.game->idle_ms; /* closed if nobody moves */
 	if (w->b->cfg.turn_timeout_ms > 0) {
-		struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
-		int64_t ms = w->t.game->wait_ms
-		                 ? w->t.game->wait_ms(w->t.state, &c, w->b->cfg.turn_timeout_ms)
-		                 : w->b->cfg.turn_timeout_ms;
-		if (ms <= 0)
-			ms = w->b->cfg.turn_timeout_ms;
+		int64_t ms = move_wait(&w->t, w->b->cfg.turn_timeout_ms);
 		w->t.row.deadline = w->now + ms;
 		/* The called player is reminded when a quarter of the wait is left. */
 		w->t.remind = called_member(&w->t) >= 0 ? w->t.row.deadline - ms / 4 : 0;
@@ -1907,10 +1913,10 @@ static void remind(struct bot *b, struct slot *s, int64_t now, struct msg_list *
 	deadline_moved(b, before, slot_wake(s));
 	expand(s, &t);
 	k = called_member(&t);
-	if (k < 0 || !store_player_notify(b->st, t.m[k].player))
+	if (k < 0)
 		return;
 	work_init(&w, b, &t, now);
-	show_table(&w);
+	show_table(&w); /* calls k unless they turned calls off */
 	if (w.out.n && w.out.m[w.out.n - 1].call.user[0]) {
 		struct msg *m = &w.out.m[w.out.n - 1];
 		snprintf(left, sizeof(left), "%lld",
@@ -2047,14 +2053,9 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 			return -1;
 		}
 		if (t.row.deadline > 0 && rs->b->cfg.turn_timeout_ms > 0 &&
-		    called_member(&t) >= 0) {
-			/* The reminder of the awaited move, as advance set it. */
-			struct play_ctx c = ctx_of(&t, table_lang(&t));
-			int64_t ms = t.game->wait_ms
-			                 ? t.game->wait_ms(t.state, &c, rs->b->cfg.turn_timeout_ms)
-			                 : rs->b->cfg.turn_timeout_ms;
-			t.remind = t.row.deadline - (ms > 0 ? ms : rs->b->cfg.turn_timeout_ms) / 4;
-		}
+		    called_member(&t) >=
+		        0) /* the reminder of the awaited move, as advance set it */
+			t.remind = t.row.deadline - move_wait(&t, rs->b->cfg.turn_timeout_ms) / 4;
 	}
 	if (keep_table(rs->b, &t)) {
 		snprintf(rs->err, rs->errlen, "out of memory");
