@@ -99,6 +99,7 @@ enum {
 	W_REMOVED,
 	W_BY,
 	W_ONE_PAWN,
+	W_SITE,
 	W_WORDS,
 };
 
@@ -134,7 +135,8 @@ static const struct {
 	    "sanctified",
 	    "removed",
 	    "by",
-	    "pawn" } },
+	    "pawn",
+	    "Ritual Site" } },
 	{ "nl",
 	  { "pion van plaats",
 	    "meerdere pionnen",
@@ -163,7 +165,8 @@ static const struct {
 	    "geheiligd",
 	    "verwijderd",
 	    "door",
-	    "pion" } },
+	    "pion",
+	    "Ritueelplek" } },
 };
 
 /* The symbol each text legend word explains. */
@@ -521,6 +524,12 @@ static int shown(const struct frame *f, int gx, int gy)
 	return gx >= 3 * f->cx0 && gx <= 3 * f->cx1 + 2 && gy >= 3 * f->cy0 && gy <= 3 * f->cy1 + 2;
 }
 
+/* A square on the map within the picture. */
+static int square_shown(const struct frame *f, const struct cthulhu *g, int sq)
+{
+	return square_ok(g, sq) && shown(f, cmap_gx(&g->map, sq), cmap_gy(&g->map, sq));
+}
+
 int board_locate(const struct cthulhu *g, const struct board_marks *marks, int gx, int gy,
                  double *x, double *y, double *side)
 {
@@ -682,7 +691,7 @@ static void draw_reach(cairo_t *cr, const struct frame *f, const struct cthulhu 
 		int sq = mk->reach[i];
 		double x, y;
 
-		if (!square_ok(g, sq))
+		if (!square_shown(f, g, sq))
 			continue;
 		x = sq_x(f, cmap_gx(&g->map, sq));
 		y = sq_y(f, cmap_gy(&g->map, sq));
@@ -788,7 +797,7 @@ static void draw_figures(cairo_t *cr, const struct frame *f, const struct cthulh
 		int bits = g->square[sq], k = 0, i = 0;
 		double x, y;
 
-		if (!bits || !square_ok(g, sq))
+		if (!bits || !square_shown(f, g, sq))
 			continue;
 		x = sq_x(f, cmap_gx(&g->map, sq));
 		y = sq_y(f, cmap_gy(&g->map, sq));
@@ -888,6 +897,8 @@ static void draw_pawns(cairo_t *cr, const struct frame *f, const struct cthulhu 
 
 		if (!square_ok(g, sq))
 			continue;
+		if (!square_shown(f, g, sq))
+			continue;
 		n = pawns_at(g, sq, s, &i);
 		pawn_spot(n, i, g->square[sq] != 0, &dx, &dy, &r);
 		disc(cr, s, sq_x(f, cmap_gx(&g->map, sq)) + S / 2.0 + dx,
@@ -900,7 +911,7 @@ static void draw_target(cairo_t *cr, const struct frame *f, const struct cthulhu
 {
 	double x, y;
 
-	if (!mk || !square_ok(g, mk->target))
+	if (!mk || !square_shown(f, g, mk->target))
 		return;
 	x = sq_x(f, cmap_gx(&g->map, mk->target));
 	y = sq_y(f, cmap_gy(&g->map, mk->target));
@@ -1625,51 +1636,65 @@ static void text_sites(struct out *o, const struct cthulhu *g, const struct boar
 		if (site_state(m, t) < 0)
 			continue;
 		site_state_text(g, mk, li, t, state, sizeof(state));
-		snprintf(line, sizeof(line), "%s %s (%d,%d): %s\n", word(li, W_H_SITES),
+		snprintf(line, sizeof(line), "%s %s (%d,%d): %s\n", word(li, W_SITE),
 		         ctnames_tile(t, names_lang(li)), 3 * m->tx[t] + 1, 3 * m->ty[t] + 1,
 		         state);
 		put(o, line, strlen(line));
 	}
 }
 
-/* A line "gx,gy: pawn 1, pawn 3, cultist" per square that holds more than
- * one thing, in the order of cmap_squares, written to o (when not NULL) in
- * language li; returns how many such squares there are. */
-static int text_shared(const struct cthulhu *g, struct out *o, int li)
+/* The square at global (gx, gy) face up on the map, or -1. */
+static int square_at(const struct cthulhu *g, int gx, int gy)
 {
-	int16_t sq[CMAP_SQUARES];
-	int n = cmap_squares(&g->map, sq), count = 0;
+	int tx = cell_of(gx), ty = cell_of(gy), t = cmap_at(&g->map, tx, ty);
 
-	for (int i = 0; i < n; i++) {
-		int bits = g->square[sq[i]], things = pawns_at(g, sq[i], 0, NULL);
-		char item[64];
+	if (t < 0 || g->map.where[t] != CMAP_PLACED)
+		return -1;
+	return t * 9 + (gy - 3 * ty) * 3 + (gx - 3 * tx);
+}
 
-		for (int j = 0; j < 4; j++)
-			things += (bits & figure_kinds[j].bit) != 0;
-		if (things < 2 || !square_ok(g, sq[i]))
-			continue;
-		count++;
-		if (!o)
-			continue;
-		snprintf(item, sizeof(item), "%d,%d:", cmap_gx(&g->map, sq[i]),
-		         cmap_gy(&g->map, sq[i]));
-		put(o, item, strlen(item));
-		things = 0;
-		for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
-			if (g->p[s].sq != sq[i])
+/* A line "gx,gy: pawn 1, pawn 3, cultist" per square of f that holds more
+ * than one thing, in reading order, written to o (when not NULL) in
+ * language li; returns how many such squares there are. */
+static int text_shared(const struct cthulhu *g, const struct frame *f, struct out *o, int li)
+{
+	int count = 0;
+
+	for (int gy = 3 * f->cy0; gy <= 3 * f->cy1 + 2; gy++) {
+		for (int gx = 3 * f->cx0; gx <= 3 * f->cx1 + 2; gx++) {
+			int sq = square_at(g, gx, gy), bits, things;
+			char item[64];
+
+			if (sq < 0)
 				continue;
-			snprintf(item, sizeof(item), "%s %s %d", things++ ? "," : "",
-			         word(li, W_ONE_PAWN), s + 1);
-			put(o, item, strlen(item));
-		}
-		for (int j = 0; j < 4; j++) {
-			if (!(bits & figure_kinds[j].bit))
+			bits = g->square[sq];
+			things = pawns_at(g, sq, 0, NULL);
+			for (int j = 0; j < 4; j++)
+				things += (bits & figure_kinds[j].bit) != 0;
+			if (things < 2)
 				continue;
-			snprintf(item, sizeof(item), "%s %s", things++ ? "," : "",
-			         word(li, W_CULTIST + j));
+			count++;
+			if (!o)
+				continue;
+			snprintf(item, sizeof(item), "%d,%d:", gx, gy);
 			put(o, item, strlen(item));
+			things = 0;
+			for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
+				if (g->p[s].sq != sq)
+					continue;
+				snprintf(item, sizeof(item), "%s %s %d", things++ ? "," : "",
+				         word(li, W_ONE_PAWN), s + 1);
+				put(o, item, strlen(item));
+			}
+			for (int j = 0; j < 4; j++) {
+				if (!(bits & figure_kinds[j].bit))
+					continue;
+				snprintf(item, sizeof(item), "%s %s", things++ ? "," : "",
+				         word(li, W_CULTIST + j));
+				put(o, item, strlen(item));
+			}
+			put(o, "\n", 1);
 		}
-		put(o, "\n", 1);
 	}
 	return count;
 }
@@ -1838,7 +1863,7 @@ int board_text(const struct cthulhu *g, const struct board_marks *marks, const c
 		if ((w == W_REACH && !any_reach(g, marks)) ||
 		    (w == W_TARGET && !(marks && square_ok(g, marks->target))) ||
 		    (w == W_OPTION && !n_options(marks)) ||
-		    (w == W_SHARED && !text_shared(g, NULL, li)))
+		    (w == W_SHARED && !text_shared(g, &f, NULL, li)))
 			continue;
 		snprintf(item, sizeof(item), "%s%s %s", w ? ", " : "", legend_sym[w], word(li, w));
 		put(&o, item, strlen(item));
@@ -1846,6 +1871,6 @@ int board_text(const struct cthulhu *g, const struct board_marks *marks, const c
 	put(&o, "\n", 1);
 	text_players(&o, g, marks, li);
 	text_sites(&o, g, marks, li);
-	text_shared(g, &o, li);
+	text_shared(g, &f, &o, li);
 	return o.over ? -1 : (int)o.len;
 }
