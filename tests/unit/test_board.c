@@ -81,6 +81,11 @@ static const struct position positions[] = {
 	  .marks = M_REACH },
 };
 
+/* The players' names in the legends of the goldens. */
+static const char *const golden_names[CTHULHU_MAX] = {
+	"alice", "bob", "carol", "dave", "eve", "Frank with a name too long for the legend",
+};
+
 /* A position and its marks (which point into it). */
 struct scene {
 	struct cthulhu g;
@@ -119,6 +124,8 @@ static void play(const struct position *p, struct scene *sc)
 		assert_int_equal(step.node, GAME_NODE_CHANCE);
 
 	board_marks_init(&sc->mk);
+	for (int s = 0; s < CTHULHU_MAX; s++)
+		sc->mk.names[s] = golden_names[s];
 	if (p->marks == M_OPTIONS) {
 		struct cthulhu_option o[CTHULHU_OPTIONS];
 		int v = cthulhu_policy_baseline(&sc->g, &step, &rng);
@@ -776,6 +783,7 @@ static void text_cap(void **unused)
 	play(&positions[0], sc);
 	n = board_text(&sc->g, NULL, "en", buf, sizeof(buf));
 	assert_true(n > 0);
+	board_marks_init(&sc->mk);
 	assert_int_equal(board_text(&sc->g, &sc->mk, "en", small, sizeof(small)), n);
 	assert_string_equal(small, buf); /* NULL marks are no marks */
 	assert_int_equal(board_text(&sc->g, NULL, "en", small, (size_t)n + 1), n);
