@@ -65,8 +65,9 @@
 #include "rlyeh/cmap.h"
 #include "rlyeh/cthulhu.h"
 
-#define BOARD_SQUARE 48    /* pixels per square before any scaling */
-#define BOARD_MAX_PX 4096  /* the longer side of a full PNG, at most: larger maps are scaled down  \
+#define BOARD_SQUARE 48 /* pixels per square before any scaling */
+#define BOARD_MAX_PX                                                                               \
+	4096               /* the longer side of a full PNG, at most: larger maps are scaled down  \
 	                    */
 #define BOARD_VIEW_PX 1000 /* the longer side of the default PNG (the area in play), at most */
 #define BOARD_PNG_MAX (8 << 20) /* bytes of one encoded PNG, at most */
