@@ -1158,7 +1158,8 @@ static int site_label(cairo_t *cr, const struct frame *f, const struct cthulhu *
 	for (int i = 0, best = -1; i < 7; i++) {
 		static const double at[7] = { 1.5, 1, 2, 0.5, 2.5, 0, 3 };
 		double y = sq_y(f, 3 * ty) + at[i] * S - lb->h / 2;
-		double top = f->oy - PAD, bottom = f->oy + 3.0 * S * (f->cy1 - f->cy0 + 1) + PAD;
+		double top = f->oy - PAD / 2,
+		       bottom = f->oy + 3.0 * S * (f->cy1 - f->cy0 + 1) + PAD / 2;
 		double c;
 
 		y = y + lb->h > bottom ? bottom - lb->h : y;
