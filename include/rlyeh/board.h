@@ -26,10 +26,13 @@
  * shows.
  *
  * Every Ritual Site on the map (and every one taken off whose cell is
- * still empty) carries a label centred on its tile: its name (ctnames, in
- * the legend's language) and its state, "unresolved", "activated",
- * "sanctified by <player>" or "removed", in a white box edged by state.
- * Figures and pawns are drawn over the label.
+ * still empty) carries a label: its name (ctnames, in the legend's
+ * language) and its state, "unresolved", "activated", "sanctified by
+ * <player>" or "removed", in a white box edged by state, about 11 pixels
+ * high on the screen. The box is centred across the tile, at the height
+ * (the middle of a row, a row boundary or an edge of the tile, within the
+ * picture) where it covers the least of the figures, tokens and pawns
+ * around; these are drawn over it.
  *
  * Below the map a legend (never scaled: 13-pixel text) explains, in the
  * language of board_marks.lang: the players (each seat's disc and name,
@@ -65,11 +68,12 @@
 #include "rlyeh/cmap.h"
 #include "rlyeh/cthulhu.h"
 
-#define BOARD_SQUARE 48 /* pixels per square before any scaling */
-#define BOARD_MAX_PX                                                                               \
-	4096               /* the longer side of a full PNG, at most: larger maps are scaled down  \
-	                    */
-#define BOARD_VIEW_PX 1000 /* the longer side of the default PNG (the area in play), at most */
+/* Pixels per square before any scaling; the longer side of the whole map's
+ * PNG at most (larger maps are scaled down); the longer side of the
+ * default PNG (the area in play) at most. */
+#define BOARD_SQUARE  48
+#define BOARD_MAX_PX  4096
+#define BOARD_VIEW_PX 1000
 #define BOARD_PNG_MAX (8 << 20) /* bytes of one encoded PNG, at most */
 
 /* What the caller marks on the map. board_marks_init gives "nothing";
@@ -100,9 +104,10 @@ void board_marks_init(struct board_marks *mk);
 
 /* Renders the map of `g` with `marks` (may be NULL) to a PNG in memory:
  * about BOARD_SQUARE pixels per square, the legend below, scaled down so
- * that no side exceeds BOARD_VIEW_PX (BOARD_MAX_PX with marks->full). On success returns 0 and sets
- * *png to a malloc'd buffer of *len bytes that the caller frees with free(). On failure (out of
- * memory, cairo error, a PNG larger than BOARD_PNG_MAX) returns -1 with *png = NULL and *len = 0.
+ * that no side exceeds BOARD_VIEW_PX (BOARD_MAX_PX with marks->full). On
+ * success returns 0 and sets *png to a malloc'd buffer of *len bytes that
+ * the caller frees with free(). On failure (out of memory, cairo error, a
+ * PNG larger than BOARD_PNG_MAX) returns -1 with *png = NULL and *len = 0.
  * `g` is not changed. */
 int board_png(const struct cthulhu *g, const struct board_marks *marks, unsigned char **png,
               size_t *len);
