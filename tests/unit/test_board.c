@@ -770,6 +770,51 @@ static void reach_pixels(void **unused)
 	free(sc);
 }
 
+/* Ritual Sites: each labelled with its name and state in the picture and
+ * the text, a sanctified one by whom, in its empty cell while it stays
+ * empty; a site never on the map has no label. */
+static void site_states(void **unused)
+{
+	struct scene *sc = malloc(sizeof(*sc));
+	cairo_surface_t *img;
+	char text[1 << 16];
+	int site = -1, active = -1;
+	double x, y, w, h;
+
+	(void)unused;
+	assert_non_null(sc);
+	play(&positions[1], sc);
+	sc->mk.full = 1;
+	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+		if (sc->g.map.where[t] == CMAP_PLACED && site < 0)
+			site = t;
+		if (sc->g.map.where[t] == CMAP_ACTIVATED)
+			active = t;
+	}
+	assert_true(site >= 0 && active >= 0);
+	assert_int_equal(board_text(&sc->g, &sc->mk, "en", text, sizeof(text)) > 0, 1);
+	assert_non_null(strstr(text, "Ritual Site Carcosa Playhouse (-5,7): unresolved\n"));
+	assert_non_null(strstr(text, "(-5,1): activated\n"));
+	/* bob sanctifies the unresolved one: its cell empties, its label stays */
+	cmap_remove(&sc->g.map, site, CMAP_SANCTIFIED);
+	sc->g.p[1].sites |= (uint8_t)(1u << (site - CMAP_SITE_FIRST));
+	assert_int_equal(board_text(&sc->g, &sc->mk, "nl", text, sizeof(text)) > 0, 1);
+	assert_non_null(
+	    strstr(text, "Ritueelplek Schouwburg Carcosa (-5,7): geheiligd door bob\n"));
+	img = render(sc, &sc->mk);
+	assert_int_equal(board_label(&sc->g, &sc->mk, site, &x, &y, &w, &h), 0);
+	assert_true(ink(img, (int)x, (int)y, (int)(x + w), (int)(y + h)) > 20);
+	assert_true(near(pixel(img, (int)(x + 2), (int)(y + h / 2)), 0xffffffu, 24));
+	assert_int_equal(board_label(&sc->g, &sc->mk, active, &x, &y, &w, &h), 0);
+	/* not sites, or never on the map */
+	assert_int_equal(board_label(&sc->g, &sc->mk, 3, &x, &y, &w, &h), -1);
+	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++)
+		if (sc->g.map.where[t] == CMAP_UNPLACED)
+			assert_int_equal(board_label(&sc->g, &sc->mk, t, &x, &y, &w, &h), -1);
+	cairo_surface_destroy(img);
+	free(sc);
+}
+
 /* ---- the API's edges ---- */
 
 static void text_cap(void **unused)
@@ -1164,6 +1209,7 @@ int main(void)
 		cmocka_unit_test(large_map),
 		cmocka_unit_test(many_positions),
 		cmocka_unit_test(everything_can_fail),
+		cmocka_unit_test(site_states),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
