@@ -336,6 +336,9 @@ enum i18n_id {
 	S_CD_AWAITS_RESPOND,
 	S_ES_AWAITS,
 	S_CTP_AWAITS,
+	/* the whole map (ctplay's /map) */
+	S_CTP_MAP_BUTTON,
+	S_CTP_MAP_TEXT,
 	I18N_COUNT,
 };
 

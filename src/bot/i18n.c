@@ -241,6 +241,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                  "om geveld te worden) of /retreat om {2} {2:Teken|Tekens} te bewaren." },
 	[S_CTP_AWAITS] = { "The table waits for you to decide ({2}): {1}",
 	                   "De tafel wacht op je beslissing ({2}): {1}" },
+	[S_CTP_MAP_BUTTON] = { "Full map", "Hele kaart" },
+	[S_CTP_MAP_TEXT] = { "The whole map, round {1}.", "De hele kaart, ronde {1}." },
 	[S_CD_N_CURSE] = { "Turn {1}: {2} curses {3}.", "Beurt {1}: {2} vervloekt {3}." },
 	[S_CD_N_ROLL] = { "{1} rolls: {2}.", "{1} werpt: {2}." },
 	[S_CD_N_RESPOND] = { "{1} responds: {2}.", "{1} werpt als reactie: {2}." },

@@ -1315,6 +1315,82 @@ static void test_log_pages(void **state)
 	free(told);
 }
 
+/* ---- the whole map ---- */
+
+/* The longer side of a PNG, from its IHDR chunk. */
+static int png_long_side(const unsigned char *png, size_t len)
+{
+	int w, h;
+
+	assert_true(len > 24 && memcmp(png, "\x89PNG", 4) == 0 && memcmp(png + 12, "IHDR", 4) == 0);
+	w = png[16] << 24 | png[17] << 16 | png[18] << 8 | png[19];
+	h = png[20] << 24 | png[21] << 16 | png[22] << 8 | png[23];
+	return w > h ? w : h;
+}
+
+/* The table's picture shows the area in play (at most BOARD_VIEW_PX) with
+ * a Full map button; /map (Dutch /plattegrond) answers privately with the
+ * whole map, the marks of the awaited decision and the players' names. */
+static void test_full_map(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	const struct msg *m;
+	struct cthulhu g;
+	int found = 0;
+
+	(void)state;
+	table("", bob, 0);
+	for (int i = 0; i < 400; i++) {
+		stored_state(&g);
+		if (g.round >= 4)
+			break;
+		tick_to(stored_deadline());
+	}
+	as("alice", "/map");
+	m = find_msg(MSG_PRIVATE, MSG_INFO);
+	assert_non_null(m);
+	assert_non_null(m->picture);
+	assert_non_null(strstr(m->picture_name, "fullmap-"));
+	assert_true(png_long_side(m->picture, m->picture_len) <= BOARD_MAX_PX);
+	assert_non_null(m->picture_alt);
+	assert_non_null(strstr(m->picture_alt, "Players: 1 alice, 2 bob"));
+	assert_non_null(strstr(m->text, "The whole map"));
+	assert_null(find_msg(MSG_CHANNEL, MSG_TABLE)); /* nothing played */
+	/* a move shows the table: the area in play, and the button */
+	tick_to(stored_deadline());
+	stored_state(&g);
+	m = find_msg(MSG_CHANNEL, MSG_TABLE);
+	assert_non_null(m);
+	assert_non_null(m->picture);
+	assert_true(png_long_side(m->picture, m->picture_len) <= BOARD_VIEW_PX);
+	for (int i = 0; i < m->nbuttons; i++)
+		found |= strstr(m->buttons[i].id, ":map") != NULL &&
+		         strcmp(m->buttons[i].label, "Full map") == 0;
+	assert_true(found || g.end);
+}
+
+/* A Dutch table's button; a private view speaks the language of whoever
+ * asks (nora's is Dutch). */
+static void test_full_map_dutch(void **state)
+{
+	const struct msg *m;
+
+	(void)state;
+	as("alice", "/open cthulhu nl");
+	as("nora", "/join");
+	as("alice", "/start");
+	m = need_msg(MSG_CHANNEL, MSG_TABLE);
+	assert_true(m->nbuttons > 0);
+	assert_string_equal(m->buttons[m->nbuttons - 1].label, "Hele kaart");
+	as("nora", "/map"); /* Discord names it /plattegrond in Dutch */
+	m = find_msg(MSG_PRIVATE, MSG_INFO);
+	assert_non_null(m);
+	assert_non_null(m->picture);
+	assert_non_null(strstr(m->text, "De hele kaart"));
+	assert_non_null(strstr(m->picture_alt, "Spelers: 1 alice, 2 nora"));
+	assert_non_null(strstr(m->picture_alt, "sektariër"));
+}
+
 /* ---- Dutch ---- */
 
 static void test_dutch_table(void **state)
@@ -1361,6 +1437,8 @@ int main(void)
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_dutch_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log_pages, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_full_map, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_full_map_dutch, setup, teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
