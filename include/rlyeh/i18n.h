@@ -330,6 +330,9 @@ enum i18n_id {
 	S_CD_AWAITS_RESPOND,
 	S_ES_AWAITS,
 	S_CTP_AWAITS,
+	/* a button shown but not open now (msg_disable); C14's private menu */
+	S_BUTTON_UNAVAILABLE,
+	S_CTP_NO_PLAYABLE,
 	I18N_COUNT,
 };
 

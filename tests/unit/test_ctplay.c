@@ -187,6 +187,7 @@ static void stored_state(struct cthulhu *g)
 	setup.players = (int)query("SELECT count(*) FROM members WHERE game_id = "
 	                           "(SELECT max(id) FROM games)");
 	setup.rounds = s.cap;
+	setup.revision = (int)query("SELECT revision FROM games ORDER BY id DESC LIMIT 1");
 	assert_int_equal(cthulhu_init(g, &setup), GAME_OK);
 	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db,
