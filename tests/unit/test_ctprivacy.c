@@ -329,11 +329,78 @@ static void test_first_rules_leak(void **state)
 	assert_true(leaks >= 6);
 }
 
+/* Checks the table's buttons at a failed roll (C11): "Spend n bullets",
+ * disabled without n bullets and then picking no option, "Lose a heart &
+ * reroll", and "Play a card" exactly when public facts leave a card
+ * possible, the cards themselves never on the table. Returns 1 when the
+ * Spend button was disabled, 0 when open. */
+static int check_failed_roll(struct run *r, int *with_card)
+{
+	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct msg_list l = { 0 };
+	struct msg *m = msg_add(&l, MSG_CHANNEL, NULL, MSG_TABLE);
+	const struct cthulhu_player *p = &r->g.p[r->g.seat];
+	int need = r->g.kill - r->g.ctotal, n = cthulhu_options(&r->g, o), off = p->bullets < need;
+	char spend[64], id[64];
+
+	assert_non_null(m);
+	ctplay.render(&r->g, &r->c, m);
+	snprintf(spend, sizeof(spend), "Spend %d bullet%s", need, need == 1 ? "" : "s");
+	assert_true(m->nbuttons >= 3);
+	assert_string_equal(m->buttons[0].label, spend);
+	assert_int_equal(m->buttons[0].disabled, off);
+	snprintf(id, sizeof(id), "7:%d:pick:%d", r->row.moves, off ? 0 : 1);
+	assert_string_equal(m->buttons[0].id, id);
+	assert_int_equal(o[0].what, off ? CO_LOSE : CO_SPEND);
+	assert_string_equal(m->buttons[1].label, "Lose a heart & reroll");
+	assert_int_equal(m->buttons[1].disabled, 0);
+	*with_card = cthulhu_could_play(&r->g);
+	assert_int_equal(strstr(m->buttons[2].id, ":hand:play") != NULL, *with_card);
+	for (int i = 0; i < m->nbuttons; i++) /* no card's option is public */
+		for (int k = 0; k < n; k++) {
+			snprintf(id, sizeof(id), "7:%d:pick:%d", r->row.moves, k + 1);
+			if (o[k].what == CO_CARD)
+				assert_string_not_equal(m->buttons[i].id, id);
+		}
+	msg_free(&l);
+	return off;
+}
+
+static void test_failed_roll_buttons(void **state)
+{
+	static struct run r;
+	int seen[2][2] = { { 0 } }, card;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		start(&r, 3, seed, 0, CTHULHU_REV_SECRET);
+		for (int k = 0; k < NODES && r.g.end == CE_PLAYING; k++) {
+			struct game_step st;
+			advance(&r, 0);
+			cthulhu_step(&r.g, &st);
+			if (st.node != GAME_NODE_CHOICE)
+				break;
+			if (st.kind == CA_FAILED) {
+				int off = check_failed_roll(&r, &card);
+				seen[off][card]++;
+			}
+			assert_int_equal(
+			    cthulhu_apply(&r.g, cthulhu_policy_baseline(&r.g, &st, NULL), NULL),
+			    GAME_OK);
+		}
+	}
+	/* Spend open with and without "Play a card", and disabled; disabled
+	 * without a possible card, losing a heart is all there is: not asked */
+	assert_true(seen[0][0] && seen[0][1] && seen[1][1]);
+	assert_int_equal(seen[1][0], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cthulhu_privacy),
 		cmocka_unit_test(test_first_rules_leak),
+		cmocka_unit_test(test_failed_roll_buttons),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
