@@ -339,6 +339,9 @@ enum i18n_id {
 	/* the whole map (ctplay's /map) */
 	S_CTP_MAP_BUTTON,
 	S_CTP_MAP_TEXT,
+	/* a button shown but not open now (msg_disable); C14's private menu */
+	S_BUTTON_UNAVAILABLE,
+	S_CTP_NO_PLAYABLE,
 	I18N_COUNT,
 };
 

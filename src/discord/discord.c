@@ -838,6 +838,8 @@ static void add_components(cJSON *data, const struct msg *t)
 		cJSON_AddNumberToObject(b, "type", 2);
 		cJSON_AddNumberToObject(b, "style", button_styles[mb->style % 3]);
 		add_plain(b, "label", mb->label);
+		if (mb->disabled)
+			cJSON_AddBoolToObject(b, "disabled", 1);
 		if (mb->prompt) {
 			/* A click is answered with a modal (discord_modal_json). */
 			char id[MSG_BUTTON_ID + 1];

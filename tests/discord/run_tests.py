@@ -1123,8 +1123,17 @@ class CtTable:
         picks = [b for b in picks if ct_id(b["custom_id"])[2] == "pick"]
         cards = [b for b in picks if b["label"].startswith(("Play ", "Discard "))]
         listed = [o for o in (sel[0]["options"] if sel else []) if o["label"].startswith(("Play ", "Discard "))]
-        if not check(cards or listed, "cthulhu: the hand lists the cards to %s: %s" % (kind, json.dumps(data)[:300])):
-            return False
+        if not cards and not listed:
+            # C14: asked whatever the hand holds, the menu says that no card can be played now
+            if not check("You have no card you can play now." in data.get("content", "") and picks,
+                         "cthulhu: the hand lists the cards to %s, or says none can be played: %s"
+                         % (kind, json.dumps(data)[:300])):
+                return False
+            self.stats["no card"] = self.stats.get("no card", 0) + 1
+            mid = self.original(d)
+            d, body = self.click(picks[0]["custom_id"], picks[0]["label"], mid, True)
+            self.from_private(d, body, mid, "a choice without a card")
+            return self.moved_on(before, "a choice without a card")
         mid = self.original(d)
         self.stats["hand"] += 1
         if cards:

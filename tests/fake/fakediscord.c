@@ -1282,6 +1282,9 @@ static void check_components(struct problems *p, const cJSON *rows)
 				if (s < 1 || s > 5)
 					problem(p, "%s.style must be 1 to 5", cw);
 				check_str(p, c, cw, "label", 0, 80, 0);
+				const cJSON *off = cJSON_GetObjectItemCaseSensitive(c, "disabled");
+				if (off && !cJSON_IsBool(off))
+					problem(p, "%s.disabled must be a boolean", cw);
 				if (!cJSON_GetObjectItemCaseSensitive(c, "label") &&
 				    !cJSON_GetObjectItemCaseSensitive(c, "emoji"))
 					problem(p, "%s has neither label nor emoji", cw);
@@ -3604,7 +3607,9 @@ static void load_table(const char *channel, const char *mid, const cJSON *body)
 		cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(row, "components"))
 		{
 			const cJSON *cid = cJSON_GetObjectItemCaseSensitive(b, "custom_id");
-			if (cJSON_IsString(cid) && n < 25)
+			/* a disabled button cannot be clicked: Discord sends nothing */
+			if (cJSON_IsString(cid) && n < 25 &&
+			    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "disabled")))
 				ids[n++] = cid->valuestring;
 		}
 	}
