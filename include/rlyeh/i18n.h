@@ -352,7 +352,7 @@ const char *i18n_get(int lang, int id);
  * strings, ended by NULL. A missing argument leaves "{k}" as it is.
  * "{k:one|other}" is the word for the k-th argument's count: `one` when the
  * argument is "1", else `other` ("{1} {1:point|points}"). */
-void i18n_add(struct text *out, int lang, int id, ...);
+void i18n_add(struct text *out, int lang, int id, ...) __attribute__((sentinel));
 
 /* The language of a locale or code ("nl", "nl-NL", "en-US"…); English
  * for anything else. */

@@ -1792,7 +1792,7 @@ static void cmd_log(struct call *c)
 	snprintf(num, sizeof(num), "%d", v.page);
 	snprintf(of, sizeof(of), "%d", v.pages);
 	text_init(&page, m->title, sizeof(m->title));
-	i18n_add(&page, c->lang, S_LOG_TITLE, num, of);
+	i18n_add(&page, c->lang, S_LOG_TITLE, num, of, NULL);
 	text_add(&tx, buf);
 	if (v.page < v.pages) {
 		snprintf(num, sizeof(num), "%d", v.page + 1);
