@@ -177,29 +177,40 @@ def test_four_shards(tmp, fake, db_path):
         mark_f = fake.call("GET", "/_fake/log?since=0")["next"]
         f = dict(fault)
         f["shard"] = DROPPED
+        f["hello_delay_ms"] = 3000  # its new connection waits 3 s for HELLO: it stays away
         rt.check(fake.fault(f).get("applied") == 1, "%s on shard %d only" % (fault, DROPPED))
-        # the other shards' games are played while it is away and when it is back
+        rt.wait(lambda: DROPPED not in live(fake), 5, "shard %d gone" % DROPPED)
+        # While it is away the other shards' games are played, and moves are made in its guilds
+        # too (kept by the fake for a RESUME, lost with the session after 4009).
         going = [g for g in others if before[CHANNEL_OF[g]][1] != 2]
         players.step(going)
-        back = rt.wait(lambda: [e for e in sessions(fake, mark_f) if e.get("shard") == DROPPED], 15,
+        players.step([g for g in mine if before[CHANNEL_OF[g]][1] != 2])
+        rt.wait(lambda: all(moves(db_path)[CHANNEL_OF[g]][0] > before[CHANNEL_OF[g]][0] for g in going),
+                10, "the other shards' games advance")
+        after = moves(db_path)
+        away = DROPPED not in live(fake)
+        advanced = sum(after[CHANNEL_OF[g]][0] > before[CHANNEL_OF[g]][0] for g in going)
+        rt.check(going and advanced == len(going) and away,
+                 "after %s: %d of the other shards' %d games going advanced while shard %d was away (%s)"
+                 % (fault, advanced, len(going), DROPPED, away))
+        back = rt.wait(lambda: [e for e in sessions(fake, mark_f) if e.get("shard") == DROPPED], 20,
                        "shard %d back after %s" % (DROPPED, fault))
         rt.check(back and back[0]["how"] == how and len(back) == 1,
                  "after %s shard %d did a %s: %s" % (fault, DROPPED, how.upper(), [e["how"] for e in back or []]))
+        if back and how == "resume":
+            replayed = [e for e in fake.all_log() if e["n"] >= mark_f and e.get("kind") == "gw_out"
+                        and e.get("conn") == back[0]["conn"] and e.get("replay")]
+            rt.check(any(e.get("t") == "INTERACTION_CREATE" for e in replayed),
+                     "after %s the moves made while away were replayed on the RESUME (%d)" % (fault, len(replayed)))
         others_new = [e for e in sessions(fake, mark_f) if e.get("shard") != DROPPED]
         now_conns = live(fake)
         rt.check(not others_new and all(now_conns.get(s) == before_conns.get(s) for s in range(SHARDS) if s != DROPPED),
                  "after %s the other shards kept their connections (%s -> %s)" % (fault, before_conns, now_conns))
-        rt.wait(lambda: all(moves(db_path)[CHANNEL_OF[g]][0] > before[CHANNEL_OF[g]][0] for g in going),
-                10, "the other shards' games advance")
-        after = moves(db_path)
-        advanced = sum(after[CHANNEL_OF[g]][0] > before[CHANNEL_OF[g]][0] for g in going)
-        rt.check(going and advanced == len(going), "after %s: %d of the other shards' %d games going advanced"
-                 % (fault, advanced, len(going)))
-        for _ in range(3):
+        def mine_advanced():
             players.step([g for g in mine if after[CHANNEL_OF[g]][1] != 2])
-            time.sleep(0.3)
-        rt.wait(lambda: sum(moves(db_path)[CHANNEL_OF[g]][0] > after[CHANNEL_OF[g]][0] for g in mine) >= 1,
-                10, "shard %d's games go on after %s" % (DROPPED, fault))
+            time.sleep(0.2)
+            return sum(moves(db_path)[CHANNEL_OF[g]][0] > after[CHANNEL_OF[g]][0] for g in mine) >= 1
+        rt.wait(mine_advanced, 15, "shard %d's games go on after %s" % (DROPPED, fault))
     status, text = rt.http_get("http://127.0.0.1:%d/metrics" % port)
     m = re.search(r'rlyeh_shard_reconnects_total\{shard="%d"\} (\d+)' % DROPPED, text)
     rt.check(m and int(m.group(1)) >= 3, "/metrics: shard %d reconnected 3 times (%s)" % (DROPPED, m and m.group(1)))

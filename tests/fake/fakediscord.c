@@ -49,7 +49,8 @@
  *   POST /_fake/dispatch        {"t", "d"}: a dispatch on the session of d's guild ({"s"}).
  *   POST /_fake/guilds          {"ids": [...]}: guilds the bot is in.
  *   POST /_fake/fault           a gateway or HTTP fault (ctl_fault); with "shard": i, only
- *                               on that shard's connection.
+ *                               on that shard's connection; with "hello_delay_ms": N, the
+ *                               connections made in the next N ms get HELLO only then.
  *   POST /_fake/load, GET /_fake/load   the load generator (its section below).
  *   POST /_fake/shutdown        exits once answered.
  */
@@ -283,6 +284,7 @@ struct conn {
 	int nframes, frame_head;
 	int64_t last_beat;
 	int64_t beat_request_due;
+	int64_t hello_due; /* HELLO held back until then; 0 when sent */
 };
 
 struct event {
@@ -360,6 +362,7 @@ static struct {
 	int strict_starts;
 	int64_t bucket_last[64]; /* per bucket: the last IDENTIFY (us), 0 none */
 	uint64_t active_clock;
+	int64_t hello_hold_until; /* new connections get HELLO no sooner */
 
 	struct hfault hfaults[MAX_HFAULTS];
 	int nhfaults;
@@ -4366,6 +4369,15 @@ static void ctl_fault(struct req *r, const cJSON *f)
 	int junk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "malformed_frame"));
 	int abrupt = cJSON_IsString(close_) && !strcmp(close_->valuestring, "abrupt");
 	const cJSON *only = cJSON_GetObjectItemCaseSensitive(f, "shard");
+	const cJSON *hold = cJSON_GetObjectItemCaseSensitive(f, "hello_delay_ms");
+	if (hold) {
+		/* With a close: the connections made in the next N ms wait that long for HELLO. */
+		if (!cJSON_IsNumber(hold) || hold->valuedouble < 1 || hold->valuedouble > 30000) {
+			set_body(r, 400, "{\"error\":\"hello_delay_ms: 1 to 30000\"}");
+			return;
+		}
+		F.hello_hold_until = now_us() + (int64_t)hold->valuedouble * LWS_US_PER_MS;
+	}
 	int opcode = cJSON_IsNumber(op) ? op->valueint : -1;
 	if (cJSON_IsNumber(starts)) {
 		/* No session starts left until this many ms from now. */
@@ -5301,6 +5313,15 @@ static int http_start(struct lws *wsi, struct pss *pss, const char *path)
 /* ---------------------------------------------------------------------------------------- */
 /* The protocol callback: HTTP and websocket */
 
+static void send_hello(struct conn *c)
+{
+	cJSON *d = cJSON_CreateObject();
+	cJSON_AddNumberToObject(d, "heartbeat_interval", F.heartbeat_ms);
+	c->hello_due = 0;
+	c->last_beat = now_us();
+	send_op(c, 10, d, -1, NULL);
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -5345,9 +5366,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 			if (deflateInit(&c->zs, Z_DEFAULT_COMPRESSION) == Z_OK)
 				c->zlib = 1;
 		}
-		cJSON *d = cJSON_CreateObject();
-		cJSON_AddNumberToObject(d, "heartbeat_interval", F.heartbeat_ms);
-		send_op(c, 10, d, -1, NULL);
+		if (now_us() < F.hello_hold_until)
+			c->hello_due = F.hello_hold_until;
+		else
+			send_hello(c);
 		return 0;
 	}
 	case LWS_CALLBACK_RECEIVE:
@@ -5394,6 +5416,11 @@ static void tick_due(lws_sorted_usec_list_t *sul)
 	for (struct conn *c = F.conns; c; c = c->next) {
 		if (c->closing)
 			continue;
+		if (c->hello_due) {
+			if (now >= c->hello_due)
+				send_hello(c);
+			continue;
+		}
 		if (c->beat_request_due && now > c->beat_request_due) {
 			c->beat_request_due = 0;
 			violation(c->id, "a heartbeat request (op 1) was not answered at once");
