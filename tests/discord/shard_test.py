@@ -7,8 +7,8 @@ each guild's interactions arriving on its own shard only. One shard's connection
 4000 (resumed), 4009 (identified anew) and dropped without a close frame (resumed) while the
 other shards keep their connections and their games go on; every game finishes. /healthz is 503
 naming the shards not ready while they wait their turn, 200 once all are; /metrics has each
-shard's gauges. Then: a bad shards value is refused at start (exit 2, naming the key), and an
-unsharded bot over the limit is closed with 4011 and exits 4 saying what to set.
+shard's gauges. Then: a bad shards value is refused at start (exit 2, naming the key), and a
+bot with too few shards (unsharded, or 2) is closed with 4011 and exits 4 saying what to set.
 
 Usage: shard_test.py RLYEH FAKEDISCORD"""
 import json
@@ -259,6 +259,18 @@ def test_unsharded_over_limit(tmp, fake):
     refused = [e for e in fake.all_log() if e.get("kind") == "gw_refused"]
     rt.check(len(refused) == 1 and refused[0]["code"] == 4011 and refused[0]["guilds"] == 40,
              "the fake refused it with 4011 (%s)" % refused)
+    # Two shards of 20 guilds each are too few as well: shard 0's 4011 stops shard 1 too.
+    time.sleep(5.5)
+    bot = rt.Bot(tmp, fake, "two", args=["--shards", "0-1/2"])
+    try:
+        code = bot.proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        bot.proc.kill()
+        code = None
+    err = bot.stderr()
+    rt.check(code == 4 and "too many guilds for 2 shard(s): set shards = auto or a bigger count than 2" in err,
+             "shards = 0-1/2 in 40 guilds: 4011, exit 4 (%s): %s" % (code, [l for l in err.splitlines() if "4011" in l]))
+    rt.check("stopping every shard" in err, "one shard refused for good stops them all")
 
 
 def main():
