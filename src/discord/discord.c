@@ -1885,7 +1885,6 @@ static void on_dispatch(void *ctx, int shard, const char *t, const cJSON *d, int
 	struct app *a = ctx;
 
 	(void)seq;
-	(void)shard;
 	if (strcmp(t, "READY") == 0) {
 		const cJSON *app = cJSON_GetObjectItemCaseSensitive(d, "application");
 		const char *id = app ? str(app, "id") : NULL;
@@ -2083,11 +2082,13 @@ static int health_request(struct app *a, struct lws *wsi, struct http_session *h
 	unsigned status = 200;
 	struct text tx;
 	long w = 0, tm = 0;
+	/* Room for the counters, and each shard's lines. */
+	size_t cap = 16384 + (size_t)shards_owned(a->shards) * 384;
 
-	hs->body = malloc(16384);
+	hs->body = malloc(cap);
 	if (!hs->body)
 		return -1;
-	text_init(&tx, hs->body, 16384);
+	text_init(&tx, hs->body, cap);
 	if (strcmp(uri, "/healthz") == 0) {
 		char stamp[32];
 		int ready = shards_ready(a->shards);
