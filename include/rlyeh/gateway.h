@@ -88,9 +88,6 @@ long gateway_reconnects(const struct gateway *g);
  * first ACK. */
 double gateway_latency(const struct gateway *g);
 
-/* The shard id the client was made with. */
-int gateway_shard(const struct gateway *g);
-
 /* Handles one whole payload as if it had just been received (the path
  * every incoming message takes; also the fuzzing entry point). */
 void gateway_receive(struct gateway *g, const char *text, size_t len);

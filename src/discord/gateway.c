@@ -38,7 +38,7 @@ struct gateway {
 	char resume_url[URL_MAX];
 	char token[256];
 	char protocol[64];
-	char name[32]; /* "gateway", or "shard I" when sharded */
+	char name[32]; /* for the log: "gateway", or "gateway shard I" */
 	int shard_id, shard_count;
 	int turn; /* a turn to identify was given and not used yet */
 	int compress;
@@ -333,11 +333,6 @@ long gateway_reconnects(const struct gateway *g)
 double gateway_latency(const struct gateway *g)
 {
 	return g->latency_us < 0 ? -1.0 : (double)g->latency_us / 1e6;
-}
-
-int gateway_shard(const struct gateway *g)
-{
-	return g->shard_id;
 }
 
 void gateway_free(struct gateway *g)
