@@ -42,11 +42,11 @@ def check(cond, what):
 
 
 class Fake:
-    def __init__(self, tmp):
+    def __init__(self, tmp, args=()):
         self.portfile = os.path.join(tmp, "port")
         self.proc = subprocess.Popen(
             [FAKE, "--port", "0", "--portfile", self.portfile, "--token", TOKEN,
-             "--app-id", APP, "--heartbeat-ms", "1000"],
+             "--app-id", APP, "--heartbeat-ms", "1000"] + list(args),
             stdout=open(os.path.join(tmp, "fake.out"), "w"), stderr=subprocess.STDOUT)
         for _ in range(200):
             if os.path.exists(self.portfile) and open(self.portfile).read().strip():
