@@ -257,6 +257,13 @@ static int said(int id)
 	return 0;
 }
 
+/* 1 when some message tells a fight: on its own line, or after a walk. */
+static int fight_told(void)
+{
+	return said(S_CT_FIGHT_CULTIST) || said(S_CT_FIGHT_BYAKHEE) || said(S_CTF_FIGHTS_CULTIST) ||
+	       said(S_CTF_FIGHTS_BYAKHEE);
+}
+
 /* As find_msg, failing the test when there is none. */
 static const struct msg *need_msg(int audience, int kind)
 {
@@ -831,7 +838,7 @@ static void test_walk_to_destination(void **state)
 	as("alice", line);
 	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
 	stored_state(&after);
-	if (said(S_CT_FIGHT_CULTIST) || said(S_CT_FIGHT_BYAKHEE)) {
+	if (fight_told()) {
 		/* C10: the walk stops at the first enemy square for the fight. */
 		assert_true(
 		    query("SELECT count(*) FROM events WHERE kind = 'choice' AND actor = 0 "
@@ -902,7 +909,7 @@ static void test_fight_stops_walk_then_continue(void **state)
 			snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, far),
 			         cmap_gy(&g.map, far));
 			as("alice", line);
-			if (!said(S_CT_FIGHT_CULTIST) && !said(S_CT_FIGHT_BYAKHEE))
+			if (!fight_told())
 				continue;
 			to = far; /* the route met an enemy that moved there meanwhile */
 			snprintf(dest, sizeof(dest), "%d,%d", cmap_gx(&g.map, to),
@@ -913,7 +920,7 @@ static void test_fight_stops_walk_then_continue(void **state)
 		snprintf(line, sizeof(line), "/move %s", dest);
 		as("alice", line);
 		assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
-		assert_true(said(S_CT_FIGHT_CULTIST) || said(S_CT_FIGHT_BYAKHEE));
+		assert_true(fight_told());
 	fought:
 		stored_state(&mid);
 		cthulhu_step(&mid, &st);
