@@ -117,7 +117,8 @@ static void start_named(struct fold *f, int seat, const char *s)
 /* 1 when a clause of `seat` continues the line being built. */
 static int continues(const struct fold *f, int seat)
 {
-	return f->line.len && seat_ok(f, seat) && seat == f->seat;
+	return f->line.len && seat_ok(f, seat) && seat == f->seat && f->topic != T_TILE &&
+	       f->topic != T_ENEMY;
 }
 
 /* Appends clause s to the line; 0 with nothing added when it has no room. */
@@ -528,6 +529,7 @@ static int one(struct fold *f, const struct game_event *ev, int n)
 				break;
 		}
 		long_form(f, e, seat_ok(f, e->seat) ? e->seat : -1, T_TILE);
+		f->clauses = 1; /* ", turned 90°" */
 		break;
 	case CV_ROTATE:
 		if (f->topic == T_TILE) {

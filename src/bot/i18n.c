@@ -767,8 +767,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CTF_CULTISTS_AROUND] = { "cultists on the 8 squares around {1}",
 	                            "sektariërs op de 8 vakjes rond {1}" },
 	[S_CTF_LAYS] = { "{1} lays {2} in cell ({3},{4})", "{1} legt {2} in vak ({3},{4})" },
-	[S_CTF_ROLL_CULTISTS] = { "{1} rolls {2}, so {2} {2:cultist moves|cultists move}",
-	                          "{1} werpt {2}, dus {2} {2:sektariër beweegt|sektariërs "
+	[S_CTF_ROLL_CULTISTS] = { "{1} rolls {2}, so up to {2} {2:cultist moves|cultists move}",
+	                          "{1} werpt {2}, dus tot {2} {2:sektariër beweegt|sektariërs "
 	                          "bewegen}" },
 	[S_CTF_FIGHTS_CULTIST] = { "fights the cultist", "vecht tegen de sektariër" },
 	[S_CTF_FIGHTS_BYAKHEE] = { "fights the byakhee", "vecht tegen de byakhee" },
