@@ -1597,6 +1597,7 @@ const struct play_game ctplay = {
 	.narrate = narrate,
 	.fold = fold,
 	.render = render,
+	.awaits = awaits,
 	.rules = S_CTP_RULES,
 	.nobody_wins = 1,
 	.started = S_CTP_STARTED,

@@ -749,6 +749,41 @@ static void test_hands_are_private(void **state)
 	assert_true(private_cards > 0); /* the game did offer cards, privately */
 }
 
+/* The call of a player at a play point names the moment, as the table's
+ * line does ("@alice — The table waits for you to decide (…): the turn
+ * begins (PP1, before the map tile): …"). */
+static void test_call_names_the_moment(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	struct cthulhu g;
+	struct game_step st;
+	int calls = 0;
+
+	(void)state;
+	table("cap:3", bob, 0);
+	for (int ticks = 0; ticks < 3000; ticks++) {
+		const struct msg *t = find_msg(MSG_CHANNEL, MSG_TABLE);
+		stored_state(&g);
+		cthulhu_step(&g, &st);
+		if (st.node == GAME_NODE_OVER)
+			break;
+		if (t && st.node == GAME_NODE_CHOICE && st.kind == CA_PLAY &&
+		    cthulhu_moment(&g) != CM_RW && t->call.user[0]) {
+			static const char *const marks[] = { "",     "(PP1", "(PP2",
+				                             "(PP3", "(PP4", "(PP4",
+				                             "(PP5", "(CS",  "sanity check" };
+			assert_string_equal(t->call.user, st.seat == 0 ? "alice" : "bob");
+			if (!strstr(t->call.text, marks[cthulhu_moment(&g)]) ||
+			    !strstr(t->text, marks[cthulhu_moment(&g)]))
+				fail_msg("moment %d: call \"%s\"", cthulhu_moment(&g),
+				         t->call.text);
+			calls++;
+		}
+		tick_to(stored_deadline());
+	}
+	assert_true(calls >= 5);
+}
+
 /* ---- walking (C9, C10) ---- */
 
 /* Lets every decision time out until `seat` is to move with 3 points or
@@ -1280,6 +1315,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_idle_game_closed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_and_forged_clicks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hands_are_private, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_call_names_the_moment, setup_patient,
+		                                teardown),
 		cmocka_unit_test_setup_teardown(test_walk_to_destination, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_fight_stops_walk_then_continue, setup_patient,
 		                                teardown),
