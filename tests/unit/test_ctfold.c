@@ -21,7 +21,7 @@
 
 #define TRANSCRIPT_MAX (1u << 20)
 #define BATCH_MAX      4096
-#define BUDGET         2000 /* a live table message's content (Discord) */
+#define BUDGET         1800 /* a live table message's content (Discord: 2000), less a call */
 #define TURN_MAX       1600 /* a whole turn's folded narration, at most */
 #define ROUND_LINES    60   /* folded lines of a 4-seat round, at most on average */
 
@@ -30,7 +30,7 @@ static const char *const names[CTHULHU_MAX] = { "alice", "bob", "carol", "dave",
 struct measure {
 	long turns, rounds, lines, bytes, plain_lines, plain_bytes;
 	size_t turn_max, command_max, plain_turn_max, plain_command_max;
-	long commands, over; /* commands, and those over the budget */
+	long commands, over, plain_over; /* commands, those over the budget */
 };
 
 static int count_lines(const char *s)
@@ -107,6 +107,7 @@ static void play(uint64_t seed, int steps, int lang, int people, struct text *ou
 			plain(&g, batch, nb, lang, &t);
 			if (t.len > m->plain_command_max)
 				m->plain_command_max = t.len;
+			m->plain_over += t.len > BUDGET;
 			m->plain_lines += count_lines(buf);
 			m->plain_bytes += (long)t.len;
 			nb = 0;
@@ -144,7 +145,7 @@ static void play(uint64_t seed, int steps, int lang, int people, struct text *ou
  * command's narration over the live message's budget; no turn's over
  * TURN_MAX; fewer lines a round than ROUND_LINES on average. With one
  * person and three computers, whose three turns are told with one command,
- * the share of commands over the budget is measured (and kept small). */
+ * the share of commands over the budget is measured (and kept under 3 %). */
 static void test_sizes(void **state)
 {
 	(void)state;
@@ -153,23 +154,24 @@ static void test_sizes(void **state)
 			struct measure m = { 0 };
 			for (uint64_t seed = 1; seed <= 40; seed++)
 				play(seed, 4000, lang, people, NULL, &m);
-			print_message("%s, %d %s: %ld turns, %ld rounds; lines a round %.1f "
-			              "(unfolded %.1f); bytes a turn %.0f (unfolded %.0f), the "
-			              "longest turn %zu (unfolded %zu); the longest command %zu "
-			              "(unfolded %zu), %ld of %ld commands over %d\n",
-			              i18n_code(lang), people, people == 1 ? "person" : "people",
-			              m.turns, m.rounds, (double)m.lines / (double)m.rounds,
-			              (double)m.plain_lines / (double)m.rounds,
-			              (double)m.bytes / (double)m.turns,
-			              (double)m.plain_bytes / (double)m.turns, m.turn_max,
-			              m.plain_turn_max, m.command_max, m.plain_command_max, m.over,
-			              m.commands, BUDGET);
+			print_message(
+			    "%s, %d %s: %ld turns, %ld rounds; lines a round %.1f "
+			    "(unfolded %.1f); bytes a turn %.0f (unfolded %.0f), the "
+			    "longest turn %zu (unfolded %zu); the longest command %zu "
+			    "(unfolded %zu), %ld of %ld commands over %d (unfolded %ld)\n",
+			    i18n_code(lang), people, people == 1 ? "person" : "people", m.turns,
+			    m.rounds, (double)m.lines / (double)m.rounds,
+			    (double)m.plain_lines / (double)m.rounds,
+			    (double)m.bytes / (double)m.turns,
+			    (double)m.plain_bytes / (double)m.turns, m.turn_max, m.plain_turn_max,
+			    m.command_max, m.plain_command_max, m.over, m.commands, BUDGET,
+			    m.plain_over);
 			assert_true(m.turn_max <= TURN_MAX);
 			assert_true(m.lines < ROUND_LINES * m.rounds);
 			if (people == 4)
 				assert_true(m.command_max <= BUDGET);
 			else
-				assert_true(m.over * 50 <= m.commands); /* 2 % at most */
+				assert_true(m.over * 33 <= m.commands); /* 3 % at most */
 		}
 }
 
