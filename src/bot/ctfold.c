@@ -375,8 +375,21 @@ static int one(struct fold *f, const struct game_event *ev, int n)
 		return figures(f, ev, n);
 	case CV_ARRIVE:
 		return arrivals(f, ev, n);
+	case CV_RELIC_LOST: {
+		/* a sanctifying's cost and its pawns put on the Church are told
+		 * after the site it sanctifies */
+		int j = 0;
+		while (j < n && (ev[j].kind == CV_RELIC_LOST || ev[j].kind == CV_RELOCATE))
+			j++;
+		if (j < n && ev[j].kind == CV_SANCTIFY && ev[j].seat == e->seat) {
+			long_form(f, &ev[j], seat_ok(f, e->seat) ? e->seat : -1, T_OTHER);
+			for (int k = 0; k < j;)
+				k += one(f, ev + k, j - k);
+			return j + 1;
+		}
+		return relics(f, ev, n);
+	}
 	case CV_RELIC:
-	case CV_RELIC_LOST:
 		return relics(f, ev, n);
 	case CV_BULLETS:
 		if (n > 1 && ev[1].kind == CV_SPEND && ev[1].seat == e->seat) {
