@@ -15,6 +15,8 @@
 #include "rlyeh/game.h"
 #include "rlyeh/text.h"
 
+#define CTFOLD_BUDGET 1800 /* bytes of a fold told in full, at most (a table message's) */
+
 /* Appends to out the events ev[0..n-1], in the order they happened, folded
  * into lines, each ended by "\n". `g` is the state after the last of them
  * (squares are named by its map; a tile keeps its cell once placed),
@@ -22,7 +24,11 @@
  * number of applies may be given at once, and the text of one call never
  * depends on another: a log viewer (/log) may call it on any stretch of a
  * game's events, a turn at a time or a command's at a time. When out fills,
- * it is truncated (out->truncated) at a line's end or within a line. */
+ * it is truncated (out->truncated) at a line's end or within a line. A fold
+ * longer than CTFOLD_BUDGET is told compact instead: without the counts
+ * the seats' status lines show anyway (hearts, bullets and sanity after a
+ * change, the squares left after a walk, the movement total right after
+ * its roll); every die, card, relic, tile and move stays. */
 void ctfold_tell(const struct cthulhu *g, const struct game_event *ev, int n,
                  const char *const *names, int lang, struct text *out);
 

@@ -44,6 +44,7 @@ struct fold {
 	int at;                  /* the square a walk's line ends on */
 	int weapon[CTHULHU_MAX]; /* card id + 1 of the weapon the seat was last told with */
 	int armed[CTHULHU_MAX];  /* a weapon was declared in the seat's fight */
+	int compact;             /* leave out the counts the status shows */
 };
 
 static const char *name_of(const struct fold *f, int seat)
@@ -204,7 +205,8 @@ static int walk(struct fold *f, const struct game_event *ev, int n)
 		text_add(&pt, sq);
 	}
 	snprintf(left, sizeof(left), "%d", ev[k - 1].value);
-	say(f, s, sizeof(s), S_CTF_MOVES, name_of(f, ev[0].seat), path, left);
+	say(f, s, sizeof(s), f->compact ? S_CTF_MOVES_TO : S_CTF_MOVES, name_of(f, ev[0].seat),
+	    path, left);
 	start(f, seat_ok(f, ev[0].seat) ? ev[0].seat : -1, T_WALK, s);
 	f->at = ev[k - 1].target;
 	return k;
@@ -403,10 +405,14 @@ static int one(struct fold *f, const struct game_event *ev, int n)
 			clause(f, SEP_LIST, s);
 			return 2;
 		}
+		if (f->compact)
+			break;
 		say(f, s, sizeof(s), S_CTF_BULLETS, a, NULL, NULL);
 		phrase(f, e, SEP_LIST, s);
 		break;
 	case CV_HEARTS:
+		if (f->compact)
+			break;
 		say(f, s, sizeof(s), S_CTF_HEARTS, a, NULL, NULL);
 		phrase(f, e, SEP_LIST, s);
 		break;
@@ -414,6 +420,8 @@ static int one(struct fold *f, const struct game_event *ev, int n)
 		long_form(f, e, seat_ok(f, e->seat) ? e->seat : -1, T_OTHER);
 		break;
 	case CV_SANITY:
+		if (f->compact)
+			break;
 		say(f, s, sizeof(s), S_CTF_SANITY, a, b, NULL);
 		phrase(f, e, SEP_LIST, s);
 		break;
@@ -443,6 +451,8 @@ static int one(struct fold *f, const struct game_event *ev, int n)
 		phrase(f, e, SEP_LIST, s);
 		break;
 	case CV_TOTAL_MOVE:
+		if (f->compact && f->topic == T_OTHER && f->clauses == 0 && continues(f, e->seat))
+			break; /* right after the movement roll */
 		say(f, s, sizeof(s), S_CTF_MAY_MOVE, a, NULL, NULL);
 		phrase(f, e, SEP_LIST, s);
 		break;
@@ -572,8 +582,9 @@ static int one(struct fold *f, const struct game_event *ev, int n)
 	return 1;
 }
 
-void ctfold_tell(const struct cthulhu *g, const struct game_event *ev, int n,
-                 const char *const *names, int lang, struct text *out)
+/* Tells ev[0..n-1] to out, compact or not. */
+static void tell(const struct cthulhu *g, const struct game_event *ev, int n,
+                 const char *const *names, int lang, int compact, struct text *out)
 {
 	struct fold f;
 
@@ -582,8 +593,24 @@ void ctfold_tell(const struct cthulhu *g, const struct game_event *ev, int n,
 	f.names = names;
 	f.lang = lang;
 	f.out = out;
+	f.compact = compact;
 	end_line(&f);
 	for (int i = 0; i < n;)
 		i += one(&f, ev + i, n - i);
 	end_line(&f);
+}
+
+void ctfold_tell(const struct cthulhu *g, const struct game_event *ev, int n,
+                 const char *const *names, int lang, struct text *out)
+{
+	size_t before = out->len;
+	int truncated = out->truncated;
+
+	tell(g, ev, n, names, lang, 0, out);
+	if (out->len - before <= CTFOLD_BUDGET)
+		return;
+	out->len = before;
+	out->buf[before] = '\0';
+	out->truncated = truncated;
+	tell(g, ev, n, names, lang, 1, out);
 }

@@ -752,6 +752,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	[S_CTF_MAY_MOVE] = { "may move {1} {1:square|squares}",
 	                     "mag {1} {1:vakje|vakjes} bewegen" },
 	[S_CTF_MOVES] = { "{1} moves {2} ({3} left)", "{1} loopt {2} (nog {3})" },
+	[S_CTF_MOVES_TO] = { "{1} moves {2}", "{1} loopt {2}" },
 	[S_CTF_CULTISTS_MOVE] = { "Cultists move: {1}", "Sektariërs bewegen: {1}" },
 	[S_CTF_BYAKHEE_MOVE] = { "Byakhee move: {1}", "Byakhee bewegen: {1}" },
 	[S_CTF_NEW] = { "New on the map: {1}", "Nieuw op de kaart: {1}" },
