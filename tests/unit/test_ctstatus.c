@@ -95,6 +95,8 @@ static void test_play_points_named(void **state)
 					assert_int_equal(ctplay.awaits(&g, &t.c, st.seat, &tx), 1);
 					if (!strstr(call, marker(m, lang)))
 						fail_msg("call of moment %d: %s", m, call);
+					/* whole in a call (" — " before it) */
+					assert_true(strlen(call) + 6 < MSG_CALL_TEXT);
 					assert_int_equal(cthulhu_options(&g, o) > 0, 1);
 					assert_int_equal(o[0].what, CO_PASS);
 					text_init(&tx, label, sizeof(label));
