@@ -24,10 +24,10 @@ struct table {
 	int64_t remind;  /* when the awaited player is reminded, 0 for never; not stored */
 };
 
-/* The pending writes of one command, made on a copy of the table. */
 #define WORK_FOLD_EVENTS 512       /* events gathered for a game's fold, at most */
 #define WORK_FOLD_TEXT   (1 << 15) /* bytes of their folded text, at most */
 
+/* The pending writes of one command, made on a copy of the table. */
 struct work {
 	struct bot *b;
 	struct table t;
@@ -1449,6 +1449,7 @@ static void begin_play(struct work *w, int first)
 	struct play_ctx c;
 	int seats;
 
+	flush_events(w); /* told with the state they led to, before it goes */
 	w->t.game->setup(&w->t.row, w->t.nm, &setup);
 	setup.first = 0;
 	w->t.game->ops->init(w->t.state, &setup);
