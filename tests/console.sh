@@ -167,7 +167,8 @@ cat >"$tmp/ct-private.py" <<'PY'
 # ct-private.py OUT LANG: exits 1 naming the first line that shows alice's
 # hand to everyone. alice's hand is what her private /hand views list; a
 # public line may name one of those cards only to say it is played, used,
-# discarded or taken up (it leaves the hand), or in a seat's cards in play;
+# discarded or taken up (it leaves the hand), or in a seat's cards in play
+# or the effects in force;
 # a draw is never named; the public "cards N" of alice is what her view lists.
 import re, sys
 lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
@@ -180,6 +181,7 @@ draw = re.compile(r"\S+ trekt " if nl else r"\S+ draws ")
 draw_ok = re.compile(r"\S+ (trekt een kaart|trekt \d+ kaart(?:en)?|trekt de tegel .+)\." if nl else
                      r"\S+ (draws a card|draws \d+ cards?|draws the tile .+)\.")
 in_play = re.compile(r" · (in het spel|in play): [^·]*")
+effects = re.compile(r"^(van kracht deze beurt|in effect this turn): .*")
 count = re.compile(r"^[▶•] (?:\S+ \d )?alice: .*· (kaarten|cards) (\d+)")
 def fail(i, why):
     print("line %d: %s: %s" % (i + 1, why, lines[i]))
@@ -199,7 +201,7 @@ for i, l in enumerate(lines):
     public = m or public
     if draw.search(l) and not draw_ok.fullmatch(l):
         fail(i, "a draw names what was drawn")
-    rest = in_play.sub("", l)
+    rest = effects.sub("", in_play.sub("", l))
     for c in hand:
         # a card of the hand is named only as it leaves it: played, used,
         # discarded or taken up
