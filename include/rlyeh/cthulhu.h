@@ -386,6 +386,19 @@ void cthulhu_result(const struct cthulhu *g, struct game_result *out);
 /* §14 victory points of a seat (0 for an eliminated seat). */
 int cthulhu_vp(const struct cthulhu *g, int seat);
 
+/* Effects lasting through the turn in progress (cthulhu_effects), each
+ * from a card played face up. */
+enum cthulhu_effect {
+	CX_ELDER = 1,   /* E09 Elder Sign: B21 for the rest of step 7 */
+	CX_JAMMED = 2,  /* E26 Jammed Action: no weapons this turn */
+	CX_NO_MOVE = 4, /* E12 Sanctuary Bells, E25 Twisted Ankle: steps 6-7 skipped */
+	CX_NERVES = 8,  /* E14 Steady Nerves: the sanity check due is skipped */
+};
+
+/* The effects (enum cthulhu_effect, a bit mask) in force now; 0 after the
+ * end. */
+int cthulhu_effects(const struct cthulhu *g);
+
 /* Checks the invariants of §16 (1-12); returns 0, or the number of the
  * first one broken with a description in why[n]. */
 int cthulhu_check(const struct cthulhu *g, char *why, size_t n);

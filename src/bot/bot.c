@@ -26,6 +26,9 @@ struct table {
 	int64_t remind;  /* when the awaited player is reminded, 0 for never; not stored */
 };
 
+#define WORK_FOLD_EVENTS 512       /* events gathered for a game's fold, at most */
+#define WORK_FOLD_TEXT   (1 << 15) /* bytes of their folded text, at most */
+
 /* The pending writes of one command, made on a copy of the table. */
 struct work {
 	struct bot *b;
@@ -40,6 +43,10 @@ struct work {
 	struct msg_list out; /* replies, released only after the commit */
 	struct text narr;
 	char narr_buf[MSG_TEXT_MAX];
+	/* events applied and not yet told, for a game that folds them
+	 * (play.h: fold) */
+	struct game_event fold[WORK_FOLD_EVENTS];
+	int nfold;
 	int oom;
 };
 
@@ -540,11 +547,62 @@ static struct msg *reply(struct work *w, int audience, const char *user, int kin
 	return m;
 }
 
+static void flush_narration(struct work *w);
+
+/* Adds one line of narration as it is, starting a new message when this
+ * one is full. */
+static void add_line(struct work *w, const char *line)
+{
+	if (w->narr.len + strlen(line) + 2 >= sizeof(w->narr_buf))
+		flush_narration(w);
+	text_add(&w->narr, line);
+	text_add(&w->narr, "\n");
+}
+
+/* Adds text's lines ("\n" after each) to the narration; text is changed. */
+static void add_lines(struct work *w, char *text)
+{
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl) {
+			add_line(w, line);
+			break;
+		}
+		*nl = '\0';
+		add_line(w, line);
+	}
+}
+
+/* Tells the events gathered for the game's fold (play.h: fold) as lines of
+ * the narration; none are left gathered. */
+static void flush_events(struct work *w)
+{
+	struct play_ctx c;
+	struct text tx;
+	char *lines;
+	int n = w->nfold;
+
+	if (n == 0)
+		return;
+	w->nfold = 0;
+	lines = malloc(WORK_FOLD_TEXT);
+	if (!lines) {
+		w->oom = 1;
+		return;
+	}
+	c = ctx_of(&w->t, table_lang(&w->t));
+	text_init(&tx, lines, WORK_FOLD_TEXT);
+	w->t.game->fold(w->t.state, w->fold, n, &c, &tx);
+	add_lines(w, lines);
+	free(lines);
+}
+
 /* Moves the narration gathered so far into a public event message. */
 static void flush_narration(struct work *w)
 {
 	struct msg *m;
 
+	flush_events(w);
 	if (w->narr.len == 0)
 		return;
 	m = reply(w, MSG_CHANNEL, NULL, MSG_EVENT);
@@ -553,13 +611,11 @@ static void flush_narration(struct work *w)
 	text_init(&w->narr, w->narr_buf, sizeof(w->narr_buf));
 }
 
-/* Adds one line of narration, starting a new message when this one is full. */
+/* Adds one line of narration after the events still to be told. */
 static void narrate_line(struct work *w, const char *line)
 {
-	if (w->narr.len + strlen(line) + 2 >= sizeof(w->narr_buf))
-		flush_narration(w);
-	text_add(&w->narr, line);
-	text_add(&w->narr, "\n");
+	flush_events(w);
+	add_line(w, line);
 }
 
 static int computer_controls(const struct table *t, int member)
@@ -691,24 +747,27 @@ static void show_table(struct work *w)
 	}
 }
 
-/* Narrates events ev[0..n-1], which led to the table's state. */
+/* Narrates events ev[0..n-1], which led to the table's state: at once, or,
+ * for a game that folds them, gathered until the narration is flushed or
+ * another line is told. */
 static void tell(struct work *w, const struct game_event *ev, int n)
 {
 	struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
 	struct text tx;
 	char lines[MSG_TEXT_MAX];
 
+	if (w->t.game->fold) {
+		for (int i = 0; i < n; i++) {
+			if (w->nfold == WORK_FOLD_EVENTS)
+				flush_events(w);
+			w->fold[w->nfold++] = ev[i];
+		}
+		return;
+	}
 	text_init(&tx, lines, sizeof(lines));
 	w->t.game->narrate(w->t.state, ev, n, &c, &tx);
-	for (char *line = lines, *nl; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl) {
-			narrate_line(w, line);
-			break;
-		}
-		*nl = '\0';
-		narrate_line(w, line);
-	}
+	flush_events(w);
+	add_lines(w, lines);
 }
 
 /* Applies one engine value for member `actor` (-1: nobody), logs and
@@ -1394,6 +1453,7 @@ static void begin_play(struct work *w, int first)
 	struct play_ctx c;
 	int seats;
 
+	flush_events(w); /* told with the state they led to, before it goes */
 	w->t.game->setup(&w->t.row, w->t.nm, &setup);
 	setup.first = 0;
 	w->t.game->ops->init(w->t.state, &setup);

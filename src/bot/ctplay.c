@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rlyeh/board.h"
+#include "rlyeh/ctfold.h"
 #include "rlyeh/cthulhu.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/cttext.h"
@@ -353,6 +354,53 @@ static void all_options(const struct cthulhu *g, const struct game_step *st,
 		pick_button(g, st, o, i, c, m);
 }
 
+/* The line asking `name` (the seat asked) to play at a CA_PLAY node, naming
+ * the moment (§6.3): the play point, the fight's start, a sanity check due
+ * or another's reaction window. */
+static void play_point(const struct cthulhu *g, const struct play_ctx *c, const char *name,
+                       struct text *out)
+{
+	char sq[16], who[80], n[16];
+
+	cttext_square(g, g->p[g->seat].sq, sq, sizeof(sq));
+	number(n, sizeof(n), g->left);
+	switch (cthulhu_moment(g)) {
+	case CM_PP1:
+		i18n_add(out, c->lang, S_CTW_PP1, name, NULL);
+		break;
+	case CM_PP2:
+		i18n_add(out, c->lang, S_CTW_PP2, name, NULL);
+		break;
+	case CM_PP3:
+		i18n_add(out, c->lang, S_CTW_PP3, name, n, NULL);
+		break;
+	case CM_PP4:
+		i18n_add(out, c->lang, S_CTW_PP4, name, n, NULL);
+		break;
+	case CM_PP4_END:
+		i18n_add(out, c->lang, S_CTW_PP4_END, name, NULL);
+		break;
+	case CM_PP5:
+		i18n_add(out, c->lang, S_CTW_PP5, name, NULL);
+		break;
+	case CM_CS:
+		i18n_add(out, c->lang, g->enemy == CS_BYAKHEE ? S_CTW_CS_BYAKHEE : S_CTW_CS_CULTIST,
+		         name, sq, NULL);
+		break;
+	case CM_CHECK:
+		i18n_add(out, c->lang, S_CTW_CHECK, name, sq, NULL);
+		break;
+	case CM_RW:
+		seat_name(g, c, g->seat, who, sizeof(who));
+		number(n, sizeof(n), g->total);
+		i18n_add(out, c->lang, S_CTW_RW, name, who, n, NULL);
+		break;
+	default:
+		i18n_add(out, c->lang, S_CTP_ASK_PLAY, name, NULL);
+		break;
+	}
+}
+
 /* The line saying what the table waits for. */
 static void waiting(const struct cthulhu *g, const struct game_step *st, const struct play_ctx *c,
                     struct text *out)
@@ -370,8 +418,8 @@ static void waiting(const struct cthulhu *g, const struct game_step *st, const s
 		id = S_CTP_ASK_AUTOMATIC;
 		break;
 	case CA_PLAY:
-		id = cthulhu_moment(g) == CM_RW ? S_CTP_ASK_REACT : S_CTP_ASK_PLAY;
-		break;
+		play_point(g, c, name, out);
+		return;
 	case CA_TILE:
 		id = S_CTP_ASK_TILE;
 		break;
@@ -1056,6 +1104,16 @@ static void narrate(const void *state, const struct game_event *ev, int n, const
 	}
 }
 
+/* The events of a command, or of a computer's turns, folded (ctfold.h). */
+static void fold(const void *state, const struct game_event *ev, int n, const struct play_ctx *c,
+                 struct text *out)
+{
+	const char *names[CTHULHU_MAX];
+
+	names_of(c, names);
+	ctfold_tell(state, ev, n, names, c->lang, out);
+}
+
 /* ---- the table message ---- */
 
 /* The squares of a decision's CO_SQUARE options, for the picture. */
@@ -1239,6 +1297,8 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 	for (int s = 0; s < g->n; s++) {
 		seat_name(g, c, s, name, sizeof(name));
 		text_add(&tx, !g->end && s == g->seat ? "▶ " : "• ");
+		cttext_pawn(s, &tx);
+		text_add(&tx, " ");
 		text_add(&tx, name);
 		text_add(&tx, ": ");
 		cttext_seat(g, s, c->lang, &tx);
@@ -1246,6 +1306,8 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 	}
 	cttext_piles(g, c->lang, &tx);
 	text_add(&tx, "\n");
+	if (cttext_effects(g, c->lang, &tx))
+		text_add(&tx, "\n");
 	if (g->end) {
 		over_text(g, c, &tx);
 		if (g->end != CE_CAPPED) /* an unfinished game has no rematch */
@@ -1623,7 +1685,9 @@ const struct play_game ctplay = {
 	.action = action,
 	.auto_roll = auto_roll,
 	.narrate = narrate,
+	.fold = fold,
 	.render = render,
+	.awaits = awaits,
 	.rules = S_CTP_RULES,
 	.nobody_wins = 1,
 	.started = S_CTP_STARTED,

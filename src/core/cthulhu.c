@@ -3068,3 +3068,20 @@ void cthulhu_piles(const struct cthulhu *g, struct cthulhu_piles *out)
 	out->relics = pile_count(g->relic_at, CTHULHU_RELICS, CW_DECK);
 	out->relic_discard = pile_count(g->relic_at, CTHULHU_RELICS, CW_DISCARD);
 }
+
+int cthulhu_effects(const struct cthulhu *g)
+{
+	int fx = 0;
+
+	if (g->end)
+		return 0;
+	if (g->flags & F_ELDER)
+		fx |= CX_ELDER;
+	if (g->flags & F_JAMMED)
+		fx |= CX_JAMMED;
+	if (g->flags & F_SKIP67)
+		fx |= CX_NO_MOVE;
+	if (g->enemy && (g->fflags & FF_NERVES))
+		fx |= CX_NERVES;
+	return fx;
+}
