@@ -899,10 +899,14 @@ static const char *called_user(const struct msg *t)
 	return t && t->audience == MSG_CHANNEL && is_snowflake(t->call.user) ? t->call.user : NULL;
 }
 
+/* What stands for the earliest lines of a narration too long for one
+ * message: they are left out, and /log tells them (in either language). */
+#define LEFT_OUT "\xe2\x80\xa6 (/log)\n"
+
 /* Writes to content (CONTENT_MAX + 1 bytes) the texts of m[0..n-1] but
  * tables (a title in bold heading its text), then the call of `table` (NULL:
  * none), each on its own line. When they do not fit, the texts' earliest
- * lines are left out, an ellipsis in their place: the last lines and the
+ * lines are left out, LEFT_OUT in their place: the last lines and the
  * call are what a live table must show. */
 static void compose_content(const struct msg *const *m, int n, const struct msg *table,
                             char *content)
@@ -942,11 +946,11 @@ static void compose_content(const struct msg *const *m, int n, const struct msg 
 		budget = CONTENT_MAX - (call[0] ? strlen(call) + 1 : 0);
 		if (at.len > budget) {
 			const char *cut;
-			budget -= 4; /* "…\n" */
+			budget -= sizeof(LEFT_OUT) - 1;
 			start = at.len - budget;
 			cut = strchr(all + start, '\n');
 			start = cut ? (size_t)(cut + 1 - all) : at.len;
-			text_add(&tx, "\xe2\x80\xa6\n");
+			text_add(&tx, LEFT_OUT);
 		}
 		text_add(&tx, all + start);
 		free(all);

@@ -143,8 +143,9 @@ static void test_live_table_calls(void **unused)
 	cJSON_Delete(j);
 	free(json);
 
-	/* Too much narration: the earliest lines go, an ellipsis heads the
-	 * rest, the call stays whole and the content within 2000. */
+	/* Too much narration: the earliest lines go, an ellipsis and /log (which
+	 * tells them) head the rest, the call stays whole and the content within
+	 * 2000. */
 	memset(events[0].text, 0, sizeof(events[0].text));
 	for (int i = 0; i < 40; i++)
 		snprintf(events[0].text + strlen(events[0].text),
@@ -159,12 +160,12 @@ static void test_live_table_calls(void **unused)
 	j = parse(json);
 	content = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "data"), "content")->valuestring;
 	assert_true(strlen(content) <= 2000);
-	assert_memory_equal(content, "\xe2\x80\xa6\n", 4);
+	assert_memory_equal(content, "\xe2\x80\xa6 (/log)\n", 11); /* where they are */
 	assert_null(strstr(content, "line 00 of the first move"));
 	assert_non_null(strstr(content,
 	                       "line 39 of the other move\n"
 	                       "alice takes 1 sanity from bob.\n<@1002> — respond: /respond."));
-	assert_true(strstr(content, "\xe2\x80\xa6\nline ") == content); /* whole lines */
+	assert_true(strstr(content, "\xe2\x80\xa6 (/log)\nline ") == content); /* whole lines */
 	cJSON_Delete(j);
 	free(json);
 
