@@ -56,9 +56,10 @@ void ctcards_long(int kind, int id, int lang, struct text *out);
  * ("E01", "T26"), without regard to case, accents, spaces or punctuation,
  * a leading article left out ("the", "de", "het"); failing an exact
  * match, a unique beginning of a name, then a unique part of one. Returns
- * 1 with *found set; 0 when nothing or several things match, with up to
- * `max` suggestions in sugg[] (the ones matching, else the names nearest
- * in spelling) and their number in *nsugg. */
+ * 1 with *found set; -1 when several things match, with up to `max` of
+ * them in sugg[]; 0 when nothing matches, with up to `max` things whose
+ * names are nearest in spelling (none when nothing is near) in sugg[]. The
+ * number of suggestions is set in *nsugg either way. */
 int ctcards_find(const char *typed, struct ctcards_ref *found, struct ctcards_ref *sugg, int max,
                  int *nsugg);
 

@@ -89,6 +89,9 @@ struct play_game {
 	void (*render)(const void *state, const struct play_ctx *c, struct msg *m);
 	/* The rules text id (enum i18n_id). */
 	int rules;
+	/* Optional: further pages of the rules (enum i18n_id), each sent as a
+	 * message of its own after `rules`, ended by 0. NULL: none. */
+	const int *rules_more;
 	/* 1 when a game can end with nobody winning (Cthulhu wins): records
 	 * then count those losses. */
 	int nobody_wins;
@@ -146,7 +149,9 @@ struct play_game {
 	/* Answers an action of member `who` that only looks (a hand, a page of
 	 * a menu, a preview): returns 1 after adding private replies for
 	 * `user` to out (pictures owned by out), 0 when cmd is a move for
-	 * `action`. Nothing is written either way. NULL: every action moves. */
+	 * `action`. Nothing is written either way. NULL: every action moves.
+	 * It is also asked with who = -1 for one without a seat at a game
+	 * under way: 1 then answers them, 0 refuses (not a member). */
 	int (*view)(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
 	            const char *user, struct msg_list *out);
 	/* After a value of member who's command applied, with the events

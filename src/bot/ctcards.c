@@ -993,5 +993,5 @@ int ctcards_find(const char *typed, struct ctcards_ref *found, struct ctcards_re
 					sugg[*nsugg].id = id;
 					(*nsugg)++;
 				}
-	return 0;
+	return best <= 2 ? -1 : 0;
 }

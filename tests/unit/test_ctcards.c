@@ -167,7 +167,7 @@ static void test_typed_names(void **unused)
 
 	(void)unused;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		int got = ctcards_find(rows[i].typed, &f, sg, 4, &ns);
+		int got = ctcards_find(rows[i].typed, &f, sg, 4, &ns) == 1;
 		if (rows[i].kind < 0) {
 			if (got)
 				fail_msg("'%s' finds %s", rows[i].typed,
@@ -177,9 +177,9 @@ static void test_typed_names(void **unused)
 			         ctcards_name(rows[i].kind, rows[i].id, 0));
 	}
 	/* several match: no thing, the matches suggested */
-	assert_int_equal(ctcards_find("s", &f, sg, 4, &ns), 0);
+	assert_int_equal(ctcards_find("s", &f, sg, 4, &ns), -1);
 	assert_int_equal(ns, 4);
-	assert_int_equal(ctcards_find("Splitsing", &f, sg, 4, &ns), 0);
+	assert_int_equal(ctcards_find("Splitsing", &f, sg, 4, &ns), -1);
 	assert_int_equal(ns, 3);
 	for (int i = 0; i < ns; i++)
 		assert_int_equal(sg[i].kind, CTCARDS_TILE);
