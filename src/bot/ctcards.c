@@ -985,6 +985,8 @@ int ctcards_find(const char *typed, struct ctcards_ref *found, struct ctcards_re
 		return 1;
 	/* several matches, or the names nearest in spelling */
 	limit = best <= 2 ? best : 3 + (int)strlen(q) / 3 + 1;
+	if (best > 2 && best + 1 < limit)
+		limit = best + 1;
 	for (int s = best; s <= limit && *nsugg < max; s++)
 		for (int kind = 0; kind < CTCARDS_KINDS && *nsugg < max; kind++)
 			for (int id = 0; id < ctcards_count(kind) && *nsugg < max; id++)
