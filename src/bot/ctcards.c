@@ -312,10 +312,11 @@ static const struct card_text cards[CTHULHU_KINDS] = {
  * copies, {s} the severity. */
 static const struct words category[] = {
 	{ "Weapon ({n} in the deck). Put it in play at a play point of your own turn: your card of "
-	  "the round. Declare one weapon before a combat roll; weapons are lost on defeat. ",
+	  "the round. You may declare one weapon in play for each combat roll; never two of one "
+	  "kind in play; lost on defeat. ",
 	  "Wapen ({n} in de stapel). Leg het in het spel op een speelmoment van je eigen beurt: je "
-	  "kaart van de ronde. Kies één wapen voor een gevechtsworp; bij een nederlaag ben je je "
-	  "wapens kwijt. " },
+	  "kaart van de ronde. Per gevechtsworp mag je één wapen in het spel kiezen; nooit twee "
+	  "van één soort in het spel; weg bij een nederlaag. " },
 	{ "Item ({n} in the deck). Put it in play at a play point of your own turn (your card of "
 	  "the "
 	  "round); use it once later (a use never counts), then it is discarded. Kept on defeat. ",
@@ -543,13 +544,14 @@ static void tile_long(int t, int lang, struct text *out)
 		         "sektariërs en 1 byakhee; die gaan er nooit af, en een lege plek "
 		         "krijgt in stap 10 een nieuwe vijand. Sta je erop zonder vijanden, "
 		         "leg dan op PP2 of PP4 1 relikwie van elk van de 5 soorten af om hem "
-		         "te heiligen (12 OP). Wie erop verslagen wordt, activeert hem."
+		         "te heiligen (12 OP). Wie erop verslagen wordt, activeert hem. 3 "
+		         "geheiligde of 3 geactiveerde plekken beëindigen het spel."
 		       : "A Ritual Site: 9 interior squares, entered only by its entrance (south "
 		         "before turning), which faces a street. Arrives with 8 cultists and 1 "
 		         "byakhee; they never leave it, and an empty site gets a new enemy in "
 		         "step 10. On it with no enemy left, at PP2 or PP4, discard 1 relic of "
 		         "each of the 5 types to sanctify it (12 VP). A player defeated on it "
-		         "activates it.");
+		         "activates it. 3 sanctified or 3 activated sites end the game.");
 		return;
 	default:
 		return;
