@@ -63,4 +63,11 @@ void ctcards_long(int kind, int id, int lang, struct text *out);
 int ctcards_find(const char *typed, struct ctcards_ref *found, struct ctcards_ref *sugg, int max,
                  int *nsugg);
 
+/* The things a name being typed may become, for completion: those with a
+ * name (in either language) or id that begins with what is typed, then
+ * those with one that holds it, each in ctcards' order (cards, tiles,
+ * types, squares), keys compared as ctcards_find does; everything in that
+ * order for "". Writes up to max to out and returns their number. */
+int ctcards_complete(const char *typed, struct ctcards_ref *out, int max);
+
 #endif

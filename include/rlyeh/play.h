@@ -32,11 +32,20 @@ struct play_option {
 	int required;
 	const char *desc, *nl_desc;
 	/* "a,b,c"; a choice "a=b" is the value a, named b in Dutch; NULL:
-	 * any value */
+	 * any value; "@complete": any value, completed while it is typed by
+	 * the game's `complete` */
 	const char *choices;
 };
 
 #define PLAY_OPTIONS_MAX 2
+
+/* A value an option being typed may take (a platform's autocomplete): the
+ * name shown in English and in Dutch, and the value it gives. */
+#define PLAY_CHOICE_MAX  101 /* bytes of each, with the NUL */
+#define PLAY_CHOICES_MAX 25  /* choices offered at most (Discord's limit) */
+struct play_choice {
+	char name[PLAY_CHOICE_MAX], nl_name[PLAY_CHOICE_MAX], value[PLAY_CHOICE_MAX];
+};
 #define PLAY_ACTIONS_MAX 32 /* actions of all games together */
 
 /* A move a game's players make by command or button ("curse", "eye"…). The
@@ -192,6 +201,12 @@ struct play_game {
 	 * asks of anyone in passing (CTHULHU!!!: a reaction window). NULL:
 	 * every awaited node calls its player. */
 	int (*calls)(const void *state, const struct play_ctx *c, const struct game_step *step);
+	/* Optional: for option `option` of action `action` (its names in
+	 * English), marked "@complete", the values `typed` (may be "") may
+	 * become: writes up to max to out and returns their number (0 for an
+	 * option it does not complete). NULL: none. */
+	int (*complete)(const char *action, const char *option, const char *typed,
+	                struct play_choice *out, int max);
 	/* Milliseconds without a move after which a game whose turn timeouts
 	 * are off is closed without a result (CTHULHU!!! C17: 48 h); 0 never. */
 	int64_t idle_ms;

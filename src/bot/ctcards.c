@@ -999,3 +999,35 @@ int ctcards_find(const char *typed, struct ctcards_ref *found, struct ctcards_re
 				}
 	return best <= 2 ? -1 : 0;
 }
+
+/* 1 when a name of (kind, id) begins with q (how = 0) or holds it (1). */
+static int named(const char *q, int kind, int id, int how)
+{
+	char key[KEY_MAX];
+	const char *name;
+
+	for (int k = 0; (name = name_at(kind, id, k)) != NULL; k++) {
+		key_of(name, key);
+		if (how == 0 ? strncmp(key, q, strlen(q)) == 0 : strstr(key, q) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+int ctcards_complete(const char *typed, struct ctcards_ref *out, int max)
+{
+	char q[KEY_MAX];
+	int n = 0;
+
+	key_of(typed ? typed : "", q);
+	for (int how = 0; how < 2 && n < max; how++)
+		for (int kind = 0; kind < CTCARDS_KINDS && n < max; kind++)
+			for (int id = 0; id < ctcards_count(kind) && n < max; id++)
+				if (named(q, kind, id, how) &&
+				    (how == 0 || !named(q, kind, id, 0))) {
+					out[n].kind = kind;
+					out[n].id = id;
+					n++;
+				}
+	return n;
+}

@@ -113,7 +113,7 @@ static const struct play_action actions[] = {
 	  "CTHULHU!!!: what a card, tile, relic type or square says (only you see it)",
 	  "CTHULHU!!!: wat een kaart, tegel, relikwiesoort of vakje zegt (alleen jij ziet het)",
 	  { { "name", "naam", PLAY_ARG_TEXT, 1, "Its name, in English or Dutch",
-	      "De naam, in het Engels of Nederlands", NULL } },
+	      "De naam, in het Engels of Nederlands", "@complete" } },
 	  ACT_CARD },
 	{ "discards",
 	  "aflegstapel",
@@ -1738,6 +1738,27 @@ static int prefer(const struct play_ctx *c, int who, const struct cmd *cmd, int 
 	return 1;
 }
 
+/* /card's name as it is typed: the things it may become, by their names;
+ * the value is the English name, which /card finds. */
+static int complete(const char *action, const char *option, const char *typed,
+                    struct play_choice *out, int max)
+{
+	struct ctcards_ref r[PLAY_CHOICES_MAX];
+	int n;
+
+	if (strcmp(action, "card") != 0 || strcmp(option, "name") != 0)
+		return 0;
+	n = ctcards_complete(typed, r, max < PLAY_CHOICES_MAX ? max : PLAY_CHOICES_MAX);
+	for (int i = 0; i < n; i++) {
+		text_copy(out[i].name, sizeof(out[i].name),
+		          ctcards_name(r[i].kind, r[i].id, I18N_EN));
+		text_copy(out[i].nl_name, sizeof(out[i].nl_name),
+		          ctcards_name(r[i].kind, r[i].id, I18N_NL));
+		text_copy(out[i].value, sizeof(out[i].value), out[i].name);
+	}
+	return n;
+}
+
 static int leave(void *state, int seat, struct game_events *ev)
 {
 	return cthulhu_leave(state, seat, ev);
@@ -1781,6 +1802,7 @@ const struct play_game ctplay = {
 	.view = view,
 	.follow = follow,
 	.leave = leave,
+	.complete = complete,
 	.picture = picture,
 	.unfinished = unfinished,
 	.prefer = prefer,

@@ -196,6 +196,33 @@ static void test_typed_names(void **unused)
 	assert_int_equal(ns, 0);
 }
 
+/* Completion: names beginning with what is typed first, then names
+ * holding it, in either language; everything for "". */
+static void test_complete(void **unused)
+{
+	struct ctcards_ref r[40];
+	int n;
+
+	(void)unused;
+	n = ctcards_complete("sp", r, 40);
+	assert_true(n >= 4);
+	assert_int_equal(r[0].kind, CTCARDS_TILE); /* the junctions, by their Dutch names */
+	n = ctcards_complete("harpoen", r, 40);
+	assert_int_equal(n, 1);
+	assert_int_equal(r[0].id, CK_HARPOON);
+	n = ctcards_complete("wing", r, 40); /* and the Idol's Winged Effigy */
+	assert_int_equal(n, 2);
+	assert_int_equal(r[0].kind, CTCARDS_CARD);
+	assert_int_equal(r[0].id, CK_WINGS);
+	assert_int_equal(r[1].kind, CTCARDS_TYPE);
+	assert_int_equal(r[1].id, CT_IDOL);
+	assert_int_equal(ctcards_complete("", r, 40), 40);
+	assert_int_equal(r[0].kind, CTCARDS_CARD);
+	assert_int_equal(r[0].id, 0);
+	assert_int_equal(ctcards_complete("", r, 5), 5);
+	assert_int_equal(ctcards_complete("qqq", r, 40), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_of_the_rules),
 		cmocka_unit_test(test_every_name_finds_itself),
 		cmocka_unit_test(test_typed_names),
+		cmocka_unit_test(test_complete),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
