@@ -29,6 +29,7 @@ enum cmd_kind {
 	CMD_STATS,
 	CMD_LANGUAGE,
 	CMD_NOTIFY,
+	CMD_LOG,
 	CMD_COUNT,
 };
 

@@ -38,6 +38,12 @@ enum i18n_id {
 	S_NOTIFY_ON,
 	S_NOTIFY_OFF,
 	S_ERR_NOTIFY,
+	S_LOG_TITLE,
+	S_LOG_EMPTY,
+	S_LOG_MORE,
+	S_LOG_DROPPED,
+	S_ERR_LOG_PAGE,
+	S_ERR_LOG,
 	S_ERR_STORAGE,
 	S_ERR_MEMORY,
 	S_ERR_TABLE_EXISTS,
@@ -330,6 +336,9 @@ enum i18n_id {
 	S_CD_AWAITS_RESPOND,
 	S_ES_AWAITS,
 	S_CTP_AWAITS,
+	/* the whole map (ctplay's /map) */
+	S_CTP_MAP_BUTTON,
+	S_CTP_MAP_TEXT,
 	/* CTHULHU!!!: card texts, discard piles, the rules pages */
 	S_CTP_CARD_KIND_CARD,
 	S_CTP_CARD_KIND_TILE,

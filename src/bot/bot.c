@@ -1,11 +1,13 @@
 #include "rlyeh/bot.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
+#include "rlyeh/playlog.h"
 #include "rlyeh/records.h"
 #include "rlyeh/rng.h"
 #include "rlyeh/text.h"
@@ -1740,6 +1742,86 @@ static void cmd_notify(struct call *c)
 		i18n_add(&tx, c->lang, on ? S_NOTIFY_ON : S_NOTIFY_OFF, NULL);
 }
 
+/* What store_game_load hands cmd_log's replay. */
+struct log_view {
+	const struct play_game *game;
+	int lang, page, pages, dropped, rc;
+	struct text *out;
+};
+
+static int log_loaded(void *ctx, const struct store_loaded *g)
+{
+	struct log_view *v = ctx;
+
+	v->rc = playlog_page(v->game, g, v->lang, v->page, v->out, &v->pages, &v->dropped);
+	return 0;
+}
+
+/* /log [page]: the table's narration told again from its stored log,
+ * privately, a page at a time (1 the latest). Nothing is written. */
+static void cmd_log(struct call *c)
+{
+	char buf[PLAYLOG_PAGE + 1] = "", num[16], of[16];
+	struct text page, tx;
+	struct log_view v = { .lang = c->lang, .page = 1, .out = &page };
+	const char *a = c->req->cmd.nargs >= 1 ? c->req->cmd.args[0] : NULL;
+	struct msg *m;
+
+	if (!c->t) {
+		deny(c, S_ERR_NO_TABLE, NULL, NULL);
+		return;
+	}
+	if (a) {
+		char *end;
+		long n;
+		errno = 0;
+		n = strtol(a, &end, 10);
+		v.page = errno || end == a || *end || n < 1 || n > 1000000 ? -1 : (int)n;
+	}
+	v.game = c->t->game;
+	text_init(&page, buf, sizeof(buf));
+	if (c->t->row.state == STORE_LOBBY) {
+		v.rc = v.page == 1 ? 0 : -3;
+	} else if (store_game_load(c->b->st, c->t->row.id, log_loaded, &v)) {
+		deny(c, S_ERR_STORAGE, NULL, NULL);
+		return;
+	}
+	if (v.rc == -3) {
+		snprintf(of, sizeof(of), "%d", v.pages);
+		deny(c, S_ERR_LOG_PAGE, a ? a : "1", of);
+		return;
+	}
+	if (v.rc == -2) {
+		deny(c, S_ERR_MEMORY, NULL, NULL);
+		return;
+	}
+	if (v.rc < 0) {
+		deny(c, S_ERR_LOG, NULL, NULL);
+		return;
+	}
+	if (!(m = inform(c, &tx)))
+		return;
+	m->game = c->t->row.id;
+	text_copy(m->channel, sizeof(m->channel), c->t->row.channel);
+	if (v.pages == 0) {
+		i18n_add(&tx, c->lang, S_LOG_EMPTY, NULL);
+		return;
+	}
+	snprintf(num, sizeof(num), "%d", v.page);
+	snprintf(of, sizeof(of), "%d", v.pages);
+	text_init(&page, m->title, sizeof(m->title));
+	i18n_add(&page, c->lang, S_LOG_TITLE, num, of);
+	text_add(&tx, buf);
+	if (v.page < v.pages) {
+		snprintf(num, sizeof(num), "%d", v.page + 1);
+		text_add(&tx, "\n\n");
+		i18n_add(&tx, c->lang, S_LOG_MORE, num, NULL);
+	} else if (v.dropped) {
+		text_add(&tx, "\n\n");
+		i18n_add(&tx, c->lang, S_LOG_DROPPED, NULL);
+	}
+}
+
 /* A player whose seat the computer plays (after timeouts or /leave) takes
  * it back with any command; the table is told. */
 static void take_seat_back(struct call *c)
@@ -1848,6 +1930,9 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 		break;
 	case CMD_NOTIFY:
 		cmd_notify(&c);
+		break;
+	case CMD_LOG:
+		cmd_log(&c);
 		break;
 	default:
 		deny(&c, S_ERR_UNKNOWN_COMMAND, NULL, NULL);

@@ -15,7 +15,7 @@ static const char *const names[CMD_COUNT] = {
 	[CMD_REMATCH] = "rematch", [CMD_ACTION] = "action",
 	[CMD_HINT] = "hint",       [CMD_LEADERBOARD] = "leaderboard",
 	[CMD_STATS] = "stats",     [CMD_LANGUAGE] = "language",
-	[CMD_NOTIFY] = "notify",
+	[CMD_NOTIFY] = "notify",   [CMD_LOG] = "log",
 };
 
 const char *cmd_name(int kind)

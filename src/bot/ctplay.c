@@ -27,6 +27,7 @@ enum {
 	ACT_WEAPON,
 	ACT_RELICS,
 	ACT_LOSE,
+	ACT_MAP,
 	ACT_CARD,
 	ACT_DISCARDS,
 };
@@ -108,6 +109,12 @@ static const struct play_action actions[] = {
 	  { { "keep", "houd", PLAY_ARG_TEXT, 1, "Relics kept per type, e.g. 1,0,2,0,0",
 	      "Relikwieën die je houdt per soort, bijv. 1,0,2,0,0", NULL } },
 	  ACT_LOSE },
+	{ "map",
+	  "plattegrond",
+	  "CTHULHU!!!: the whole map as a picture (only you see it)",
+	  "CTHULHU!!!: de hele kaart als afbeelding (alleen jij ziet hem)",
+	  { { 0 } },
+	  ACT_MAP },
 	{ "card",
 	  "kaart",
 	  "CTHULHU!!!: what a card, tile, relic type or square says (only you see it)",
@@ -1128,6 +1135,8 @@ static int picture(const void *state, const struct play_ctx *c, unsigned char **
 	struct board_marks mk;
 
 	marks_for(state, &mk, options, reach);
+	names_of(c, mk.names);
+	mk.lang = i18n_code(c->lang);
 	if (board_text(state, &mk, i18n_code(c->lang), alt, altcap) < 0)
 		alt[0] = '\0';
 	return board_png(state, &mk, png, len);
@@ -1268,6 +1277,8 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 		public_choices(g, &st, o, n, c, m);
 	}
 	msg_button(m, c->row->id, c->row->moves, "hand", NULL, i18n_get(c->lang, S_CTP_HAND_BUTTON),
+	           MSG_SECONDARY);
+	msg_button(m, c->row->id, c->row->moves, "map", NULL, i18n_get(c->lang, S_CTP_MAP_BUTTON),
 	           MSG_SECONDARY);
 }
 
@@ -1450,6 +1461,8 @@ static void preview_view(const struct cthulhu *g, const struct play_ctx *c, int 
 	msg_button(m, c->row->id, c->row->moves, "page", val, i18n_get(c->lang, S_CTP_BACK),
 	           MSG_SECONDARY);
 	board_marks_init(&mk);
+	names_of(c, mk.names);
+	mk.lang = i18n_code(c->lang);
 	mk.n_options = cthulhu_tile_options(g, &tile, options);
 	mk.options = options;
 	mk.tile = tile;
@@ -1459,6 +1472,43 @@ static void preview_view(const struct cthulhu *g, const struct play_ctx *c, int 
 	         k + 1);
 	if (board_png(g, &mk, &png, &len) == 0 && msg_picture_take(out, m, name, &png, len))
 		free(png);
+}
+
+/* The whole map with the marks of the awaited decision, privately (the
+ * table's picture shows the area in play); the map as text for terminals. */
+static void map_view(const struct cthulhu *g, const struct play_ctx *c, const char *user,
+                     struct msg_list *out)
+{
+	struct cmap_option options[CMAP_OPTIONS_MAX];
+	int16_t reach[CMAP_SQUARES];
+	struct board_marks mk;
+	char name[MSG_PICTURE_NAME], round[16];
+	unsigned char *png = NULL;
+	size_t len = 0;
+	char *alt;
+	struct text tx;
+	struct msg *m;
+
+	if (!(m = private_msg(out, user, c, MSG_INFO)))
+		return;
+	number(round, sizeof(round), g->round);
+	text_init(&tx, m->text, sizeof(m->text));
+	i18n_add(&tx, c->lang, S_CTP_MAP_TEXT, round, NULL);
+	marks_for(g, &mk, options, reach);
+	names_of(c, mk.names);
+	mk.lang = i18n_code(c->lang);
+	mk.full = 1;
+	snprintf(name, sizeof(name), "fullmap-%lld-%d.png", (long long)c->row->id, c->row->moves);
+	if (board_png(g, &mk, &png, &len) < 0)
+		return;
+	if (msg_picture_take(out, m, name, &png, len)) {
+		free(png);
+		return;
+	}
+	alt = malloc(MSG_PICTURE_ALT_MAX + 1);
+	if (alt && board_text(g, &mk, mk.lang, alt, MSG_PICTURE_ALT_MAX + 1) > 0)
+		msg_picture_alt(out, m, alt);
+	free(alt);
 }
 
 /* C8: the defeated player's picker: per relic type held, how many are
@@ -1692,6 +1742,9 @@ static int view(const void *state, const struct play_ctx *c, int who, const stru
 		return 1;
 	case ACT_RELICS:
 		relics_view(g, c, who, cmd, user, out);
+		return 1;
+	case ACT_MAP:
+		map_view(g, c, user, out);
 		return 1;
 	case ACT_PLACE:
 		ctplay_settings(c->row->per_player, &s);

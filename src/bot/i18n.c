@@ -54,6 +54,20 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                   "Ik roep je niet meer wanneer een tafel op jouw zet wacht." },
 	[S_ERR_NOTIFY] = { "Choose: /notify on or /notify off.",
 	                   "Kies: /notify on of /notify off." },
+	[S_LOG_TITLE] = { "The game so far — page {1} of {2}",
+	                  "Het spel tot nu toe — pagina {1} van {2}" },
+	[S_LOG_EMPTY] = { "Nothing has happened at this table yet.",
+	                  "Aan deze tafel is nog niets gebeurd." },
+	[S_LOG_MORE] = { "Earlier: /log {1}", "Eerder: /log {1}" },
+	[S_LOG_DROPPED] = { "(The oldest moves are left out here; the host's rlyeh export has them "
+	                    "all.)",
+	                    "(De oudste zetten staan hier niet; rlyeh export van de beheerder "
+	                    "heeft ze "
+	                    "allemaal.)" },
+	[S_ERR_LOG_PAGE] = { "There is no page {1}: the log has {2}.",
+	                     "Er is geen pagina {1}: het logboek heeft er {2}." },
+	[S_ERR_LOG] = { "The log of this game could not be read.",
+	                "Het logboek van dit spel kon niet worden gelezen." },
 	[S_ERR_STORAGE] = { "That could not be saved, so nothing changed. Please try again.",
 	                    "Dat kon niet worden opgeslagen, dus er is niets veranderd. Probeer "
 	                    "het nog eens." },
@@ -124,6 +138,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "/remove <player> — remove a player before the start (owner)\n"
 	             "/start [player|random] — start; optionally who casts first (owner)\n"
 	             "/status — the table · /rules [game] — the rules · /help — this list\n"
+	             "/log [page] — what happened at the table, page 1 the latest (only you see "
+	             "it)\n"
 	             "/hint — your chance of winning with each choice of your move (only you see "
 	             "it; Cthulhu Dice)\n"
 	             "/abort — stop the game (owner or moderator) · /rematch — play again, the "
@@ -155,6 +171,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	             "/start [speler|random] — begin; eventueel wie de eerste Vervloeker is "
 	             "(eigenaar)\n"
 	             "/status — de tafel · /rules [spel] — de regels · /help — deze lijst\n"
+	             "/log [pagina] — wat er aan tafel gebeurde, pagina 1 het laatste (alleen jij "
+	             "ziet het)\n"
 	             "/hint — je kans om te winnen bij elke keuze van je zet (alleen jij ziet "
 	             "het; Cthulhu Dice)\n"
 	             "/abort — stop het spel (eigenaar of moderator) · /rematch — speel opnieuw; "
@@ -229,6 +247,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                  "om geveld te worden) of /retreat om {2} {2:Teken|Tekens} te bewaren." },
 	[S_CTP_AWAITS] = { "The table waits for you to decide ({2}): {1}",
 	                   "De tafel wacht op je beslissing ({2}): {1}" },
+	[S_CTP_MAP_BUTTON] = { "Full map", "Hele kaart" },
+	[S_CTP_MAP_TEXT] = { "The whole map, round {1}.", "De hele kaart, ronde {1}." },
 	[S_CD_N_CURSE] = { "Turn {1}: {2} curses {3}.", "Beurt {1}: {2} vervloekt {3}." },
 	[S_CD_N_ROLL] = { "{1} rolls: {2}.", "{1} werpt: {2}." },
 	[S_CD_N_RESPOND] = { "{1} responds: {2}.", "{1} werpt als reactie: {2}." },

@@ -499,6 +499,18 @@ def test_rival_cults_game(fake):
     check(game_over(table), "the Rival Cults game ended (%d moves)" % moves)
     check(table.calls.get(USERS["alice"], 0) > 0 and table.calls.get(USERS["bob"], 0) > 0,
           "both Rival Cults players were called: %s" % table.calls)
+    # /log tells the game again, privately, page 1 the newest; a page past the end is refused.
+    live = table.message_id
+    body = interact(fake, table, slash(USERS["carol"], "log", channel=RC_CHANNEL))
+    content = ((body or {}).get("data") or {}).get("content", "")
+    check(body and body["type"] == 4 and body["data"].get("flags") == 64
+          and "The game so far — page 1 of 1" in content and "curses" in content,
+          "/log answers privately with the last page: %s" % json.dumps(body)[:300])
+    body = interact(fake, table, slash(USERS["carol"], "log", [{"name": "page", "type": 4, "value": 2}],
+                                       channel=RC_CHANNEL))
+    check(body and body["data"].get("flags") == 64 and "There is no page 2" in body["data"].get("content", ""),
+          "/log page:2 of a one-page log is refused privately: %s" % json.dumps(body)[:300])
+    check(table.message_id == live, "/log leaves the channel as it was")
 
 
 def es_waiting(table):

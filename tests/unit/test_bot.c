@@ -20,6 +20,7 @@
 #include "rlyeh/esigns.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
+#include "rlyeh/playlog.h"
 #include "rlyeh/solvecache.h"
 #include "rlyeh/text.h"
 
@@ -271,6 +272,92 @@ static int play_out(void)
 	}
 	fail_msg("the game did not end");
 	return sent;
+}
+
+/* The narration the channel was shown by the last command, appended to
+ * buf: every public event message's text. */
+static void keep_narration(char *buf, size_t cap)
+{
+	for (int i = 0; i < fx->out.n; i++) {
+		const struct msg *m = &fx->out.m[i];
+		size_t len = strlen(buf);
+		if (m->audience == MSG_CHANNEL && m->kind == MSG_EVENT)
+			snprintf(buf + len, cap - len, "%s%s", m->text,
+			         m->text[0] && m->text[strlen(m->text) - 1] != '\n' ? "\n" : "");
+	}
+}
+
+/* /log tells again what the channel was shown, a page at a time from the
+ * newest; a bad page is refused with the number of pages and nothing
+ * written; a lobby has nothing to tell. */
+static void test_log(void **unused)
+{
+	static const char *const moves_to_try[] = { "/curse #0", "/curse #1", "/curse #2",
+		                                    "/respond", "/eye cthulhu" };
+	enum { CAP = 1 << 16 };
+	char *shown = calloc(1, CAP), *told = calloc(1, CAP), want[64], prefix[64];
+	int pages = 0;
+
+	(void)unused;
+	assert_non_null(shown);
+	assert_non_null(told);
+	refused("carol", "/log", S_ERR_NO_TABLE);
+	lobby();
+	accepted("carol", "/log");
+	assert_true(any_text(i18n_get(I18N_EN, S_LOG_EMPTY)));
+	accepted("alice", "/addbot heuristic");
+	as("alice", "/start alice");
+	keep_narration(shown, CAP);
+	for (int round = 0; round < 2000; round++) {
+		int acted = 0;
+		if (count("SELECT state FROM games ORDER BY id DESC LIMIT 1") != 1)
+			break;
+		for (int u = 0; u < 2 && !acted; u++)
+			for (size_t k = 0; k < 5 && !acted; k++) {
+				as(u ? "bob" : "alice", moves_to_try[k]);
+				acted = fx->out.n && fx->out.m[0].kind != MSG_ERROR;
+				if (acted)
+					keep_narration(shown, CAP);
+			}
+		assert_true(acted);
+	}
+	/* The pages, newest first, put back in order. */
+	accepted("carol", "/log");
+	assert_int_equal(fx->out.n, 1);
+	assert_int_equal(fx->out.m[0].audience, MSG_PRIVATE);
+	assert_string_equal(fx->out.m[0].user, "carol");
+	assert_int_equal(sscanf(fx->out.m[0].title, "The game so far — page 1 of %d", &pages), 1);
+	assert_true(pages >= 1);
+	for (int p = pages; p >= 1; p--) {
+		char line[32], *text;
+		size_t len = strlen(told);
+		snprintf(line, sizeof(line), "/log %d", p);
+		accepted("carol", line);
+		assert_int_equal(fx->out.n, 1);
+		text = fx->out.m[0].text;
+		snprintf(want, sizeof(want), "The game so far — page %d of %d", p, pages);
+		assert_string_equal(fx->out.m[0].title, want);
+		if (p < pages) { /* the way back to earlier pages */
+			snprintf(want, sizeof(want), "\n\nEarlier: /log %d", p + 1);
+			assert_non_null(strstr(text, want));
+			*strstr(text, want) = '\0';
+		}
+		assert_true(strlen(text) <= PLAYLOG_PAGE);
+		snprintf(told + len, CAP - len, "%s\n", text);
+	}
+	/* Every move as the channel saw it; the bot's own opening line is no move. */
+	assert_non_null(strstr(shown, "The game begins"));
+	assert_string_equal(told, strchr(shown, '\n') + 1);
+	/* Bad pages: refused, nothing written. */
+	template_prefix(S_ERR_LOG_PAGE, prefix, sizeof(prefix));
+	refused("carol", "/log 0", S_ERR_LOG_PAGE);
+	refused("carol", "/log two", S_ERR_LOG_PAGE);
+	snprintf(want, sizeof(want), "/log %d", pages + 1);
+	refused("carol", want, S_ERR_LOG_PAGE);
+	snprintf(want, sizeof(want), "the log has %d.", pages);
+	assert_true(any_text(want));
+	free(shown);
+	free(told);
 }
 
 static void test_matrix_no_table(void **unused)
@@ -1646,6 +1733,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rematch_after_cthulhu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rival_cults_words, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mad_caster_tentacle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_awaited_move_told, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_eye_words, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_solver_tables_kept_on_disk, setup, teardown),

@@ -24,6 +24,7 @@
 #include "rlyeh/ctnames.h"
 #include "rlyeh/ctplay.h"
 #include "rlyeh/i18n.h"
+#include "rlyeh/playlog.h"
 #include "rlyeh/rng.h"
 
 #define T0       1700000000000LL
@@ -1241,6 +1242,156 @@ static void test_round_cap_leaves_it_unfinished(void **state)
 	assert_int_equal(query("SELECT count(*) FROM members WHERE place >= 0 OR cthulhu = 1"), 0);
 }
 
+/* ---- /log ---- */
+
+/* Appends the narration the channel was shown (public event messages) to
+ * buf. */
+static void keep_narration(char *buf, size_t cap)
+{
+	for (int i = 0; i < fx->out.n; i++) {
+		const struct msg *m = &fx->out.m[i];
+		size_t len = strlen(buf);
+		if (m->audience == MSG_CHANNEL && m->kind == MSG_EVENT && m->text[0])
+			snprintf(buf + len, cap - len, "%s%s", m->text,
+			         m->text[strlen(m->text) - 1] != '\n' ? "\n" : "");
+	}
+}
+
+/* A board game's log runs over several pages, each within a page's bytes;
+ * read back newest first, its lines are the moves the channel saw, in
+ * order (the channel saw the bot's own lines too: timeouts); in Dutch for
+ * a Dutch player. */
+static void test_log_pages(void **state)
+{
+	enum { CAP = 1 << 20 };
+	char *shown = calloc(1, CAP), *told = calloc(1, CAP), want[64];
+	int pages = 0, lines = 0;
+
+	(void)state;
+	assert_non_null(shown);
+	assert_non_null(told);
+	table("cap:2", NULL, 1);
+	keep_narration(shown, CAP);
+	for (int i = 0; i < 500 && query("SELECT state FROM games") == STORE_PLAYING; i++) {
+		tick_to(stored_deadline());
+		keep_narration(shown, CAP);
+	}
+	as("bob", "/log");
+	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	assert_int_equal(sscanf(fx->out.m[0].title, "The game so far — page 1 of %d", &pages), 1);
+	assert_true(pages >= 3);
+	for (int p = pages; p >= 1; p--) {
+		char line[32], *text, *at;
+		size_t len = strlen(told);
+		snprintf(line, sizeof(line), "/log %d", p);
+		as("bob", line);
+		assert_int_equal(fx->out.n, 1);
+		assert_int_equal(fx->out.m[0].audience, MSG_PRIVATE);
+		text = fx->out.m[0].text;
+		if ((at = strstr(text, "\n\nEarlier: /log ")))
+			*at = '\0';
+		assert_true(p == pages || at);
+		assert_true(strlen(text) <= PLAYLOG_PAGE);
+		snprintf(told + len, CAP - len, "%s\n", text);
+	}
+	/* told's lines, in order, among shown's; the last the same. */
+	{
+		const char *from = shown;
+		for (char *l = told, *nl; (nl = strchr(l, '\n')); l = nl + 1) {
+			const char *hit;
+			*nl = '\0';
+			hit = strstr(from, l);
+			if (!hit)
+				fail_msg("told but not shown (in order): %s", l);
+			from = hit + strlen(l);
+			lines++;
+		}
+		assert_string_equal(from, "\n");
+	}
+	assert_true(lines > 100);
+	as("nora", "/log");
+	snprintf(want, sizeof(want), "Het spel tot nu toe — pagina 1 van %d", pages);
+	assert_string_equal(fx->out.m[0].title, want);
+	free(shown);
+	free(told);
+}
+
+/* ---- the whole map ---- */
+
+/* The longer side of a PNG, from its IHDR chunk. */
+static int png_long_side(const unsigned char *png, size_t len)
+{
+	int w, h;
+
+	assert_true(len > 24 && memcmp(png, "\x89PNG", 4) == 0 && memcmp(png + 12, "IHDR", 4) == 0);
+	w = png[16] << 24 | png[17] << 16 | png[18] << 8 | png[19];
+	h = png[20] << 24 | png[21] << 16 | png[22] << 8 | png[23];
+	return w > h ? w : h;
+}
+
+/* The table's picture shows the area in play (at most BOARD_VIEW_PX) with
+ * a Full map button; /map (Dutch /plattegrond) answers privately with the
+ * whole map, the marks of the awaited decision and the players' names. */
+static void test_full_map(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	const struct msg *m;
+	struct cthulhu g;
+	int found = 0;
+
+	(void)state;
+	table("", bob, 0);
+	for (int i = 0; i < 400; i++) {
+		stored_state(&g);
+		if (g.round >= 4)
+			break;
+		tick_to(stored_deadline());
+	}
+	as("alice", "/map");
+	m = find_msg(MSG_PRIVATE, MSG_INFO);
+	assert_non_null(m);
+	assert_non_null(m->picture);
+	assert_non_null(strstr(m->picture_name, "fullmap-"));
+	assert_true(png_long_side(m->picture, m->picture_len) <= BOARD_MAX_PX);
+	assert_non_null(m->picture_alt);
+	assert_non_null(strstr(m->picture_alt, "Players: 1 alice, 2 bob"));
+	assert_non_null(strstr(m->text, "The whole map"));
+	assert_null(find_msg(MSG_CHANNEL, MSG_TABLE)); /* nothing played */
+	/* a move shows the table: the area in play, and the button */
+	tick_to(stored_deadline());
+	stored_state(&g);
+	m = find_msg(MSG_CHANNEL, MSG_TABLE);
+	assert_non_null(m);
+	assert_non_null(m->picture);
+	assert_true(png_long_side(m->picture, m->picture_len) <= BOARD_VIEW_PX);
+	for (int i = 0; i < m->nbuttons; i++)
+		found |= strstr(m->buttons[i].id, ":map") != NULL &&
+		         strcmp(m->buttons[i].label, "Full map") == 0;
+	assert_true(found || g.end);
+}
+
+/* A Dutch table's button; a private view speaks the language of whoever
+ * asks (nora's is Dutch). */
+static void test_full_map_dutch(void **state)
+{
+	const struct msg *m;
+
+	(void)state;
+	as("alice", "/open cthulhu nl");
+	as("nora", "/join");
+	as("alice", "/start");
+	m = need_msg(MSG_CHANNEL, MSG_TABLE);
+	assert_true(m->nbuttons > 0);
+	assert_string_equal(m->buttons[m->nbuttons - 1].label, "Hele kaart");
+	as("nora", "/map"); /* Discord names it /plattegrond in Dutch */
+	m = find_msg(MSG_PRIVATE, MSG_INFO);
+	assert_non_null(m);
+	assert_non_null(m->picture);
+	assert_non_null(strstr(m->text, "De hele kaart"));
+	assert_non_null(strstr(m->picture_alt, "Spelers: 1 alice, 2 nora"));
+	assert_non_null(strstr(m->picture_alt, "sektariër"));
+}
+
 /* ---- Dutch ---- */
 
 static void test_dutch_table(void **state)
@@ -1451,6 +1602,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_cap_leaves_it_unfinished, setup_patient,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_dutch_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_log_pages, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_full_map, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_full_map_dutch, setup, teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
