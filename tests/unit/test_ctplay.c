@@ -1434,7 +1434,7 @@ static void test_card_texts(void **state)
 	struct cthulhu g;
 	struct game_step st;
 	long long before;
-	int moves, menus = 0, discards = 0;
+	int moves, menus = 0, discards = 0, in_play = 0;
 
 	(void)state;
 	table("window:20 cap:8", bob, 0);
@@ -1479,7 +1479,7 @@ static void test_card_texts(void **state)
 	assert_int_equal(table_moves(), moves);
 	/* the hand with its texts; a private menu of cards with theirs;
 	 * the discard piles with what was discarded */
-	for (int ticks = 0; ticks < 3000 && (!menus || !discards); ticks++) {
+	for (int ticks = 0; ticks < 3000 && (!menus || !discards || !in_play); ticks++) {
 		stored_state(&g);
 		cthulhu_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
@@ -1496,6 +1496,17 @@ static void test_card_texts(void **state)
 			if (!strstr(m->text, line))
 				fail_msg("'%s' not in the hand: %s", line, m->text);
 		}
+		for (int card = 0; card < CTHULHU_CARDS; card++) {
+			int kind = cthulhu_card_kind(card);
+			const char *at;
+			if (g.card_at[card] != CW_PLAY + 0)
+				continue;
+			at = strstr(m->text, "In play:");
+			assert_non_null(at);
+			assert_non_null(strstr(at, ctnames_card(kind, I18N_EN)));
+			assert_non_null(strstr(at, thing_text(CTCARDS_CARD, kind, I18N_EN, 0)));
+			in_play++;
+		}
 		for (int o = 0; o < m->select.noptions; o++) {
 			const struct msg_option *op = &m->select.options[o];
 			for (int kind = 0; kind < CTHULHU_KINDS; kind++)
@@ -1504,18 +1515,27 @@ static void test_card_texts(void **state)
 				           thing_text(CTCARDS_CARD, kind, I18N_EN, 0)) == 0)
 					menus++;
 		}
-		if (st.node == GAME_NODE_CHOICE && st.seat == 0 && st.kind == CA_DISCARD) {
-			/* alice discards a card from the menu of her hand */
-			for (int o = 0; o < m->select.noptions; o++)
-				if (strncmp(m->select.options[o].label, "Discard ", 8) == 0) {
-					char line[64];
+		if (st.node == GAME_NODE_CHOICE && st.seat == 0 &&
+		    (st.kind == CA_DISCARD || st.kind == CA_PLAY)) {
+			/* alice discards a card, or puts a weapon or an item in
+			 * play, from the menu of her hand */
+			char line[64] = "";
+			for (int o = 0; o < m->select.noptions && !line[0]; o++) {
+				const char *l = m->select.options[o].label;
+				int put = 0;
+				for (int k = 0; k < CTHULHU_KINDS; k++)
+					put |= cthulhu_card(k)->category <= CC_ITEM &&
+					       strncmp(l, "Play ", 5) == 0 &&
+					       strcmp(l + 5, ctnames_card(k, I18N_EN)) == 0;
+				if (put || strncmp(l, "Discard ", 8) == 0)
 					snprintf(line, sizeof(line), "/pick %s",
 					         m->select.options[o].value);
-					as("alice", line);
-					assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
-					break;
-				}
-			continue;
+			}
+			if (line[0]) {
+				as("alice", line);
+				assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+				continue;
+			}
 		}
 		for (int card = 0; card < CTHULHU_CARDS && !discards; card++)
 			if (g.card_at[card] == CW_DISCARD) {
@@ -1531,6 +1551,7 @@ static void test_card_texts(void **state)
 	}
 	assert_true(menus > 0);
 	assert_true(discards > 0);
+	assert_true(in_play > 0);
 }
 
 /* /rules: the board game's pages, each within a message's caps, covering
