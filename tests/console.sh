@@ -148,7 +148,7 @@ PY
 ct_round_trip free '' 1
 ct_round_trip capped cap:3 2
 printf 'alice: /open cthulhu cap:5\n' | "$rlyeh" console --db "$tmp/ct-lobby.db" --timeout 0 >/dev/null 2>&1
-if [ "$("$rlyeh" export 1 --db "$tmp/ct-lobby.db")" = '{"game":"cthulhu","players":1,"cap":5,"moves":[]}' ]; then ok; else
+if [ "$("$rlyeh" export 1 --db "$tmp/ct-lobby.db")" = '{"game":"cthulhu","players":1,"cap":5,"revision":1,"moves":[]}' ]; then ok; else
 	bad "export of a cthulhu lobby: $("$rlyeh" export 1 --db "$tmp/ct-lobby.db" 2>&1)"
 fi
 # ---- end of the CTHULHU!!! round trip ----

@@ -339,6 +339,9 @@ enum i18n_id {
 	/* the whole map (ctplay's /map) */
 	S_CTP_MAP_BUTTON,
 	S_CTP_MAP_TEXT,
+	/* a button shown but not open now (msg_disable); C14's private menu */
+	S_BUTTON_UNAVAILABLE,
+	S_CTP_NO_PLAYABLE,
 	/* CTHULHU!!!: card texts, discard piles, the rules pages */
 	S_CTP_CARD_KIND_CARD,
 	S_CTP_CARD_KIND_TILE,
@@ -371,7 +374,7 @@ const char *i18n_get(int lang, int id);
  * strings, ended by NULL. A missing argument leaves "{k}" as it is.
  * "{k:one|other}" is the word for the k-th argument's count: `one` when the
  * argument is "1", else `other` ("{1} {1:point|points}"). */
-void i18n_add(struct text *out, int lang, int id, ...);
+void i18n_add(struct text *out, int lang, int id, ...) __attribute__((sentinel));
 
 /* The language of a locale or code ("nl", "nl-NL", "en-US"…); English
  * for anything else. */

@@ -70,6 +70,11 @@ struct play_game {
 	/* Reads one /open option word into row (variant, team size…).
 	 * Returns 0 when it is this game's, -1 when not. */
 	int (*option)(const char *word, struct store_game *row);
+	/* Optional: marks the row of a table being opened or rematched with
+	 * what its game fixes once for good when a table begins (CTHULHU!!!:
+	 * the revision of the rules its game follows). A row not marked so is
+	 * an older table's, played by the older rules. NULL: nothing. */
+	void (*stamp)(struct store_game *row);
 	/* Fewest and most members a table may start with. */
 	void (*members)(const struct store_game *row, int *min, int *max);
 	/* The engine setup for a table of nm members. */

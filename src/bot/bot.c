@@ -56,7 +56,7 @@ struct slot {
 	int64_t id, seq, last_at, created_at, started_at, finished_at, deadline, series_of;
 	int64_t remind; /* struct table's */
 	uint64_t seed, rng[4];
-	int per_player, state, first, moves, winner, note, nm;
+	int per_player, state, first, moves, winner, note, revision, nm;
 	uint32_t slen, mlen;
 	int has_state;
 	unsigned char *blob;
@@ -158,7 +158,7 @@ static uint32_t row_strings_size(const struct store_game *r)
 #define ROW_NUMBERS(X) \
 	X(id) X(per_player) X(state) X(seed) X(rng[0]) X(rng[1]) X(rng[2]) X(rng[3]) \
 	X(first) X(moves) X(winner) X(created_at) X(started_at) X(finished_at) \
-	X(deadline) X(series_of) X(note)
+	X(deadline) X(series_of) X(note) X(revision)
 /* clang-format on */
 
 /* Keeps row in s: its numbers in the fields, its strings at s->blob. */
@@ -894,7 +894,7 @@ static int progress_only(const struct store_game *a, const struct store_game *b)
 	       strcmp(a->owner, b->owner) == 0 && a->state == b->state && a->seed == b->seed &&
 	       a->first == b->first && a->winner == b->winner && a->created_at == b->created_at &&
 	       a->started_at == b->started_at && a->finished_at == b->finished_at &&
-	       a->series_of == b->series_of;
+	       a->series_of == b->series_of && a->revision == b->revision;
 }
 
 /* Writes the pending work in one transaction. Returns 0, or -1 (rolled
@@ -1045,6 +1045,8 @@ static void new_table(struct call *c, struct work *w, const struct play_game *ga
 	memcpy(lang, w->t.row.lang, sizeof(lang));
 	memset(&w->t.row, 0, sizeof(w->t.row));
 	w->t.row.per_player = per_player;
+	if (game->stamp)
+		game->stamp(&w->t.row);
 	memcpy(w->t.row.lang, lang, sizeof(lang));
 	w->created = 1;
 	w->t.game = game;
@@ -1810,7 +1812,7 @@ static void cmd_log(struct call *c)
 	snprintf(num, sizeof(num), "%d", v.page);
 	snprintf(of, sizeof(of), "%d", v.pages);
 	text_init(&page, m->title, sizeof(m->title));
-	i18n_add(&page, c->lang, S_LOG_TITLE, num, of);
+	i18n_add(&page, c->lang, S_LOG_TITLE, num, of, NULL);
 	text_add(&tx, buf);
 	if (v.page < v.pages) {
 		snprintf(num, sizeof(num), "%d", v.page + 1);

@@ -224,6 +224,12 @@ static int option(const char *word, struct store_game *row)
 	return ctplay_setting(word, &row->per_player);
 }
 
+/* C14: every table opened from now on keeps hands secret. */
+static void stamp(struct store_game *row)
+{
+	row->revision = CTHULHU_REV_SECRET;
+}
+
 static void members(const struct store_game *row, int *min, int *max)
 {
 	(void)row;
@@ -239,6 +245,7 @@ static void setup(const struct store_game *row, int nm, struct game_setup *out)
 	memset(out, 0, sizeof(*out));
 	out->players = nm;
 	out->rounds = s.cap;
+	out->revision = row->revision; /* 0 for a table opened before C14's secrecy */
 }
 
 static int member_of(const void *state, int seat)
@@ -272,11 +279,18 @@ static int pending(const struct cthulhu *g, struct game_step *st, struct cthulhu
 	return cthulhu_options(g, o);
 }
 
-/* 1 when some option names a card from the decider's hand: the decision is
- * then listed only privately (C4). Step 1's Automatic cards are played
- * whatever is chosen, so they are public. */
-static int hidden(const struct game_step *st, const struct cthulhu_option *o, int n)
+/* 1 when the decision's cards are listed only privately, behind the
+ * "Play a card" (or "Discard") button (C4). Under secret hands (C14) that
+ * rests on public facts alone (cthulhu_could_play: hand size, card-played
+ * flag, insanity, the moment), so that the table's buttons are the same
+ * whatever the hand holds, and step 1's Automatic card is chosen privately
+ * too (cthulhu.c: ask_anyway). A game begun before then keeps its first
+ * rules: hidden when some option names a card, Automatic cards public. */
+static int hidden(const struct cthulhu *g, const struct game_step *st,
+                  const struct cthulhu_option *o, int n)
 {
+	if (g->secret && st->kind != CA_DISCARD)
+		return cthulhu_could_play(g);
 	if (st->kind == CA_AUTOMATIC)
 		return 0;
 	for (int i = 0; i < n; i++)
@@ -706,7 +720,7 @@ static int awaits(const void *state, const struct play_ctx *c, int who, struct t
 		typed = "/relics, /lose a,b,c,d,e";
 	else if (n > 0 && o[0].what == CO_SQUARE)
 		typed = "/pick n, /move gx,gy";
-	else if (hidden(&st, o, n))
+	else if (hidden(g, &st, o, n))
 		typed = "/hand, /pick n";
 	else
 		typed = "/pick n";
@@ -1204,10 +1218,23 @@ static void public_choices(const struct cthulhu *g, const struct game_step *st,
 				pick_button(g, st, o, i, c, m);
 		return;
 	}
+	case CA_FAILED: { /* C11: "Spend n bullets" is shown, disabled without them */
+		struct cthulhu_option spend = { .what = CO_SPEND,
+			                        .arg = (int16_t)(g->kill - g->ctotal) };
+		char lab[MSG_BUTTON_LABEL];
+		int i = 0;
+		while (i < n && o[i].what != CO_SPEND)
+			i++;
+		if (i == n) { /* its id picks no option: a forged click is refused */
+			label(g, st, &spend, c, lab, sizeof(lab));
+			msg_disable(msg_button(m, id, move, "pick", "0", lab, MSG_PRIMARY));
+		}
+		break;
+	}
 	default:
 		break;
 	}
-	if (!hidden(st, o, n)) {
+	if (!hidden(g, st, o, n)) {
 		all_options(g, st, o, n, c, m);
 		return;
 	}
@@ -1390,14 +1417,21 @@ static void hand_view(const struct cthulhu *g, const struct play_ctx *c, int who
 		card_line(g, card, c->lang, &tx);
 	}
 	if (n && member_of(g, st.seat) == who) {
+		int cards = 0;
+		for (int i = 0; i < n; i++)
+			cards += o[i].what == CO_CARD;
 		text_add(&tx, "\n");
 		waiting(g, &st, c, &tx);
 		if (st.kind == CA_TILE)
 			menu(g, &st, o, n, 0, "place", c, m);
-		else if (hidden(&st, o, n))
+		else if (hidden(g, &st, o, n) && cards)
 			card_choices(g, &st, o, n, c, m);
 		else
 			all_options(g, &st, o, n, c, m);
+		if (hidden(g, &st, o, n) && !cards) { /* C14: asked whatever the hand holds */
+			text_add(&tx, "\n");
+			i18n_add(&tx, c->lang, S_CTP_NO_PLAYABLE, NULL);
+		}
 	}
 }
 
@@ -1414,7 +1448,7 @@ static void page_view(const struct cthulhu *g, const struct play_ctx *c, int who
 	int n = pending(g, &st, o), pages = (n + PAGE - 1) / PAGE, p;
 
 	text_init(&tx, err, sizeof(err));
-	if (!n || (hidden(&st, o, n) && member_of(g, st.seat) != who)) {
+	if (!n || (hidden(g, &st, o, n) && member_of(g, st.seat) != who)) {
 		i18n_add(&tx, c->lang, S_CTP_ERR_NOTHING, NULL);
 		refuse(out, user, c, err);
 		return;
@@ -1832,6 +1866,7 @@ static int unfinished(const void *state)
 const struct play_game ctplay = {
 	.ops = &cthulhu_ops,
 	.option = option,
+	.stamp = stamp,
 	.members = members,
 	.setup = setup,
 	.member_of = member_of,

@@ -748,6 +748,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                  "spel.\nTafelinstellingen bij /openen: beslissing:S, snel:S, "
 	                  "venster:S|uit, vijanden:automatisch|handmatig, bevestigen:aan|uit, "
 	                  "rondes:N|uit." },
+	[S_BUTTON_UNAVAILABLE] = { "unavailable", "niet beschikbaar" },
+	[S_CTP_NO_PLAYABLE] = { "You have no card you can play now.",
+	                        "Je hebt geen kaart die je nu kunt spelen." },
 	/* CTHULHU!!!: card texts, discard piles, the rules pages */
 	[S_CTP_CARD_KIND_CARD] = { "event card", "gebeurteniskaart" },
 	[S_CTP_CARD_KIND_TILE] = { "map tile", "kaarttegel" },

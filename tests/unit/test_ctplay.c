@@ -176,19 +176,22 @@ static long long events(void)
 }
 
 /* The engine state of the channel's last game, rebuilt from its stored
- * row and log (the bot's own replay is not used). */
-static void stored_state(struct cthulhu *g)
+ * row and log (the bot's own replay is not used) by the rules of
+ * `revision`; returns the number of log entries that did not apply. */
+static int log_state(struct cthulhu *g, int revision)
 {
 	struct game_setup setup = { 0 };
 	struct ctplay_settings s;
 	sqlite3 *db;
 	sqlite3_stmt *q;
 	long long id = query("SELECT max(id) FROM games");
+	int bad = 0;
 
 	ctplay_settings((int)query("SELECT per_player FROM games ORDER BY id DESC LIMIT 1"), &s);
 	setup.players = (int)query("SELECT count(*) FROM members WHERE game_id = "
 	                           "(SELECT max(id) FROM games)");
 	setup.rounds = s.cap;
+	setup.revision = revision;
 	assert_int_equal(cthulhu_init(g, &setup), GAME_OK);
 	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db,
@@ -201,11 +204,31 @@ static void stored_state(struct cthulhu *g)
 		const char *kind = (const char *)sqlite3_column_text(q, 0);
 		int v = sqlite3_column_int(q, 1);
 		if (strcmp(kind, "roll") == 0 || strcmp(kind, "choice") == 0)
-			assert_int_equal(cthulhu_apply(g, v, NULL), GAME_OK);
+			bad += cthulhu_apply(g, v, NULL) != GAME_OK;
 		else if (strcmp(kind, "leave") == 0 && v >= 0)
-			assert_int_equal(cthulhu_leave(g, v, NULL), GAME_OK);
+			bad += cthulhu_leave(g, v, NULL) != GAME_OK;
 	}
 	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return bad;
+}
+
+/* As log_state, by the rules the game's row names; every entry applies. */
+static void stored_state(struct cthulhu *g)
+{
+	int revision = (int)query("SELECT revision FROM games ORDER BY id DESC LIMIT 1");
+
+	assert_int_equal(log_state(g, revision), 0);
+}
+
+/* Runs one SQL statement that writes, behind the bot's back. */
+static void exec_sql(const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 }
 
@@ -1069,6 +1092,41 @@ static void test_leave_and_restart(void **state)
 	}
 }
 
+/* A table opened before hands were kept secret (C14: its row's revision
+ * 0) is played and rebuilt at a restart by the first rules, which its log
+ * follows; a table opened now is stamped with the secret hands. */
+static void test_first_rules_table_resumes(void **state)
+{
+	char before[MSG_TEXT_MAX];
+	struct cthulhu g, secret;
+
+	(void)state;
+	as("alice", "/open cthulhu");
+	assert_int_equal(query("SELECT revision FROM games"), CTHULHU_REV_SECRET);
+	exec_sql("UPDATE games SET revision = 0");
+	restart_bot(); /* the row as an older bot left it */
+	as("bob", "/join");
+	as("alice", "/addbot");
+	as("alice", "/start");
+	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	for (int i = 0; i < 16; i++)
+		tick_to(stored_deadline());
+	stored_state(&g);
+	assert_int_equal(g.secret, 0);
+	assert_true(g.turns >= 2);
+	/* the same log read by the secret hands' rules goes elsewhere */
+	assert_true(log_state(&secret, CTHULHU_REV_SECRET) > 0 ||
+	            cthulhu_hash(&secret) != cthulhu_hash(&g));
+	as("alice", "/status");
+	snprintf(before, sizeof(before), "%s", need_msg(MSG_PRIVATE, MSG_TABLE)->text);
+	restart_bot();
+	as("alice", "/status");
+	assert_string_equal(need_msg(MSG_PRIVATE, MSG_TABLE)->text, before);
+	tick_to(stored_deadline());
+	stored_state(&g);
+	assert_int_equal(query("SELECT revision FROM games"), 0);
+}
+
 /* C17: the owner removes a player from a game under way (a host kick). */
 static void test_owner_removes_a_player(void **state)
 {
@@ -1617,6 +1675,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_placement_preview_then_confirm, setup_patient,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_leave_and_restart, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_first_rules_table_resumes, setup_patient,
+		                                teardown),
 		cmocka_unit_test_setup_teardown(test_owner_removes_a_player, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relic_picker, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_win_recorded, setup, teardown),

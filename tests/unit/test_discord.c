@@ -304,6 +304,28 @@ static void test_plain_bytes(void **unused)
 	            "\"allowed_mentions\":{\"parse\":[]},\"attachments\":[]}");
 }
 
+/* A button shown but not open now carries "disabled": true (Discord's
+ * button object); the others carry no such key. */
+static void test_disabled_button(void **unused)
+{
+	static struct msg table;
+	const struct msg *t[1] = { &table };
+
+	(void)unused;
+	table.kind = MSG_TABLE;
+	snprintf(table.title, sizeof(table.title), "Round 2");
+	msg_disable(msg_button(&table, 9, 14, "pick", "0", "Spend 3 bullets", MSG_PRIMARY));
+	msg_button(&table, 9, 14, "pick", "1", "Lose a heart & reroll", MSG_PRIMARY);
+	msg_disable(NULL); /* nothing to disable: nothing happens */
+	expect_json(discord_response_json(7, t, 1, 0),
+	            "{\"data\":{\"content\":\"\",\"embeds\":[{\"title\":\"Round 2\","
+	            "\"color\":3050327}],\"components\":[{\"type\":1,\"components\":[{\"type\":"
+	            "2,\"style\":1,\"label\":\"Spend 3 bullets\",\"disabled\":true,"
+	            "\"custom_id\":\"9:14:pick:0\"},{\"type\":2,\"style\":1,\"label\":\"Lose a "
+	            "heart & reroll\",\"custom_id\":\"9:14:pick:1\"}]}],"
+	            "\"allowed_mentions\":{\"parse\":[]}},\"type\":7}");
+}
+
 /* The table of the board game: its map as the embed's image, uploaded as
  * files[0] ("Uploading Files"), a select menu above the buttons, a button
  * that asks for text. */
@@ -1065,6 +1087,7 @@ int main(void)
 		cmocka_unit_test(test_private_choices),
 		cmocka_unit_test(test_autocomplete),
 		cmocka_unit_test(test_names_escaped),
+		cmocka_unit_test(test_disabled_button),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
