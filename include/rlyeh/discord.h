@@ -124,7 +124,9 @@ char *discord_commands_json(void);
  * policy: that game's computer policies whose name contains r->focus
  * (ASCII case ignored), in the game's order, each {"name", "value",
  * "name_localizations": {"nl"}}, the name in r's locale with the game's
- * default policy marked; for any other option none. At most 25 choices.
+ * default policy marked; for an action's option marked "@complete", what
+ * the game that completes it offers (play.h: complete), named in r's
+ * locale; for any other option none. At most 25 choices.
  * Caller frees; NULL when memory is short. */
 char *discord_autocomplete_json(const struct discord_req *r, const char *game);
 

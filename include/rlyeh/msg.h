@@ -25,9 +25,9 @@
  * waits for, whom an adapter notifies (Discord: a mention in the new
  * message's content, allowed for that user alone).
  *
- * Sizes on x86-64: struct msg is 19,728 bytes (13,168 before select menus
- * and prompts): fields 6,050, buttons 4,900, the select menu 5,084 (25
- * options of 195), prompts 800, the call 376. A full list of MSG_LIST_MAX is 1.2 MB; lists
+ * Sizes on x86-64: struct msg is 20,224 bytes (13,168 before select menus
+ * and prompts): fields 6,050, buttons 4,900, the select menu 5,584 (25
+ * options of 215), prompts 800, the call 376. A full list of MSG_LIST_MAX is 1.3 MB; lists
  * grow as messages are added (most hold one to four). Pictures are not
  * counted: they live apart, owned by the list. */
 #ifndef RLYEH_MSG_H
@@ -56,7 +56,7 @@
 #define MSG_OPTIONS_MAX    25
 #define MSG_OPTION_LABEL   81
 #define MSG_OPTION_VALUE   33
-#define MSG_OPTION_DESC    81
+#define MSG_OPTION_DESC    101
 #define MSG_PLACEHOLDER    101
 #define MSG_PROMPTS_MAX    4 /* different prompts of one message */
 #define MSG_PROMPT_TITLE   46

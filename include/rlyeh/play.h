@@ -32,11 +32,20 @@ struct play_option {
 	int required;
 	const char *desc, *nl_desc;
 	/* "a,b,c"; a choice "a=b" is the value a, named b in Dutch; NULL:
-	 * any value */
+	 * any value; "@complete": any value, completed while it is typed by
+	 * the game's `complete` */
 	const char *choices;
 };
 
 #define PLAY_OPTIONS_MAX 2
+
+/* A value an option being typed may take (a platform's autocomplete): the
+ * name shown in English and in Dutch, and the value it gives. */
+#define PLAY_CHOICE_MAX  101 /* bytes of each, with the NUL */
+#define PLAY_CHOICES_MAX 25  /* choices offered at most (Discord's limit) */
+struct play_choice {
+	char name[PLAY_CHOICE_MAX], nl_name[PLAY_CHOICE_MAX], value[PLAY_CHOICE_MAX];
+};
 #define PLAY_ACTIONS_MAX 32 /* actions of all games together */
 
 /* A move a game's players make by command or button ("curse", "eye"…). The
@@ -94,6 +103,9 @@ struct play_game {
 	void (*render)(const void *state, const struct play_ctx *c, struct msg *m);
 	/* The rules text id (enum i18n_id). */
 	int rules;
+	/* Optional: further pages of the rules (enum i18n_id), each sent as a
+	 * message of its own after `rules`, ended by 0. NULL: none. */
+	const int *rules_more;
 	/* 1 when a game can end with nobody winning (Cthulhu wins): records
 	 * then count those losses. */
 	int nobody_wins;
@@ -151,7 +163,9 @@ struct play_game {
 	/* Answers an action of member `who` that only looks (a hand, a page of
 	 * a menu, a preview): returns 1 after adding private replies for
 	 * `user` to out (pictures owned by out), 0 when cmd is a move for
-	 * `action`. Nothing is written either way. NULL: every action moves. */
+	 * `action`. Nothing is written either way. NULL: every action moves.
+	 * It is also asked with who = -1 for one without a seat at a game
+	 * under way: 1 then answers them, 0 refuses (not a member). */
 	int (*view)(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
 	            const char *user, struct msg_list *out);
 	/* After a value of member who's command applied, with the events
@@ -199,6 +213,12 @@ struct play_game {
 	 * another line, and narrate is not used. NULL: narrate each apply. */
 	void (*fold)(const void *state, const struct game_event *ev, int n,
 	             const struct play_ctx *c, struct text *out);
+	/* Optional: for option `option` of action `action` (its names in
+	 * English), marked "@complete", the values `typed` (may be "") may
+	 * become: writes up to max to out and returns their number (0 for an
+	 * option it does not complete). NULL: none. */
+	int (*complete)(const char *action, const char *option, const char *typed,
+	                struct play_choice *out, int max);
 	/* Milliseconds without a move after which a game whose turn timeouts
 	 * are off is closed without a result (CTHULHU!!! C17: 48 h); 0 never. */
 	int64_t idle_ms;

@@ -1598,6 +1598,19 @@ static void cmd_help(struct call *c, int id)
 		i18n_add(&tx, c->lang, id, NULL);
 }
 
+/* The rules of the game named (/rules <game>), else of the table's, else
+ * of the default game: each page a private message. */
+static void cmd_rules(struct call *c)
+{
+	const struct play_game *g = c->t ? c->t->game : play_games[0];
+
+	if (c->req->cmd.nargs >= 1 && play_find(c->req->cmd.args[0]))
+		g = play_find(c->req->cmd.args[0]);
+	cmd_help(c, g->rules);
+	for (const int *page = g->rules_more; page && *page; page++)
+		cmd_help(c, *page);
+}
+
 static void cmd_abort(struct call *c)
 {
 	struct work w;
@@ -1709,6 +1722,13 @@ static void cmd_action(struct call *c)
 	struct text etx;
 	int who, value;
 
+	/* one without a seat may still look (the game's views of who = -1) */
+	if (is_open(c->t) && c->t->row.state == STORE_PLAYING &&
+	    member_index(c->t, c->req->user) < 0 && c->t->game->view) {
+		pc = ctx_of(c->t, c->lang);
+		if (c->t->game->view(c->t->state, &pc, -1, &c->req->cmd, c->req->user, c->out))
+			return;
+	}
 	who = playing_member(c);
 	if (who < 0)
 		return;
@@ -1944,7 +1964,7 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 		cmd_hint(&c);
 		break;
 	case CMD_RULES:
-		cmd_help(&c, c.t ? c.t->game->rules : play_games[0]->rules);
+		cmd_rules(&c);
 		break;
 	case CMD_HELP:
 		cmd_help(&c, S_HELP);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rlyeh/board.h"
+#include "rlyeh/ctcards.h"
 #include "rlyeh/ctfold.h"
 #include "rlyeh/cthulhu.h"
 #include "rlyeh/ctnames.h"
@@ -28,6 +29,8 @@ enum {
 	ACT_RELICS,
 	ACT_LOSE,
 	ACT_MAP,
+	ACT_CARD,
+	ACT_DISCARDS,
 };
 
 static const struct play_action actions[] = {
@@ -113,7 +116,24 @@ static const struct play_action actions[] = {
 	  "CTHULHU!!!: de hele kaart als afbeelding (alleen jij ziet hem)",
 	  { { 0 } },
 	  ACT_MAP },
+	{ "card",
+	  "kaart",
+	  "CTHULHU!!!: what a card, tile, relic type or square says (only you see it)",
+	  "CTHULHU!!!: wat een kaart, tegel, relikwiesoort of vakje zegt (alleen jij ziet het)",
+	  { { "name", "naam", PLAY_ARG_TEXT, 1, "Its name, in English or Dutch",
+	      "De naam, in het Engels of Nederlands", "@complete" } },
+	  ACT_CARD },
+	{ "discards",
+	  "aflegstapel",
+	  "CTHULHU!!!: the discard piles: event cards, relics, map tiles (only you see it)",
+	  "CTHULHU!!!: de aflegstapels: kaarten, relikwieën, kaarttegels (alleen jij ziet het)",
+	  { { 0 } },
+	  ACT_DISCARDS },
 };
+
+/* The rules pages after S_CTP_RULES. */
+static const int rules_more[] = { S_CTP_RULES_TURN, S_CTP_RULES_COMBAT, S_CTP_RULES_SITES,
+	                          S_CTP_RULES_COMMANDS, 0 };
 
 #define PAGE MSG_OPTIONS_MAX /* options on one page of a select menu */
 
@@ -296,6 +316,31 @@ static void number(char *buf, size_t cap, long n)
 	snprintf(buf, cap, "%ld", n);
 }
 
+/* The short text (ctcards) of the card, item, weapon or tile option o
+ * names, into buf; "" for any other option. */
+static void describe(const struct game_step *st, const struct cthulhu_option *o, int lang,
+                     char *buf, size_t cap)
+{
+	struct text tx;
+
+	text_init(&tx, buf, cap);
+	switch (o->what) {
+	case CO_CARD:
+	case CO_ITEM:
+		ctcards_short(CTCARDS_CARD, o->arg, lang, &tx);
+		break;
+	case CO_WEAPON:
+		ctcards_short(CTCARDS_CARD, cthulhu_card_kind(o->arg), lang, &tx);
+		break;
+	case CO_TILE:
+		if (st->kind == CA_REMOVE)
+			ctcards_short(CTCARDS_TILE, o->arg, lang, &tx);
+		break;
+	default:
+		break;
+	}
+}
+
 /* Adds to m a select menu of options [from, from + PAGE) for `command`
  * ("place" or "pick"), labelled; with buttons ◀ ▶ to the pages beside it
  * when there are more. */
@@ -303,7 +348,7 @@ static void menu(const struct cthulhu *g, const struct game_step *st,
                  const struct cthulhu_option *o, int n, int from, const char *command,
                  const struct play_ctx *c, struct msg *m)
 {
-	char lab[MSG_OPTION_LABEL], val[16], page[16];
+	char lab[MSG_OPTION_LABEL], val[16], page[16], desc[MSG_OPTION_DESC];
 	int pages = (n + PAGE - 1) / PAGE, p = from / PAGE;
 	struct text tx;
 
@@ -316,7 +361,8 @@ static void menu(const struct cthulhu *g, const struct game_step *st,
 	for (int i = from; i < n && i < from + PAGE; i++) {
 		label(g, st, &o[i], c, lab, sizeof(lab));
 		number(val, sizeof(val), i + 1);
-		msg_option(m, lab, val, NULL);
+		describe(st, &o[i], c->lang, desc, sizeof(desc));
+		msg_option(m, lab, val, desc);
 	}
 	if (p > 0) {
 		number(page, sizeof(page), p);
@@ -1349,6 +1395,49 @@ static void refuse(struct msg_list *out, const char *user, const struct play_ctx
 		text_copy(m->text, sizeof(m->text), text);
 }
 
+/* Appends "• name — short text" of card id `card` on a line of its own,
+ * with the uses a limited weapon in play has left. */
+static void card_line(const struct cthulhu *g, int card, int lang, struct text *tx)
+{
+	int kind = cthulhu_card_kind(card);
+	char uses[16];
+
+	text_addf(tx, "\n• %s", ctnames_card(kind, lang));
+	if (g->card_at[card] >= CW_PLAY && cthulhu_card(kind)->uses) {
+		number(uses, sizeof(uses), g->uses[card]);
+		text_add(tx, " (");
+		i18n_add(tx, lang, S_CTP_HAND_USES, uses, NULL);
+		text_add(tx, ")");
+	}
+	text_add(tx, " — ");
+	ctcards_short(CTCARDS_CARD, kind, lang, tx);
+}
+
+/* A decision that names hand cards, in a private reply: the cards and
+ * items in a select menu, each with its short text, the other options as
+ * buttons. */
+static void card_choices(const struct cthulhu *g, const struct game_step *st,
+                         const struct cthulhu_option *o, int n, const struct play_ctx *c,
+                         struct msg *m)
+{
+	char lab[MSG_OPTION_LABEL], val[16], desc[MSG_OPTION_DESC];
+
+	for (int i = 0; i < n; i++)
+		if (o[i].what != CO_CARD && o[i].what != CO_ITEM)
+			pick_button(g, st, o, i, c, m);
+	if (msg_select(m, c->row->id, c->row->moves, "pick", NULL,
+	               i18n_get(c->lang, S_CTP_HAND_MENU)))
+		return;
+	for (int i = 0; i < n; i++) {
+		if (o[i].what != CO_CARD && o[i].what != CO_ITEM)
+			continue;
+		label(g, st, &o[i], c, lab, sizeof(lab));
+		number(val, sizeof(val), i + 1);
+		describe(st, &o[i], c->lang, desc, sizeof(desc));
+		msg_option(m, lab, val, desc);
+	}
+}
+
 /* C4: the hand, what is in play, and when the awaited decision is the
  * member's own, every option of it (cards included). */
 static void hand_view(const struct cthulhu *g, const struct play_ctx *c, int who, const char *user,
@@ -1376,21 +1465,34 @@ static void hand_view(const struct cthulhu *g, const struct play_ctx *c, int who
 	}
 	if (!any)
 		i18n_add(&tx, c->lang, S_CTP_HAND_EMPTY, NULL);
+	for (int card = 0; card < CTHULHU_CARDS; card++)
+		if (g->card_at[card] == CW_HAND + who)
+			card_line(g, card, c->lang, &tx);
+	any = 0;
+	for (int card = 0; card < CTHULHU_CARDS; card++) {
+		if (g->card_at[card] != CW_PLAY + who)
+			continue;
+		if (!any++) {
+			text_add(&tx, "\n");
+			i18n_add(&tx, c->lang, S_CTP_HAND_IN_PLAY, NULL);
+		}
+		card_line(g, card, c->lang, &tx);
+	}
 	if (n && member_of(g, st.seat) == who) {
+		int cards = 0;
+		for (int i = 0; i < n; i++)
+			cards += o[i].what == CO_CARD;
 		text_add(&tx, "\n");
 		waiting(g, &st, c, &tx);
 		if (st.kind == CA_TILE)
 			menu(g, &st, o, n, 0, "place", c, m);
+		else if (hidden(g, &st, o, n) && cards)
+			card_choices(g, &st, o, n, c, m);
 		else
 			all_options(g, &st, o, n, c, m);
-		if (hidden(g, &st, o, n)) { /* C14: asked whatever the hand holds */
-			int cards = 0;
-			for (int i = 0; i < n; i++)
-				cards += o[i].what == CO_CARD;
-			if (!cards) {
-				text_add(&tx, "\n");
-				i18n_add(&tx, c->lang, S_CTP_NO_PLAYABLE, NULL);
-			}
+		if (hidden(g, &st, o, n) && !cards) { /* C14: asked whatever the hand holds */
+			text_add(&tx, "\n");
+			i18n_add(&tx, c->lang, S_CTP_NO_PLAYABLE, NULL);
 		}
 	}
 }
@@ -1586,6 +1688,128 @@ static void relics_view(const struct cthulhu *g, const struct play_ctx *c, int w
 	}
 }
 
+/* The names of refs r[0..n-1] in lang, comma separated, into tx. */
+static void ref_names(const struct ctcards_ref *r, int n, int lang, struct text *tx)
+{
+	for (int i = 0; i < n; i++) {
+		text_add(tx, i ? ", " : "");
+		text_add(tx, ctcards_name(r[i].kind, r[i].id, lang));
+	}
+}
+
+/* /card <name>: the printed text of what the name finds, privately; a name
+ * that finds nothing, or several things, is refused with suggestions. */
+static void card_view(const struct play_ctx *c, const struct cmd *cmd, const char *user,
+                      struct msg_list *out)
+{
+	static const int kinds[CTCARDS_KINDS] = { S_CTP_CARD_KIND_CARD, S_CTP_CARD_KIND_TILE,
+		                                  S_CTP_CARD_KIND_TYPE, S_CTP_CARD_KIND_SQUARE };
+	struct ctcards_ref f, sg[4];
+	char typed[CMD_ARGS_MAX * CMD_ARG_MAX], err[1024], names[512], what[256];
+	struct text tx, nt, wt;
+	struct msg *m;
+	int ns, rc, other = c->lang == I18N_NL ? I18N_EN : I18N_NL;
+
+	text_init(&tx, typed, sizeof(typed));
+	for (int i = 0; i < cmd->nargs; i++) {
+		text_add(&tx, i ? " " : "");
+		text_add(&tx, cmd->args[i]);
+	}
+	text_init(&tx, err, sizeof(err));
+	text_init(&nt, names, sizeof(names));
+	rc = ctcards_find(typed, &f, sg, 4, &ns);
+	if (rc != 1) {
+		ref_names(sg, ns, c->lang, &nt);
+		if (!typed[0])
+			i18n_add(&tx, c->lang, S_CTP_CARD_USAGE, NULL);
+		else if (rc < 0)
+			i18n_add(&tx, c->lang, S_CTP_CARD_SEVERAL, typed, names, NULL);
+		else {
+			i18n_add(&tx, c->lang, S_CTP_CARD_UNKNOWN, typed, NULL);
+			if (ns)
+				i18n_add(&tx, c->lang, S_CTP_CARD_NEAREST, names, NULL);
+		}
+		refuse(out, user, c, err);
+		return;
+	}
+	if (!(m = private_msg(out, user, c, MSG_INFO)))
+		return;
+	text_init(&wt, what, sizeof(what));
+	if (f.kind == CTCARDS_CARD)
+		text_addf(&wt, "%s · ", cthulhu_card(f.id)->id);
+	else if (f.kind == CTCARDS_TILE)
+		text_addf(&wt, "%s · ", cmap_tile(f.id)->id);
+	text_add(&wt, i18n_get(c->lang, kinds[f.kind]));
+	if (strcmp(ctcards_name(f.kind, f.id, c->lang), ctcards_name(f.kind, f.id, other)) != 0)
+		text_addf(&wt, " · %s", ctcards_name(f.kind, f.id, other));
+	text_init(&tx, m->title, sizeof(m->title));
+	i18n_add(&tx, c->lang, S_CTP_CARD_TITLE, ctcards_name(f.kind, f.id, c->lang), what, NULL);
+	text_init(&tx, m->text, sizeof(m->text));
+	ctcards_long(f.kind, f.id, c->lang, &tx);
+}
+
+/* Appends "name ×k" to tx (just the name for one), comma separated. */
+static void counted(struct text *tx, const char *name, int k)
+{
+	text_add(tx, tx->len ? ", " : "");
+	text_add(tx, name);
+	if (k > 1)
+		text_addf(tx, " ×%d", k);
+}
+
+/* /discards: the face-up discard piles (§12.1, §13, B7), privately. */
+static void discards_view(const struct cthulhu *g, const struct play_ctx *c, const char *user,
+                          struct msg_list *out)
+{
+	int kinds[CTHULHU_KINDS] = { 0 }, types[CTHULHU_TYPES] = { 0 }, ncards = 0, nrelics = 0,
+	    ntiles = 0;
+	char list[MSG_TEXT_MAX], num[16];
+	struct text tx, lt;
+	struct msg *m = private_msg(out, user, c, MSG_INFO);
+
+	if (!m)
+		return;
+	for (int card = 0; card < CTHULHU_CARDS; card++)
+		if (g->card_at[card] == CW_DISCARD) {
+			kinds[cthulhu_card_kind(card)]++;
+			ncards++;
+		}
+	for (int r = 0; r < CTHULHU_RELICS; r++)
+		if (g->relic_at[r] == CW_DISCARD) {
+			types[r / 16]++;
+			nrelics++;
+		}
+	text_copy(m->title, sizeof(m->title), i18n_get(c->lang, S_CTP_DISCARDS_TITLE));
+	text_init(&tx, m->text, sizeof(m->text));
+	text_init(&lt, list, sizeof(list));
+	for (int k = 0; k < CTHULHU_KINDS; k++)
+		if (kinds[k])
+			counted(&lt, ctnames_card(k, c->lang), kinds[k]);
+	number(num, sizeof(num), ncards);
+	i18n_add(&tx, c->lang, S_CTP_DISCARDS_EVENTS, num,
+	         ncards ? list : i18n_get(c->lang, S_CTP_DISCARDS_EMPTY), NULL);
+	text_init(&lt, list, sizeof(list));
+	for (int t = 0; t < CTHULHU_TYPES; t++)
+		if (types[t])
+			counted(&lt, ctnames_type(t, c->lang), types[t]);
+	number(num, sizeof(num), nrelics);
+	text_add(&tx, "\n");
+	i18n_add(&tx, c->lang, S_CTP_DISCARDS_RELICS, num,
+	         nrelics ? list : i18n_get(c->lang, S_CTP_DISCARDS_EMPTY), NULL);
+	text_init(&lt, list, sizeof(list));
+	for (int t = 0; t < CMAP_TILES; t++)
+		if (g->tile_discard >> t & 1) {
+			counted(&lt, ctnames_tile(t, c->lang), 1);
+			ntiles++;
+		}
+	number(num, sizeof(num), ntiles);
+	text_add(&tx, "\n");
+	i18n_add(&tx, c->lang, S_CTP_DISCARDS_TILES, num,
+	         ntiles ? list : i18n_get(c->lang, S_CTP_DISCARDS_EMPTY), NULL);
+}
+
+/* Of the views, the printed texts and the discards also answer who = -1,
+ * one who has no seat at the table. */
 static int view(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
                 const char *user, struct msg_list *out)
 {
@@ -1597,7 +1821,15 @@ static int view(const void *state, const struct play_ctx *c, int who, const stru
 	struct text tx;
 	int code = play_action_code(&ctplay, cmd), n, k;
 
+	if (who < 0 && code != ACT_CARD && code != ACT_DISCARDS)
+		return 0;
 	switch (code) {
+	case ACT_CARD:
+		card_view(c, cmd, user, out);
+		return 1;
+	case ACT_DISCARDS:
+		discards_view(g, c, user, out);
+		return 1;
 	case ACT_HAND:
 		hand_view(g, c, who, user, out);
 		return 1;
@@ -1655,6 +1887,27 @@ static int prefer(const struct play_ctx *c, int who, const struct cmd *cmd, int 
 	return 1;
 }
 
+/* /card's name as it is typed: the things it may become, by their names;
+ * the value is the English name, which /card finds. */
+static int complete(const char *action, const char *option, const char *typed,
+                    struct play_choice *out, int max)
+{
+	struct ctcards_ref r[PLAY_CHOICES_MAX];
+	int n;
+
+	if (strcmp(action, "card") != 0 || strcmp(option, "name") != 0)
+		return 0;
+	n = ctcards_complete(typed, r, max < PLAY_CHOICES_MAX ? max : PLAY_CHOICES_MAX);
+	for (int i = 0; i < n; i++) {
+		text_copy(out[i].name, sizeof(out[i].name),
+		          ctcards_name(r[i].kind, r[i].id, I18N_EN));
+		text_copy(out[i].nl_name, sizeof(out[i].nl_name),
+		          ctcards_name(r[i].kind, r[i].id, I18N_NL));
+		text_copy(out[i].value, sizeof(out[i].value), out[i].name);
+	}
+	return n;
+}
+
 static int leave(void *state, int seat, struct game_events *ev)
 {
 	return cthulhu_leave(state, seat, ev);
@@ -1689,6 +1942,7 @@ const struct play_game ctplay = {
 	.render = render,
 	.awaits = awaits,
 	.rules = S_CTP_RULES,
+	.rules_more = rules_more,
 	.nobody_wins = 1,
 	.started = S_CTP_STARTED,
 	.rematch = S_CTP_REMATCH,
@@ -1700,6 +1954,7 @@ const struct play_game ctplay = {
 	.view = view,
 	.follow = follow,
 	.leave = leave,
+	.complete = complete,
 	.picture = picture,
 	.unfinished = unfinished,
 	.prefer = prefer,

@@ -512,7 +512,12 @@ static const struct cmd_def defs[] = {
 	  "Your chance of winning with each choice (only you see it)",
 	  "Je kans om te winnen bij elke keuze (alleen jij ziet het)",
 	  { { 0 } } },
-	{ CMD_RULES, "regels", "The rules", "De regels", { { 0 } } },
+	{ CMD_RULES,
+	  "regels",
+	  "The rules",
+	  "De regels",
+	  { { "game", "spel", PLAY_ARG_TEXT, 0, "The game (the table's by default)",
+	      "Het spel (standaard dat van de tafel)", "@games" } } },
 	{ CMD_HELP, "hulp", "All commands", "Alle commando's", { { 0 } } },
 	{ CMD_ABORT,
 	  "stoppen",
@@ -601,7 +606,8 @@ static void add_command(cJSON *arr, const char *name, const char *nl_name, const
 	for (int k = 0; k < nopt && opt[k].name; k++) {
 		const struct play_option *o = &opt[k];
 		cJSON *oj = cJSON_CreateObject();
-		int autocomplete = o->choices && strcmp(o->choices, "@policies") == 0;
+		int autocomplete = o->choices && (strcmp(o->choices, "@policies") == 0 ||
+		                                  strcmp(o->choices, "@complete") == 0);
 		if (!opts)
 			opts = cJSON_AddArrayToObject(c, "options");
 		cJSON_AddNumberToObject(oj, "type", option_types[o->type]);
@@ -683,6 +689,33 @@ static int contains_nocase(const char *s, const char *part)
 	}
 }
 
+/* Adds to choices what the game that completes the focused option of
+ * r's action ("@complete") offers for the text typed. */
+static void complete_action(const struct discord_req *r, int lang, cJSON *choices)
+{
+	const struct play_action *a = play_action_at(r->req.cmd.action);
+	struct play_choice out[PLAY_CHOICES_MAX];
+	int n = 0;
+
+	if (!a)
+		return;
+	for (int k = 0; k < PLAY_OPTIONS_MAX && a->opts[k].name; k++)
+		if (strcmp(a->opts[k].name, r->focus_option) == 0 && a->opts[k].choices &&
+		    strcmp(a->opts[k].choices, "@complete") == 0)
+			for (int g = 0; play_games[g] && !n; g++)
+				if (play_games[g]->complete)
+					n = play_games[g]->complete(a->name, a->opts[k].name,
+					                            r->focus, out,
+					                            PLAY_CHOICES_MAX);
+	for (int i = 0; i < n; i++) {
+		cJSON *c = cJSON_CreateObject();
+		cJSON_AddStringToObject(c, "name", lang == I18N_NL ? out[i].nl_name : out[i].name);
+		cJSON_AddStringToObject(c, "value", out[i].value);
+		localized(c, "name_localizations", out[i].nl_name);
+		cJSON_AddItemToArray(choices, c);
+	}
+}
+
 char *discord_autocomplete_json(const struct discord_req *r, const char *game)
 {
 	/* the mark of a game's default policy, in English and Dutch */
@@ -714,6 +747,8 @@ char *discord_autocomplete_json(const struct discord_req *r, const char *game)
 			n++;
 		}
 	}
+	if (r->req.cmd.kind == CMD_ACTION)
+		complete_action(r, lang, choices);
 	json = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
 	return json;

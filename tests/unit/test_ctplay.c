@@ -19,6 +19,7 @@
 
 #include "rlyeh/board.h"
 #include "rlyeh/bot.h"
+#include "rlyeh/ctcards.h"
 #include "rlyeh/cthulhu.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/ctplay.h"
@@ -1510,6 +1511,190 @@ static void test_dutch_table(void **state)
 	assert_true(any_text("Je speelt niet mee"));
 }
 
+/* ---- printed texts and discards (ctcards) ---- */
+
+/* The short or long text of a thing in lang. */
+static const char *thing_text(int kind, int id, int lang, int lng)
+{
+	static char buf[2][1024];
+	struct text tx;
+
+	text_init(&tx, buf[lng], sizeof(buf[lng]));
+	if (lng)
+		ctcards_long(kind, id, lang, &tx);
+	else
+		ctcards_short(kind, id, lang, &tx);
+	return buf[lng];
+}
+
+static void test_card_texts(void **state)
+{
+	static const char *const bob[] = { "bob", NULL };
+	const struct msg *m;
+	struct cthulhu g;
+	struct game_step st;
+	long long before;
+	int moves, menus = 0, discards = 0, in_play = 0;
+
+	(void)state;
+	table("window:20 cap:8", bob, 0);
+	/* /card in English and Dutch, by either name; one without a seat too */
+	as("alice", "/card Trench Knife");
+	m = need_msg(MSG_PRIVATE, MSG_INFO);
+	assert_int_equal(fx->out.n, 1);
+	assert_non_null(strstr(m->title, "Trench Knife"));
+	assert_non_null(strstr(m->title, "E01"));
+	assert_string_equal(m->text, thing_text(CTCARDS_CARD, CK_KNIFE, I18N_EN, 1));
+	assert_non_null(strstr(m->text, "against a cultist: +1"));
+	as("bob", "/card loopgraafmes");
+	m = need_msg(MSG_PRIVATE, MSG_INFO);
+	assert_string_equal(m->text, thing_text(CTCARDS_CARD, CK_KNIFE, I18N_EN, 1));
+	as("nora", "/card Loopgraafmes"); /* no seat, Dutch */
+	m = need_msg(MSG_PRIVATE, MSG_INFO);
+	assert_string_equal(m->user, "nora");
+	assert_non_null(strstr(m->title, "Loopgraafmes"));
+	assert_string_equal(m->text, thing_text(CTCARDS_CARD, CK_KNIFE, I18N_NL, 1));
+	assert_non_null(strstr(m->text, "tegen een sektariër: +1"));
+	as("nora", "/card Schouwburg Carcosa");
+	m = need_msg(MSG_PRIVATE, MSG_INFO);
+	assert_string_equal(m->text, thing_text(CTCARDS_TILE, 26, I18N_NL, 1));
+	as("alice", "/card harpoon");
+	assert_string_equal(need_msg(MSG_PRIVATE, MSG_INFO)->text,
+	                    thing_text(CTCARDS_CARD, CK_HARPOON, I18N_EN, 1));
+	/* an unknown or unclear name: refused with suggestions, nothing changes */
+	before = events();
+	moves = table_moves();
+	as("alice", "/card Trensh Knif");
+	m = need_msg(MSG_PRIVATE, MSG_ERROR);
+	assert_int_equal(fx->out.n, 1);
+	assert_true(matches(m->text, S_CTP_CARD_UNKNOWN));
+	assert_non_null(strstr(m->text, "Did you mean: Trench Knife"));
+	as("nora", "/card Splitsing");
+	m = need_msg(MSG_PRIVATE, MSG_ERROR);
+	assert_non_null(strstr(m->text, "past bij meerdere"));
+	assert_non_null(strstr(m->text, "Splitsing Voorstraat"));
+	as("alice", "/card");
+	assert_non_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+	assert_int_equal(events(), before);
+	assert_int_equal(table_moves(), moves);
+	/* the hand with its texts; a private menu of cards with theirs;
+	 * the discard piles with what was discarded */
+	for (int ticks = 0; ticks < 3000 && (!menus || !discards || !in_play); ticks++) {
+		stored_state(&g);
+		cthulhu_step(&g, &st);
+		if (st.node == GAME_NODE_OVER)
+			break;
+		as("alice", "/hand");
+		m = need_msg(MSG_PRIVATE, MSG_INFO);
+		for (int card = 0; card < CTHULHU_CARDS; card++) {
+			char line[512];
+			int kind = cthulhu_card_kind(card);
+			if (g.card_at[card] != CW_HAND + 0)
+				continue;
+			snprintf(line, sizeof(line), "• %s — %s", ctnames_card(kind, I18N_EN),
+			         thing_text(CTCARDS_CARD, kind, I18N_EN, 0));
+			if (!strstr(m->text, line))
+				fail_msg("'%s' not in the hand: %s", line, m->text);
+		}
+		for (int card = 0; card < CTHULHU_CARDS; card++) {
+			int kind = cthulhu_card_kind(card);
+			const char *at;
+			if (g.card_at[card] != CW_PLAY + 0)
+				continue;
+			at = strstr(m->text, "In play:");
+			assert_non_null(at);
+			assert_non_null(strstr(at, ctnames_card(kind, I18N_EN)));
+			assert_non_null(strstr(at, thing_text(CTCARDS_CARD, kind, I18N_EN, 0)));
+			in_play++;
+		}
+		for (int o = 0; o < m->select.noptions; o++) {
+			const struct msg_option *op = &m->select.options[o];
+			for (int kind = 0; kind < CTHULHU_KINDS; kind++)
+				if (strstr(op->label, ctnames_card(kind, I18N_EN)) &&
+				    strcmp(op->description,
+				           thing_text(CTCARDS_CARD, kind, I18N_EN, 0)) == 0)
+					menus++;
+		}
+		if (st.node == GAME_NODE_CHOICE && st.seat == 0 &&
+		    (st.kind == CA_DISCARD || st.kind == CA_PLAY)) {
+			/* alice discards a card, or puts a weapon or an item in
+			 * play, from the menu of her hand */
+			char line[64] = "";
+			for (int o = 0; o < m->select.noptions && !line[0]; o++) {
+				const char *l = m->select.options[o].label;
+				int put = 0;
+				for (int k = 0; k < CTHULHU_KINDS; k++)
+					put |= cthulhu_card(k)->category <= CC_ITEM &&
+					       strncmp(l, "Play ", 5) == 0 &&
+					       strcmp(l + 5, ctnames_card(k, I18N_EN)) == 0;
+				if (put || strncmp(l, "Discard ", 8) == 0)
+					snprintf(line, sizeof(line), "/pick %s",
+					         m->select.options[o].value);
+			}
+			if (line[0]) {
+				as("alice", line);
+				assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
+				continue;
+			}
+		}
+		for (int card = 0; card < CTHULHU_CARDS && !discards; card++)
+			if (g.card_at[card] == CW_DISCARD) {
+				const char *name = ctnames_card(cthulhu_card_kind(card), I18N_NL);
+				as("nora", "/discards");
+				m = need_msg(MSG_PRIVATE, MSG_INFO);
+				assert_non_null(strstr(m->text, "Gebeurteniskaarten ("));
+				if (!strstr(m->text, name))
+					fail_msg("'%s' not in the discards: %s", name, m->text);
+				discards++;
+			}
+		tick_to(stored_deadline());
+	}
+	assert_true(menus > 0);
+	assert_true(discards > 0);
+	assert_true(in_play > 0);
+}
+
+/* /rules: the board game's pages, each within a message's caps, covering
+ * the turn, combat, sanity, relics, sites and scoring, and the commands. */
+static void test_rules_pages(void **state)
+{
+	static const char *const en[] = {
+		"step",    "PP1",          "PP5",    "Kill number",       "cultist 4", "byakhee 5",
+		"bullets", "sanity check", "insane", "one relic of each", "sanctify",  "activates",
+		"2n−1 VP", "12 VP",        "/card",  "/discards",         "/hand",     NULL
+	};
+	static const char *const nl[] = { "stap",          "PP1",         "PP5",
+		                          "sektariër 4",   "byakhee 5",   "kogels",
+		                          "verstandsworp", "krankzinnig", "één relikwie van elk",
+		                          "heiligen",      "activeert",   "2n−1 OP",
+		                          "12 OP",         "/kaart",      "/aflegstapel",
+		                          "/hand",         NULL };
+	char all[16384];
+
+	(void)state;
+	for (int lang = 0; lang < I18N_LANGS; lang++) {
+		struct text tx;
+		text_init(&tx, all, sizeof(all));
+		as(lang ? "nora" : "alice", "/rules cthulhu");
+		assert_true(fx->out.n >= 2);
+		for (int i = 0; i < fx->out.n; i++) {
+			const struct msg *m = &fx->out.m[i];
+			assert_int_equal(m->audience, MSG_PRIVATE);
+			assert_int_equal(m->kind, MSG_INFO);
+			assert_true(strlen(m->text) > 200);
+			assert_true(strlen(m->text) < MSG_TEXT_MAX - 1); /* not cut */
+			text_add(&tx, m->text);
+		}
+		for (const char *const *k = lang ? nl : en; *k; k++)
+			if (!strstr(all, *k))
+				fail_msg("/rules (%s) does not say \"%s\"", i18n_code(lang), *k);
+	}
+	/* the pages are the game's own: Cthulhu Dice's rules are one page */
+	as("alice", "/rules cthulhu-dice");
+	assert_int_equal(fx->out.n, 1);
+	assert_true(said(S_CD_RULES));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1526,6 +1711,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hands_are_private, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_call_names_the_moment, setup_patient,
 		                                teardown),
+		cmocka_unit_test_setup_teardown(test_card_texts, setup_patient, teardown),
+		cmocka_unit_test_setup_teardown(test_rules_pages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walk_to_destination, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_fight_stops_walk_then_continue, setup_patient,
 		                                teardown),

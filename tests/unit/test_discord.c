@@ -720,6 +720,13 @@ static void test_command_definitions(void **unused)
 					assert_null(loc); /* the same in both languages */
 			}
 		}
+		if (strcmp(name, "card") == 0) {
+			/* the name of a card, tile, relic or square, by autocomplete */
+			cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "options"), 0);
+			assert_string_equal(cJSON_GetObjectItem(p, "name")->valuestring, "name");
+			assert_true(cJSON_IsTrue(cJSON_GetObjectItem(p, "autocomplete")));
+			assert_null(cJSON_GetObjectItem(p, "choices"));
+		}
 		if (strcmp(name, "addbot") == 0) {
 			/* the policies of the channel's game, by autocomplete */
 			cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "options"), 0);
@@ -858,6 +865,29 @@ static void test_autocomplete(void **unused)
 	expect_choices(&r, "elder-signs", "");
 	autocomplete_req("open", "game", "", "en-US", &r);
 	expect_choices(&r, "cthulhu-dice", "");
+	/* /card's name: the board game's things, in the user's language,
+	 * the English name as the value (whatever the channel's game) */
+	autocomplete_req("card", "name", "harp", "en-US", &r);
+	assert_int_equal(r.req.cmd.kind, CMD_ACTION);
+	expect_choices(&r, "cthulhu", "Whaler's Harpoon=Whaler's Harpoon");
+	autocomplete_req("card", "name", "loopgraaf", "nl", &r);
+	expect_choices(&r, NULL, "Loopgraafmes=Trench Knife");
+	autocomplete_req("card", "name", "splitsing", "nl", &r);
+	expect_choices(&r, "cthulhu",
+	               "Splitsing Voorstraat=Fore Street Junction|Splitsing Kringhof=Circle Court "
+	               "Junction|Splitsing Achterstraat=Back Street Junction");
+	autocomplete_req("card", "name", "", "en-US", &r);
+	json = discord_autocomplete_json(&r, "cthulhu");
+	{
+		char all[4096];
+		int n = 1;
+		choices_of(json, all, sizeof(all));
+		for (const char *p = all; *p; p++)
+			n += *p == '|';
+		assert_int_equal(n, 25); /* Discord's most */
+		assert_int_equal(strncmp(all, "Trench Knife=Trench Knife|", 26), 0);
+	}
+	free(json);
 
 	/* no focused option: refused */
 	{

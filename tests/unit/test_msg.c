@@ -122,7 +122,7 @@ static void test_picture_take_and_refusals(void **unused)
 static void test_select_limits(void **unused)
 {
 	static struct msg m;
-	char label[200];
+	char label[200], desc[200];
 
 	(void)unused;
 	assert_int_equal(msg_option(&m, "a", "a", NULL), -1); /* no menu yet */
@@ -149,9 +149,11 @@ static void test_select_limits(void **unused)
 	/* Labels and descriptions are cut at a character boundary. */
 	memset(label, 'a', 79);
 	snprintf(label + 79, sizeof(label) - 79, "\xc3\xa9tail");
-	assert_int_equal(msg_option(&m, label, "4,-2", label), 0);
+	memset(desc, 'a', 99);
+	snprintf(desc + 99, sizeof(desc) - 99, "\xc3\xa9tail");
+	assert_int_equal(msg_option(&m, label, "4,-2", desc), 0);
 	assert_int_equal(strlen(m.select.options[1].label), 79);
-	assert_int_equal(strlen(m.select.options[1].description), 79);
+	assert_int_equal(strlen(m.select.options[1].description), 99);
 	assert_int_equal(msg_has_select(&m), 1);
 	for (int i = 2; i < MSG_OPTIONS_MAX; i++)
 		assert_int_equal(msg_option(&m, "x", "v", NULL), 0);
