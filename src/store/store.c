@@ -66,8 +66,23 @@ enum stmt_id {
 	ST_SETTING_GET,
 	ST_SETTING_PUT,
 	ST_CHECKPOINT,
+	ST_RATINGS_PENDING,
+	ST_RATINGS_BUILT,
+	ST_RATINGS_CLEAR,
+	ST_GAMES_RATE_ALL,
+	ST_GAME_RATE,
+	ST_RESULTS_RATED,
+	ST_RATING_GET,
+	ST_RATING_PUT,
+	ST_RATINGS_TOP,
+	ST_RATINGS_NAMED,
+	ST_RATING_RANK,
+	ST_RATINGS_UNRANKED,
 	ST_COUNT
 };
+
+#define RATING_COLS  "player, name, name_key, mu, sigma, ordinal, games, wins, cthulhu"
+#define RATING_WHERE "game = ?1 AND scope = ?2 AND span = ?3 AND starts = ?4"
 
 /* `write` marks the statements counted and failed by store_fail_after. */
 static const struct {
@@ -111,12 +126,12 @@ static const struct {
 	[ST_RESULTS_ALL] = { "SELECT id FROM games "
 	                     "WHERE state = 2 AND game = ?1 "
 	                     "AND finished_at >= ?2 AND finished_at < ?3 "
-	                     "ORDER BY finished_at, id",
+	                     "ORDER BY rated, finished_at, id",
 	                     0 },
 	[ST_RESULTS_SERVER] = { "SELECT id FROM games "
 	                        "WHERE state = 2 AND game = ?1 AND server = ?4 "
 	                        "AND finished_at >= ?2 AND finished_at < ?3 "
-	                        "ORDER BY finished_at, id",
+	                        "ORDER BY rated, finished_at, id",
 	                        0 },
 	[ST_MEMBERS_DELETE] = { "DELETE FROM members WHERE game_id = ?1", 1 },
 	[ST_MEMBER_INSERT] = { "INSERT INTO members (game_id, idx, player, name, policy, strikes, "
@@ -156,6 +171,50 @@ static const struct {
 	                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
 	                     1 },
 	[ST_CHECKPOINT] = { "PRAGMA wal_checkpoint(TRUNCATE)", 0 },
+	[ST_RATINGS_PENDING] = { "SELECT value FROM settings WHERE key = 'ratings'", 0 },
+	[ST_RATINGS_BUILT] = { "UPDATE settings SET value = 'built' WHERE key = 'ratings'", 1 },
+	[ST_RATINGS_CLEAR] = { "DELETE FROM ratings", 1 },
+	/* The rated games keep their places; the others follow in time order. */
+	[ST_GAMES_RATE_ALL] = { "UPDATE games SET rated = o.n FROM "
+	                        "(SELECT id, (SELECT coalesce(max(rated), 0) FROM games "
+	                        "WHERE rated > 0) + row_number() OVER (ORDER BY finished_at, id) "
+	                        "AS n FROM games WHERE state = 2 AND rated = 0) AS o "
+	                        "WHERE games.id = o.id",
+	                        1 },
+	[ST_GAME_RATE] = { "UPDATE games SET rated = (SELECT coalesce(max(rated), 0) + 1 "
+	                   "FROM games WHERE rated > 0) WHERE id = ?1 AND state = 2 AND rated = 0",
+	                   1 },
+	[ST_RESULTS_RATED] = { "SELECT g.id, g.finished_at, g.server, g.game, m.player, m.name, "
+	                       "m.place, m.cthulhu FROM games g JOIN members m ON m.game_id = g.id "
+	                       "WHERE g.state = 2 AND g.rated > 0 AND m.player <> '' "
+	                       "ORDER BY g.rated, m.idx",
+	                       0 },
+	[ST_RATING_GET] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
+	                    " AND player = ?5",
+	                    0 },
+	[ST_RATING_PUT] = { "INSERT INTO ratings (game, scope, span, starts, " RATING_COLS ") "
+	                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+	                    "ON CONFLICT (game, scope, span, starts, player) DO UPDATE SET "
+	                    "name = excluded.name, name_key = excluded.name_key, "
+	                    "mu = excluded.mu, sigma = excluded.sigma, "
+	                    "ordinal = excluded.ordinal, games = excluded.games, "
+	                    "wins = excluded.wins, cthulhu = excluded.cthulhu",
+	                    1 },
+	[ST_RATINGS_TOP] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
+	                     " AND games >= ?5 ORDER BY ordinal DESC, games DESC, player LIMIT ?6",
+	                     0 },
+	[ST_RATINGS_NAMED] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
+	                       " AND (player = ?5 OR name_key = ?6 OR name_key = ?7) "
+	                       "ORDER BY CASE WHEN games >= ?8 THEN 0 ELSE 1 END, "
+	                       "ordinal DESC, games DESC, player",
+	                       0 },
+	[ST_RATING_RANK] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                     " AND games >= ?5 AND ordinal >= ?6 AND "
+	                     "(ordinal > ?6 OR games > ?7 OR (games = ?7 AND player < ?8))",
+	                     0 },
+	[ST_RATINGS_UNRANKED] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                          " AND games < ?5",
+	                          0 },
 };
 
 /* The background checkpointer: its own connection, woken by the main
@@ -1195,14 +1254,303 @@ int store_results(struct store *st, const char *game, const char *server, int64_
 		if (found < 0) {
 			rc = -1;
 		} else if (found > 0 && l.game.state == STORE_FINISHED) {
-			r = (struct store_result){ l.game.id, l.game.finished_at, l.game.server,
-				                   l.nmembers, l.members };
+			r = (struct store_result){ l.game.id,  l.game.finished_at, l.game.server,
+				                   l.nmembers, l.members,          l.game.game };
 			rc = fn(ctx, &r);
 		}
 		loaded_free(&l);
 	}
 	free(ids.ids);
 	return rc;
+}
+
+int store_ratings_pending(struct store *st)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_PENDING);
+	int rc, pending = -1;
+
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(s, 0);
+		pending = v && strcmp(v, "build") == 0;
+	} else if (rc == SQLITE_DONE) {
+		set_err(st, "ratings: the database has none (schema older than 6)");
+	} else {
+		set_db_err(st, "ratings");
+	}
+	stmt_done(s);
+	return pending;
+}
+
+int store_ratings_built(struct store *st)
+{
+	return run_plain(st, ST_RATINGS_BUILT, "ratings built");
+}
+
+int store_ratings_clear(struct store *st)
+{
+	return run_plain(st, ST_RATINGS_CLEAR, "clear ratings");
+}
+
+int store_games_rate_all(struct store *st)
+{
+	return run_plain(st, ST_GAMES_RATE_ALL, "rate games");
+}
+
+int store_game_rate(struct store *st, int64_t id)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_GAME_RATE);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	return run(st, ST_GAME_RATE, "rate game");
+}
+
+int store_results_rated(struct store *st, store_result_fn fn, void *ctx)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RESULTS_RATED);
+	struct store_member m[STORE_MEMBERS_MAX];
+	char server[STORE_ID_MAX], game[STORE_KIND_MAX];
+	struct store_result r = { 0, 0, server, 0, m, game };
+	int rc, fn_rc = 0;
+
+	if (!s)
+		return -1;
+	/* The rows of a game come together; a game is handed on when the next
+	 * one starts, so the statement runs on meanwhile: fn must not use
+	 * the store. */
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+		struct store_member *x;
+
+		if (r.nmembers > 0 && id != r.game_id) {
+			if ((fn_rc = fn(ctx, &r)) != 0)
+				break;
+			r.nmembers = 0;
+		}
+		if (r.nmembers == 0) {
+			r.game_id = id;
+			r.finished_at = sqlite3_column_int64(s, 1);
+			if (col_id(st, s, 2, server, sizeof(server), "server id") ||
+			    col_id(st, s, 3, game, sizeof(game), "game kind")) {
+				stmt_done(s);
+				return -1;
+			}
+		}
+		if (r.nmembers == STORE_MEMBERS_MAX) {
+			set_err(st, "game %lld has more than %d members", (long long)id,
+			        STORE_MEMBERS_MAX);
+			stmt_done(s);
+			return -1;
+		}
+		x = &m[r.nmembers++];
+		memset(x, 0, sizeof(*x));
+		if (col_id(st, s, 4, x->player, sizeof(x->player), "player id")) {
+			stmt_done(s);
+			return -1;
+		}
+		col_text(s, 5, x->name, sizeof(x->name));
+		x->place = sqlite3_column_int(s, 6);
+		x->cthulhu = sqlite3_column_int(s, 7);
+	}
+	stmt_done(s);
+	if (fn_rc)
+		return fn_rc;
+	if (rc != SQLITE_DONE) {
+		set_db_err(st, "rated results");
+		return -1;
+	}
+	return r.nmembers > 0 ? fn(ctx, &r) : 0;
+}
+
+/* Binds ?1 .. ?4 of a ratings statement: the period. */
+static int bind_period(struct store *st, sqlite3_stmt *s, const struct store_period *p)
+{
+	if (!p->game || !p->scope) {
+		set_err(st, "ratings: no game kind or scope");
+		return -1;
+	}
+	if (bind_id(st, s, 1, p->game, STORE_KIND_MAX, "game kind") ||
+	    bind_id(st, s, 2, p->scope, STORE_ID_MAX, "scope"))
+		return -1;
+	sqlite3_bind_int(s, 3, p->span);
+	sqlite3_bind_int64(s, 4, p->starts);
+	return 0;
+}
+
+/* Reads a row of RATING_COLS. */
+static int col_rating(struct store *st, sqlite3_stmt *s, struct store_rating *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (col_id(st, s, 0, r->player, sizeof(r->player), "player id"))
+		return -1;
+	col_text(s, 1, r->name, sizeof(r->name));
+	col_text(s, 2, r->name_key, sizeof(r->name_key));
+	r->mu = sqlite3_column_double(s, 3);
+	r->sigma = sqlite3_column_double(s, 4);
+	r->ordinal = sqlite3_column_double(s, 5);
+	r->games = sqlite3_column_int(s, 6);
+	r->wins = sqlite3_column_int(s, 7);
+	r->cthulhu = sqlite3_column_int(s, 8);
+	return 0;
+}
+
+/* Steps the bound statement s and calls fn for each row; resets s. */
+static int walk_ratings(struct store *st, sqlite3_stmt *s, store_rating_fn fn, void *ctx)
+{
+	struct store_rating r;
+	int rc, fn_rc = 0;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (col_rating(st, s, &r)) {
+			stmt_done(s);
+			return -1;
+		}
+		if ((fn_rc = fn(ctx, &r)) != 0)
+			break;
+	}
+	stmt_done(s);
+	if (fn_rc)
+		return fn_rc;
+	if (rc != SQLITE_DONE) {
+		set_db_err(st, "ratings");
+		return -1;
+	}
+	return 0;
+}
+
+/* Steps the bound statement s, which answers one count, into *n. */
+static int count_of(struct store *st, sqlite3_stmt *s, int *n)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int(s, 0);
+	else
+		set_db_err(st, "count ratings");
+	stmt_done(s);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int store_rating_get(struct store *st, const struct store_period *p, const char *player,
+                     struct store_rating *out)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATING_GET);
+	int rc;
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p) || bind_id(st, s, 5, player, STORE_ID_MAX, "player id")) {
+		stmt_done(s);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		rc = col_rating(st, s, out) ? -1 : 1;
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		set_db_err(st, "get rating");
+		rc = -1;
+	}
+	stmt_done(s);
+	return rc;
+}
+
+int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATING_PUT);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p) || bind_id(st, s, 5, r->player, sizeof(r->player), "player id") ||
+	    bind_cut(st, s, 6, r->name, strnlen(r->name, sizeof(r->name)), sizeof(r->name),
+	             "player name") ||
+	    bind_cut(st, s, 7, r->name_key, strnlen(r->name_key, sizeof(r->name_key)),
+	             sizeof(r->name_key), "name key")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_double(s, 8, r->mu);
+	sqlite3_bind_double(s, 9, r->sigma);
+	sqlite3_bind_double(s, 10, r->ordinal);
+	sqlite3_bind_int(s, 11, r->games);
+	sqlite3_bind_int(s, 12, r->wins);
+	sqlite3_bind_int(s, 13, r->cthulhu);
+	return run(st, ST_RATING_PUT, "put rating");
+}
+
+int store_ratings_top(struct store *st, const struct store_period *p, int min_games, int limit,
+                      store_rating_fn fn, void *ctx)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_TOP);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p)) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 5, min_games);
+	sqlite3_bind_int(s, 6, limit);
+	return walk_ratings(st, s, fn, ctx);
+}
+
+int store_ratings_named(struct store *st, const struct store_period *p, int min_games,
+                        const char *player, const char *key1, const char *key2, store_rating_fn fn,
+                        void *ctx)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_NAMED);
+
+	if (!s)
+		return -1;
+	/* Longer text than a stored value can match nothing: bound cut,
+	 * it could match the wrong row, so it is refused instead. */
+	if (strlen(player) >= STORE_ID_MAX || strlen(key1) >= STORE_NAME_MAX ||
+	    strlen(key2) >= STORE_NAME_MAX)
+		return 0;
+	if (bind_period(st, s, p) || bind_id(st, s, 5, player, STORE_ID_MAX, "player id") ||
+	    bind_id(st, s, 6, key1, STORE_NAME_MAX, "name key") ||
+	    bind_id(st, s, 7, key2, STORE_NAME_MAX, "name key")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 8, min_games);
+	return walk_ratings(st, s, fn, ctx);
+}
+
+int store_rating_rank(struct store *st, const struct store_period *p, int min_games,
+                      const struct store_rating *r, int *above)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATING_RANK);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p) || bind_id(st, s, 8, r->player, sizeof(r->player), "player id")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 5, min_games);
+	sqlite3_bind_double(s, 6, r->ordinal);
+	sqlite3_bind_int(s, 7, r->games);
+	return count_of(st, s, above);
+}
+
+int store_ratings_unranked(struct store *st, const struct store_period *p, int min_games, int *n)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_UNRANKED);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p)) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 5, min_games);
+	return count_of(st, s, n);
 }
 
 int store_player_put(struct store *st, const char *id, const char *name, const char *lang,
