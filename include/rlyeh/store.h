@@ -238,8 +238,9 @@ int store_rating_put(struct store *st, const struct store_period *p, const struc
 int store_ratings_top(struct store *st, const struct store_period *p, int min_games, int limit,
                       store_rating_fn fn, void *ctx);
 
-/* Calls fn, in rank order (those with min_games first, each part as
- * store_ratings_top), for the rows of p whose player id is `player` or
+/* Calls fn, in rank order (those with min_games first, as
+ * store_ratings_top orders them, then the others by games down and player
+ * id), for the rows of p whose player id is `player` or
  * whose name_key is key1 or key2. A non-zero return from fn stops the walk
  * and is returned. */
 int store_ratings_named(struct store *st, const struct store_period *p, int min_games,

@@ -206,7 +206,8 @@ static const struct {
 	[ST_RATINGS_NAMED] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
 	                       " AND (player = ?5 OR name_key = ?6 OR name_key = ?7) "
 	                       "ORDER BY CASE WHEN games >= ?8 THEN 0 ELSE 1 END, "
-	                       "ordinal DESC, games DESC, player",
+	                       "CASE WHEN games >= ?8 THEN ordinal ELSE 0 END DESC, "
+	                       "games DESC, player",
 	                       0 },
 	[ST_RATING_RANK] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
 	                     " AND games >= ?5 AND ordinal >= ?6 AND "
