@@ -38,7 +38,7 @@ CREATE TABLE ratings (
 	wins     INTEGER NOT NULL CHECK (wins >= 0),
 	cthulhu  INTEGER NOT NULL CHECK (cthulhu >= 0),
 	PRIMARY KEY (game, scope, span, starts, player)
-);
+) WITHOUT ROWID;
 
 -- The leaderboard (top N by ordinal among those with enough games) and a
 -- player's rank (how many rank above).

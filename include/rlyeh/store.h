@@ -202,6 +202,10 @@ struct store_period {
 
 typedef int (*store_rating_fn)(void *ctx, const struct store_rating *r);
 
+/* With `on`, gives the connection a 256 MiB page cache for a job that
+ * writes much (building the ratings); without, the usual 8 MiB. */
+int store_cache_bulk(struct store *st, int on);
+
 /* 1 while the ratings are still to be built from the finished games
  * (after migration 0006), 0 once built; -1 on error. */
 int store_ratings_pending(struct store *st);

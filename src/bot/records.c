@@ -482,7 +482,14 @@ static int by_period(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* Writes the books used in the period (span, starts) and empties them. */
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct records_player *)a)->id,
+	              ((const struct records_player *)b)->id);
+}
+
+/* Writes the books used in the period (span, starts), each in the rows'
+ * key order, and empties them. */
 static int flush_books(struct store *st, struct build *b, int span, int64_t starts)
 {
 	int nscopes = b->servers.n + 1, rc = 0;
@@ -493,6 +500,8 @@ static int flush_books(struct store *st, struct build *b, int span, int64_t star
 			                  k % nscopes ? string_of(&b->servers, k % nscopes - 1)
 			                              : ALL_SCOPE,
 			                  span, starts };
+		if (b->book[k].n > 1)
+			qsort(b->book[k].p, (size_t)b->book[k].n, sizeof(b->book[k].p[0]), by_id);
 		if (rc == 0 && put_all(st, &p, &b->book[k]))
 			rc = -1;
 		records_free(&b->book[k]);
@@ -590,17 +599,20 @@ int records_prepare(struct store *st)
 	if (pending <= 0)
 		return pending;
 	memset(&b, 0, sizeof(b));
-	if (store_begin(st))
+	if (store_cache_bulk(st, 1) || store_begin(st)) {
+		store_cache_bulk(st, 0);
 		return -1;
+	}
 	if (store_games_rate_all(st) || store_ratings_clear(st) ||
 	    store_results_rated(st, load_one, &b) || build_rows(st, &b) ||
 	    store_ratings_built(st) || store_commit(st)) {
 		build_free(&b);
 		store_rollback(st);
+		store_cache_bulk(st, 0);
 		return -1;
 	}
 	build_free(&b);
-	return 0;
+	return store_cache_bulk(st, 0);
 }
 
 /* ---- answers ---- */
