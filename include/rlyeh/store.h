@@ -236,6 +236,11 @@ int store_rating_get(struct store *st, const struct store_period *p, const char 
 /* Writes (inserts or replaces) row r of period p. */
 int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r);
 
+/* Writes the numbers of r (mu, sigma, ordinal, games, wins, cthulhu) into
+ * its existing row of period p, whose names stay; -1 when there is none. */
+int store_rating_update(struct store *st, const struct store_period *p,
+                        const struct store_rating *r);
+
 /* Calls fn for the first `limit` rows of p with at least min_games games,
  * best first: ordinal down, then games down, then player id. A non-zero
  * return from fn stops the walk and is returned. */

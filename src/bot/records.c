@@ -303,9 +303,11 @@ int records_game_end(struct store *st, const struct store_game *g, const struct 
 		for (int k = 0; k < 2; k++) {
 			struct store_period p = { g->game, scopes[k], span, starts };
 			struct records r = { 0 };
+			char was[STORE_MEMBERS_MAX]
+			        [STORE_NAME_MAX]; /* stored name, "": write all */
 			int rc = 0;
 			/* The players' rows as the game found them, then the game. */
-			for (int i = 0; i < nm && rc == 0; i++) {
+			for (int i = 0; i < nm && i < STORE_MEMBERS_MAX && rc == 0; i++) {
 				struct store_rating row;
 				struct records_player *x;
 				if (!m[i].player[0])
@@ -313,14 +315,27 @@ int records_game_end(struct store *st, const struct store_game *g, const struct 
 				rc = store_rating_get(st, &p, m[i].player, &row);
 				if (rc < 0)
 					break;
-				if (!(x = player(&r, m[i].player, m[i].name)))
+				if (!(x = player(&r, m[i].player, m[i].name))) {
 					rc = -1;
-				else if (rc == 1)
+					break;
+				}
+				was[x - r.p][0] = '\0';
+				if (rc == 1) {
 					from_row(&row, x);
-				rc = rc < 0 ? -1 : 0;
+					text_copy(was[x - r.p], STORE_NAME_MAX, row.name);
+				}
+				rc = 0;
 			}
-			if (rc == 0 && (add_result(&r, &res) || put_all(st, &p, &r)))
+			if (rc == 0 && add_result(&r, &res))
 				rc = -1;
+			for (int j = 0; j < r.n && rc == 0; j++) {
+				struct store_rating row;
+				to_row(&r.p[j], &row);
+				if (was[j][0] && strcmp(was[j], r.p[j].name) == 0
+				        ? store_rating_update(st, &p, &row)
+				        : store_rating_put(st, &p, &row))
+					rc = -1;
+			}
 			records_free(&r);
 			if (rc)
 				return -1;

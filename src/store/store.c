@@ -74,6 +74,7 @@ enum stmt_id {
 	ST_RESULTS_RATED,
 	ST_RATING_GET,
 	ST_RATING_PUT,
+	ST_RATING_UPDATE,
 	ST_RATINGS_TOP,
 	ST_RATINGS_NAMED,
 	ST_RATING_RANK,
@@ -202,6 +203,10 @@ static const struct {
 	                    1 },
 	/* "+games": walk ratings_rank in its order, skipping the unranked,
 	 * rather than gather every ranked row by ratings_games and sort. */
+	/* Neither name column is set: ratings_name stays as it is. */
+	[ST_RATING_UPDATE] = { "UPDATE ratings SET mu = ?6, sigma = ?7, ordinal = ?8, games = ?9, "
+	                       "wins = ?10, cthulhu = ?11 WHERE " RATING_WHERE " AND player = ?5",
+	                       1 },
 	[ST_RATINGS_TOP] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
 	                     " AND +games >= ?5 ORDER BY ordinal DESC, games DESC, player "
 	                     "LIMIT ?6",
@@ -215,9 +220,12 @@ static const struct {
 	                       "CASE WHEN games >= ?8 THEN ordinal ELSE 0 END DESC, "
 	                       "games DESC, player",
 	                       0 },
-	[ST_RATING_RANK] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
-	                     " AND games >= ?5 AND ordinal >= ?6 AND "
-	                     "(ordinal > ?6 OR games > ?7 OR (games = ?7 AND player < ?8))",
+	/* Two counts, so that the long one tests one column per row. */
+	[ST_RATING_RANK] = { "SELECT (SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                     " AND ordinal > ?6 AND +games >= ?5) + "
+	                     "(SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                     " AND ordinal = ?6 AND games >= ?5 "
+	                     "AND (games > ?7 OR (games = ?7 AND player < ?8)))",
 	                     0 },
 	[ST_RATINGS_UNRANKED] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
 	                          " AND games < ?5",
@@ -1499,6 +1507,32 @@ int store_rating_put(struct store *st, const struct store_period *p, const struc
 	sqlite3_bind_int(s, 12, r->wins);
 	sqlite3_bind_int(s, 13, r->cthulhu);
 	return run(st, ST_RATING_PUT, "put rating");
+}
+
+int store_rating_update(struct store *st, const struct store_period *p,
+                        const struct store_rating *r)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATING_UPDATE);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p) || bind_id(st, s, 5, r->player, sizeof(r->player), "player id")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_double(s, 6, r->mu);
+	sqlite3_bind_double(s, 7, r->sigma);
+	sqlite3_bind_double(s, 8, r->ordinal);
+	sqlite3_bind_int(s, 9, r->games);
+	sqlite3_bind_int(s, 10, r->wins);
+	sqlite3_bind_int(s, 11, r->cthulhu);
+	if (run(st, ST_RATING_UPDATE, "update rating"))
+		return -1;
+	if (sqlite3_changes(st->db) != 1) {
+		set_err(st, "update rating of %s: no such row", r->player);
+		return -1;
+	}
+	return 0;
 }
 
 int store_ratings_top(struct store *st, const struct store_period *p, int min_games, int limit,
