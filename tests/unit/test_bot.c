@@ -1263,7 +1263,8 @@ static void test_leaderboard_and_stats(void **unused)
 	assert_true(any_text("2. "));
 	assert_true(any_text("3 games ·"));
 	accepted("carol", "/leaderboard all week");
-	assert_true(any_text("Leaderboard of all servers, this week (since Monday, UTC) (cthulhu-dice):"));
+	assert_true(
+	    any_text("Leaderboard of all servers, this week (since Monday, UTC) (cthulhu-dice):"));
 	accepted("carol", "/stats alice");
 	assert_true(any_text("alice on this server, all time (cthulhu-dice):"));
 	assert_true(any_text("rank "));
