@@ -47,7 +47,9 @@ CREATE INDEX ratings_rank ON ratings (game, scope, span, starts, ordinal DESC, g
 -- /stats by name.
 CREATE INDEX ratings_name ON ratings (game, scope, span, starts, name_key);
 
--- How many have too few games to be ranked.
-CREATE INDEX ratings_games ON ratings (game, scope, span, starts, games);
+-- How many have too few games to be ranked (when ranked takes at most 16:
+-- a row with more games is no longer in this index, so its updates leave
+-- it alone).
+CREATE INDEX ratings_new ON ratings (game, scope, span, starts, games) WHERE games < 16;
 
 INSERT INTO settings (key, value) VALUES ('ratings', 'build');

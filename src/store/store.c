@@ -79,6 +79,7 @@ enum stmt_id {
 	ST_RATINGS_NAMED,
 	ST_RATING_RANK,
 	ST_RATINGS_UNRANKED,
+	ST_RATINGS_UNRANKED_ALL,
 	ST_COUNT
 };
 
@@ -227,9 +228,13 @@ static const struct {
 	                     " AND ordinal = ?6 AND games >= ?5 "
 	                     "AND (games > ?7 OR (games = ?7 AND player < ?8)))",
 	                     0 },
+	/* ratings_new holds the rows of fewer than 16 games. */
 	[ST_RATINGS_UNRANKED] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
-	                          " AND games < ?5",
+	                          " AND games < ?5 AND games < 16",
 	                          0 },
+	[ST_RATINGS_UNRANKED_ALL] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                              " AND games < ?5",
+	                              0 },
 };
 
 /* The background checkpointer: its own connection, woken by the main
@@ -1593,7 +1598,8 @@ int store_rating_rank(struct store *st, const struct store_period *p, int min_ga
 
 int store_ratings_unranked(struct store *st, const struct store_period *p, int min_games, int *n)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_UNRANKED);
+	sqlite3_stmt *s =
+	    stmt_get(st, min_games <= 16 ? ST_RATINGS_UNRANKED : ST_RATINGS_UNRANKED_ALL);
 
 	if (!s)
 		return -1;
