@@ -52,4 +52,18 @@ CREATE INDEX ratings_name ON ratings (game, scope, span, starts, name_key);
 -- it alone).
 CREATE INDEX ratings_new ON ratings (game, scope, span, starts, games) WHERE games < 16;
 
+-- How many rows of a period have each bucket of ordinal (bucket: the
+-- floor of 4 ordinal) and number of games (16 standing for 16 or more),
+-- so that a rank adds up the buckets above and walks only its own.
+CREATE TABLE rating_counts (
+	game     TEXT    NOT NULL,
+	scope    TEXT    NOT NULL,
+	span     INTEGER NOT NULL,
+	starts   INTEGER NOT NULL,
+	bucket   INTEGER NOT NULL,
+	games    INTEGER NOT NULL CHECK (games BETWEEN 1 AND 16),
+	n        INTEGER NOT NULL CHECK (n >= 0),
+	PRIMARY KEY (game, scope, span, starts, bucket, games)
+) WITHOUT ROWID;
+
 INSERT INTO settings (key, value) VALUES ('ratings', 'build');

@@ -233,13 +233,11 @@ int store_results_rated(struct store *st, store_result_fn fn, void *ctx);
 int store_rating_get(struct store *st, const struct store_period *p, const char *player,
                      struct store_rating *out);
 
-/* Writes (inserts or replaces) row r of period p. */
-int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r);
-
-/* Writes the numbers of r (mu, sigma, ordinal, games, wins, cthulhu) into
- * its existing row of period p, whose names stay; -1 when there is none. */
-int store_rating_update(struct store *st, const struct store_period *p,
-                        const struct store_rating *r);
+/* Writes row r of period p: a new row when old is NULL, else over the
+ * row `old` as read (store_rating_get) in this transaction. Also keeps
+ * the counts that store_rating_rank adds up. */
+int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r,
+                     const struct store_rating *old);
 
 /* Calls fn for the first `limit` rows of p with at least min_games games,
  * best first: ordinal down, then games down, then player id. A non-zero
@@ -249,15 +247,15 @@ int store_ratings_top(struct store *st, const struct store_period *p, int min_ga
 
 /* Calls fn, in rank order (those with min_games first, as
  * store_ratings_top orders them, then the others by games down and player
- * id), for the rows of p whose player id is `player` or
- * whose name_key is key1 or key2. A non-zero return from fn stops the walk
- * and is returned. */
+ * id), for the rows of p whose player id is `player` or whose name_key is
+ * key1 or key2. A non-zero return from fn stops the walk and is returned. */
 int store_ratings_named(struct store *st, const struct store_period *p, int min_games,
                         const char *player, const char *key1, const char *key2, store_rating_fn fn,
                         void *ctx);
 
 /* Sets *above to the number of rows of p with at least min_games games
- * that rank above r (as store_ratings_top orders them). */
+ * that rank above r (as store_ratings_top orders them): with min_games up
+ * to 16, from the counts of the buckets above r's and the rows of its own. */
 int store_rating_rank(struct store *st, const struct store_period *p, int min_games,
                       const struct store_rating *r, int *above);
 

@@ -280,7 +280,7 @@ static int put_all(struct store *st, const struct store_period *p, const struct 
 
 	for (int i = 0; i < r->n; i++) {
 		to_row(&r->p[i], &row);
-		if (store_rating_put(st, p, &row))
+		if (store_rating_put(st, p, &row, NULL))
 			return -1;
 	}
 	return 0;
@@ -303,9 +303,8 @@ int records_game_end(struct store *st, const struct store_game *g, const struct 
 		for (int k = 0; k < 2; k++) {
 			struct store_period p = { g->game, scopes[k], span, starts };
 			struct records r = { 0 };
-			char was[STORE_MEMBERS_MAX]
-			        [STORE_NAME_MAX]; /* stored name, "": write all */
-			int rc = 0;
+			struct store_rating old[STORE_MEMBERS_MAX];
+			int had[STORE_MEMBERS_MAX], rc = 0;
 			/* The players' rows as the game found them, then the game. */
 			for (int i = 0; i < nm && i < STORE_MEMBERS_MAX && rc == 0; i++) {
 				struct store_rating row;
@@ -319,10 +318,10 @@ int records_game_end(struct store *st, const struct store_game *g, const struct 
 					rc = -1;
 					break;
 				}
-				was[x - r.p][0] = '\0';
+				had[x - r.p] = rc == 1;
 				if (rc == 1) {
 					from_row(&row, x);
-					text_copy(was[x - r.p], STORE_NAME_MAX, row.name);
+					old[x - r.p] = row;
 				}
 				rc = 0;
 			}
@@ -331,9 +330,7 @@ int records_game_end(struct store *st, const struct store_game *g, const struct 
 			for (int j = 0; j < r.n && rc == 0; j++) {
 				struct store_rating row;
 				to_row(&r.p[j], &row);
-				if (was[j][0] && strcmp(was[j], r.p[j].name) == 0
-				        ? store_rating_update(st, &p, &row)
-				        : store_rating_put(st, &p, &row))
+				if (store_rating_put(st, &p, &row, had[j] ? &old[j] : NULL))
 					rc = -1;
 			}
 			records_free(&r);

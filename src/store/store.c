@@ -80,8 +80,16 @@ enum stmt_id {
 	ST_RATING_RANK,
 	ST_RATINGS_UNRANKED,
 	ST_RATINGS_UNRANKED_ALL,
+	ST_RATING_COUNT,
+	ST_RATING_UNCOUNT,
+	ST_RATING_RANK_BUCKETS,
+	ST_RATING_COUNTS_CLEAR,
 	ST_COUNT
 };
+
+/* rating_counts: ordinals in buckets of 1/4, games from 16 on counted as 16. */
+#define BUCKETS_PER_POINT 4.0
+#define GAMES_CAP         16
 
 #define RATING_COLS  "player, name, name_key, mu, sigma, ordinal, games, wins, cthulhu"
 #define RATING_WHERE "game = ?1 AND scope = ?2 AND span = ?3 AND starts = ?4"
@@ -232,6 +240,26 @@ static const struct {
 	[ST_RATINGS_UNRANKED] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
 	                          " AND games < ?5 AND games < 16",
 	                          0 },
+	[ST_RATING_COUNT] = { "INSERT INTO rating_counts (game, scope, span, starts, bucket, "
+	                      "games, "
+	                      "n) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+	                      "ON CONFLICT (game, scope, span, starts, bucket, games) "
+	                      "DO UPDATE SET n = rating_counts.n + excluded.n",
+	                      1 },
+	/* An insert of n = -1 would fail its CHECK before its conflict. */
+	[ST_RATING_UNCOUNT] = { "UPDATE rating_counts SET n = n - 1 WHERE " RATING_WHERE
+	                        " AND bucket = ?5 AND games = ?6",
+	                        1 },
+	/* The buckets above r's, then r's own above r: ordinal in (?6, ?10). */
+	[ST_RATING_RANK_BUCKETS] = { "SELECT (SELECT coalesce(sum(n), 0) FROM rating_counts "
+	                             "WHERE " RATING_WHERE " AND bucket > ?9 AND games >= ?5) + "
+	                             "(SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                             " AND ordinal > ?6 AND ordinal < ?10 AND +games >= ?5) + "
+	                             "(SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                             " AND ordinal = ?6 AND games >= ?5 "
+	                             "AND (games > ?7 OR (games = ?7 AND player < ?8)))",
+	                             0 },
+	[ST_RATING_COUNTS_CLEAR] = { "DELETE FROM rating_counts", 1 },
 	[ST_RATINGS_UNRANKED_ALL] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
 	                              " AND games < ?5",
 	                              0 },
@@ -1322,7 +1350,9 @@ int store_ratings_built(struct store *st)
 
 int store_ratings_clear(struct store *st)
 {
-	return run_plain(st, ST_RATINGS_CLEAR, "clear ratings");
+	if (run_plain(st, ST_RATINGS_CLEAR, "clear ratings"))
+		return -1;
+	return run_plain(st, ST_RATING_COUNTS_CLEAR, "clear ratings");
 }
 
 int store_games_rate_all(struct store *st)
@@ -1412,6 +1442,48 @@ static int bind_period(struct store *st, sqlite3_stmt *s, const struct store_per
 	return 0;
 }
 
+/* The rating_counts bucket of an ordinal: floor(4 ordinal), exact (a
+ * product by 4 is), so that bucket(x) <= b exactly when
+ * x < (b + 1) / 4. */
+static int64_t bucket_of(double ordinal)
+{
+	double x = ordinal * BUCKETS_PER_POINT;
+	int64_t b;
+
+	if (!(x > -1e15)) /* also NaN */
+		return -1000000000000000LL;
+	if (x > 1e15)
+		return 1000000000000000LL;
+	b = (int64_t)x;
+	return (double)b > x ? b - 1 : b;
+}
+
+/* Adds delta (1 or -1) to the count of r's bucket and games in period p. */
+static int count_add(struct store *st, const struct store_period *p, const struct store_rating *r,
+                     int delta)
+{
+	enum stmt_id id = delta > 0 ? ST_RATING_COUNT : ST_RATING_UNCOUNT;
+	sqlite3_stmt *s = stmt_get(st, id);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p)) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int64(s, 5, bucket_of(r->ordinal));
+	sqlite3_bind_int(s, 6, r->games < GAMES_CAP ? r->games : GAMES_CAP);
+	if (delta > 0)
+		sqlite3_bind_int(s, 7, delta);
+	if (run(st, id, "count rating"))
+		return -1;
+	if (delta < 0 && sqlite3_changes(st->db) != 1) {
+		set_err(st, "count rating of %s: not counted", r->player);
+		return -1;
+	}
+	return 0;
+}
+
 /* Reads a row of RATING_COLS. */
 static int col_rating(struct store *st, sqlite3_stmt *s, struct store_rating *r)
 {
@@ -1491,7 +1563,9 @@ int store_rating_get(struct store *st, const struct store_period *p, const char 
 	return rc;
 }
 
-int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r)
+/* Upserts row r of period p, names and all. */
+static int rating_upsert(struct store *st, const struct store_period *p,
+                         const struct store_rating *r)
 {
 	sqlite3_stmt *s = stmt_get(st, ST_RATING_PUT);
 
@@ -1514,8 +1588,9 @@ int store_rating_put(struct store *st, const struct store_period *p, const struc
 	return run(st, ST_RATING_PUT, "put rating");
 }
 
-int store_rating_update(struct store *st, const struct store_period *p,
-                        const struct store_rating *r)
+/* Writes the numbers of r into its existing row of period p. */
+static int rating_update(struct store *st, const struct store_period *p,
+                         const struct store_rating *r)
 {
 	sqlite3_stmt *s = stmt_get(st, ST_RATING_UPDATE);
 
@@ -1538,6 +1613,23 @@ int store_rating_update(struct store *st, const struct store_period *p,
 		return -1;
 	}
 	return 0;
+}
+
+int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r,
+                     const struct store_rating *old)
+{
+	if (old && strcmp(old->player, r->player) != 0) {
+		set_err(st, "put rating: %s is not %s", r->player, old->player);
+		return -1;
+	}
+	if (old && (count_add(st, p, old, -1) ||
+	            (strcmp(old->name, r->name) == 0 && strcmp(old->name_key, r->name_key) == 0
+	                 ? rating_update(st, p, r)
+	                 : rating_upsert(st, p, r))))
+		return -1;
+	if (!old && rating_upsert(st, p, r))
+		return -1;
+	return count_add(st, p, r, 1);
 }
 
 int store_ratings_top(struct store *st, const struct store_period *p, int min_games, int limit,
@@ -1582,7 +1674,8 @@ int store_ratings_named(struct store *st, const struct store_period *p, int min_
 int store_rating_rank(struct store *st, const struct store_period *p, int min_games,
                       const struct store_rating *r, int *above)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_RATING_RANK);
+	int buckets = min_games <= GAMES_CAP;
+	sqlite3_stmt *s = stmt_get(st, buckets ? ST_RATING_RANK_BUCKETS : ST_RATING_RANK);
 
 	if (!s)
 		return -1;
@@ -1593,6 +1686,11 @@ int store_rating_rank(struct store *st, const struct store_period *p, int min_ga
 	sqlite3_bind_int(s, 5, min_games);
 	sqlite3_bind_double(s, 6, r->ordinal);
 	sqlite3_bind_int(s, 7, r->games);
+	if (buckets) {
+		int64_t b = bucket_of(r->ordinal);
+		sqlite3_bind_int64(s, 9, b);
+		sqlite3_bind_double(s, 10, (double)(b + 1) / BUCKETS_PER_POINT);
+	}
 	return count_of(st, s, above);
 }
 

@@ -184,8 +184,9 @@ static void answer(struct store *st, const char *server, const char *user, const
 	    0);
 }
 
-/* Every answer from the rows equals the replay's; returns how many had a
- * ranked line. */
+/* Every answer from the rows equals the replay's, with 1, 3 and 20 games
+ * to be ranked (20: past the counts by bucket, rated from 16 games up);
+ * returns how many had a ranked line. */
 static int answers_equal_replay(struct store *st, int64_t now)
 {
 	static const char *const periods[] = { "", " week", " month", " year" };
@@ -198,7 +199,8 @@ static int answers_equal_replay(struct store *st, int64_t now)
 	for (int k = 0; k < 2; k++)
 		for (int s = 0; s <= NSERVERS; s++)
 			for (int p = 0; p < 4; p++)
-				for (int min = 1; min <= 3; min += 2) {
+				for (int mi = 0; mi < 3; mi++) {
+					const int min = mi == 0 ? 1 : mi == 1 ? 3 : 20;
 					const char *server = s < NSERVERS ? servers[s] : "s1";
 					const char *all = s < NSERVERS ? "" : " all";
 					snprintf(line, sizeof(line), "/leaderboard %s%s%s",
