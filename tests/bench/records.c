@@ -5,6 +5,9 @@
  *
  * Usage: bench_records DIR [GAMES...]   (default 10000 100000 1000000)
  *
+ * The table goes to stdout; the times of generation and build, the cost
+ * of a game's end and the load average go to stderr.
+ *
  * For each size, a database in DIR gets GAMES finished 4-player
  * Cthulhu Dice games (SQL, one transaction) on 50 servers of 200 players
  * each, spread over 400 days across a year's end; the ratings are then
@@ -195,11 +198,13 @@ static void game_end_cost(struct store *st, int64_t at, int n)
 			commit_without += now_s() - t2;
 		}
 	}
-	printf("game end (create, members, commit): %.3f ms without ratings, %.3f ms with; "
-	       "added %.3f ms per game (records_game_end %.3f ms, commit %.3f ms against "
-	       "%.3f ms; %d games each)\n",
-	       without * 1e3 / n, with * 1e3 / n, (with - without) * 1e3 / n, rate * 1e3 / n,
-	       commit_with * 1e3 / n, commit_without * 1e3 / n, n);
+	fflush(stdout);
+	fprintf(stderr,
+	        "game end (create, members, commit): %.3f ms without ratings, %.3f ms with; "
+	        "added %.3f ms per game (records_game_end %.3f ms, commit %.3f ms against "
+	        "%.3f ms; %d games each)\n",
+	        without * 1e3 / n, with * 1e3 / n, (with - without) * 1e3 / n, rate * 1e3 / n,
+	        commit_with * 1e3 / n, commit_without * 1e3 / n, n);
 }
 
 static void loadavg(char *buf, size_t cap)
@@ -257,6 +262,7 @@ int main(int argc, char **argv)
 			die("build", store_errmsg(st));
 		build = now_s() - t0;
 		loadavg(la, sizeof(la));
+		fflush(stdout);
 		fprintf(stderr,
 		        "%ld games: generated in %.1f s, ratings built in %.1f s; load %s\n", n,
 		        gen, build, la);
@@ -279,7 +285,7 @@ int main(int argc, char **argv)
 			die("checkpointer", store_errmsg(st));
 		game_end_cost(st, now + DAY, 300);
 		loadavg(la, sizeof(la));
-		printf("load average after %ld games: %s\n", n, la);
+		fprintf(stderr, "load average after %ld games: %s\n", n, la);
 		store_close(st);
 		unlink(path);
 		snprintf(path + strlen(path), sizeof(path) - strlen(path), "-wal");
