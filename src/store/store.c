@@ -220,11 +220,12 @@ static const struct {
 	                     " AND +games >= ?5 ORDER BY ordinal DESC, games DESC, player "
 	                     "LIMIT ?6",
 	                     0 },
-	/* A union, so that each part has its index. */
-	[ST_RATINGS_NAMED] = { "SELECT " RATING_COLS " FROM (SELECT " RATING_COLS
-	                       " FROM ratings WHERE " RATING_WHERE " AND player = ?5 "
-	                       "UNION SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
-	                       " AND name_key IN (?6, ?7)) AS named "
+	/* The ids first, from ratings_name alone (covering), then their rows
+	 * by the primary key: asked for the name's rows directly, the planner
+	 * would rather walk the period's primary key. */
+	[ST_RATINGS_NAMED] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
+	                       " AND player IN (SELECT ?5 UNION SELECT player FROM ratings "
+	                       "WHERE " RATING_WHERE " AND name_key IN (?6, ?7)) "
 	                       "ORDER BY CASE WHEN games >= ?8 THEN 0 ELSE 1 END, "
 	                       "CASE WHEN games >= ?8 THEN ordinal ELSE 0 END DESC, "
 	                       "games DESC, player",
