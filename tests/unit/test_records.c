@@ -289,7 +289,7 @@ static void test_stored_equals_replay(void **state)
 			if (step == 0)
 				t -= below(f, 3 * 86400000); /* the clock set back */
 			else if (step > 2)                   /* 1, 2: the same millisecond */
-				t += below(f, 8 * 86400000);
+				t += below(f, 86400000);
 			random_game(f, t, 1);
 		}
 		all_rows_equal_replay(f->st, t);
@@ -297,10 +297,11 @@ static void test_stored_equals_replay(void **state)
 		all_rows_equal_replay(f->st, t - 7 * 86400000LL);
 		all_rows_equal_replay(f->st, t - 31 * 86400000LL);
 		all_rows_equal_replay(f->st, t - 366 * 86400000LL);
-		ranked += answers_equal_replay(f->st, t);
+		if (stretch % 2)
+			ranked += answers_equal_replay(f->st, t);
 	}
 	/* The answers were not all empty. */
-	assert_true(ranked > 100);
+	assert_true(ranked > 50);
 }
 
 /* A game's end whose ratings cannot be written is not written either. */
