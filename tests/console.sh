@@ -148,7 +148,7 @@ PY
 ct_round_trip free '' 1
 ct_round_trip capped cap:3 2
 printf 'alice: /open cthulhu cap:5\n' | "$rlyeh" console --db "$tmp/ct-lobby.db" --timeout 0 >/dev/null 2>&1
-if [ "$("$rlyeh" export 1 --db "$tmp/ct-lobby.db")" = '{"game":"cthulhu","players":1,"cap":5,"moves":[]}' ]; then ok; else
+if [ "$("$rlyeh" export 1 --db "$tmp/ct-lobby.db")" = '{"game":"cthulhu","players":1,"cap":5,"revision":1,"moves":[]}' ]; then ok; else
 	bad "export of a cthulhu lobby: $("$rlyeh" export 1 --db "$tmp/ct-lobby.db" 2>&1)"
 fi
 # ---- end of the CTHULHU!!! round trip ----
@@ -167,21 +167,22 @@ cat >"$tmp/ct-private.py" <<'PY'
 # ct-private.py OUT LANG: exits 1 naming the first line that shows alice's
 # hand to everyone. alice's hand is what her private /hand views list; a
 # public line may name one of those cards only to say it is played, used,
-# discarded or taken up (it leaves the hand), or in a seat's cards in play;
+# discarded or taken up (it leaves the hand), or in a seat's cards in play
+# or the effects in force;
 # a draw is never named; the public "cards N" of alice is what her view lists.
 import re, sys
 lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
 nl = sys.argv[2] == "nl"
 private = re.compile(r"^\((only alice sees this|alleen alice ziet dit)\) ?")
 title, empty = ("== Je hand ==", "Geen kaarten.") if nl else ("== Your hand ==", "No cards.")
-allowed = re.compile(r"(alice|baseline-bot-\d+) (speelt (?P<a>.+)|gebruikt (?P<b>.+)|legt (?P<c>.+) af"
-                     r"|grijpt naar (?P<d>.+))\." if nl else
-                     r"(alice|baseline-bot-\d+) (plays|uses|discards|takes up) (?P<a>.+)\.")
+verbs = (("speelt ", "gebruikt ", "legt ", "met ", "grijpt naar ") if nl else
+         ("plays ", "uses ", "discards ", "with ", "takes up "))
 draw = re.compile(r"\S+ trekt " if nl else r"\S+ draws ")
-draw_ok = re.compile(r"\S+ (trekt een kaart|trekt de tegel .+)\." if nl else
-                     r"\S+ (draws a card|draws the tile .+)\.")
+draw_ok = re.compile(r"\S+ (trekt een kaart|trekt \d+ kaart(?:en)?|trekt de tegel .+)\." if nl else
+                     r"\S+ (draws a card|draws \d+ cards?|draws the tile .+)\.")
 in_play = re.compile(r" · (in het spel|in play): [^·]*")
-count = re.compile(r"^[▶•] alice: .*· (kaarten|cards) (\d+)")
+effects = re.compile(r"^(van kracht deze beurt|in effect this turn): .*")
+count = re.compile(r"^[▶•] (?:\S+ \d )?alice: .*· (kaarten|cards) (\d+)")
 def fail(i, why):
     print("line %d: %s: %s" % (i + 1, why, lines[i]))
     sys.exit(1)
@@ -200,11 +201,13 @@ for i, l in enumerate(lines):
     public = m or public
     if draw.search(l) and not draw_ok.fullmatch(l):
         fail(i, "a draw names what was drawn")
-    named = [c for c in hand if c in in_play.sub("", l)]
-    if named:
-        m = allowed.fullmatch(l)
-        if not m or [g for g in m.groups()[2:] if g] != named[:1] or len(named) > 1:
-            fail(i, "a public line names a card of alice's hand")
+    rest = effects.sub("", in_play.sub("", l))
+    for c in hand:
+        # a card of the hand is named only as it leaves it: played, used,
+        # discarded or taken up
+        for m in re.finditer(re.escape(c), rest):
+            if not rest[:m.start()].endswith(verbs):
+                fail(i, "a public line names a card of alice's hand")
 if views < 5 or len(hand) < 5:
     print("too little to check: %d views of the hand, %d cards" % (views, len(hand)))
     sys.exit(1)
@@ -254,7 +257,7 @@ card = prefix.sub("", lines[i + 1]).split(", ")[0]
 one = lines[:]
 one[i + 1] = prefix.sub("", one[i + 1])
 two = lines[:]
-j = next(j for j in range(i, len(lines)) if re.fullmatch(r"alice (draws a card|trekt een kaart)\.", lines[j]))
+j = next(j for j in range(i, len(lines)) if re.fullmatch(r"alice (draws a card|trekt een kaart|draws \d+ cards?|trekt \d+ kaart(?:en)?)\.", lines[j]))
 two[j] = "alice %s %s." % ("trekt" if nl else "draws", card)
 for path, ls in ((sys.argv[2], one), (sys.argv[3], two)):
     open(path, "w", encoding="utf-8").write("\n".join(ls) + "\n")

@@ -24,6 +24,8 @@ passes=0
 failures=0
 python3 "$tests/discord/run_tests.py" "$tmp/rlyeh" "$fake" >"$tmp/e2e.out" 2>&1 && passes=$((passes + 1)) || {
 	echo "FAIL the end-to-end tests under valgrind:"; tail -5 "$tmp/e2e.out"; failures=$((failures + 1)); }
+python3 "$tests/discord/shard_test.py" "$tmp/rlyeh" "$fake" >"$tmp/shards.out" 2>&1 && passes=$((passes + 1)) || {
+	echo "FAIL the shard tests under valgrind:"; tail -5 "$tmp/shards.out"; failures=$((failures + 1)); }
 "$tests/console.sh" "$tmp/rlyeh" "$tests/golden" >"$tmp/console.out" 2>&1 && passes=$((passes + 1)) || {
 	echo "FAIL the console tests under valgrind:"; tail -5 "$tmp/console.out"; failures=$((failures + 1)); }
 # The board game engine: uninitialised reads change games silently, and

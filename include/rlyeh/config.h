@@ -10,10 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONFIG_PATH_MAX  1024
-#define CONFIG_URL_MAX   512
-#define CONFIG_TOKEN_MAX 256
-#define CONFIG_GUILDS    16
+#define CONFIG_PATH_MAX        1024
+#define CONFIG_URL_MAX         512
+#define CONFIG_TOKEN_MAX       256
+#define CONFIG_GUILDS          16
+#define CONFIG_SHARDS_MAX      128 /* shards one process runs */
+#define CONFIG_SHARD_COUNT_MAX 65536
 
 struct config {
 	char database[CONFIG_PATH_MAX];
@@ -24,10 +26,13 @@ struct config {
 	char guilds[CONFIG_GUILDS][32]; /* register commands here; none: globally */
 	int nguilds;
 	char lang[8];
-	int turn_timeout;             /* seconds, 0 = none */
-	int compress;                 /* zlib-stream transport compression */
-	int log_level;                /* enum log_level */
-	int health_port;              /* /healthz and /metrics on 127.0.0.1; 0 off */
+	int turn_timeout; /* seconds, 0 = none */
+	int compress;     /* zlib-stream transport compression */
+	int log_level;    /* enum log_level */
+	int health_port;  /* /healthz and /metrics on 127.0.0.1; 0 off */
+	/* shards = auto (shard_count 0: the count GET /gateway/bot recommends,
+	 * all of them here) or A-B/N (shards A..B of N; A/N one). */
+	int shard_first, shard_last, shard_count;
 	char token[CONFIG_TOKEN_MAX]; /* filled by config_load_token */
 };
 
@@ -37,6 +42,12 @@ void config_default(struct config *c);
 /* Reads `path` over c (path NULL: nothing), then the environment. Returns
  * 0, or -1 with "file:line: reason" in err (c partly updated then). */
 int config_load(struct config *c, const char *path, char *err, size_t errlen);
+
+/* Applies a shards value (as the key "shards" of the file) to c; `where`
+ * names its origin in the message. Returns 0, or -1 with the reason in err
+ * (c unchanged then). */
+int config_set_shards(struct config *c, const char *value, const char *where, char *err,
+                      size_t errlen);
 
 /* Reads the token (see above). Returns 0, 1 when there is none, or -1 with
  * the reason in err (never the token itself). */

@@ -18,7 +18,12 @@
  * cthulhu_ask) whose legal options cthulhu_options lists; the value applied
  * is the index of the option (0..count-1, so count may exceed
  * GAME_MAX_OPTIONS, see game.h). A decision with one legal option is taken
- * without asking, so a choice node always offers two or more.
+ * without asking, so a choice node offers two or more, except under C14's
+ * secret hands (CTHULHU_REV_SECRET, below): there a decision that may offer
+ * a card from a hand is asked whenever public facts alone leave open that
+ * the hand holds one it could play, so it may offer one option (pass, or
+ * lose a heart) while the hand holds no such card; whether it is asked then
+ * depends on nothing secret.
  *
  * The state is a plain value: memcpy copies it, and cthulhu_hash digests
  * its bytes (the state has no padding that is left unset). */
@@ -44,6 +49,13 @@
 #define CTHULHU_HAND      3
 #define CTHULHU_OPTIONS   CMAP_OPTIONS_MAX      /* options of one decision, at most */
 #define CTHULHU_CHURCH_SQ (CMAP_CHURCH * 9 + 4) /* the Church interior 1,1 */
+
+/* Rules revisions (game_setup.revision): 0, the first, takes every
+ * decision with one option without asking, so that being asked can tell
+ * the table what a hand holds; from CTHULHU_REV_SECRET on, hands are kept
+ * secret as C14 says (the header's first comment; cthulhu_could_play).
+ * A game keeps the revision it began with, so that its log replays. */
+#define CTHULHU_REV_SECRET 1
 
 /* Event card kinds, E01..E32 as 0..31 (§12.2). */
 enum cthulhu_kind {
@@ -318,11 +330,13 @@ struct cthulhu {
 	uint8_t moment;                /* enum cthulhu_moment of a CA_PLAY node */
 	uint8_t act_order[CMAP_SITES]; /* activation number from 1, 0 = not activated */
 	uint8_t rcount;                /* relics still to draw */
-	uint8_t pad1[2];
+	uint8_t secret;                /* 1: C14's secret hands (CTHULHU_REV_SECRET) */
+	uint8_t pad1;
 };
 
 /* Starts a game: setup->players seats (2..6), setup->rounds the round cap
- * (C19; 0 = none). Returns GAME_OK or GAME_EARG (g undefined then). */
+ * (C19; 0 = none), setup->revision the rules revision (CTHULHU_REV_SECRET
+ * or later: secret hands; 0: the first rules). Returns GAME_OK or GAME_EARG (g undefined then). */
 int cthulhu_init(struct cthulhu *g, const struct game_setup *setup);
 
 /* Describes the next node. A choice node's count is the number of options
@@ -332,6 +346,14 @@ void cthulhu_step(const struct cthulhu *g, struct game_step *out);
 /* The options of the pending choice, in order; returns how many (0 at a
  * chance node or the end). `out` has room for CTHULHU_OPTIONS. */
 int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out);
+
+/* At a CA_AUTOMATIC, CA_PLAY or CA_FAILED node: 1 when public facts
+ * alone (hand size, the card-played flag, B30 insanity, the moment) leave
+ * open that the decider holds a card it could play now, so the decision's
+ * cards are to be offered privately whatever the hand holds; 0 when they
+ * rule it out, and at any other node. At CA_AUTOMATIC (asked under secret
+ * hands whenever an Automatic card is held with another card) it is 1. */
+int cthulhu_could_play(const struct cthulhu *g);
 
 /* The moment of a CA_PLAY node (enum cthulhu_moment), 0 otherwise. */
 int cthulhu_moment(const struct cthulhu *g);
@@ -363,6 +385,19 @@ void cthulhu_result(const struct cthulhu *g, struct game_result *out);
 
 /* §14 victory points of a seat (0 for an eliminated seat). */
 int cthulhu_vp(const struct cthulhu *g, int seat);
+
+/* Effects lasting through the turn in progress (cthulhu_effects), each
+ * from a card played face up. */
+enum cthulhu_effect {
+	CX_ELDER = 1,   /* E09 Elder Sign: B21 for the rest of step 7 */
+	CX_JAMMED = 2,  /* E26 Jammed Action: no weapons this turn */
+	CX_NO_MOVE = 4, /* E12 Sanctuary Bells, E25 Twisted Ankle: steps 6-7 skipped */
+	CX_NERVES = 8,  /* E14 Steady Nerves: the sanity check due is skipped */
+};
+
+/* The effects (enum cthulhu_effect, a bit mask) in force now; 0 after the
+ * end. */
+int cthulhu_effects(const struct cthulhu *g);
 
 /* Checks the invariants of §16 (1-12); returns 0, or the number of the
  * first one broken with a description in why[n]. */

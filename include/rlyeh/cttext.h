@@ -29,9 +29,20 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
                    struct text *out);
 
 /* Appends seat's line of the status message (C3): hearts, bullets, sanity
- * s/S, cards in hand (a count), relics per type, weapons and items in play
+ * s/S, cards in hand (a count), the VP it would score now (§14: from its
+ * relics and sites, both public), relics per type, weapons and items in play
  * with the uses left, sites held, whether it played its card this round. */
 void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out);
+
+/* Appends seat's colour and number as the map's pawns show them: seats 1..6
+ * are red, blue, green, orange, purple and brown ("🔴 1"). */
+void cttext_pawn(int seat, struct text *out);
+
+/* Appends the effects lasting through the turn in progress (an Elder Sign,
+ * Steady Nerves, Jammed Action, a turn without movement) as one line, and
+ * returns 1; returns 0 with nothing written when there are none. Each comes
+ * from a card played face up: nothing hidden is told. */
+int cttext_effects(const struct cthulhu *g, int lang, struct text *out);
 
 /* Appends the piles' sizes, the sites resolved and the supplies (C3). */
 void cttext_piles(const struct cthulhu *g, int lang, struct text *out);

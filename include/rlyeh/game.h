@@ -80,7 +80,12 @@ struct game_setup {
 	int per_player; /* cultists per player in team variants; 0 otherwise */
 	int first;      /* seat that moves first */
 	int rounds;     /* round cap of games that have one; 0 = none */
+	int revision;   /* the revision of its rules a game follows, for games
+	                   whose rules changed while games were played: 0 = the
+	                   first; GAME_REVISION_LATEST = the newest; others ignore it */
 };
+
+#define GAME_REVISION_LATEST 0x7fff
 
 /* A policy picks a value at a choice node. `rng` is the game's own stream
  * (policies that do not randomise ignore it). Returns one of step->options. */

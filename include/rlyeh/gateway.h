@@ -1,8 +1,9 @@
 /* gateway: the Discord gateway client over libwebsockets (shared/design/
  * discord.md): HELLO, heartbeats with jitter, IDENTIFY (intents 0), READY,
  * sequence tracking, RESUME, zombie detection, op 1/7/9, the documented close
- * codes, reconnection with capped exponential backoff and jitter, the send
- * limit (120 per 60 s) and payload cap (4096 bytes), optional zlib-stream.
+ * codes (4010/4011 with what to set), the shard in IDENTIFY, reconnection with capped exponential
+ * backoff and jitter, the send limit (120 per 60 s) and payload cap (4096 bytes), optional
+ * zlib-stream.
  *
  * It runs on the caller's lws context: the caller's protocol callback passes
  * every callback of the gateway's connection to gateway_callback(). */
@@ -42,6 +43,11 @@ struct gateway_handler {
 	void (*dispatch)(void *ctx, const char *t, const cJSON *d, int64_t seq);
 	/* The connection state changed; why is a short English reason. */
 	void (*state)(void *ctx, int state, const char *why);
+	/* Optional: the client needs a new session and asks for a turn to
+	 * IDENTIFY (its state is then GATEWAY_WAITING); the owner answers, now
+	 * or later, with gateway_identify_turn(). Without it, new sessions are
+	 * spaced 5 s apart by the client itself. */
+	void (*identify_turn)(void *ctx);
 };
 
 struct gateway_config {
@@ -49,6 +55,7 @@ struct gateway_config {
 	const char *token;
 	int compress;              /* ask for zlib-stream */
 	const char *protocol_name; /* the name of the caller's lws protocol */
+	int shard_id, shard_count; /* IDENTIFY's "shard": [id, count]; count 0: none */
 };
 
 /* Creates a client on `ctx` (borrowed); strings are copied. NULL when memory
@@ -58,6 +65,10 @@ struct gateway *gateway_new(struct lws_context *ctx, const struct gateway_config
 
 /* Connects (or reconnects); the handler hears of every change. */
 void gateway_start(struct gateway *g);
+
+/* Gives the client the turn it asked for (identify_turn): it connects and
+ * identifies. A client that no longer waits for a turn ignores it. */
+void gateway_identify_turn(struct gateway *g);
 
 /* Closes with a resumable code (not 1000/1001) and stops reconnecting. */
 void gateway_stop(struct gateway *g);
@@ -72,6 +83,10 @@ int gateway_fatal(const struct gateway *g);
 
 /* Reconnections since the start (for metrics). */
 long gateway_reconnects(const struct gateway *g);
+
+/* The last heartbeat's time to its ACK in seconds, or -1 before the
+ * first ACK. */
+double gateway_latency(const struct gateway *g);
 
 /* Handles one whole payload as if it had just been received (the path
  * every incoming message takes; also the fuzzing entry point). */

@@ -19,6 +19,14 @@ struct metrics {
 	long commits; /* group commits of handled interactions */
 };
 
+/* One gateway shard's gauges. */
+struct metrics_shard {
+	int id;
+	int state; /* enum gateway_state */
+	long reconnects;
+	double latency; /* last heartbeat to its ACK, seconds; < 0 none yet */
+};
+
 /* Values read at the time of rendering. */
 struct metrics_gauges {
 	int gateway_state; /* enum gateway_state */
@@ -28,6 +36,8 @@ struct metrics_gauges {
 	long rate_limited_waits;
 	long too_many;
 	long db_errors;
+	const struct metrics_shard *shards; /* the shards run here, labelled shard="id" */
+	int nshards;
 };
 
 /* Counts one interaction. */

@@ -25,8 +25,8 @@
  * waits for, whom an adapter notifies (Discord: a mention in the new
  * message's content, allowed for that user alone).
  *
- * Sizes on x86-64: struct msg is 19,624 bytes (13,168 before select menus
- * and prompts): fields 6,050, buttons 4,800, the select menu 5,084 (25
+ * Sizes on x86-64: struct msg is 19,728 bytes (13,168 before select menus
+ * and prompts): fields 6,050, buttons 4,900, the select menu 5,084 (25
  * options of 195), prompts 800, the call 376. A full list of MSG_LIST_MAX is 1.2 MB; lists
  * grow as messages are added (most hold one to four). Pictures are not
  * counted: they live apart, owned by the list. */
@@ -95,8 +95,10 @@ struct msg_field {
 struct msg_button {
 	char id[MSG_BUTTON_ID];
 	char label[MSG_BUTTON_LABEL];
-	int style;  /* enum msg_style */
-	int prompt; /* 0: acts at once; k: asks for text first, as msg.prompts[k - 1] says */
+	int style;    /* enum msg_style */
+	int prompt;   /* 0: acts at once; k: asks for text first, as msg.prompts[k - 1] says */
+	int disabled; /* 1: shown but cannot be clicked, a choice not open now
+	                 (msg_disable); 0 for every button built as before */
 };
 
 /* What a button asks for before it acts: one line of text. */
@@ -203,6 +205,12 @@ void msg_field(struct msg *m, const char *name, const char *value);
 struct msg_button *msg_button(struct msg *m, int64_t game, int move, const char *command,
                               const char *arg, const char *label, int style);
 
+/* Shows button b (NULL: nothing happens) as one that cannot be clicked: a
+ * choice that exists but is not open now (CTHULHU!!! C11: "Spend n
+ * bullets" without n bullets). Discord: the component's "disabled": true;
+ * console: listed, marked unavailable, not selectable. A command that
+ * still comes with its id is refused as any other. */
+void msg_disable(struct msg_button *b);
 /* Makes button b of m ask for a line of text before it acts: the question's
  * title, the input's label (title when NULL or ""), a placeholder (NULL or ""
  * for none) and the text's length in bytes, 1 to MSG_PROMPT_TEXT (0: that

@@ -61,6 +61,11 @@ struct play_game {
 	/* Reads one /open option word into row (variant, team size…).
 	 * Returns 0 when it is this game's, -1 when not. */
 	int (*option)(const char *word, struct store_game *row);
+	/* Optional: marks the row of a table being opened or rematched with
+	 * what its game fixes once for good when a table begins (CTHULHU!!!:
+	 * the revision of the rules its game follows). A row not marked so is
+	 * an older table's, played by the older rules. NULL: nothing. */
+	void (*stamp)(struct store_game *row);
 	/* Fewest and most members a table may start with. */
 	void (*members)(const struct store_game *row, int *min, int *max);
 	/* The engine setup for a table of nm members. */
@@ -187,6 +192,13 @@ struct play_game {
 	 * asks of anyone in passing (CTHULHU!!!: a reaction window). NULL:
 	 * every awaited node calls its player. */
 	int (*calls)(const void *state, const struct play_ctx *c, const struct game_step *step);
+	/* Optional: tells events ev[0..n-1] of one or more applies in a row,
+	 * which led to `state`, folded into few lines (CTHULHU!!!: ctfold.h).
+	 * When set, the bot gathers the events of a command's applies and
+	 * tells them through fold when it flushes its narration or tells
+	 * another line, and narrate is not used. NULL: narrate each apply. */
+	void (*fold)(const void *state, const struct game_event *ev, int n,
+	             const struct play_ctx *c, struct text *out);
 	/* Milliseconds without a move after which a game whose turn timeouts
 	 * are off is closed without a result (CTHULHU!!! C17: 48 h); 0 never. */
 	int64_t idle_ms;

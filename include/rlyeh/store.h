@@ -48,7 +48,9 @@ struct store_game {
 	int64_t created_at, started_at, finished_at; /* 0 when not yet */
 	int64_t deadline;                            /* when the awaited move times out; 0 none */
 	int64_t series_of;                           /* the previous game of a series; 0 none */
-	int note; /* the game's own number between moves (play.h: follow); 0 none */
+	int note;     /* the game's own number between moves (play.h: follow); 0 none */
+	int revision; /* the revision of its rules the table plays by (play.h:
+	                 stamp); 0 for tables opened before rules changed */
 };
 
 /* A player at a table, in seat order (classic: member i is seat i; Rival

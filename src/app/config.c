@@ -82,6 +82,66 @@ static int set_bool(int *dst, const char *value, const char *where, char *err, s
 	return 0;
 }
 
+/* Reads a number of shards or a shard id: digits only, at most max. */
+static int shard_number(const char *s, size_t n, long long max, long long *out)
+{
+	long long v = 0;
+
+	if (n == 0 || n > 6)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int config_set_shards(struct config *c, const char *value, const char *where, char *err,
+                      size_t errlen)
+{
+	static const char allowed[] =
+	    "expected auto, A-B/N (this process runs shards A to B of N) or A/N";
+	const char *slash = strchr(value, '/'), *dash;
+	long long first, last, count;
+
+	if (strcmp(value, "auto") == 0) {
+		c->shard_first = c->shard_last = c->shard_count = 0;
+		return 0;
+	}
+	if (!slash || shard_number(slash + 1, strlen(slash + 1), CONFIG_SHARD_COUNT_MAX, &count))
+		return fail(err, errlen, where, "shards: '%s': %s", value, allowed);
+	dash = memchr(value, '-', (size_t)(slash - value));
+	if (dash ? shard_number(value, (size_t)(dash - value), CONFIG_SHARD_COUNT_MAX, &first) ||
+	               shard_number(dash + 1, (size_t)(slash - dash - 1), CONFIG_SHARD_COUNT_MAX,
+	                            &last)
+	         : shard_number(value, (size_t)(slash - value), CONFIG_SHARD_COUNT_MAX, &first))
+		return fail(err, errlen, where, "shards: '%s': %s", value, allowed);
+	if (!dash)
+		last = first;
+	if (count < 1)
+		return fail(err, errlen, where, "shards: '%s': the count N must be at least 1",
+		            value);
+	if (first > last)
+		return fail(err, errlen, where, "shards: '%s': A must not be above B", value);
+	if (last >= count)
+		return fail(err, errlen, where,
+		            "shards: '%s': shard ids run from 0 to N-1 (%lld here)", value,
+		            count - 1);
+	if (last - first + 1 > CONFIG_SHARDS_MAX)
+		return fail(err, errlen, where,
+		            "shards: '%s': at most %d shards in one process; run several, each "
+		            "with its own A-B/N",
+		            value, CONFIG_SHARDS_MAX);
+	c->shard_first = (int)first;
+	c->shard_last = (int)last;
+	c->shard_count = (int)count;
+	return 0;
+}
+
 /* Applies one key; where is "file:line" or "RLYEH_KEY". */
 static int apply(struct config *c, const char *key, const char *value, const char *where, char *err,
                  size_t errlen)
@@ -142,6 +202,8 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 		c->health_port = (int)v;
 		return 0;
 	}
+	if (strcmp(key, "shards") == 0)
+		return config_set_shards(c, value, where, err, errlen);
 	if (strcmp(key, "compress") == 0)
 		return set_bool(&c->compress, value, where, err, errlen);
 	if (strcmp(key, "log_level") == 0) {
@@ -160,8 +222,9 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 }
 
 static const char *const env_keys[] = {
-	"database", "api_url",      "gateway_url", "token_file", "application_id", "guilds",
-	"language", "turn_timeout", "compress",    "log_level",  "health_port",    NULL,
+	"database",    "api_url",  "gateway_url",  "token_file", "application_id",
+	"guilds",      "language", "turn_timeout", "compress",   "log_level",
+	"health_port", "shards",   NULL,
 };
 
 static char *trim(char *s)

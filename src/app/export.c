@@ -235,7 +235,9 @@ static int write_cthulhu(struct job *j, const struct store_loaded *g)
 	int started = row->first >= 0, n = 0;
 
 	ctplay_settings(row->per_player, &set);
-	setup = (struct game_setup){ .players = g->nmembers, .rounds = set.cap };
+	setup = (struct game_setup){ .players = g->nmembers,
+		                     .rounds = set.cap,
+		                     .revision = row->revision };
 	if (started && cthulhu_init(&s, &setup) != GAME_OK) {
 		snprintf(j->err, j->errlen, "game %lld: bad setup", (long long)row->id);
 		return 0;
@@ -247,8 +249,10 @@ static int write_cthulhu(struct job *j, const struct store_loaded *g)
 		         (long long)row->id, n, row->moves);
 		return 0;
 	}
-	fprintf(j->f, "{\"game\":\"cthulhu\",\"players\":%d,\"cap\":%d,\"moves\":[%s", g->nmembers,
-	        set.cap, n ? "\n  " : "");
+	fprintf(j->f, "{\"game\":\"cthulhu\",\"players\":%d,\"cap\":%d,", g->nmembers, set.cap);
+	if (setup.revision)
+		fprintf(j->f, "\"revision\":%d,", setup.revision);
+	fprintf(j->f, "\"moves\":[%s", n ? "\n  " : "");
 	if (started) {
 		cthulhu_init(&s, &setup);
 		ct_moves(j, g, &s, j->f);

@@ -798,11 +798,11 @@ static int ct_seats(const cJSON *root, const char *key, int players, int *mask, 
 /* Reads the setup and the claimed result of a CTHULHU!!! script. */
 static int ct_setup(const cJSON *root, struct ct_script *sc, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "game",    "players", "cap", "moves", "end",
-		                            "winners", "winner",  "vp",  NULL };
+	static const char *const keys[] = { "game", "players", "cap",    "revision", "moves",
+		                            "end",  "winners", "winner", "vp",       NULL };
 	const cJSON *end = cJSON_GetObjectItemCaseSensitive(root, "end");
 	const cJSON *vp = cJSON_GetObjectItemCaseSensitive(root, "vp"), *it;
-	int players = 0, cap = 0, rc, s = 0;
+	int players = 0, cap = 0, revision = 0, rc, s = 0;
 
 	memset(sc, 0, sizeof(*sc));
 	if (check_keys(root, keys, "", err, errlen))
@@ -812,7 +812,10 @@ static int ct_setup(const cJSON *root, struct ct_script *sc, char *err, size_t e
 		return rc < 0 ? -1 : fail(err, errlen, "\"players\" is missing");
 	if (get_int(root, "cap", 0, CT_CAP_MAX, &cap, "", err, errlen) < 0)
 		return -1;
-	sc->setup = (struct game_setup){ .players = players, .rounds = cap };
+	/* C14: a game begun under secret hands says so; older ones do not */
+	if (get_int(root, "revision", 0, CTHULHU_REV_SECRET, &revision, "", err, errlen) < 0)
+		return -1;
+	sc->setup = (struct game_setup){ .players = players, .rounds = cap, .revision = revision };
 	if (end) {
 		sc->end = -1;
 		for (int e = 0; cJSON_IsString(end) && e <= CE_CAPPED; e++)

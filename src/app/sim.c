@@ -354,7 +354,8 @@ int sim_main(int argc, char **argv)
 	} else {
 		if (cultists_given)
 			return cli_usage_error("sim", "--cultists is for --variant rival-cults");
-		cfg.setup = (struct game_setup){ .players = (int)players };
+		cfg.setup = (struct game_setup){ .players = (int)players,
+			                         .revision = GAME_REVISION_LATEST };
 	}
 	if (rounds_given && cfg.game != &cthulhu_ops)
 		return cli_usage_error("sim", "--rounds is for --game cthulhu");

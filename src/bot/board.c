@@ -8,6 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rlyeh/ctnames.h"
+#include "rlyeh/i18n.h"
+
 #define S    BOARD_SQUARE
 #define R    CMAP_RADIUS
 #define AXL  40.0 /* left and right bands of row labels */
@@ -16,29 +19,43 @@
 #define FONT "DejaVu Sans"
 #define TURN 6.283185307179586 /* a full circle in radians */
 
+/* The legend below the map, in pixels of the picture (not scaled). */
+#define LEG_FONT   13.0
+#define LEG_ROW    22.0 /* height of a line */
+#define LEG_ICON   16.0 /* side of an item's symbol */
+#define LEG_GAP    14.0 /* between two items of a line */
+#define LEG_MARGIN 10.0
+#define LEG_MIN_W  460.0 /* the legend's width at least (the picture widens for it) */
+#define SHOWN_NAME 24    /* bytes of a player's name shown */
+
 /* The colours of board.h. */
-#define C_PAPER     0xf4f0e6u
-#define C_STREET    0xd9d0bfu
-#define C_INTERIOR  0xc48a45u
-#define C_ENTRANCE  0x7a3f12u
-#define C_BLOCKED   0x66745au
-#define C_ACTIVATED 0x2b2236u
-#define C_CULTIST   0x4b1650u
-#define C_BYAKHEE   0x0b4f4fu
-#define C_HEART     0xe0245eu
-#define C_BULLET    0xc9a227u
-#define C_REACH     0xffd400u
-#define C_TARGET    0xff00ffu
-#define C_OPTION    0x2040c0u
-#define C_ARROW     0x333333u
-#define C_INK       0x1a1a1au
+#define C_PAPER      0xf4f0e6u
+#define C_STREET     0xd9d0bfu
+#define C_INTERIOR   0xc48a45u
+#define C_ENTRANCE   0x7a3f12u
+#define C_BLOCKED    0x66745au
+#define C_ACTIVATED  0x2b2236u
+#define C_CULTIST    0x4b1650u
+#define C_BYAKHEE    0x0b4f4fu
+#define C_HEART      0xe0245eu
+#define C_BULLET     0xc9a227u
+#define C_REACH      0xffd400u
+#define C_TARGET     0xff00ffu
+#define C_OPTION     0x2040c0u
+#define C_ARROW      0x333333u
+#define C_INK        0x1a1a1au
+#define C_LABEL      0xffffffu /* a site label's box */
+#define C_SITE_OPEN  0x1a1a1au /* label borders by the site's state */
+#define C_SITE_ACT   0x8b0000u
+#define C_SITE_SANCT 0x1b7f3bu
+#define C_SITE_GONE  0x777777u
 
 static const uint32_t seat_rgb[CTHULHU_MAX] = {
-	0xd62728u, 0x1f5fbfu, 0x2ca02cu, 0xff8c00u, 0x9c4fd6u, 0x17becfu,
+	0xd62728u, 0x1f5fbfu, 0x2ca02cu, 0xff8c00u, 0x9c4fd6u, 0x8c564bu,
 };
 /* The seat number is white on dark discs and black on light ones. */
 static const uint32_t seat_ink[CTHULHU_MAX] = {
-	0xffffffu, 0xffffffu, 0xffffffu, 0x000000u, 0xffffffu, 0x000000u,
+	0xffffffu, 0xffffffu, 0xffffffu, 0x000000u, 0xffffffu, 0xffffffu,
 };
 
 void board_marks_init(struct board_marks *mk)
@@ -49,15 +66,228 @@ void board_marks_init(struct board_marks *mk)
 	mk->target = -1;
 }
 
+/* ---- words ---- */
+
+enum {
+	/* the text map's legend, in its order (legend_sym) */
+	W_PAWN,
+	W_PAWNS,
+	W_CULTIST,
+	W_BYAKHEE,
+	W_HEART,
+	W_BULLET,
+	W_STREET,
+	W_INTERIOR,
+	W_ENTRANCE,
+	W_BLOCKED,
+	W_ACTIVATED,
+	W_OPEN,
+	W_REACH,
+	W_TARGET,
+	W_OPTION,
+	W_SHARED,
+	W_LEGEND, /* the text legend's items end here */
+	W_H_PLAYERS = W_LEGEND,
+	W_H_SQUARES,
+	W_H_FIGURES,
+	W_H_MARKS,
+	W_H_SITES,
+	W_SEAT,
+	W_UNRESOLVED,
+	W_SITE_ACTIVATED,
+	W_SANCTIFIED,
+	W_REMOVED,
+	W_BY,
+	W_ONE_PAWN,
+	W_SITE,
+	W_WORDS,
+};
+
+static const struct {
+	const char *lang;
+	const char *word[W_WORDS];
+} legends[] = {
+	{ "en",
+	  { "pawn of seat",
+	    "several pawns",
+	    "cultist",
+	    "byakhee",
+	    "heart",
+	    "bullet",
+	    "street",
+	    "building",
+	    "entrance",
+	    "blocked",
+	    "activated site",
+	    "open street",
+	    "reachable",
+	    "target",
+	    "option",
+	    "a shared square, listed below",
+	    "Players:",
+	    "Squares:",
+	    "Figures and tokens:",
+	    "This decision:",
+	    "Ritual Sites:",
+	    "seat",
+	    "unresolved",
+	    "activated",
+	    "sanctified",
+	    "removed",
+	    "by",
+	    "pawn",
+	    "Ritual Site" } },
+	{ "nl",
+	  { "pion van plaats",
+	    "meerdere pionnen",
+	    "sektariër",
+	    "byakhee",
+	    "hart",
+	    "kogel",
+	    "straat",
+	    "gebouw",
+	    "ingang",
+	    "onbegaanbaar",
+	    "geactiveerde ritueelplek",
+	    "open straat",
+	    "bereikbaar",
+	    "doel",
+	    "optie",
+	    "een gedeeld vakje, hieronder",
+	    "Spelers:",
+	    "Vakjes:",
+	    "Figuren en fiches:",
+	    "Deze beslissing:",
+	    "Ritueelplekken:",
+	    "plaats",
+	    "onopgelost",
+	    "geactiveerd",
+	    "geheiligd",
+	    "verwijderd",
+	    "door",
+	    "pion",
+	    "Ritueelplek" } },
+};
+
+/* The symbol each text legend word explains. */
+static const char *const legend_sym[W_LEGEND] = {
+	"1-6", "*", "c", "y", "h", "b", ".", "B", "D", "#", "X", "^>v<", "+", "@", "#n", "x,y:",
+};
+
+static int lang_index(const char *lang)
+{
+	for (size_t i = 0; lang && i < sizeof(legends) / sizeof(legends[0]); i++)
+		if (strncmp(lang, legends[i].lang, 2) == 0 &&
+		    (lang[2] == '\0' || lang[2] == '-' || lang[2] == '_'))
+			return (int)i;
+	return 0;
+}
+
+static const char *word(int li, int w)
+{
+	return legends[li].word[w];
+}
+
+/* The enum i18n_lang of legend language li, for ctnames. */
+static int names_lang(int li)
+{
+	return li == 1 ? I18N_NL : I18N_EN;
+}
+
+/* Seat s's name for the legend: the caller's, cut to SHOWN_NAME bytes at a
+ * character boundary (with "…"), or "seat n". */
+static void seat_label(const struct board_marks *mk, int li, int s, char *buf, size_t cap)
+{
+	const char *name = mk ? mk->names[s] : NULL;
+	size_t n;
+
+	if (!name || !name[0]) {
+		snprintf(buf, cap, "%s %d", word(li, W_SEAT), s + 1);
+		return;
+	}
+	n = strlen(name);
+	if (n <= SHOWN_NAME) {
+		snprintf(buf, cap, "%s", name);
+		return;
+	}
+	n = SHOWN_NAME;
+	while (n > 0 && ((unsigned char)name[n] & 0xc0) == 0x80)
+		n--;
+	snprintf(buf, cap, "%.*s\xe2\x80\xa6", (int)n, name);
+}
+
+/* The seat that sanctified site `t`, or -1. */
+static int sanctifier(const struct cthulhu *g, int t)
+{
+	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++)
+		if (g->p[s].sites & (1u << (t - CMAP_SITE_FIRST)))
+			return s;
+	return -1;
+}
+
+/* The state word of site `t` (W_UNRESOLVED..W_REMOVED), or -1 for a site
+ * that never was on the map. */
+static int site_state(const struct cmap *m, int t)
+{
+	switch (m->where[t]) {
+	case CMAP_PLACED:
+		return W_UNRESOLVED;
+	case CMAP_ACTIVATED:
+		return W_SITE_ACTIVATED;
+	case CMAP_SANCTIFIED:
+		return W_SANCTIFIED;
+	case CMAP_REMOVED:
+		return W_REMOVED;
+	default:
+		return -1;
+	}
+}
+
+static uint32_t site_rgb(int state)
+{
+	switch (state) {
+	case W_SITE_ACTIVATED:
+		return C_SITE_ACT;
+	case W_SANCTIFIED:
+		return C_SITE_SANCT;
+	case W_REMOVED:
+		return C_SITE_GONE;
+	default:
+		return C_SITE_OPEN;
+	}
+}
+
+/* "activated" or "sanctified by Alice". */
+static void site_state_text(const struct cthulhu *g, const struct board_marks *mk, int li, int t,
+                            char *buf, size_t cap)
+{
+	int st = site_state(&g->map, t), s = st == W_SANCTIFIED ? sanctifier(g, t) : -1;
+	char who[64];
+
+	if (st < 0) {
+		buf[0] = '\0';
+		return;
+	}
+	if (s < 0) {
+		snprintf(buf, cap, "%s", word(li, st));
+		return;
+	}
+	seat_label(mk, li, s, who, sizeof(who));
+	snprintf(buf, cap, "%s %s %s", word(li, st), word(li, W_BY), who);
+}
+
 /* ---- what is shown ---- */
 
-/* The cells shown (inclusive bounds) and the picture's geometry. */
+/* The cells shown (inclusive bounds) and the picture's geometry: the map
+ * (scaled) at the top left, the legend (not scaled) below it. */
 struct frame {
 	int cx0, cy0, cx1, cy1;
 	double ox, oy; /* unscaled pixel position of the top-left corner of cell (cx0, cy0) */
-	double w, h;   /* unscaled size */
+	double w, h;   /* unscaled size of the map part */
 	double scale;
-	int pw, ph; /* pixel size */
+	double lw, lh; /* the legend's width and height in pixels */
+	int pw, ph;    /* pixel size */
+	int full;
 };
 
 static int on_grid(int tx, int ty)
@@ -83,11 +313,36 @@ static int square_ok(const struct cthulhu *g, int sq)
 	return sq >= 0 && sq < CMAP_SQUARES && g->map.where[sq / 9] == CMAP_PLACED;
 }
 
-static void frame_of(const struct cthulhu *g, const struct board_marks *mk, struct frame *f)
+static int any_reach(const struct cthulhu *g, const struct board_marks *mk)
+{
+	for (int i = 0; mk && mk->reach && i < mk->n_reach && i < CMAP_SQUARES; i++)
+		if (square_ok(g, mk->reach[i]))
+			return 1;
+	return 0;
+}
+
+/* The pawns on square sq, and seat s's place among them (in seat order). */
+static int pawns_at(const struct cthulhu *g, int sq, int s, int *index)
+{
+	int n = 0, i = 0;
+
+	for (int o = 0; o < g->n && o < CTHULHU_MAX; o++) {
+		if (g->p[o].sq == sq) {
+			n++;
+			i += o < s;
+		}
+	}
+	if (index)
+		*index = i;
+	return n;
+}
+
+/* The cells of every tile on the map and every option. */
+static void bounds(const struct cthulhu *g, const struct board_marks *mk, struct frame *f)
 {
 	int any = 0;
 
-	f->cx0 = f->cy0 = f->cx1 = f->cy1 = 0;
+	memset(f, 0, sizeof(*f));
 	for (int ty = -R; ty <= R; ty++) {
 		for (int tx = -R; tx <= R; tx++) {
 			if (cmap_at(&g->map, tx, ty) < 0)
@@ -113,15 +368,142 @@ static void frame_of(const struct cthulhu *g, const struct board_marks *mk, stru
 		f->cy0 = ty < f->cy0 ? ty : f->cy0;
 		f->cy1 = ty > f->cy1 ? ty : f->cy1;
 	}
+	f->full = 1;
+}
+
+/* The cell of global square coordinate v (floor division by 3). */
+static int cell_of(int v)
+{
+	return v >= 0 ? v / 3 : -((-v + 2) / 3);
+}
+
+/* Squares of interest, as a box of global square coordinates. */
+struct box {
+	int any, x0, y0, x1, y1;
+};
+
+static void box_add(struct box *b, int x0, int y0, int x1, int y1)
+{
+	if (!b->any || x0 < b->x0)
+		b->x0 = x0;
+	if (!b->any || y0 < b->y0)
+		b->y0 = y0;
+	if (!b->any || x1 > b->x1)
+		b->x1 = x1;
+	if (!b->any || y1 > b->y1)
+		b->y1 = y1;
+	b->any = 1;
+}
+
+static void box_square(const struct cthulhu *g, struct box *b, int sq, int margin)
+{
+	int gx, gy;
+
+	if (!square_ok(g, sq))
+		return;
+	gx = cmap_gx(&g->map, sq);
+	gy = cmap_gy(&g->map, sq);
+	box_add(b, gx - margin, gy - margin, gx + margin, gy + margin);
+}
+
+/* Narrows f (the bounds) to the area in play: the pawns, the surroundings
+ * of the player to move, the reachable squares, the target and the option
+ * cells, with a square's margin, in whole cells, three cells a side at
+ * least where the map has them. */
+static void crop(const struct cthulhu *g, const struct board_marks *mk, struct frame *f)
+{
+	struct box b = { 0 };
+	int cx0, cy0, cx1, cy1;
+
+	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++)
+		box_square(g, &b, g->p[s].sq, 1);
+	if (g->seat < g->n && g->seat < CTHULHU_MAX)
+		box_square(g, &b, g->p[g->seat].sq, 3);
+	for (int i = 0; mk && mk->reach && i < mk->n_reach && i < CMAP_SQUARES; i++)
+		box_square(g, &b, mk->reach[i], 1);
+	if (mk)
+		box_square(g, &b, mk->target, 1);
+	for (int i = 0; i < n_options(mk); i++)
+		if (option_ok(mk, i))
+			box_add(&b, 3 * mk->options[i].tx, 3 * mk->options[i].ty,
+			        3 * mk->options[i].tx + 2, 3 * mk->options[i].ty + 2);
+	if (!b.any)
+		return;
+	cx0 = cell_of(b.x0);
+	cy0 = cell_of(b.y0);
+	cx1 = cell_of(b.x1);
+	cy1 = cell_of(b.y1);
+	cx0 = cx0 < f->cx0 ? f->cx0 : cx0;
+	cy0 = cy0 < f->cy0 ? f->cy0 : cy0;
+	cx1 = cx1 > f->cx1 ? f->cx1 : cx1;
+	cy1 = cy1 > f->cy1 ? f->cy1 : cy1;
+	if (cx0 > cx1 || cy0 > cy1)
+		return;
+	while (cx1 - cx0 < 2 && (cx0 > f->cx0 || cx1 < f->cx1)) {
+		if (cx1 < f->cx1)
+			cx1++;
+		if (cx1 - cx0 < 2 && cx0 > f->cx0)
+			cx0--;
+	}
+	while (cy1 - cy0 < 2 && (cy0 > f->cy0 || cy1 < f->cy1)) {
+		if (cy1 < f->cy1)
+			cy1++;
+		if (cy1 - cy0 < 2 && cy0 > f->cy0)
+			cy0--;
+	}
+	f->cx0 = cx0;
+	f->cy0 = cy0;
+	f->cx1 = cx1;
+	f->cy1 = cy1;
+	f->full = 0;
+}
+
+static double legend(cairo_t *cr, const struct cthulhu *g, const struct board_marks *mk, double x0,
+                     double y0, double width, int paint);
+
+/* The legend's height for a width, measured on a scratch surface; a
+ * generous guess when cairo fails (the picture then fails to draw). */
+static double legend_height(const struct cthulhu *g, const struct board_marks *mk, double width)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cairo_t *cr = cairo_create(s);
+	double h = 8 * LEG_ROW;
+
+	if (cairo_status(cr) == CAIRO_STATUS_SUCCESS)
+		h = legend(cr, g, mk, 0, 0, width, 0);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	return h;
+}
+
+/* The whole geometry of the picture for g and mk. */
+static void frame_of(const struct cthulhu *g, const struct board_marks *mk, struct frame *f)
+{
+	double limit, s, longer;
+
+	bounds(g, mk, f);
+	if (!(mk && mk->full))
+		crop(g, mk, f);
+	limit = f->full ? BOARD_MAX_PX : BOARD_VIEW_PX;
 	f->ox = AXL + PAD;
 	f->oy = AXT + PAD;
 	f->w = 2 * (AXL + PAD) + 3.0 * S * (f->cx1 - f->cx0 + 1);
 	f->h = 2 * (AXT + PAD) + 3.0 * S * (f->cy1 - f->cy0 + 1);
-	f->scale = 1.0;
-	if (f->w > BOARD_MAX_PX || f->h > BOARD_MAX_PX)
-		f->scale = BOARD_MAX_PX / (f->w > f->h ? f->w : f->h);
-	f->pw = (int)(f->w * f->scale + 0.5);
-	f->ph = (int)(f->h * f->scale + 0.5);
+	longer = f->w > f->h ? f->w : f->h;
+	s = longer > limit ? limit / longer : 1.0;
+	/* the legend takes height from the map: shrink the map until both fit */
+	for (int round = 0; round < 4; round++) {
+		f->lw = f->w * s > LEG_MIN_W ? f->w * s : LEG_MIN_W;
+		f->lw = f->lw > limit ? limit : f->lw;
+		f->lh = legend_height(g, mk, f->lw - 2 * LEG_MARGIN);
+		if (f->h * s + f->lh <= limit)
+			break;
+		s = (limit - f->lh) / f->h;
+		s = s < 0.05 ? 0.05 : s;
+	}
+	f->scale = s;
+	f->pw = (int)(f->lw > f->w * s ? f->lw + 0.5 : f->w * s + 0.5);
+	f->ph = (int)(f->h * s + f->lh + 0.5);
 	f->pw = f->pw < 1 ? 1 : f->pw;
 	f->ph = f->ph < 1 ? 1 : f->ph;
 }
@@ -137,13 +519,24 @@ static double sq_y(const struct frame *f, int gy)
 	return f->oy + (double)(gy - 3 * f->cy0) * S;
 }
 
+static int shown(const struct frame *f, int gx, int gy)
+{
+	return gx >= 3 * f->cx0 && gx <= 3 * f->cx1 + 2 && gy >= 3 * f->cy0 && gy <= 3 * f->cy1 + 2;
+}
+
+/* A square on the map within the picture. */
+static int square_shown(const struct frame *f, const struct cthulhu *g, int sq)
+{
+	return square_ok(g, sq) && shown(f, cmap_gx(&g->map, sq), cmap_gy(&g->map, sq));
+}
+
 int board_locate(const struct cthulhu *g, const struct board_marks *marks, int gx, int gy,
                  double *x, double *y, double *side)
 {
 	struct frame f;
 
 	frame_of(g, marks, &f);
-	if (gx < 3 * f.cx0 || gx > 3 * f.cx1 + 2 || gy < 3 * f.cy0 || gy > 3 * f.cy1 + 2)
+	if (!shown(&f, gx, gy))
 		return -1;
 	*x = (sq_x(&f, gx) + S / 2.0) * f.scale;
 	*y = (sq_y(&f, gy) + S / 2.0) * f.scale;
@@ -151,6 +544,20 @@ int board_locate(const struct cthulhu *g, const struct board_marks *marks, int g
 	return 0;
 }
 
+int board_area(const struct cthulhu *g, const struct board_marks *marks, int *gx0, int *gy0,
+               int *gx1, int *gy1, int *width, int *height)
+{
+	struct frame f;
+
+	frame_of(g, marks, &f);
+	*gx0 = 3 * f.cx0;
+	*gy0 = 3 * f.cy0;
+	*gx1 = 3 * f.cx1 + 2;
+	*gy1 = 3 * f.cy1 + 2;
+	*width = f.pw;
+	*height = f.ph;
+	return f.full;
+}
 /* ---- drawing ---- */
 
 static void rgb(cairo_t *cr, uint32_t c, double a)
@@ -284,7 +691,7 @@ static void draw_reach(cairo_t *cr, const struct frame *f, const struct cthulhu 
 		int sq = mk->reach[i];
 		double x, y;
 
-		if (!square_ok(g, sq))
+		if (!square_shown(f, g, sq))
 			continue;
 		x = sq_x(f, cmap_gx(&g->map, sq));
 		y = sq_y(f, cmap_gy(&g->map, sq));
@@ -344,49 +751,85 @@ static void bullet_path(cairo_t *cr, double x, double y)
 	cairo_close_path(cr);
 }
 
-/* Draws the 15-unit figure `path` in a MARK-pixel box at (x, y), filled
+/* Draws the 15-unit figure `path` in a size-pixel box at (x, y), filled
  * with `fill` and edged with `edge`. */
 #define MARK 18.0
 static void mark(cairo_t *cr, void (*path)(cairo_t *, double, double), double x, double y,
-                 uint32_t fill, uint32_t edge)
+                 double size, uint32_t fill, uint32_t edge)
 {
 	cairo_save(cr);
 	cairo_translate(cr, x, y);
-	cairo_scale(cr, MARK / 15, MARK / 15);
+	cairo_scale(cr, size / 15, size / 15);
 	path(cr, 0, 0);
 	cairo_restore(cr);
 	rgb(cr, fill, 1);
 	cairo_fill_preserve(cr);
 	rgb(cr, edge, 1);
-	cairo_set_line_width(cr, 1);
+	cairo_set_line_width(cr, size < MARK ? 0.75 : 1);
 	cairo_stroke(cr);
+}
+
+static const struct {
+	int bit;
+	void (*path)(cairo_t *, double, double);
+	uint32_t fill, edge;
+} figure_kinds[4] = {
+	{ CS_CULTIST, cultist_path, C_CULTIST, 0xffffffu },
+	{ CS_BYAKHEE, byakhee_path, C_BYAKHEE, 0xffffffu },
+	{ CS_HEART, heart_path, C_HEART, 0xffffffu },
+	{ CS_BULLET, bullet_path, C_BULLET, 0x5a4500u },
+};
+
+/* On a square shared with pawns, the k figures and tokens stand in a row
+ * along the top: the i-th at x, size pixels wide, 1.5 from the top. */
+static void strip_spot(int k, int i, double *x, double *size)
+{
+	double m = k <= 2 ? 16 : k == 3 ? 14 : 11.5;
+	double gap = (S - k * m) / (k + 1);
+
+	*x = gap + i * (m + gap);
+	*size = m;
 }
 
 static void draw_figures(cairo_t *cr, const struct frame *f, const struct cthulhu *g)
 {
 	for (int sq = 0; sq < CMAP_SQUARES; sq++) {
-		int bits = g->square[sq];
+		int bits = g->square[sq], k = 0, i = 0;
 		double x, y;
 
-		if (!bits || !square_ok(g, sq))
+		if (!bits || !square_shown(f, g, sq))
 			continue;
 		x = sq_x(f, cmap_gx(&g->map, sq));
 		y = sq_y(f, cmap_gy(&g->map, sq));
-		if (bits & CS_CULTIST)
-			mark(cr, cultist_path, x + 2, y + 2, C_CULTIST, 0xffffffu);
-		if (bits & CS_BYAKHEE)
-			mark(cr, byakhee_path, x + S - 2 - MARK, y + 2, C_BYAKHEE, 0xffffffu);
-		if (bits & CS_HEART)
-			mark(cr, heart_path, x + 2, y + S - 2 - MARK, C_HEART, 0xffffffu);
-		if (bits & CS_BULLET)
-			mark(cr, bullet_path, x + S - 2 - MARK, y + S - 2 - MARK, C_BULLET,
-			     0x5a4500u);
+		if (!pawns_at(g, sq, 0, NULL)) {
+			/* alone: cultist top left, byakhee top right, heart bottom
+			 * left, bullet bottom right */
+			for (int j = 0; j < 4; j++)
+				if (bits & figure_kinds[j].bit)
+					mark(cr, figure_kinds[j].path,
+					     x + (j % 2 ? S - 2 - MARK : 2),
+					     y + (j / 2 ? S - 2 - MARK : 2), MARK,
+					     figure_kinds[j].fill, figure_kinds[j].edge);
+			continue;
+		}
+		for (int j = 0; j < 4; j++)
+			k += (bits & figure_kinds[j].bit) != 0;
+		for (int j = 0; j < 4; j++) {
+			double dx, size;
+
+			if (!(bits & figure_kinds[j].bit))
+				continue;
+			strip_spot(k, i++, &dx, &size);
+			mark(cr, figure_kinds[j].path, x + dx, y + 1.5, size, figure_kinds[j].fill,
+			     figure_kinds[j].edge);
+		}
 	}
 }
 
 /* Disc centres (relative to the square's centre) and radius for n pawns
- * sharing a square, n = 1..6, in seat order. */
-static void pawn_spot(int n, int i, double *dx, double *dy, double *r)
+ * sharing a square, n = 1..6, in seat order; below the row of figures
+ * when the square has any (`low`). */
+static void pawn_spot(int n, int i, int low, double *dx, double *dy, double *r)
 {
 	static const double two[2][2] = { { -10, 0 }, { 10, 0 } };
 	static const double three[3][2] = { { -9.5, -8 }, { 9.5, -8 }, { 0, 8.5 } };
@@ -395,7 +838,19 @@ static void pawn_spot(int n, int i, double *dx, double *dy, double *r)
 	};
 	static const double six[6][2] = { { -15.5, -8 }, { 0, -8 }, { 15.5, -8 },
 		                          { -15.5, 8 },  { 0, 8 },  { 15.5, 8 } };
+	static const double low6[6][2] = { { -15, 2.5 },  { 0, 2.5 },  { 15, 2.5 },
+		                           { -15, 16.5 }, { 0, 16.5 }, { 15, 16.5 } };
 
+	if (low) {
+		if (n <= 3) {
+			*dx = n == 1 ? 0 : n == 2 ? -10 + 20 * i : -15 + 15 * i;
+			*dy = 9;
+			*r = n == 1 ? 10 : n == 2 ? 9 : 7.5;
+		} else {
+			*dx = low6[i][0], *dy = low6[i][1], *r = 6.5;
+		}
+		return;
+	}
 	switch (n) {
 	case 1:
 		*dx = *dy = 0;
@@ -416,35 +871,38 @@ static void pawn_spot(int n, int i, double *dx, double *dy, double *r)
 	}
 }
 
+/* A seat-coloured disc numbered by seat, centred on (cx, cy). */
+static void disc(cairo_t *cr, int s, double cx, double cy, double r)
+{
+	char num[12];
+
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, cx, cy, r, 0, TURN);
+	rgb(cr, seat_rgb[s], 1);
+	cairo_fill_preserve(cr);
+	rgb(cr, 0xffffffu, 1);
+	cairo_set_line_width(cr, r < 8 ? 1 : 1.5);
+	cairo_stroke(cr);
+	snprintf(num, sizeof(num), "%d", s + 1);
+	font(cr, 1, r * 1.3);
+	rgb(cr, seat_ink[s], 1);
+	text_at(cr, num, cx, cy);
+}
+
 static void draw_pawns(cairo_t *cr, const struct frame *f, const struct cthulhu *g)
 {
 	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
-		int sq = g->p[s].sq, n = 0, i = 0;
-		double cx, cy, dx, dy, r;
-		char num[4];
+		int sq = g->p[s].sq, n, i;
+		double dx, dy, r;
 
 		if (!square_ok(g, sq))
 			continue;
-		for (int o = 0; o < g->n && o < CTHULHU_MAX; o++) {
-			if (g->p[o].sq == sq) {
-				n++;
-				i += o < s;
-			}
-		}
-		pawn_spot(n, i, &dx, &dy, &r);
-		cx = sq_x(f, cmap_gx(&g->map, sq)) + S / 2.0 + dx;
-		cy = sq_y(f, cmap_gy(&g->map, sq)) + S / 2.0 + dy;
-		cairo_new_sub_path(cr);
-		cairo_arc(cr, cx, cy, r, 0, TURN);
-		rgb(cr, seat_rgb[s], 1);
-		cairo_fill_preserve(cr);
-		rgb(cr, 0xffffffu, 1);
-		cairo_set_line_width(cr, 1.5);
-		cairo_stroke(cr);
-		snprintf(num, sizeof(num), "%d", s + 1);
-		font(cr, 1, r * 1.3);
-		rgb(cr, seat_ink[s], 1);
-		text_at(cr, num, cx, cy);
+		if (!square_shown(f, g, sq))
+			continue;
+		n = pawns_at(g, sq, s, &i);
+		pawn_spot(n, i, g->square[sq] != 0, &dx, &dy, &r);
+		disc(cr, s, sq_x(f, cmap_gx(&g->map, sq)) + S / 2.0 + dx,
+		     sq_y(f, cmap_gy(&g->map, sq)) + S / 2.0 + dy, r);
 	}
 }
 
@@ -453,7 +911,7 @@ static void draw_target(cairo_t *cr, const struct frame *f, const struct cthulhu
 {
 	double x, y;
 
-	if (!mk || !square_ok(g, mk->target))
+	if (!mk || !square_shown(f, g, mk->target))
 		return;
 	x = sq_x(f, cmap_gx(&g->map, mk->target));
 	y = sq_y(f, cmap_gy(&g->map, mk->target));
@@ -587,10 +1045,393 @@ static void draw_axes(cairo_t *cr, const struct frame *f)
 	}
 }
 
+/* ---- Ritual Site labels ---- */
+
+#define LABEL_LINES 5
+
+/* A site's label: its name in up to four lines, then its state, in a box
+ * centred on the tile (unscaled pixels). */
+struct label {
+	double x, y, w, h; /* the box */
+	double fs, lh;     /* font size, line height */
+	int lines;         /* the name's lines; the state is one more */
+	char line[LABEL_LINES][128];
+	uint32_t border;
+};
+
+static double overlap(double ax, double ay, double aw, double ah, double bx, double by, double bw,
+                      double bh)
+{
+	double w = (ax + aw < bx + bw ? ax + aw : bx + bw) - (ax > bx ? ax : bx);
+	double h = (ay + ah < by + bh ? ay + ah : by + bh) - (ay > by ? ay : by);
+
+	return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* The area of the box (unscaled) over figures, tokens and pawns. */
+static double covered(const struct frame *f, const struct cthulhu *g, double x, double y, double w,
+                      double h)
+{
+	const struct cmap *m = &g->map;
+	double area = 0;
+	int gx0 = 3 * f->cx0 + (int)((x - f->ox) / S) - 1,
+	    gy0 = 3 * f->cy0 + (int)((y - f->oy) / S) - 1;
+
+	for (int gy = gy0; gy <= gy0 + (int)(h / S) + 2; gy++) {
+		for (int gx = gx0; gx <= gx0 + (int)(w / S) + 2; gx++) {
+			int tx = cell_of(gx), ty = cell_of(gy), t = cmap_at(m, tx, ty), sq, bits;
+			double sx = sq_x(f, gx), sy = sq_y(f, gy);
+
+			if (t < 0 || m->where[t] != CMAP_PLACED)
+				continue;
+			sq = t * 9 + (gy - 3 * ty) * 3 + (gx - 3 * tx);
+			bits = g->square[sq];
+			if (pawns_at(g, sq, 0, NULL)) {
+				area += overlap(x, y, w, h, sx, sy + (bits ? 0 : 8), S,
+				                bits ? S : S - 16);
+				continue;
+			}
+			for (int j = 0; j < 4; j++)
+				if (bits & figure_kinds[j].bit)
+					area +=
+					    overlap(x, y, w, h, sx + (j % 2 ? S - 2 - MARK : 2),
+					            sy + (j / 2 ? S - 2 - MARK : 2), MARK, MARK);
+		}
+	}
+	return area;
+}
+
+/* Lays out the label of site `t` when the picture shows it: a site on the
+ * map, or a site taken off whose cell is still empty. Returns 0, or -1
+ * when the picture shows no label of t. */
+static int site_label(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
+                      const struct board_marks *mk, int li, int t, struct label *lb)
+{
+	const struct cmap *m = &g->map;
+	int st = site_state(m, t), tx = m->tx[t], ty = m->ty[t];
+	const char *name = ctnames_tile(t, names_lang(li));
+	double maxw = 3 * S + 16, wide = 0;
+	cairo_text_extents_t e;
+
+	if (st < 0 || tx < f->cx0 || tx > f->cx1 || ty < f->cy0 || ty > f->cy1)
+		return -1;
+	if ((st == W_SANCTIFIED || st == W_REMOVED) ? cmap_at(m, tx, ty) >= 0
+	                                            : cmap_at(m, tx, ty) != t)
+		return -1;
+	memset(lb, 0, sizeof(*lb));
+	/* about 11 pixels on the screen, within 11..17 unscaled */
+	lb->fs = 11.0 / f->scale;
+	lb->fs = lb->fs < 11 ? 11 : lb->fs > 17 ? 17 : lb->fs;
+	lb->lh = lb->fs * 1.25;
+	font(cr, 1, lb->fs);
+	/* the name's words, as many a line as fit in maxw */
+	for (const char *p = name; *p && lb->lines < LABEL_LINES - 1;) {
+		char *l = lb->line[lb->lines];
+		size_t used = strlen(l), n = strcspn(p, " ");
+		char try[2 * sizeof(lb->line[0]) + 2];
+
+		snprintf(try, sizeof(try), "%s%s%.*s", l, used ? " " : "", (int)(n % 128), p);
+		cairo_text_extents(cr, try, &e);
+		if (used && (e.x_advance > maxw || strlen(try) >= sizeof(lb->line[0]))) {
+			lb->lines++;
+			continue;
+		}
+		snprintf(l, sizeof(lb->line[0]), "%.127s", try);
+		p += n;
+		p += *p == ' ';
+	}
+	if (lb->line[lb->lines][0])
+		lb->lines++;
+	site_state_text(g, mk, li, t, lb->line[lb->lines], sizeof(lb->line[0]));
+	for (int i = 0; i <= lb->lines; i++) {
+		font(cr, i < lb->lines, lb->fs);
+		cairo_text_extents(cr, lb->line[i], &e);
+		wide = e.x_advance > wide ? e.x_advance : wide;
+	}
+	lb->w = wide + 8;
+	lb->h = (lb->lines + 1) * lb->lh + 5;
+	lb->x = sq_x(f, 3 * tx) + 1.5 * S - lb->w / 2;
+	lb->x = lb->x < f->ox - PAD ? f->ox - PAD : lb->x;
+	if (lb->x + lb->w > f->ox + 3.0 * S * (f->cx1 - f->cx0 + 1) + PAD)
+		lb->x = f->ox + 3.0 * S * (f->cx1 - f->cx0 + 1) + PAD - lb->w;
+	/* the height on the tile where it hides the least */
+	for (int i = 0, best = -1; i < 7; i++) {
+		static const double at[7] = { 1.5, 1, 2, 0.5, 2.5, 0, 3 };
+		double y = sq_y(f, 3 * ty) + at[i] * S - lb->h / 2;
+		double top = f->oy - PAD / 2,
+		       bottom = f->oy + 3.0 * S * (f->cy1 - f->cy0 + 1) + PAD / 2;
+		double c;
+
+		y = y + lb->h > bottom ? bottom - lb->h : y;
+		y = y < top ? top : y;
+		c = covered(f, g, lb->x, y, lb->w, lb->h);
+
+		if (best < 0 || c < best) {
+			best = (int)c;
+			lb->y = y;
+		}
+	}
+	lb->border = site_rgb(st);
+	return 0;
+}
+
+/* The dashed outline of the cells of sites taken off the map. */
+static void draw_site_cells(cairo_t *cr, const struct frame *f, const struct cthulhu *g)
+{
+	static const double dash[1] = { 5 };
+	const struct cmap *m = &g->map;
+
+	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+		int st = site_state(m, t);
+
+		if ((st != W_SANCTIFIED && st != W_REMOVED) || cmap_at(m, m->tx[t], m->ty[t]) >= 0)
+			continue;
+		rgb(cr, site_rgb(st), 1);
+		cairo_set_line_width(cr, 2);
+		cairo_set_dash(cr, dash, 1, 0);
+		cairo_rectangle(cr, sq_x(f, 3 * m->tx[t]) + 2, sq_y(f, 3 * m->ty[t]) + 2, 3 * S - 4,
+		                3 * S - 4);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+	}
+}
+
+static void draw_site_labels(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
+                             const struct board_marks *mk, int li)
+{
+	struct label lb;
+
+	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+		if (site_label(cr, f, g, mk, li, t, &lb) < 0)
+			continue;
+		rgb(cr, C_LABEL, 0.92);
+		cairo_rectangle(cr, lb.x, lb.y, lb.w, lb.h);
+		cairo_fill_preserve(cr);
+		rgb(cr, lb.border, 1);
+		cairo_set_line_width(cr, 2);
+		cairo_stroke(cr);
+		for (int i = 0; i <= lb.lines; i++) {
+			font(cr, i < lb.lines, lb.fs);
+			rgb(cr, i < lb.lines ? C_INK : lb.border, 1);
+			label_at(cr, lb.line[i], lb.x + lb.w / 2, lb.y + 2.5 + lb.lh * (i + 0.5),
+			         0.5);
+		}
+	}
+}
+
+int board_label(const struct cthulhu *g, const struct board_marks *marks, int tile, double *x,
+                double *y, double *w, double *h)
+{
+	cairo_surface_t *s;
+	cairo_t *cr;
+	struct frame f;
+	struct label lb;
+	int r = -1;
+
+	if (tile < CMAP_SITE_FIRST || tile >= CMAP_TILES)
+		return -1;
+	frame_of(g, marks, &f);
+	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cr = cairo_create(s);
+	if (cairo_status(cr) == CAIRO_STATUS_SUCCESS &&
+	    site_label(cr, &f, g, marks, lang_index(marks ? marks->lang : NULL), tile, &lb) == 0) {
+		*x = lb.x * f.scale;
+		*y = lb.y * f.scale;
+		*w = lb.w * f.scale;
+		*h = lb.h * f.scale;
+		r = 0;
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	return r;
+}
+
+/* ---- the legend ---- */
+
+enum icon {
+	I_NONE,
+	I_SWATCH,
+	I_FIGURE, /* figure_kinds[arg] */
+	I_ARROW,
+	I_REACH,
+	I_TARGET,
+	I_OPTION,
+	I_DISC, /* seat arg */
+	I_SITE, /* a label box edged in colour arg */
+};
+
+/* Items laid out left to right in lines of a width. */
+struct flow {
+	cairo_t *cr;
+	double x0, w, x, y; /* y: the top of the current line */
+	int paint;
+};
+
+static void icon(cairo_t *cr, enum icon ic, uint32_t arg, double x, double y)
+{
+	static const double dash[1] = { 3 };
+	const double k = LEG_ICON;
+
+	switch (ic) {
+	case I_SWATCH:
+		rgb(cr, arg, 1);
+		cairo_rectangle(cr, x, y, k, k);
+		cairo_fill_preserve(cr);
+		rgb(cr, 0x000000u, 0.35);
+		cairo_set_line_width(cr, 1);
+		cairo_stroke(cr);
+		break;
+	case I_FIGURE:
+		mark(cr, figure_kinds[arg].path, x, y, k, figure_kinds[arg].fill,
+		     figure_kinds[arg].edge);
+		break;
+	case I_ARROW:
+		rgb(cr, C_ARROW, 1);
+		cairo_move_to(cr, x + 3, y + 1);
+		cairo_line_to(cr, x + 14, y + k / 2);
+		cairo_line_to(cr, x + 3, y + k - 1);
+		cairo_close_path(cr);
+		cairo_fill(cr);
+		break;
+	case I_REACH:
+		rgb(cr, C_STREET, 1);
+		cairo_rectangle(cr, x, y, k, k);
+		cairo_fill(cr);
+		rgb(cr, C_REACH, 0.5);
+		cairo_rectangle(cr, x, y, k, k);
+		cairo_fill(cr);
+		rgb(cr, C_REACH, 1);
+		cairo_set_line_width(cr, 2);
+		cairo_rectangle(cr, x + 2, y + 2, k - 4, k - 4);
+		cairo_stroke(cr);
+		break;
+	case I_TARGET:
+		rgb(cr, C_TARGET, 1);
+		cairo_set_line_width(cr, 3);
+		cairo_rectangle(cr, x + 1.5, y + 1.5, k - 3, k - 3);
+		cairo_stroke(cr);
+		break;
+	case I_OPTION:
+		rgb(cr, C_OPTION, 1);
+		cairo_set_line_width(cr, 2);
+		cairo_set_dash(cr, dash, 1, 0);
+		cairo_rectangle(cr, x + 1, y + 1, k - 2, k - 2);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		break;
+	case I_DISC:
+		disc(cr, (int)arg, x + k / 2, y + k / 2, k / 2);
+		break;
+	case I_SITE:
+		rgb(cr, C_LABEL, 1);
+		cairo_rectangle(cr, x + 1, y + 2, k - 2, k - 4);
+		cairo_fill_preserve(cr);
+		rgb(cr, arg, 1);
+		cairo_set_line_width(cr, 2);
+		cairo_stroke(cr);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Starts a new line unless the current one is empty. */
+static void flow_break(struct flow *fl)
+{
+	if (fl->x > fl->x0) {
+		fl->x = fl->x0;
+		fl->y += LEG_ROW;
+	}
+}
+
+/* One item: a symbol (none for I_NONE) and its words, on the current line
+ * when it fits. */
+static void flow_item(struct flow *fl, enum icon ic, uint32_t arg, const char *s, int bold)
+{
+	cairo_text_extents_t e;
+	double iw = ic == I_NONE ? 0 : LEG_ICON + 5, wd;
+
+	font(fl->cr, bold, LEG_FONT);
+	cairo_text_extents(fl->cr, s, &e);
+	wd = iw + e.x_advance;
+	if (fl->x > fl->x0 && fl->x + wd > fl->x0 + fl->w)
+		flow_break(fl);
+	if (fl->paint) {
+		if (ic != I_NONE)
+			icon(fl->cr, ic, arg, fl->x, fl->y + (LEG_ROW - LEG_ICON) / 2);
+		font(fl->cr, bold, LEG_FONT);
+		rgb(fl->cr, C_INK, 1);
+		label_at(fl->cr, s, fl->x + iw, fl->y + LEG_ROW / 2, 0);
+	}
+	fl->x += wd + LEG_GAP;
+}
+
+/* Lays out (and with `paint` draws) the legend at (x0, y0) in `width`
+ * pixels; returns its height. */
+static double legend(cairo_t *cr, const struct cthulhu *g, const struct board_marks *mk, double x0,
+                     double y0, double width, int paint)
+{
+	static const int kinds[5] = { W_STREET, W_INTERIOR, W_ENTRANCE, W_BLOCKED, W_ACTIVATED };
+	static const uint32_t kind_c[5] = { C_STREET, C_INTERIOR, C_ENTRANCE, C_BLOCKED,
+		                            C_ACTIVATED };
+	int li = lang_index(mk ? mk->lang : NULL), sites = 0;
+	struct flow fl = { cr, x0, width, x0, y0 + 6, paint };
+	char buf[256], name[64];
+
+	if (paint) {
+		rgb(cr, 0x000000u, 0.3);
+		cairo_set_line_width(cr, 1);
+		cairo_move_to(cr, 0, y0 + 0.5);
+		cairo_rel_line_to(cr, x0 + width + LEG_MARGIN, 0);
+		cairo_stroke(cr);
+	}
+	flow_item(&fl, I_NONE, 0, word(li, W_H_PLAYERS), 1);
+	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
+		seat_label(mk, li, s, name, sizeof(name));
+		flow_item(&fl, I_DISC, (uint32_t)s, name, s == g->seat && !g->end);
+	}
+	flow_break(&fl);
+	flow_item(&fl, I_NONE, 0, word(li, W_H_SQUARES), 1);
+	for (int k = 0; k < 5; k++)
+		flow_item(&fl, I_SWATCH, kind_c[k], word(li, kinds[k]), 0);
+	flow_break(&fl);
+	flow_item(&fl, I_NONE, 0, word(li, W_H_FIGURES), 1);
+	for (int k = 0; k < 4; k++)
+		flow_item(&fl, I_FIGURE, (uint32_t)k, word(li, W_CULTIST + k), 0);
+	flow_item(&fl, I_ARROW, 0, word(li, W_OPEN), 0);
+	if (any_reach(g, mk) || (mk && square_ok(g, mk->target)) || n_options(mk)) {
+		flow_break(&fl);
+		flow_item(&fl, I_NONE, 0, word(li, W_H_MARKS), 1);
+		if (any_reach(g, mk))
+			flow_item(&fl, I_REACH, 0, word(li, W_REACH), 0);
+		if (mk && square_ok(g, mk->target))
+			flow_item(&fl, I_TARGET, 0, word(li, W_TARGET), 0);
+		if (n_options(mk)) {
+			snprintf(buf, sizeof(buf), "#n %s", word(li, W_OPTION));
+			flow_item(&fl, I_OPTION, 0, buf, 0);
+		}
+	}
+	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+		int st = site_state(&g->map, t);
+
+		if (st < 0)
+			continue;
+		if (!sites++) {
+			flow_break(&fl);
+			flow_item(&fl, I_NONE, 0, word(li, W_H_SITES), 1);
+		}
+		site_state_text(g, mk, li, t, name, sizeof(name));
+		snprintf(buf, sizeof(buf), "%s: %s", ctnames_tile(t, names_lang(li)), name);
+		flow_item(&fl, I_SITE, site_rgb(st), buf, 0);
+	}
+	return fl.y + LEG_ROW + LEG_MARGIN / 2 - y0;
+}
+
 static void draw(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
                  const struct board_marks *mk)
 {
 	cairo_font_options_t *fo = cairo_font_options_create();
+	int li = lang_index(mk ? mk->lang : NULL);
 
 	/* the same glyphs whatever the machine's font configuration says */
 	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
@@ -599,19 +1440,30 @@ static void draw(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
 	cairo_set_font_options(cr, fo);
 	cairo_font_options_destroy(fo);
 
-	cairo_scale(cr, f->scale, f->scale);
 	rgb(cr, C_PAPER, 1);
 	cairo_paint(cr);
+	cairo_save(cr);
+	cairo_scale(cr, f->scale, f->scale);
+	cairo_save(cr);
+	/* a cropped map ends at the arrows' band */
+	cairo_rectangle(cr, f->ox - PAD, f->oy - PAD, 3.0 * S * (f->cx1 - f->cx0 + 1) + 2 * PAD,
+	                3.0 * S * (f->cy1 - f->cy0 + 1) + 2 * PAD);
+	cairo_clip(cr);
 	draw_option_cells(cr, f, mk);
 	draw_tiles(cr, f, &g->map);
+	draw_site_cells(cr, f, g);
 	draw_reach(cr, f, g, mk);
 	draw_streets(cr, f, &g->map);
 	draw_preview(cr, f, mk);
+	draw_site_labels(cr, f, g, mk, li);
 	draw_figures(cr, f, g);
 	draw_pawns(cr, f, g);
 	draw_target(cr, f, g, mk);
 	draw_option_labels(cr, f, mk);
+	cairo_restore(cr);
 	draw_axes(cr, f);
+	cairo_restore(cr);
+	legend(cr, g, mk, LEG_MARGIN, f->h * f->scale, f->lw - 2 * LEG_MARGIN, 1);
 }
 
 /* ---- PNG ---- */
@@ -726,44 +1578,6 @@ void board_cleanup(void)
 
 /* ---- text ---- */
 
-enum {
-	L_PAWN,
-	L_PAWNS,
-	L_CULTIST,
-	L_BYAKHEE,
-	L_HEART,
-	L_BULLET,
-	L_STREET,
-	L_INTERIOR,
-	L_ENTRANCE,
-	L_BLOCKED,
-	L_ACTIVATED,
-	L_OPEN,
-	L_REACH,
-	L_TARGET,
-	L_OPTION,
-	L_WORDS,
-};
-
-static const struct {
-	const char *lang;
-	const char *word[L_WORDS];
-} legends[] = {
-	{ "en",
-	  { "pawn of seat", "several pawns", "cultist", "byakhee", "heart", "bullet", "street",
-	    "building", "entrance", "blocked", "activated site", "open street", "reachable",
-	    "target", "option" } },
-	{ "nl",
-	  { "pion van plaats", "meerdere pionnen", "sektariër", "byakhee", "hart", "kogel",
-	    "straat", "gebouw", "ingang", "onbegaanbaar", "geactiveerde ritueelplek", "open straat",
-	    "bereikbaar", "doel", "optie" } },
-};
-
-/* The symbol each legend word explains. */
-static const char *const legend_sym[L_WORDS] = {
-	"1-6", "*", "c", "y", "h", "b", ".", "B", "D", "#", "X", "^>v<", "+", "@", "#n",
-};
-
 /* A capped writer into the caller's buffer. */
 struct out {
 	char *buf;
@@ -789,6 +1603,101 @@ static void put_line(struct out *o, const char *line, size_t n)
 		n--;
 	put(o, line, n);
 	put(o, "\n", 1);
+}
+
+/* The players by seat, when the caller names any. */
+static void text_players(struct out *o, const struct cthulhu *g, const struct board_marks *mk,
+                         int li)
+{
+	char item[96], name[64];
+	int any = 0;
+
+	for (int s = 0; mk && s < CTHULHU_MAX; s++)
+		any |= mk->names[s] != NULL;
+	if (!any)
+		return;
+	put(o, word(li, W_H_PLAYERS), strlen(word(li, W_H_PLAYERS)));
+	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
+		seat_label(mk, li, s, name, sizeof(name));
+		snprintf(item, sizeof(item), "%s %d %s", s ? "," : "", s + 1, name);
+		put(o, item, strlen(item));
+	}
+	put(o, "\n", 1);
+}
+
+/* A line per Ritual Site that is or was on the map: its name, its middle
+ * square and its state. */
+static void text_sites(struct out *o, const struct cthulhu *g, const struct board_marks *mk, int li)
+{
+	const struct cmap *m = &g->map;
+
+	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+		char line[256], state[96];
+
+		if (site_state(m, t) < 0)
+			continue;
+		site_state_text(g, mk, li, t, state, sizeof(state));
+		snprintf(line, sizeof(line), "%s %s (%d,%d): %s\n", word(li, W_SITE),
+		         ctnames_tile(t, names_lang(li)), 3 * m->tx[t] + 1, 3 * m->ty[t] + 1,
+		         state);
+		put(o, line, strlen(line));
+	}
+}
+
+/* The square at global (gx, gy) face up on the map, or -1. */
+static int square_at(const struct cthulhu *g, int gx, int gy)
+{
+	int tx = cell_of(gx), ty = cell_of(gy), t = cmap_at(&g->map, tx, ty);
+
+	if (t < 0 || g->map.where[t] != CMAP_PLACED)
+		return -1;
+	return t * 9 + (gy - 3 * ty) * 3 + (gx - 3 * tx);
+}
+
+/* A line "gx,gy: pawn 1, pawn 3, cultist" per square of f that holds more
+ * than one thing, in reading order, written to o (when not NULL) in
+ * language li; returns how many such squares there are. */
+static int text_shared(const struct cthulhu *g, const struct frame *f, struct out *o, int li)
+{
+	int count = 0;
+
+	for (int gy = 3 * f->cy0; gy <= 3 * f->cy1 + 2; gy++) {
+		for (int gx = 3 * f->cx0; gx <= 3 * f->cx1 + 2; gx++) {
+			int sq = square_at(g, gx, gy), bits, things;
+			char item[64];
+
+			if (sq < 0)
+				continue;
+			bits = g->square[sq];
+			things = pawns_at(g, sq, 0, NULL);
+			for (int j = 0; j < 4; j++)
+				things += (bits & figure_kinds[j].bit) != 0;
+			if (things < 2)
+				continue;
+			count++;
+			if (!o)
+				continue;
+			snprintf(item, sizeof(item), "%d,%d:", gx, gy);
+			put(o, item, strlen(item));
+			things = 0;
+			for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
+				if (g->p[s].sq != sq)
+					continue;
+				snprintf(item, sizeof(item), "%s %s %d", things++ ? "," : "",
+				         word(li, W_ONE_PAWN), s + 1);
+				put(o, item, strlen(item));
+			}
+			for (int j = 0; j < 4; j++) {
+				if (!(bits & figure_kinds[j].bit))
+					continue;
+				snprintf(item, sizeof(item), "%s %s", things++ ? "," : "",
+				         word(li, W_CULTIST + j));
+				put(o, item, strlen(item));
+			}
+			put(o, "\n", 1);
+		}
+	}
+	return count;
 }
 
 #define TW (3 * CMAP_DIM) /* squares across the grid */
@@ -892,15 +1801,6 @@ static void text_options(const struct board_marks *mk, const struct frame *f, ch
 	}
 }
 
-static int lang_index(const char *lang)
-{
-	for (size_t i = 0; lang && i < sizeof(legends) / sizeof(legends[0]); i++)
-		if (strncmp(lang, legends[i].lang, 2) == 0 &&
-		    (lang[2] == '\0' || lang[2] == '-' || lang[2] == '_'))
-			return (int)i;
-	return 0;
-}
-
 int board_text(const struct cthulhu *g, const struct board_marks *marks, const char *lang,
                char *buf, size_t cap)
 {
@@ -914,7 +1814,7 @@ int board_text(const struct cthulhu *g, const struct board_marks *marks, const c
 	if (cap == 0)
 		return -1;
 	buf[0] = '\0';
-	frame_of(g, marks, &f);
+	bounds(g, marks, &f);
 	gx0 = 3 * f.cx0;
 	gy0 = 3 * f.cy0;
 	cols = 3 * (f.cx1 - f.cx0 + 1);
@@ -958,17 +1858,20 @@ int board_text(const struct cthulhu *g, const struct board_marks *marks, const c
 			put_line(&o, line, n);
 		}
 	}
-	for (int w = 0; w < L_WORDS; w++) {
+	for (int w = 0; w < W_LEGEND; w++) {
 		char item[96];
 
-		if ((w == L_REACH && !(marks && marks->reach && marks->n_reach > 0)) ||
-		    (w == L_TARGET && !(marks && square_ok(g, marks->target))) ||
-		    (w == L_OPTION && !n_options(marks)))
+		if ((w == W_REACH && !any_reach(g, marks)) ||
+		    (w == W_TARGET && !(marks && square_ok(g, marks->target))) ||
+		    (w == W_OPTION && !n_options(marks)) ||
+		    (w == W_SHARED && !text_shared(g, &f, NULL, li)))
 			continue;
-		snprintf(item, sizeof(item), "%s%s %s", w ? ", " : "", legend_sym[w],
-		         legends[li].word[w]);
+		snprintf(item, sizeof(item), "%s%s %s", w ? ", " : "", legend_sym[w], word(li, w));
 		put(&o, item, strlen(item));
 	}
 	put(&o, "\n", 1);
+	text_players(&o, g, marks, li);
+	text_sites(&o, g, marks, li);
+	text_shared(g, &f, &o, li);
 	return o.over ? -1 : (int)o.len;
 }

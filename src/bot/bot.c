@@ -26,6 +26,9 @@ struct table {
 	int64_t remind;  /* when the awaited player is reminded, 0 for never; not stored */
 };
 
+#define WORK_FOLD_EVENTS 512       /* events gathered for a game's fold, at most */
+#define WORK_FOLD_TEXT   (1 << 15) /* bytes of their folded text, at most */
+
 /* The pending writes of one command, made on a copy of the table. */
 struct work {
 	struct bot *b;
@@ -40,6 +43,10 @@ struct work {
 	struct msg_list out; /* replies, released only after the commit */
 	struct text narr;
 	char narr_buf[MSG_TEXT_MAX];
+	/* events applied and not yet told, for a game that folds them
+	 * (play.h: fold) */
+	struct game_event fold[WORK_FOLD_EVENTS];
+	int nfold;
 	int oom;
 };
 
@@ -56,7 +63,7 @@ struct slot {
 	int64_t id, seq, last_at, created_at, started_at, finished_at, deadline, series_of;
 	int64_t remind; /* struct table's */
 	uint64_t seed, rng[4];
-	int per_player, state, first, moves, winner, note, nm;
+	int per_player, state, first, moves, winner, note, revision, nm;
 	uint32_t slen, mlen;
 	int has_state;
 	unsigned char *blob;
@@ -158,7 +165,7 @@ static uint32_t row_strings_size(const struct store_game *r)
 #define ROW_NUMBERS(X) \
 	X(id) X(per_player) X(state) X(seed) X(rng[0]) X(rng[1]) X(rng[2]) X(rng[3]) \
 	X(first) X(moves) X(winner) X(created_at) X(started_at) X(finished_at) \
-	X(deadline) X(series_of) X(note)
+	X(deadline) X(series_of) X(note) X(revision)
 /* clang-format on */
 
 /* Keeps row in s: its numbers in the fields, its strings at s->blob. */
@@ -540,11 +547,62 @@ static struct msg *reply(struct work *w, int audience, const char *user, int kin
 	return m;
 }
 
+static void flush_narration(struct work *w);
+
+/* Adds one line of narration as it is, starting a new message when this
+ * one is full. */
+static void add_line(struct work *w, const char *line)
+{
+	if (w->narr.len + strlen(line) + 2 >= sizeof(w->narr_buf))
+		flush_narration(w);
+	text_add(&w->narr, line);
+	text_add(&w->narr, "\n");
+}
+
+/* Adds text's lines ("\n" after each) to the narration; text is changed. */
+static void add_lines(struct work *w, char *text)
+{
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl) {
+			add_line(w, line);
+			break;
+		}
+		*nl = '\0';
+		add_line(w, line);
+	}
+}
+
+/* Tells the events gathered for the game's fold (play.h: fold) as lines of
+ * the narration; none are left gathered. */
+static void flush_events(struct work *w)
+{
+	struct play_ctx c;
+	struct text tx;
+	char *lines;
+	int n = w->nfold;
+
+	if (n == 0)
+		return;
+	w->nfold = 0;
+	lines = malloc(WORK_FOLD_TEXT);
+	if (!lines) {
+		w->oom = 1;
+		return;
+	}
+	c = ctx_of(&w->t, table_lang(&w->t));
+	text_init(&tx, lines, WORK_FOLD_TEXT);
+	w->t.game->fold(w->t.state, w->fold, n, &c, &tx);
+	add_lines(w, lines);
+	free(lines);
+}
+
 /* Moves the narration gathered so far into a public event message. */
 static void flush_narration(struct work *w)
 {
 	struct msg *m;
 
+	flush_events(w);
 	if (w->narr.len == 0)
 		return;
 	m = reply(w, MSG_CHANNEL, NULL, MSG_EVENT);
@@ -553,13 +611,11 @@ static void flush_narration(struct work *w)
 	text_init(&w->narr, w->narr_buf, sizeof(w->narr_buf));
 }
 
-/* Adds one line of narration, starting a new message when this one is full. */
+/* Adds one line of narration after the events still to be told. */
 static void narrate_line(struct work *w, const char *line)
 {
-	if (w->narr.len + strlen(line) + 2 >= sizeof(w->narr_buf))
-		flush_narration(w);
-	text_add(&w->narr, line);
-	text_add(&w->narr, "\n");
+	flush_events(w);
+	add_line(w, line);
 }
 
 static int computer_controls(const struct table *t, int member)
@@ -691,24 +747,27 @@ static void show_table(struct work *w)
 	}
 }
 
-/* Narrates events ev[0..n-1], which led to the table's state. */
+/* Narrates events ev[0..n-1], which led to the table's state: at once, or,
+ * for a game that folds them, gathered until the narration is flushed or
+ * another line is told. */
 static void tell(struct work *w, const struct game_event *ev, int n)
 {
 	struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
 	struct text tx;
 	char lines[MSG_TEXT_MAX];
 
+	if (w->t.game->fold) {
+		for (int i = 0; i < n; i++) {
+			if (w->nfold == WORK_FOLD_EVENTS)
+				flush_events(w);
+			w->fold[w->nfold++] = ev[i];
+		}
+		return;
+	}
 	text_init(&tx, lines, sizeof(lines));
 	w->t.game->narrate(w->t.state, ev, n, &c, &tx);
-	for (char *line = lines, *nl; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl) {
-			narrate_line(w, line);
-			break;
-		}
-		*nl = '\0';
-		narrate_line(w, line);
-	}
+	flush_events(w);
+	add_lines(w, lines);
 }
 
 /* Applies one engine value for member `actor` (-1: nobody), logs and
@@ -894,7 +953,7 @@ static int progress_only(const struct store_game *a, const struct store_game *b)
 	       strcmp(a->owner, b->owner) == 0 && a->state == b->state && a->seed == b->seed &&
 	       a->first == b->first && a->winner == b->winner && a->created_at == b->created_at &&
 	       a->started_at == b->started_at && a->finished_at == b->finished_at &&
-	       a->series_of == b->series_of;
+	       a->series_of == b->series_of && a->revision == b->revision;
 }
 
 /* Writes the pending work in one transaction. Returns 0, or -1 (rolled
@@ -1049,6 +1108,8 @@ static void new_table(struct call *c, struct work *w, const struct play_game *ga
 	memcpy(lang, w->t.row.lang, sizeof(lang));
 	memset(&w->t.row, 0, sizeof(w->t.row));
 	w->t.row.per_player = per_player;
+	if (game->stamp)
+		game->stamp(&w->t.row);
 	memcpy(w->t.row.lang, lang, sizeof(lang));
 	w->created = 1;
 	w->t.game = game;
@@ -1396,6 +1457,7 @@ static void begin_play(struct work *w, int first)
 	struct play_ctx c;
 	int seats;
 
+	flush_events(w); /* told with the state they led to, before it goes */
 	w->t.game->setup(&w->t.row, w->t.nm, &setup);
 	setup.first = 0;
 	w->t.game->ops->init(w->t.state, &setup);
@@ -1794,7 +1856,7 @@ static void cmd_log(struct call *c)
 	snprintf(num, sizeof(num), "%d", v.page);
 	snprintf(of, sizeof(of), "%d", v.pages);
 	text_init(&page, m->title, sizeof(m->title));
-	i18n_add(&page, c->lang, S_LOG_TITLE, num, of);
+	i18n_add(&page, c->lang, S_LOG_TITLE, num, of, NULL);
 	text_add(&tx, buf);
 	if (v.page < v.pages) {
 		snprintf(num, sizeof(num), "%d", v.page + 1);

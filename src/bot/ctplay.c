@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rlyeh/board.h"
+#include "rlyeh/ctfold.h"
 #include "rlyeh/cthulhu.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/cttext.h"
@@ -26,6 +27,7 @@ enum {
 	ACT_WEAPON,
 	ACT_RELICS,
 	ACT_LOSE,
+	ACT_MAP,
 };
 
 static const struct play_action actions[] = {
@@ -105,6 +107,12 @@ static const struct play_action actions[] = {
 	  { { "keep", "houd", PLAY_ARG_TEXT, 1, "Relics kept per type, e.g. 1,0,2,0,0",
 	      "Relikwieën die je houdt per soort, bijv. 1,0,2,0,0", NULL } },
 	  ACT_LOSE },
+	{ "map",
+	  "plattegrond",
+	  "CTHULHU!!!: the whole map as a picture (only you see it)",
+	  "CTHULHU!!!: de hele kaart als afbeelding (alleen jij ziet hem)",
+	  { { 0 } },
+	  ACT_MAP },
 };
 
 #define PAGE MSG_OPTIONS_MAX /* options on one page of a select menu */
@@ -197,6 +205,12 @@ static int option(const char *word, struct store_game *row)
 	return ctplay_setting(word, &row->per_player);
 }
 
+/* C14: every table opened from now on keeps hands secret. */
+static void stamp(struct store_game *row)
+{
+	row->revision = CTHULHU_REV_SECRET;
+}
+
 static void members(const struct store_game *row, int *min, int *max)
 {
 	(void)row;
@@ -212,6 +226,7 @@ static void setup(const struct store_game *row, int nm, struct game_setup *out)
 	memset(out, 0, sizeof(*out));
 	out->players = nm;
 	out->rounds = s.cap;
+	out->revision = row->revision; /* 0 for a table opened before C14's secrecy */
 }
 
 static int member_of(const void *state, int seat)
@@ -245,11 +260,18 @@ static int pending(const struct cthulhu *g, struct game_step *st, struct cthulhu
 	return cthulhu_options(g, o);
 }
 
-/* 1 when some option names a card from the decider's hand: the decision is
- * then listed only privately (C4). Step 1's Automatic cards are played
- * whatever is chosen, so they are public. */
-static int hidden(const struct game_step *st, const struct cthulhu_option *o, int n)
+/* 1 when the decision's cards are listed only privately, behind the
+ * "Play a card" (or "Discard") button (C4). Under secret hands (C14) that
+ * rests on public facts alone (cthulhu_could_play: hand size, card-played
+ * flag, insanity, the moment), so that the table's buttons are the same
+ * whatever the hand holds, and step 1's Automatic card is chosen privately
+ * too (cthulhu.c: ask_anyway). A game begun before then keeps its first
+ * rules: hidden when some option names a card, Automatic cards public. */
+static int hidden(const struct cthulhu *g, const struct game_step *st,
+                  const struct cthulhu_option *o, int n)
 {
+	if (g->secret && st->kind != CA_DISCARD)
+		return cthulhu_could_play(g);
 	if (st->kind == CA_AUTOMATIC)
 		return 0;
 	for (int i = 0; i < n; i++)
@@ -332,6 +354,53 @@ static void all_options(const struct cthulhu *g, const struct game_step *st,
 		pick_button(g, st, o, i, c, m);
 }
 
+/* The line asking `name` (the seat asked) to play at a CA_PLAY node, naming
+ * the moment (§6.3): the play point, the fight's start, a sanity check due
+ * or another's reaction window. */
+static void play_point(const struct cthulhu *g, const struct play_ctx *c, const char *name,
+                       struct text *out)
+{
+	char sq[16], who[80], n[16];
+
+	cttext_square(g, g->p[g->seat].sq, sq, sizeof(sq));
+	number(n, sizeof(n), g->left);
+	switch (cthulhu_moment(g)) {
+	case CM_PP1:
+		i18n_add(out, c->lang, S_CTW_PP1, name, NULL);
+		break;
+	case CM_PP2:
+		i18n_add(out, c->lang, S_CTW_PP2, name, NULL);
+		break;
+	case CM_PP3:
+		i18n_add(out, c->lang, S_CTW_PP3, name, n, NULL);
+		break;
+	case CM_PP4:
+		i18n_add(out, c->lang, S_CTW_PP4, name, n, NULL);
+		break;
+	case CM_PP4_END:
+		i18n_add(out, c->lang, S_CTW_PP4_END, name, NULL);
+		break;
+	case CM_PP5:
+		i18n_add(out, c->lang, S_CTW_PP5, name, NULL);
+		break;
+	case CM_CS:
+		i18n_add(out, c->lang, g->enemy == CS_BYAKHEE ? S_CTW_CS_BYAKHEE : S_CTW_CS_CULTIST,
+		         name, sq, NULL);
+		break;
+	case CM_CHECK:
+		i18n_add(out, c->lang, S_CTW_CHECK, name, sq, NULL);
+		break;
+	case CM_RW:
+		seat_name(g, c, g->seat, who, sizeof(who));
+		number(n, sizeof(n), g->total);
+		i18n_add(out, c->lang, S_CTW_RW, name, who, n, NULL);
+		break;
+	default:
+		i18n_add(out, c->lang, S_CTP_ASK_PLAY, name, NULL);
+		break;
+	}
+}
+
 /* The line saying what the table waits for. */
 static void waiting(const struct cthulhu *g, const struct game_step *st, const struct play_ctx *c,
                     struct text *out)
@@ -349,8 +418,8 @@ static void waiting(const struct cthulhu *g, const struct game_step *st, const s
 		id = S_CTP_ASK_AUTOMATIC;
 		break;
 	case CA_PLAY:
-		id = cthulhu_moment(g) == CM_RW ? S_CTP_ASK_REACT : S_CTP_ASK_PLAY;
-		break;
+		play_point(g, c, name, out);
+		return;
 	case CA_TILE:
 		id = S_CTP_ASK_TILE;
 		break;
@@ -653,7 +722,7 @@ static int awaits(const void *state, const struct play_ctx *c, int who, struct t
 		typed = "/relics, /lose a,b,c,d,e";
 	else if (n > 0 && o[0].what == CO_SQUARE)
 		typed = "/pick n, /move gx,gy";
-	else if (hidden(&st, o, n))
+	else if (hidden(g, &st, o, n))
 		typed = "/hand, /pick n";
 	else
 		typed = "/pick n";
@@ -1035,6 +1104,16 @@ static void narrate(const void *state, const struct game_event *ev, int n, const
 	}
 }
 
+/* The events of a command, or of a computer's turns, folded (ctfold.h). */
+static void fold(const void *state, const struct game_event *ev, int n, const struct play_ctx *c,
+                 struct text *out)
+{
+	const char *names[CTHULHU_MAX];
+
+	names_of(c, names);
+	ctfold_tell(state, ev, n, names, c->lang, out);
+}
+
 /* ---- the table message ---- */
 
 /* The squares of a decision's CO_SQUARE options, for the picture. */
@@ -1082,6 +1161,8 @@ static int picture(const void *state, const struct play_ctx *c, unsigned char **
 	struct board_marks mk;
 
 	marks_for(state, &mk, options, reach);
+	names_of(c, mk.names);
+	mk.lang = i18n_code(c->lang);
 	if (board_text(state, &mk, i18n_code(c->lang), alt, altcap) < 0)
 		alt[0] = '\0';
 	return board_png(state, &mk, png, len);
@@ -1149,10 +1230,23 @@ static void public_choices(const struct cthulhu *g, const struct game_step *st,
 				pick_button(g, st, o, i, c, m);
 		return;
 	}
+	case CA_FAILED: { /* C11: "Spend n bullets" is shown, disabled without them */
+		struct cthulhu_option spend = { .what = CO_SPEND,
+			                        .arg = (int16_t)(g->kill - g->ctotal) };
+		char lab[MSG_BUTTON_LABEL];
+		int i = 0;
+		while (i < n && o[i].what != CO_SPEND)
+			i++;
+		if (i == n) { /* its id picks no option: a forged click is refused */
+			label(g, st, &spend, c, lab, sizeof(lab));
+			msg_disable(msg_button(m, id, move, "pick", "0", lab, MSG_PRIMARY));
+		}
+		break;
+	}
 	default:
 		break;
 	}
-	if (!hidden(st, o, n)) {
+	if (!hidden(g, st, o, n)) {
 		all_options(g, st, o, n, c, m);
 		return;
 	}
@@ -1203,6 +1297,8 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 	for (int s = 0; s < g->n; s++) {
 		seat_name(g, c, s, name, sizeof(name));
 		text_add(&tx, !g->end && s == g->seat ? "▶ " : "• ");
+		cttext_pawn(s, &tx);
+		text_add(&tx, " ");
 		text_add(&tx, name);
 		text_add(&tx, ": ");
 		cttext_seat(g, s, c->lang, &tx);
@@ -1210,6 +1306,8 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 	}
 	cttext_piles(g, c->lang, &tx);
 	text_add(&tx, "\n");
+	if (cttext_effects(g, c->lang, &tx))
+		text_add(&tx, "\n");
 	if (g->end) {
 		over_text(g, c, &tx);
 		if (g->end != CE_CAPPED) /* an unfinished game has no rematch */
@@ -1222,6 +1320,8 @@ static void render(const void *state, const struct play_ctx *c, struct msg *m)
 		public_choices(g, &st, o, n, c, m);
 	}
 	msg_button(m, c->row->id, c->row->moves, "hand", NULL, i18n_get(c->lang, S_CTP_HAND_BUTTON),
+	           MSG_SECONDARY);
+	msg_button(m, c->row->id, c->row->moves, "map", NULL, i18n_get(c->lang, S_CTP_MAP_BUTTON),
 	           MSG_SECONDARY);
 }
 
@@ -1283,6 +1383,15 @@ static void hand_view(const struct cthulhu *g, const struct play_ctx *c, int who
 			menu(g, &st, o, n, 0, "place", c, m);
 		else
 			all_options(g, &st, o, n, c, m);
+		if (hidden(g, &st, o, n)) { /* C14: asked whatever the hand holds */
+			int cards = 0;
+			for (int i = 0; i < n; i++)
+				cards += o[i].what == CO_CARD;
+			if (!cards) {
+				text_add(&tx, "\n");
+				i18n_add(&tx, c->lang, S_CTP_NO_PLAYABLE, NULL);
+			}
+		}
 	}
 }
 
@@ -1299,7 +1408,7 @@ static void page_view(const struct cthulhu *g, const struct play_ctx *c, int who
 	int n = pending(g, &st, o), pages = (n + PAGE - 1) / PAGE, p;
 
 	text_init(&tx, err, sizeof(err));
-	if (!n || (hidden(&st, o, n) && member_of(g, st.seat) != who)) {
+	if (!n || (hidden(g, &st, o, n) && member_of(g, st.seat) != who)) {
 		i18n_add(&tx, c->lang, S_CTP_ERR_NOTHING, NULL);
 		refuse(out, user, c, err);
 		return;
@@ -1346,6 +1455,8 @@ static void preview_view(const struct cthulhu *g, const struct play_ctx *c, int 
 	msg_button(m, c->row->id, c->row->moves, "page", val, i18n_get(c->lang, S_CTP_BACK),
 	           MSG_SECONDARY);
 	board_marks_init(&mk);
+	names_of(c, mk.names);
+	mk.lang = i18n_code(c->lang);
 	mk.n_options = cthulhu_tile_options(g, &tile, options);
 	mk.options = options;
 	mk.tile = tile;
@@ -1355,6 +1466,43 @@ static void preview_view(const struct cthulhu *g, const struct play_ctx *c, int 
 	         k + 1);
 	if (board_png(g, &mk, &png, &len) == 0 && msg_picture_take(out, m, name, &png, len))
 		free(png);
+}
+
+/* The whole map with the marks of the awaited decision, privately (the
+ * table's picture shows the area in play); the map as text for terminals. */
+static void map_view(const struct cthulhu *g, const struct play_ctx *c, const char *user,
+                     struct msg_list *out)
+{
+	struct cmap_option options[CMAP_OPTIONS_MAX];
+	int16_t reach[CMAP_SQUARES];
+	struct board_marks mk;
+	char name[MSG_PICTURE_NAME], round[16];
+	unsigned char *png = NULL;
+	size_t len = 0;
+	char *alt;
+	struct text tx;
+	struct msg *m;
+
+	if (!(m = private_msg(out, user, c, MSG_INFO)))
+		return;
+	number(round, sizeof(round), g->round);
+	text_init(&tx, m->text, sizeof(m->text));
+	i18n_add(&tx, c->lang, S_CTP_MAP_TEXT, round, NULL);
+	marks_for(g, &mk, options, reach);
+	names_of(c, mk.names);
+	mk.lang = i18n_code(c->lang);
+	mk.full = 1;
+	snprintf(name, sizeof(name), "fullmap-%lld-%d.png", (long long)c->row->id, c->row->moves);
+	if (board_png(g, &mk, &png, &len) < 0)
+		return;
+	if (msg_picture_take(out, m, name, &png, len)) {
+		free(png);
+		return;
+	}
+	alt = malloc(MSG_PICTURE_ALT_MAX + 1);
+	if (alt && board_text(g, &mk, mk.lang, alt, MSG_PICTURE_ALT_MAX + 1) > 0)
+		msg_picture_alt(out, m, alt);
+	free(alt);
 }
 
 /* C8: the defeated player's picker: per relic type held, how many are
@@ -1459,6 +1607,9 @@ static int view(const void *state, const struct play_ctx *c, int who, const stru
 	case ACT_RELICS:
 		relics_view(g, c, who, cmd, user, out);
 		return 1;
+	case ACT_MAP:
+		map_view(g, c, user, out);
+		return 1;
 	case ACT_PLACE:
 		ctplay_settings(c->row->per_player, &s);
 		n = pending(g, &st, o);
@@ -1524,6 +1675,7 @@ static int unfinished(const void *state)
 const struct play_game ctplay = {
 	.ops = &cthulhu_ops,
 	.option = option,
+	.stamp = stamp,
 	.members = members,
 	.setup = setup,
 	.member_of = member_of,
@@ -1533,7 +1685,9 @@ const struct play_game ctplay = {
 	.action = action,
 	.auto_roll = auto_roll,
 	.narrate = narrate,
+	.fold = fold,
 	.render = render,
+	.awaits = awaits,
 	.rules = S_CTP_RULES,
 	.nobody_wins = 1,
 	.started = S_CTP_STARTED,

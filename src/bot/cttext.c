@@ -201,6 +201,34 @@ static void exits(int tile, int rot, int lang, struct text *out)
 		}
 }
 
+/* The label of passing at a CA_PLAY node of `moment`: where the turn goes
+ * on to. */
+static int pass_label(int moment)
+{
+	switch (moment) {
+	case CM_PP1:
+		return S_CTW_PASS_PP1;
+	case CM_PP2:
+		return S_CTW_PASS_PP2;
+	case CM_PP3:
+		return S_CTW_PASS_PP3;
+	case CM_PP4:
+		return S_CTW_PASS_PP4;
+	case CM_PP4_END:
+		return S_CTW_PASS_PP4_END;
+	case CM_PP5:
+		return S_CTW_PASS_PP5;
+	case CM_CS:
+		return S_CTW_PASS_CS;
+	case CM_CHECK:
+		return S_CTW_PASS_CHECK;
+	case CM_RW:
+		return S_CTW_PASS_RW;
+	default:
+		return S_CT_OPT_PASS;
+	}
+}
+
 void cttext_option(const struct cthulhu *g, const struct game_step *st,
                    const struct cthulhu_option *o, const char *const *names, int lang,
                    struct text *out)
@@ -212,7 +240,10 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
 	cttext_square(g, o->arg, sq, sizeof sq);
 	switch (o->what) {
 	case CO_PASS:
-		i18n_add(out, lang, st->kind == CA_WEAPON ? S_CT_OPT_NO_WEAPON : S_CT_OPT_PASS,
+		i18n_add(out, lang,
+		         st->kind == CA_WEAPON ? S_CT_OPT_NO_WEAPON
+		         : st->kind == CA_PLAY ? pass_label(cthulhu_moment(g))
+		                               : S_CT_OPT_PASS,
 		         NULL);
 		break;
 	case CO_STOP:
@@ -315,6 +346,8 @@ void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out)
 	snprintf(d, sizeof d, "%d", p->start);
 	snprintf(e, sizeof e, "%d", p->hand);
 	i18n_add(out, lang, S_CT_SEAT, a, b, c, d, e, NULL);
+	snprintf(a, sizeof a, "%d", cthulhu_vp(g, seat));
+	i18n_add(out, lang, S_CT_SEAT_VP, a, NULL);
 	text_init(&lt, list, sizeof list);
 	for (int t = 0; t < CTHULHU_TYPES; t++)
 		if (p->relics[t]) {
@@ -375,4 +408,40 @@ void cttext_piles(const struct cthulhu *g, int lang, struct text *out)
 	snprintf(v[2], sizeof v[2], "%d", g->hearts);
 	snprintf(v[3], sizeof v[3], "%d", g->bullets);
 	i18n_add(out, lang, S_CT_SUPPLY, v[0], v[1], v[2], v[3], NULL);
+}
+
+void cttext_pawn(int seat, struct text *out)
+{
+	static const char *const discs[CTHULHU_MAX] = { "🔴", "🔵", "🟢", "🟠", "🟣", "🟤" };
+	if (seat >= 0 && seat < CTHULHU_MAX)
+		text_addf(out, "%s %d", discs[seat], seat + 1);
+}
+
+int cttext_effects(const struct cthulhu *g, int lang, struct text *out)
+{
+	char list[512], one[256];
+	struct text lt, ot;
+	int fx = cthulhu_effects(g), any = 0;
+	static const struct {
+		int bit, id, kind;
+	} shown[] = {
+		{ CX_ELDER, S_CT_EFFECT_ELDERSIGN, CK_ELDERSIGN },
+		{ CX_NERVES, S_CT_EFFECT_NERVES, CK_NERVES },
+		{ CX_JAMMED, S_CT_EFFECT_JAMMED, CK_JAMMED },
+		{ CX_NO_MOVE, S_CT_EFFECT_NO_MOVE, -1 },
+	};
+
+	text_init(&lt, list, sizeof list);
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		if (!(fx & shown[i].bit))
+			continue;
+		text_init(&ot, one, sizeof one);
+		i18n_add(&ot, lang, shown[i].id,
+		         shown[i].kind >= 0 ? ctnames_card(shown[i].kind, lang) : NULL, NULL);
+		text_add(&lt, any++ ? "; " : "");
+		text_add(&lt, one);
+	}
+	if (any)
+		i18n_add(out, lang, S_CT_EFFECTS, list, NULL);
+	return any;
 }

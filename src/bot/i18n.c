@@ -241,6 +241,8 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                  "om geveld te worden) of /retreat om {2} {2:Teken|Tekens} te bewaren." },
 	[S_CTP_AWAITS] = { "The table waits for you to decide ({2}): {1}",
 	                   "De tafel wacht op je beslissing ({2}): {1}" },
+	[S_CTP_MAP_BUTTON] = { "Full map", "Hele kaart" },
+	[S_CTP_MAP_TEXT] = { "The whole map, round {1}.", "De hele kaart, ronde {1}." },
 	[S_CD_N_CURSE] = { "Turn {1}: {2} curses {3}.", "Beurt {1}: {2} vervloekt {3}." },
 	[S_CD_N_ROLL] = { "{1} rolls: {2}.", "{1} werpt: {2}." },
 	[S_CD_N_RESPOND] = { "{1} responds: {2}.", "{1} werpt als reactie: {2}." },
@@ -740,6 +742,125 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                  "spel.\nTafelinstellingen bij /openen: beslissing:S, snel:S, "
 	                  "venster:S|uit, vijanden:automatisch|handmatig, bevestigen:aan|uit, "
 	                  "rondes:N|uit." },
+	[S_BUTTON_UNAVAILABLE] = { "unavailable", "niet beschikbaar" },
+	[S_CTP_NO_PLAYABLE] = { "You have no card you can play now.",
+	                        "Je hebt geen kaart die je nu kunt spelen." },
+	/* the board game's narration folded, its play points, its status */
+	[S_CTF_EVERYONE_DRAWS] = { "Everyone draws {1} {1:card|cards}.",
+	                           "Iedereen trekt {1} {1:kaart|kaarten}." },
+	[S_CTF_DRAWS] = { "draws {1} {1:card|cards}", "trekt {1} {1:kaart|kaarten}" },
+	[S_CTF_SANITY_ROLL] = { "sanity roll {1}", "verstandsworp {1}" },
+	[S_CTF_COMBAT_ROLL] = { "rolls {1}", "werpt {1}" },
+	[S_CTF_AGAINST] = { " against {1}", " tegen {1}" },
+	[S_CTF_TOTAL] = { "total {1} against {2}", "totaal {1} tegen {2}" },
+	[S_CTF_KILLS] = { "kills it", "doodt hem" },
+	[S_CTF_WITH] = { "with {1}", "met {1}" },
+	[S_CTF_SPENDS] = { "spends {1} {1:bullet|bullets} ({2} left)",
+	                   "besteedt {1} {1:kogel|kogels} (nog {2})" },
+	[S_CTF_BULLETS] = { "now {1} {1:bullet|bullets}", "nu {1} {1:kogel|kogels}" },
+	[S_CTF_HEARTS] = { "now {1} {1:heart|hearts}", "nu {1} {1:hart|harten}" },
+	[S_CTF_SANITY] = { "sanity {1}/{2}", "verstand {1}/{2}" },
+	[S_CTF_INSANE] = { "goes insane (starting sanity now {1})",
+	                   "wordt krankzinnig (beginverstand nu {1})" },
+	[S_CTF_DEFEAT] = { "is defeated on {1}", "wordt verslagen op {1}" },
+	[S_CTF_OUT] = { "is out of the game", "ligt uit het spel" },
+	[S_CTF_RELICS] = { "takes {1}", "krijgt {1}" },
+	[S_CTF_RELICS_LOST] = { "loses {1}", "verliest {1}" },
+	[S_CTF_TOKEN_HEART] = { "picks up the heart on {1}", "raapt het hart op {1} op" },
+	[S_CTF_TOKEN_BULLET] = { "picks up the bullet on {1}", "raapt de kogel op {1} op" },
+	[S_CTF_PLAYS] = { "plays {1}", "speelt {1}" },
+	[S_CTF_USES] = { "uses {1}", "gebruikt {1}" },
+	[S_CTF_DISCARDS] = { "discards {1}", "legt {1} af" },
+	[S_CTF_PUT] = { "is put on {1}", "wordt op {1} gezet" },
+	[S_CTF_MAY_MOVE] = { "may move {1} {1:square|squares}",
+	                     "mag {1} {1:vakje|vakjes} bewegen" },
+	[S_CTF_MOVES] = { "{1} moves {2} ({3} left)", "{1} loopt {2} (nog {3})" },
+	[S_CTF_MOVES_TO] = { "{1} moves {2}", "{1} loopt {2}" },
+	[S_CTF_CULTISTS_MOVE] = { "Cultists move: {1}", "Sektariërs bewegen: {1}" },
+	[S_CTF_BYAKHEE_MOVE] = { "Byakhee move: {1}", "Byakhee bewegen: {1}" },
+	[S_CTF_NEW] = { "New on the map: {1}", "Nieuw op de kaart: {1}" },
+	[S_CTF_CULTIST] = { "a cultist on {1}", "een sektariër op {1}" },
+	[S_CTF_CULTISTS] = { "cultists on {1}", "sektariërs op {1}" },
+	[S_CTF_BYAKHEE] = { "a byakhee on {1}", "een byakhee op {1}" },
+	[S_CTF_BYAKHEES] = { "byakhee on {1}", "byakhee op {1}" },
+	[S_CTF_HEART] = { "a heart on {1}", "een hart op {1}" },
+	[S_CTF_HEARTS_ON] = { "hearts on {1}", "harten op {1}" },
+	[S_CTF_BULLET] = { "a bullet on {1}", "een kogel op {1}" },
+	[S_CTF_BULLETS_ON] = { "bullets on {1}", "kogels op {1}" },
+	[S_CTF_PLACED] = { "placed in cell ({1},{2})", "komt in vak ({1},{2})" },
+	[S_CTF_CULTISTS_AROUND] = { "cultists on the 8 squares around {1}",
+	                            "sektariërs op de 8 vakjes rond {1}" },
+	[S_CTF_LAYS] = { "{1} lays {2} in cell ({3},{4})", "{1} legt {2} in vak ({3},{4})" },
+	[S_CTF_ROLL_CULTISTS] = { "{1} rolls {2}, so up to {2} {2:cultist moves|cultists move}",
+	                          "{1} werpt {2}, dus tot {2} {2:sektariër beweegt|sektariërs "
+	                          "bewegen}" },
+	[S_CTF_FIGHTS_CULTIST] = { "fights the cultist", "vecht tegen de sektariër" },
+	[S_CTF_FIGHTS_BYAKHEE] = { "fights the byakhee", "vecht tegen de byakhee" },
+	[S_CTF_TURNED] = { "turned {1}°", "{1}° gedraaid" },
+	[S_CTF_TURNED_RELIEF] = { "turned {1}°, closing the last open street (B8)",
+	                          "{1}° gedraaid, sluit de laatste open straat af (B8)" },
+	[S_CTF_TURNED_FORCED] = { "turned {1}°, its entrance to the street (B9)",
+	                          "{1}° gedraaid, met de ingang naar de straat (B9)" },
+	[S_CTW_PP1] = { "{1}: the turn begins (PP1, before the map tile): play a card or item, or "
+	                "pass.",
+	                "{1}: de beurt begint (PP1, voor de kaarttegel): speel een kaart of "
+	                "voorwerp, of pas." },
+	[S_CTW_PP2] = { "{1}: the map tile and its fights are done (PP2, before drawing cards): "
+	                "play a card or item, or pass.",
+	                "{1}: de kaarttegel en zijn gevechten zijn klaar (PP2, voor het trekken "
+	                "van kaarten): speel een kaart of voorwerp, of pas." },
+	[S_CTW_PP3] = { "{1}: before the first move, {2} {2:square|squares} to go (PP3): play a "
+	                "card or item, or pass.",
+	                "{1}: voor de eerste stap, nog {2} {2:vakje|vakjes} (PP3): speel een kaart "
+	                "of voorwerp, of pas." },
+	[S_CTW_PP4] = { "{1}: after the fight, {2} {2:square|squares} left (PP4): play a card or "
+	                "item, or pass.",
+	                "{1}: na het gevecht, nog {2} {2:vakje|vakjes} (PP4): speel een kaart of "
+	                "voorwerp, of pas." },
+	[S_CTW_PP4_END] = { "{1}: the movement is over (PP4, before the enemies move): play a card "
+	                    "or item, or pass.",
+	                    "{1}: het lopen is voorbij (PP4, voor de vijanden bewegen): speel een "
+	                    "kaart of voorwerp, of pas." },
+	[S_CTW_PP5] = { "{1}: the enemies have moved (PP5, before the discard that ends the turn): "
+	                "play a card or item, or pass.",
+	                "{1}: de vijanden hebben bewogen (PP5, voor het afleggen dat de beurt "
+	                "beëindigt): speel een kaart of voorwerp, of pas." },
+	[S_CTW_CS_CULTIST] = { "{1}: the fight against the cultist on {2} begins (CS): play a card "
+	                       "or item, or pass.",
+	                       "{1}: het gevecht tegen de sektariër op {2} begint (CS): speel een "
+	                       "kaart of voorwerp, of pas." },
+	[S_CTW_CS_BYAKHEE] = { "{1}: the fight against the byakhee on {2} begins (CS, before the "
+	                       "sanity check): play a card or item, or pass.",
+	                       "{1}: het gevecht tegen de byakhee op {2} begint (CS, voor de "
+	                       "verstandsproef): speel een kaart of voorwerp, of pas." },
+	[S_CTW_CHECK] = { "{1}: a sanity check is due on {2}: play a card or item, or pass and "
+	                  "roll.",
+	                  "{1}: er volgt een verstandsproef op {2}: speel een kaart of voorwerp, "
+	                  "of pas en werp." },
+	[S_CTW_RW] = { "{1}: reaction window (RW) to {2}'s movement roll, {3} {3:square|squares}: "
+	               "play a card or pass.",
+	               "{1}: reactievenster (RW) op de bewegingsworp van {2}, {3} "
+	               "{3:vakje|vakjes}: speel een kaart of pas." },
+	[S_CTW_PASS_PP1] = { "Pass → map tile", "Passen → kaarttegel" },
+	[S_CTW_PASS_PP2] = { "Pass → draw cards", "Passen → kaarten trekken" },
+	[S_CTW_PASS_PP3] = { "Pass → move", "Passen → lopen" },
+	[S_CTW_PASS_PP4] = { "Pass → move on", "Passen → verder lopen" },
+	[S_CTW_PASS_PP4_END] = { "Pass → enemies move", "Passen → vijanden bewegen" },
+	[S_CTW_PASS_PP5] = { "Pass → discard", "Passen → afleggen" },
+	[S_CTW_PASS_CS] = { "Pass → fight", "Passen → vechten" },
+	[S_CTW_PASS_CHECK] = { "Pass → sanity roll", "Passen → verstandsworp" },
+	[S_CTW_PASS_RW] = { "Pass (no reaction)", "Passen (geen reactie)" },
+	[S_CT_SEAT_VP] = { " · {1} VP", " · {1} OP" },
+	[S_CT_EFFECTS] = { "in effect this turn: {1}", "van kracht deze beurt: {1}" },
+	[S_CT_EFFECT_ELDERSIGN] = { "{1} (enemies do not stop the pawn; entering a byakhee's "
+	                            "square costs a sanity check)",
+	                            "{1} (vijanden houden de pion niet tegen; het vakje van een "
+	                            "byakhee betreden kost een verstandsproef)" },
+	[S_CT_EFFECT_JAMMED] = { "{1} (no weapons)", "{1} (geen wapens)" },
+	[S_CT_EFFECT_NO_MOVE] = { "no movement (steps 6–7 skipped)",
+	                          "niet lopen (stap 6–7 overgeslagen)" },
+	[S_CT_EFFECT_NERVES] = { "{1} (the sanity check is skipped)",
+	                         "{1} (de verstandsproef vervalt)" },
 };
 
 static const char *const codes[I18N_LANGS] = { "en", "nl" };

@@ -143,6 +143,12 @@ struct msg_button *msg_button(struct msg *m, int64_t game, int move, const char 
 	return b;
 }
 
+void msg_disable(struct msg_button *b)
+{
+	if (b)
+		b->disabled = 1;
+}
+
 int msg_ask(struct msg *m, struct msg_button *b, const char *title, const char *label,
             const char *placeholder, int max_len)
 {

@@ -34,7 +34,42 @@ static void add_lines(struct story *s, const char *lines, size_t n)
 	s->len += n;
 }
 
-/* Replays g into s. Returns 0, or -1 when a move does not apply. */
+/* Events applied and not yet told, for a game that folds them (play.h:
+ * fold): those of one command, as the table told them together. */
+struct pending {
+	struct game_event ev[PLAYLOG_FOLD_EVENTS];
+	int n;
+	int64_t at; /* when the command that made them was stored */
+};
+
+/* Tells lines[] (text, possibly without a final '\n') into s. */
+static void add_text(struct story *s, char *lines, size_t len)
+{
+	if (len == 0)
+		return;
+	if (lines[len - 1] != '\n')
+		lines[len++] = '\n';
+	add_lines(s, lines, len);
+}
+
+/* Tells the gathered events through the game's fold; none stay gathered. */
+static void flush(const struct play_game *game, const void *state, const struct play_ctx *c,
+                  struct pending *p, struct story *s, char *lines, size_t cap)
+{
+	struct text tx;
+
+	if (p->n == 0)
+		return;
+	text_init(&tx, lines, cap - 1);
+	game->fold(state, p->ev, p->n, c, &tx);
+	p->n = 0;
+	add_text(s, lines, tx.len);
+}
+
+/* Replays g into s: each apply narrated at once, or, for a game that folds,
+ * the events of one command (the stored moves of one instant with no other
+ * event between them, as the bot gathered them) folded together. Returns 0,
+ * -1 when a move does not apply, -2 out of memory. */
 static int replay(const struct play_game *game, const struct store_loaded *g, int lang,
                   struct story *s)
 {
@@ -42,26 +77,45 @@ static int replay(const struct play_game *game, const struct store_loaded *g, in
 	struct play_ctx c = { .row = g->game, .m = g->members, .nm = g->nmembers, .lang = lang };
 	struct game_setup setup;
 	struct game_events ev;
-	char lines[MSG_TEXT_MAX];
+	struct pending *p = NULL;
+	char *lines = malloc(PLAYLOG_FOLD_TEXT);
 	struct text tx;
+	int rc = 0;
 
+	if (!lines || (game->fold && !(p = calloc(1, sizeof(*p))))) {
+		free(lines);
+		return -2;
+	}
 	game->setup(g->game, g->nmembers, &setup);
 	setup.first = g->game->first;
 	if (game->ops->init(state, &setup) != GAME_OK)
-		return -1;
-	for (int i = 0; i < g->nevents; i++) {
-		int rc = play_log_apply(game, state, &g->events[i], &ev);
-		if (rc < 0)
-			return -1;
-		if (rc == 0 || ev.n == 0)
+		rc = -1;
+	for (int i = 0; i < g->nevents && rc == 0; i++) {
+		const struct store_event *e = &g->events[i];
+		int k = play_log_apply(game, state, e, &ev);
+		if (k < 0) {
+			rc = -1;
+			break;
+		}
+		if (p && (k == 0 || e->at != p->at || p->n + ev.n > PLAYLOG_FOLD_EVENTS))
+			flush(game, state, &c, p, s, lines, PLAYLOG_FOLD_TEXT);
+		if (k == 0 || ev.n == 0)
 			continue;
-		text_init(&tx, lines, sizeof(lines));
+		if (p) {
+			memcpy(p->ev + p->n, ev.ev, (size_t)ev.n * sizeof(ev.ev[0]));
+			p->n += ev.n;
+			p->at = e->at;
+			continue;
+		}
+		text_init(&tx, lines, PLAYLOG_FOLD_TEXT - 1);
 		game->narrate(state, ev.ev, ev.n, &c, &tx);
-		if (tx.len && lines[tx.len - 1] != '\n')
-			text_add(&tx, "\n");
-		add_lines(s, lines, strlen(lines));
+		add_text(s, lines, tx.len);
 	}
-	return 0;
+	if (p && rc == 0)
+		flush(game, state, &c, p, s, lines, PLAYLOG_FOLD_TEXT);
+	free(p);
+	free(lines);
+	return rc;
 }
 
 /* The start of the page that ends at `end` in s: as many whole lines
@@ -86,7 +140,7 @@ int playlog_page(const struct play_game *game, const struct store_loaded *g, int
 {
 	struct story s = { 0 };
 	size_t start, end;
-	int k = 0;
+	int k = 0, rc;
 
 	*pages = 0;
 	*dropped = 0;
@@ -94,9 +148,9 @@ int playlog_page(const struct play_game *game, const struct store_loaded *g, int
 		return -1;
 	if (!(s.buf = malloc(PLAYLOG_BYTES)))
 		return -2;
-	if (replay(game, g, lang, &s)) {
+	if ((rc = replay(game, g, lang, &s))) {
 		free(s.buf);
-		return -1;
+		return rc;
 	}
 	*dropped = s.dropped;
 	for (end = s.len; end > 0; end = page_start(&s, end))

@@ -109,6 +109,12 @@ static void print_msg(FILE *f, const struct msg *m, int lang, const char *pictur
 			/* id is "<game>:<move>:<command>[:<arg>]" */
 			if (!strchr(b->id, ':') || !strchr(strchr(b->id, ':') + 1, ':'))
 				continue;
+			if (b->disabled) { /* shown, but nothing to type for it */
+				fprintf(f, " [%s: ", b->label);
+				fputs(i18n_get(lang, S_BUTTON_UNAVAILABLE), f);
+				fputs("]", f);
+				continue;
+			}
 			fprintf(f, " [%s: ", b->label);
 			print_command(f, b->id);
 			if (p && p->placeholder[0])

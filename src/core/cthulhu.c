@@ -1161,19 +1161,30 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 	}
 }
 
+/* The hand's cards playable at a CA_PLAY node, as options. */
+static int hand_plays(const struct cthulhu *g, struct cthulhu_option *out, int n)
+{
+	int seat = g->ask_seat;
+	if (!g->p[seat].played)
+		for (int k = 0; k < CTHULHU_KINDS; k++)
+			if (cthulhu_in_hand(g, seat, k) && playable(g, seat, k, g->moment))
+				n = add(out, n, CO_CARD, k);
+	return n;
+}
+
+/* The options of a CA_PLAY node. Under secret hands the items in play come
+ * before the hand's cards, so that an item's option number tells nothing
+ * of the hand. */
 static int plays(const struct cthulhu *g, struct cthulhu_option *out)
 {
 	int seat = g->ask_seat, m = g->moment, n = 0;
-	const struct cthulhu_player *p = &g->p[seat];
 	n = add(out, n, CO_PASS, 0);
 	if (m != CM_RW && (g->flags & F_INSANE))
 		return n; /* B30 */
 	if ((m == CM_PP2 || m == CM_PP4 || m == CM_PP4_END) && can_sanctify(g))
 		n = add(out, n, CO_SANCTIFY, 0);
-	if (!p->played)
-		for (int k = 0; k < CTHULHU_KINDS; k++)
-			if (cthulhu_in_hand(g, seat, k) && playable(g, seat, k, m))
-				n = add(out, n, CO_CARD, k);
+	if (!g->secret)
+		n = hand_plays(g, out, n);
 	int items = m == CM_RW || (m >= CM_PP1 && m <= CM_PP5);
 	if (items && cthulhu_in_play(g, seat, CK_LAUDANUM) >= 0 && laudanum_works(g, seat))
 		n = add(out, n, CO_ITEM, CK_LAUDANUM);
@@ -1182,7 +1193,51 @@ static int plays(const struct cthulhu *g, struct cthulhu_option *out)
 	if (m == CM_CS && g->enemy == CS_BYAKHEE && !(g->fflags & FF_CANDLE) &&
 	    cthulhu_in_play(g, seat, CK_CANDLE) >= 0)
 		n = add(out, n, CO_ITEM, CK_CANDLE);
+	if (g->secret)
+		n = hand_plays(g, out, n);
 	return n;
+}
+
+int cthulhu_could_play(const struct cthulhu *g)
+{
+	const struct cthulhu_player *p;
+	switch (g->phase) {
+	case PH_AUTOMATIC:
+		return 1;
+	case PH_FAILED: /* E13, E15 */
+		p = &g->p[g->seat];
+		return p->hand > 0 && !p->played && !(g->flags & F_INSANE);
+	case PH_PLAY:
+		p = &g->p[g->ask_seat];
+		if (p->hand == 0 || p->played || (g->moment != CM_RW && (g->flags & F_INSANE)))
+			return 0;
+		/* playable() reads public facts only: whether some card, if
+		 * held, could be played now. */
+		for (int k = 0; k < CTHULHU_KINDS; k++)
+			if (playable(g, g->ask_seat, k, g->moment))
+				return 1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Under secret hands, whether a decision with a single option is asked
+ * all the same, because being skipped would tell the table something of
+ * the hand: an own play point, CS, a due check or a reaction window, and
+ * a failed roll, whenever cthulhu_could_play; step 1's choice of Automatic
+ * card whenever one is held with another card. B47 plays exactly one of
+ * them, so the others stay in the hand unseen: asking only when two kinds
+ * are held would show that the hand holds a second Automatic card, while
+ * asking whenever another card is held shows no more than the card played
+ * and the hand size (the choice itself is listed privately, C4). */
+static int ask_anyway(const struct cthulhu *g)
+{
+	if (!g->secret)
+		return 0;
+	if (g->phase == PH_AUTOMATIC)
+		return g->p[g->seat].hand >= 2;
+	return cthulhu_could_play(g);
 }
 
 /* A weapon's bonus against an enemy kind (§12.2). */
@@ -2217,7 +2272,7 @@ static void run(struct cthulhu *g, struct game_events *ev)
 		if (g->phase > PH_LAST_INPUT)
 			continue;
 		int n = cthulhu_options(g, opt);
-		if (n >= 2)
+		if (n >= 2 || (n == 1 && ask_anyway(g)))
 			return;
 		if (n == 0) {
 			/* a figure or reseed list that ran dry */
@@ -2237,13 +2292,14 @@ static void run(struct cthulhu *g, struct game_events *ev)
 int cthulhu_init(struct cthulhu *g, const struct game_setup *setup)
 {
 	if (setup->players < CTHULHU_MIN || setup->players > CTHULHU_MAX || setup->per_player ||
-	    setup->rounds < 0 || setup->rounds > 10000)
+	    setup->rounds < 0 || setup->rounds > 10000 || setup->revision < 0)
 		return GAME_EARG;
 	tables();
 	memset(g, 0, sizeof *g);
 	cmap_init(&g->map);
 	g->n = (uint8_t)setup->players;
 	g->cap = (uint16_t)setup->rounds;
+	g->secret = setup->revision >= CTHULHU_REV_SECRET;
 	g->cultists = CTHULHU_CULTISTS;
 	g->byakhee = CTHULHU_BYAKHEE;
 	g->hearts = (uint16_t)(CTHULHU_HEARTS - 3 * g->n);
@@ -3011,4 +3067,21 @@ void cthulhu_piles(const struct cthulhu *g, struct cthulhu_piles *out)
 	out->card_discard = pile_count(g->card_at, CTHULHU_CARDS, CW_DISCARD);
 	out->relics = pile_count(g->relic_at, CTHULHU_RELICS, CW_DECK);
 	out->relic_discard = pile_count(g->relic_at, CTHULHU_RELICS, CW_DISCARD);
+}
+
+int cthulhu_effects(const struct cthulhu *g)
+{
+	int fx = 0;
+
+	if (g->end)
+		return 0;
+	if (g->flags & F_ELDER)
+		fx |= CX_ELDER;
+	if (g->flags & F_JAMMED)
+		fx |= CX_JAMMED;
+	if (g->flags & F_SKIP67)
+		fx |= CX_NO_MOVE;
+	if (g->enemy && (g->fflags & FF_NERVES))
+		fx |= CX_NERVES;
+	return fx;
 }

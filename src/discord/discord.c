@@ -23,6 +23,7 @@
 #include "rlyeh/play.h"
 #include "rlyeh/rest.h"
 #include "rlyeh/rng.h"
+#include "rlyeh/shards.h"
 #include "rlyeh/solvecache.h"
 #include "rlyeh/store.h"
 #include "rlyeh/text.h"
@@ -838,6 +839,8 @@ static void add_components(cJSON *data, const struct msg *t)
 		cJSON_AddNumberToObject(b, "type", 2);
 		cJSON_AddNumberToObject(b, "style", button_styles[mb->style % 3]);
 		add_plain(b, "label", mb->label);
+		if (mb->disabled)
+			cJSON_AddBoolToObject(b, "disabled", 1);
 		if (mb->prompt) {
 			/* A click is answered with a modal (discord_modal_json). */
 			char id[MSG_BUTTON_ID + 1];
@@ -896,10 +899,14 @@ static const char *called_user(const struct msg *t)
 	return t && t->audience == MSG_CHANNEL && is_snowflake(t->call.user) ? t->call.user : NULL;
 }
 
+/* What stands for the earliest lines of a narration too long for one
+ * message: they are left out, and /log tells them (in either language). */
+#define LEFT_OUT "\xe2\x80\xa6 (/log)\n"
+
 /* Writes to content (CONTENT_MAX + 1 bytes) the texts of m[0..n-1] but
  * tables (a title in bold heading its text), then the call of `table` (NULL:
  * none), each on its own line. When they do not fit, the texts' earliest
- * lines are left out, an ellipsis in their place: the last lines and the
+ * lines are left out, LEFT_OUT in their place: the last lines and the
  * call are what a live table must show. */
 static void compose_content(const struct msg *const *m, int n, const struct msg *table,
                             char *content)
@@ -939,11 +946,11 @@ static void compose_content(const struct msg *const *m, int n, const struct msg 
 		budget = CONTENT_MAX - (call[0] ? strlen(call) + 1 : 0);
 		if (at.len > budget) {
 			const char *cut;
-			budget -= 4; /* "…\n" */
+			budget -= sizeof(LEFT_OUT) - 1;
 			start = at.len - budget;
 			cut = strchr(all + start, '\n');
 			start = cut ? (size_t)(cut + 1 - all) : at.len;
-			text_add(&tx, "\xe2\x80\xa6\n");
+			text_add(&tx, LEFT_OUT);
 		}
 		text_add(&tx, all + start);
 		free(all);
@@ -1139,10 +1146,14 @@ struct app {
 	struct store *st;
 	struct bot *bot;
 	struct rest *rest;
-	struct gateway *gw;
+	struct shards *shards;
 	struct lws_context *ctx;
 	char app_id[32];
 	char gateway_url[CONFIG_URL_MAX];
+	int recommended_shards;         /* GET /gateway/bot's shards; 0 unknown */
+	int max_concurrency;            /* session starts per 5 s (buckets) */
+	long starts_left, starts_total; /* session_start_limit; < 0 unknown */
+	long starts_reset_ms;           /* its reset_after */
 	int registered;
 	int stopping;
 	uint64_t next_tag;
@@ -1875,7 +1886,7 @@ static void register_commands(struct app *a)
 	free(json);
 }
 
-static void on_dispatch(void *ctx, const char *t, const cJSON *d, int64_t seq)
+static void on_dispatch(void *ctx, int shard, const char *t, const cJSON *d, int64_t seq)
 {
 	struct app *a = ctx;
 
@@ -1885,7 +1896,7 @@ static void on_dispatch(void *ctx, const char *t, const cJSON *d, int64_t seq)
 		const char *id = app ? str(app, "id") : NULL;
 		if (!a->app_id[0] && id && strlen(id) < sizeof(a->app_id))
 			text_copy(a->app_id, sizeof(a->app_id), id);
-		log_msg(LOG_NOTICE, "gateway: ready (application %s)", a->app_id);
+		log_msg(LOG_NOTICE, "gateway: shard %d ready (application %s)", shard, a->app_id);
 		if (!a->registered && a->app_id[0]) {
 			a->registered = 1;
 			register_commands(a);
@@ -1895,12 +1906,13 @@ static void on_dispatch(void *ctx, const char *t, const cJSON *d, int64_t seq)
 	}
 }
 
-static void on_state(void *ctx, int state, const char *why)
+static void on_state(void *ctx, int shard, int state, const char *why)
 {
 	struct app *a = ctx;
 
-	log_msg(state == GATEWAY_STOPPED ? LOG_NOTICE : LOG_INFO, "gateway: %s", why);
-	if (state == GATEWAY_READY && !a->notified_ready) {
+	log_msg(state == GATEWAY_STOPPED ? LOG_NOTICE : LOG_INFO, "gateway: shard %d %s", shard,
+	        why);
+	if (state == GATEWAY_READY && !a->notified_ready && shards_ready(a->shards)) {
 		a->notified_ready = 1;
 		sd_notifyf(0, "READY=1\nSTATUS=gateway %s, %d games in progress", why,
 		           bot_open_games(a->bot));
@@ -2076,27 +2088,40 @@ static int health_request(struct app *a, struct lws *wsi, struct http_session *h
 	unsigned status = 200;
 	struct text tx;
 	long w = 0, tm = 0;
+	/* Room for the counters, and each shard's lines. */
+	size_t cap = 16384 + (size_t)shards_owned(a->shards) * 384;
 
-	hs->body = malloc(16384);
+	hs->body = malloc(cap);
 	if (!hs->body)
 		return -1;
-	text_init(&tx, hs->body, 16384);
+	text_init(&tx, hs->body, cap);
 	if (strcmp(uri, "/healthz") == 0) {
 		char stamp[32];
-		int ready = a->gw && gateway_state(a->gw) == GATEWAY_READY;
+		int ready = shards_ready(a->shards);
 		int writable;
 		snprintf(stamp, sizeof(stamp), "%lld", (long long)now_ms());
 		writable = store_setting_put(a->st, "health", stamp) == 0;
 		status = ready && writable ? 200 : 503;
-		text_addf(&tx, "{\"gateway\":\"%s\",\"database\":\"%s\",\"games\":%d}\n",
-		          ready ? "ready" : "not ready", writable ? "writable" : "failing",
-		          bot_open_games(a->bot));
+		text_addf(&tx, "{\"gateway\":\"%s\",\"shards\":%d,\"shards_not_ready\":",
+		          ready ? "ready" : "not ready", shards_owned(a->shards));
+		shards_not_ready_json(a->shards, &tx);
+		text_addf(&tx, ",\"database\":\"%s\",\"games\":%d}\n",
+		          writable ? "writable" : "failing", bot_open_games(a->bot));
 	} else if (strcmp(uri, "/metrics") == 0) {
 		struct metrics_gauges g = { 0 };
+		struct metrics_shard sh[CONFIG_SHARDS_MAX];
 		rest_stats(a->rest, &w, &tm);
-		g.gateway_state = a->gw ? gateway_state(a->gw) : 0;
-		g.gateway_ready = g.gateway_state == GATEWAY_READY;
-		g.reconnects = a->gw ? gateway_reconnects(a->gw) : 0;
+		g.nshards = shards_gauges(a->shards, sh, CONFIG_SHARDS_MAX);
+		g.shards = sh;
+		g.gateway_ready = shards_ready(a->shards);
+		g.gateway_state = GATEWAY_READY;
+		for (int i = 0; i < g.nshards; i++) {
+			if (g.gateway_state == GATEWAY_READY)
+				g.gateway_state = sh[i].state;
+			g.reconnects += sh[i].reconnects;
+		}
+		if (!g.nshards)
+			g.gateway_state = 0;
 		g.games = bot_open_games(a->bot);
 		g.rate_limited_waits = w;
 		g.too_many = tm;
@@ -2140,6 +2165,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 {
 	struct lws_context *ctx = wsi ? lws_get_context(wsi) : signal_ctx;
 	struct app *a = ctx ? lws_context_user(ctx) : NULL;
+	int rc;
 
 	if (reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED) {
 		if (a) {
@@ -2151,13 +2177,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 			if (stop_signal && !a->stopping) {
 				a->stopping = 1;
 				log_msg(LOG_NOTICE, "stopping: closing the gateway");
-				gateway_stop(a->gw);
+				shards_stop(a->shards);
 			}
 		}
 		return 0;
 	}
-	if (a && a->gw && user == a->gw)
-		return gateway_callback(a->gw, wsi, (int)reason, in, len);
+	if (a && shards_callback(a->shards, user, wsi, (int)reason, in, len, &rc))
+		return rc;
 	if (a && reason == LWS_CALLBACK_HTTP)
 		return health_request(a, wsi, user, in);
 	if (a && reason == LWS_CALLBACK_HTTP_WRITEABLE)
@@ -2212,14 +2238,36 @@ static int find_gateway(struct app *a)
 			    lim ? cJSON_GetObjectItemCaseSensitive(lim, "remaining") : NULL;
 			const cJSON *reset =
 			    lim ? cJSON_GetObjectItemCaseSensitive(lim, "reset_after") : NULL;
-			if (url && strlen(url) < sizeof(a->gateway_url))
+			const cJSON *total =
+			    lim ? cJSON_GetObjectItemCaseSensitive(lim, "total") : NULL;
+			const cJSON *mc =
+			    lim ? cJSON_GetObjectItemCaseSensitive(lim, "max_concurrency") : NULL;
+			const cJSON *shards =
+			    j ? cJSON_GetObjectItemCaseSensitive(j, "shards") : NULL;
+			if (url && strlen(url) < sizeof(a->gateway_url) && !a->cfg.gateway_url[0])
 				text_copy(a->gateway_url, sizeof(a->gateway_url), url);
-			if (cJSON_IsNumber(rem) && rem->valuedouble < 1 && cJSON_IsNumber(reset)) {
-				log_msg(LOG_WARN, "no session starts left; waiting %.0f s",
-				        reset->valuedouble / 1000);
-				sleep_ms(reset->valuedouble < 600000 ? (long)reset->valuedouble
-				                                     : 600000);
+			if (cJSON_IsNumber(shards) && shards->valuedouble >= 1 &&
+			    shards->valuedouble <= CONFIG_SHARD_COUNT_MAX)
+				a->recommended_shards = (int)shards->valuedouble;
+			if (cJSON_IsNumber(mc) && mc->valuedouble >= 1 && mc->valuedouble <= 1024)
+				a->max_concurrency = (int)mc->valuedouble;
+			if (cJSON_IsNumber(rem) && rem->valuedouble >= 0 && cJSON_IsNumber(reset) &&
+			    reset->valuedouble >= 0) {
+				a->starts_left =
+				    rem->valuedouble < 1e9 ? (long)rem->valuedouble : -1;
+				a->starts_total = cJSON_IsNumber(total) &&
+				                          total->valuedouble >= 1 &&
+				                          total->valuedouble < 1e9
+				                      ? (long)total->valuedouble
+				                      : -1;
+				/* A day at most: a longer wait is not believed. */
+				a->starts_reset_ms = reset->valuedouble < 86400000
+				                         ? (long)reset->valuedouble
+				                         : 86400000;
 			}
+			if (a->starts_left == 0)
+				log_msg(LOG_WARN, "no session starts left; waiting %.0f s",
+				        (double)a->starts_reset_ms / 1000);
 			cJSON_Delete(j);
 			rest_response_free(&resp);
 			if (a->gateway_url[0])
@@ -2234,13 +2282,52 @@ static int find_gateway(struct app *a)
 	return 1;
 }
 
+/* Decides the shards run here: the configured range, or (auto) all of
+ * those GET /gateway/bot recommends. Returns 0, or an exit status after
+ * saying why. */
+static int plan_shards(struct app *a, struct shards_config *sc)
+{
+	int count = a->cfg.shard_count ? a->cfg.shard_count
+	                               : (a->recommended_shards ? a->recommended_shards : 1);
+
+	if (a->cfg.shard_count) {
+		sc->first = a->cfg.shard_first;
+		sc->last = a->cfg.shard_last;
+	} else if (count > CONFIG_SHARDS_MAX) {
+		log_msg(LOG_ERR,
+		        "shards = auto: Discord recommends %d shards, more than one process runs "
+		        "(%d): run several processes, each with shards = A-B/%d",
+		        count, CONFIG_SHARDS_MAX, count);
+		return 1;
+	} else {
+		sc->first = 0;
+		sc->last = count - 1;
+	}
+	sc->count = count;
+	sc->max_concurrency = a->max_concurrency;
+	sc->remaining = a->starts_left;
+	sc->total = a->starts_total;
+	sc->reset_after_ms = a->starts_reset_ms;
+	if (a->recommended_shards > count)
+		log_msg(
+		    LOG_WARN,
+		    "Discord recommends %d shards; %d are configured (shards = auto follows the "
+		    "recommendation)",
+		    a->recommended_shards, count);
+	log_msg(LOG_NOTICE, "shards %d-%d of %d here (%d session starts per 5 s)", sc->first,
+	        sc->last, count, sc->max_concurrency);
+	return 0;
+}
+
 static const char usage[] =
-    "Usage: rlyeh run [--config FILE]\n"
+    "Usage: rlyeh run [--config FILE] [--shards auto|A-B/N]\n"
     "Run the bot on Discord: connect to the gateway, answer slash commands and\n"
     "buttons, keep games in the database. Stops cleanly on SIGTERM or SIGINT.\n"
     "\n"
     "  --config FILE   configuration (see config/rlyeh.conf); RLYEH_<KEY> variables\n"
     "                  override it\n"
+    "  --shards SPEC   gateway shards run here (key shards): auto, as many as\n"
+    "                  Discord recommends; A-B/N, shards A to B of N; A/N, one\n"
     "  --help          this text\n"
     "\n"
     "The token comes from $RLYEH_TOKEN, the file named by token_file, or\n"
@@ -2249,7 +2336,8 @@ static const char usage[] =
     "Exit status: 0 stopped cleanly, 1 error, 2 usage or no token (not in a\n"
     "terminal),\n"
     "3 the token was refused (gateway close 4004), 4 the gateway refused the\n"
-    "client (close 4010-4014).\n";
+    "client (close 4010-4014: 4010 a shard id not below the count, 4011 too\n"
+    "many guilds for the shard count).\n";
 
 static const char no_token[] =
     "rlyeh run: no bot token.\n"
@@ -2262,16 +2350,17 @@ int discord_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
+		{ "shards", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lws_context_creation_info info;
 	struct rest_config rc = { 0 };
-	struct gateway_config gc = { 0 };
-	struct gateway_handler gh = { 0 };
+	struct shards_config sc = { 0 };
+	struct shards_handler sh = { 0 };
 	struct bot_config bc;
 	struct app *a;
-	const char *config_path = NULL;
+	const char *config_path = NULL, *shards_opt = NULL;
 	char err[512];
 	int opt, status = 0, rcode;
 	uint64_t seed;
@@ -2281,6 +2370,9 @@ int discord_main(int argc, char **argv)
 		switch (opt) {
 		case 'c':
 			config_path = optarg;
+			break;
+		case 's':
+			shards_opt = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -2295,7 +2387,8 @@ int discord_main(int argc, char **argv)
 	if (!a)
 		return 1;
 	config_default(&a->cfg);
-	if (config_load(&a->cfg, config_path, err, sizeof(err))) {
+	if (config_load(&a->cfg, config_path, err, sizeof(err)) ||
+	    (shards_opt && config_set_shards(&a->cfg, shards_opt, "--shards", err, sizeof(err)))) {
 		fprintf(stderr, "rlyeh run: %s\n", err);
 		free(a);
 		return 2;
@@ -2374,19 +2467,23 @@ int discord_main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
+	a->max_concurrency = 1;
+	a->starts_left = a->starts_total = -1;
 	if (a->cfg.gateway_url[0])
 		text_copy(a->gateway_url, sizeof(a->gateway_url), a->cfg.gateway_url);
-	else if ((status = find_gateway(a)) != 0)
+	if ((!a->cfg.gateway_url[0] || a->cfg.shard_count == 0) && (status = find_gateway(a)) != 0)
 		goto out;
-	gc.url = a->gateway_url;
-	gc.token = a->cfg.token;
-	gc.compress = a->cfg.compress;
-	gc.protocol_name = PROTOCOL;
-	gh.ctx = a;
-	gh.dispatch = on_dispatch;
-	gh.state = on_state;
-	a->gw = gateway_new(a->ctx, &gc, &gh);
-	if (!a->gw) {
+	if ((status = plan_shards(a, &sc)) != 0)
+		goto out;
+	sc.gw.url = a->gateway_url;
+	sc.gw.token = a->cfg.token;
+	sc.gw.compress = a->cfg.compress;
+	sc.gw.protocol_name = PROTOCOL;
+	sh.ctx = a;
+	sh.dispatch = on_dispatch;
+	sh.state = on_state;
+	a->shards = shards_new(a->ctx, &sc, &sh);
+	if (!a->shards) {
 		status = 1;
 		goto out;
 	}
@@ -2408,9 +2505,9 @@ int discord_main(int argc, char **argv)
 		                 (lws_usec_t)a->watchdog_us / 2);
 	log_msg(LOG_NOTICE, "rlyeh %s: %d games resumed; connecting", RLYEH_VERSION,
 	        bot_open_games(a->bot));
-	gateway_start(a->gw);
+	shards_start(a->shards);
 	schedule_tick(a);
-	while (gateway_state(a->gw) != GATEWAY_STOPPED) {
+	while (shards_running(a->shards)) {
 		if (lws_service(a->ctx, 0) < 0)
 			break;
 		flush(a);
@@ -2421,11 +2518,11 @@ int discord_main(int argc, char **argv)
 		if (stop_signal && !a->stopping) {
 			a->stopping = 1;
 			sd_notify(0, "STOPPING=1");
-			gateway_stop(a->gw);
+			shards_stop(a->shards);
 		}
 	}
 	flush(a);
-	status = gateway_fatal(a->gw);
+	status = shards_fatal(a->shards);
 	/* Finish the replies in flight, then leave. */
 	/* The gateway is closed: only the HTTP worker is left, polled here
 	 * (the event loop could block until its next timer), 5 s at most. */
@@ -2441,7 +2538,7 @@ out:
 	rest_stop(a->rest, 2000);
 	if (a->ctx)
 		lws_context_destroy(a->ctx);
-	gateway_free(a->gw);
+	shards_free(a->shards);
 	bot_free(a->bot);
 	persist_live(a);
 	store_checkpoint(a->st);

@@ -38,6 +38,9 @@ struct gateway {
 	char resume_url[URL_MAX];
 	char token[256];
 	char protocol[64];
+	char name[32]; /* for the log: "gateway", or "gateway shard I" */
+	int shard_id, shard_count;
+	int turn; /* a turn to identify was given and not used yet */
 	int compress;
 	int state;
 	int fatal;
@@ -57,6 +60,8 @@ struct gateway {
 	lws_usec_t sends[GATEWAY_SEND_WINDOW]; /* ring of send times */
 	int send_head;
 	lws_usec_t last_identify;
+	lws_usec_t beat_sent;  /* when the unanswered beat was written; 0 none */
+	lws_usec_t latency_us; /* the last beat's time to its ACK; -1 none yet */
 
 	unsigned char *msg; /* the message being received */
 	size_t msglen, msgcap;
@@ -114,6 +119,13 @@ struct gateway *gateway_new(struct lws_context *ctx, const struct gateway_config
 	text_copy(g->token, sizeof(g->token), cfg->token);
 	text_copy(g->protocol, sizeof(g->protocol), cfg->protocol_name);
 	g->compress = cfg->compress;
+	g->shard_id = cfg->shard_id;
+	g->shard_count = cfg->shard_count > 0 ? cfg->shard_count : 0;
+	if (g->shard_count)
+		snprintf(g->name, sizeof(g->name), "gateway shard %d", g->shard_id);
+	else
+		text_copy(g->name, sizeof(g->name), "gateway");
+	g->latency_us = -1;
 	g->seq = -1;
 	g->next = NEXT_IDENTIFY;
 	rng_seed(&g->rng, (uint64_t)now_us() ^ ((uint64_t)(uintptr_t)g << 16));
@@ -176,7 +188,8 @@ static void beat_due(lws_sorted_usec_list_t *sul)
 	if (!g->wsi)
 		return;
 	if (!g->acked) {
-		log_msg(LOG_WARN, "gateway: no heartbeat ACK since the last beat; reconnecting");
+		log_msg(LOG_WARN, "%s: no heartbeat ACK since the last beat; reconnecting",
+		        g->name);
 		close_with(g, ZOMBIE_CODE, g->session_id[0] ? NEXT_RESUME : NEXT_IDENTIFY);
 		return;
 	}
@@ -226,9 +239,17 @@ static void connect_now(struct gateway *g)
 		g->session_id[0] = '\0';
 		g->seq = -1;
 	}
-	/* A new session at most once per 5 s (max_concurrency 1). */
-	if (g->next == NEXT_IDENTIFY && g->last_identify &&
-	    now_us() - g->last_identify < IDENTIFY_GAP) {
+	/* A new session waits for its turn from the owner's queue, or (without
+	 * one) at most once per 5 s. */
+	if (g->next == NEXT_IDENTIFY && g->h.identify_turn) {
+		if (!g->turn) {
+			set_state(g, GATEWAY_WAITING, "waiting for its turn to identify");
+			g->h.identify_turn(g->h.ctx);
+			return;
+		}
+		g->turn = 0;
+	} else if (g->next == NEXT_IDENTIFY && g->last_identify &&
+	           now_us() - g->last_identify < IDENTIFY_GAP) {
 		lws_sul_schedule(g->ctx, 0, &g->retry, retry_due,
 		                 IDENTIFY_GAP - (now_us() - g->last_identify));
 		return;
@@ -236,7 +257,7 @@ static void connect_now(struct gateway *g)
 	text_copy(buf, sizeof(buf),
 	          g->next == NEXT_RESUME && g->resume_url[0] ? g->resume_url : g->url);
 	if (lws_parse_uri(buf, &prot, &ads, &port, &p)) {
-		log_msg(LOG_ERR, "gateway: bad URL");
+		log_msg(LOG_ERR, "%s: bad URL", g->name);
 		g->fatal = GATEWAY_EXIT_REJECTED;
 		set_state(g, GATEWAY_STOPPED, "bad gateway URL");
 		return;
@@ -274,6 +295,15 @@ void gateway_start(struct gateway *g)
 	connect_now(g);
 }
 
+void gateway_identify_turn(struct gateway *g)
+{
+	if (g->state != GATEWAY_WAITING || g->wsi)
+		return;
+	lws_sul_cancel(&g->retry);
+	g->turn = 1;
+	connect_now(g);
+}
+
 void gateway_stop(struct gateway *g)
 {
 	lws_sul_cancel(&g->retry);
@@ -300,6 +330,11 @@ long gateway_reconnects(const struct gateway *g)
 	return g->reconnects;
 }
 
+double gateway_latency(const struct gateway *g)
+{
+	return g->latency_us < 0 ? -1.0 : (double)g->latency_us / 1e6;
+}
+
 void gateway_free(struct gateway *g)
 {
 	if (!g)
@@ -323,6 +358,11 @@ static void identify(struct gateway *g)
 	cJSON_AddStringToObject(props, "os", "linux");
 	cJSON_AddStringToObject(props, "browser", "rlyeh");
 	cJSON_AddStringToObject(props, "device", "rlyeh");
+	if (g->shard_count) {
+		cJSON *shard = cJSON_AddArrayToObject(d, "shard");
+		cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_id));
+		cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_count));
+	}
 	json = cJSON_PrintUnformatted(root);
 	if (json && send_json(g, json, 2) == 0) {
 		g->last_identify = now_us();
@@ -358,7 +398,7 @@ static void on_payload(struct gateway *g, const char *text, size_t len)
 	const cJSON *op, *d, *s, *t;
 
 	if (!root || !cJSON_IsObject(root)) {
-		log_msg(LOG_WARN, "gateway: a payload that is not a JSON object was ignored");
+		log_msg(LOG_WARN, "%s: a payload that is not a JSON object was ignored", g->name);
 		cJSON_Delete(root);
 		return;
 	}
@@ -389,20 +429,25 @@ static void on_payload(struct gateway *g, const char *text, size_t len)
 	}
 	case 11: /* ACK */
 		g->acked = 1;
+		if (g->beat_sent) {
+			g->latency_us = now_us() - g->beat_sent;
+			g->beat_sent = 0;
+		}
 		break;
 	case 1: /* the server asks for a beat now */
 		send_heartbeat(g);
 		break;
 	case 7: /* RECONNECT */
-		log_msg(LOG_INFO, "gateway: asked to reconnect");
+		log_msg(LOG_INFO, "%s: asked to reconnect", g->name);
 		close_with(g, ZOMBIE_CODE, NEXT_RESUME);
 		break;
 	case 9: /* INVALID SESSION */
 		if (cJSON_IsTrue(d) && g->session_id[0]) {
-			log_msg(LOG_INFO, "gateway: session invalid but resumable");
+			log_msg(LOG_INFO, "%s: session invalid but resumable", g->name);
 			close_with(g, ZOMBIE_CODE, NEXT_RESUME);
 		} else {
-			log_msg(LOG_INFO, "gateway: session invalid; identifying anew in 1-5 s");
+			log_msg(LOG_INFO, "%s: session invalid; identifying anew in 1-5 s",
+			        g->name);
 			g->session_id[0] = '\0';
 			g->seq = -1;
 			g->attempt = 0;
@@ -525,7 +570,7 @@ static int inflate_message(struct gateway *g)
 static int received(struct gateway *g, const void *in, size_t len, int last)
 {
 	if (append(g, in, len)) {
-		log_msg(LOG_WARN, "gateway: a payload over %u bytes; reconnecting",
+		log_msg(LOG_WARN, "%s: a payload over %u bytes; reconnecting", g->name,
 		        GATEWAY_MAX_MESSAGE);
 		g->msglen = 0;
 		close_with(g, ZOMBIE_CODE, g->session_id[0] ? NEXT_RESUME : NEXT_IDENTIFY);
@@ -537,7 +582,7 @@ static int received(struct gateway *g, const void *in, size_t len, int last)
 		if (g->msglen < 4 || memcmp(g->msg + g->msglen - 4, "\x00\x00\xff\xff", 4))
 			return 0;
 		if (inflate_message(g)) {
-			log_msg(LOG_WARN, "gateway: corrupt compressed stream; reconnecting");
+			log_msg(LOG_WARN, "%s: corrupt compressed stream; reconnecting", g->name);
 			g->msglen = 0;
 			close_with(g, ZOMBIE_CODE, g->session_id[0] ? NEXT_RESUME : NEXT_IDENTIFY);
 			return -1;
@@ -561,11 +606,45 @@ int gateway_receive_message(struct gateway *g, const void *data, size_t len)
 	return received(g, data, len, 1);
 }
 
+/* Says why the server's close code ends the session for good, and what to
+ * do about it. */
+static void log_fatal(const struct gateway *g)
+{
+	int n = g->shard_count ? g->shard_count : 1;
+
+	switch (g->peer_code) {
+	case 4004:
+		log_msg(LOG_ERR,
+		        "%s: closed with code 4004 (authentication failed): check the token",
+		        g->name);
+		break;
+	case 4010:
+		log_msg(LOG_ERR,
+		        "%s: closed with code 4010 (invalid shard): shard [%d, %d] was refused; "
+		        "set shards = auto, or A-B/N with B below N",
+		        g->name, g->shard_id, n);
+		break;
+	case 4011:
+		log_msg(LOG_ERR,
+		        "%s: closed with code 4011 (sharding required): the bot is in too many "
+		        "guilds for %d shard(s): set shards = auto or a bigger count than %d",
+		        g->name, n, n);
+		break;
+	default:
+		log_msg(LOG_ERR,
+		        "%s: closed with code %d (the gateway refused this client): not "
+		        "reconnecting",
+		        g->name, g->peer_code);
+		break;
+	}
+}
+
 static void connection_gone(struct gateway *g, const char *why)
 {
 	int action;
 
 	g->wsi = NULL;
+	g->beat_sent = 0;
 	lws_sul_cancel(&g->beat);
 	if (g->zinit) {
 		inflateEnd(&g->z);
@@ -575,19 +654,17 @@ static void connection_gone(struct gateway *g, const char *why)
 		action = gateway_close_action(g->peer_code);
 		if (action == 2) {
 			g->fatal = g->peer_code == 4004 ? GATEWAY_EXIT_AUTH : GATEWAY_EXIT_REJECTED;
-			log_msg(LOG_ERR, "gateway: closed with code %d (%s): not reconnecting",
-			        g->peer_code,
-			        g->peer_code == 4004 ? "authentication failed: check the token"
-			                             : "the gateway refused this client");
+			log_fatal(g);
 			set_state(g, GATEWAY_STOPPED, "refused");
 			return;
 		}
 		g->next = action == 1 || !g->session_id[0] ? NEXT_IDENTIFY : NEXT_RESUME;
-		log_msg(LOG_NOTICE, "gateway: closed by the server with code %d; %s", g->peer_code,
+		log_msg(LOG_NOTICE, "%s: closed by the server with code %d; %s", g->name,
+		        g->peer_code,
 		        g->next == NEXT_RESUME ? "resuming" : "starting a new session");
 	} else if (g->close_code == 0) {
 		g->next = g->session_id[0] ? NEXT_RESUME : NEXT_IDENTIFY;
-		log_msg(LOG_NOTICE, "gateway: connection lost (%s); %s", why,
+		log_msg(LOG_NOTICE, "%s: connection lost (%s); %s", g->name, why,
 		        g->next == NEXT_RESUME ? "resuming" : "reconnecting");
 	}
 	if (g->next == NEXT_STOP) {
@@ -631,6 +708,8 @@ int gateway_callback(struct gateway *g, struct lws *wsi, int reason, void *in, s
 			g->sends[g->send_head] = now_us();
 			if (f->identify)
 				g->last_identify = now_us();
+			if (f->heartbeat == 1)
+				g->beat_sent = now_us();
 			g->send_head = (g->send_head + 1) % GATEWAY_SEND_WINDOW;
 			memmove(&g->out[0], &g->out[1], (size_t)(g->nout - 1) * sizeof(g->out[0]));
 			g->nout--;
@@ -645,7 +724,7 @@ int gateway_callback(struct gateway *g, struct lws *wsi, int reason, void *in, s
 		}
 		break;
 	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-		log_msg(LOG_WARN, "gateway: cannot connect: %s",
+		log_msg(LOG_WARN, "%s: cannot connect: %s", g->name,
 		        in ? (const char *)in : "unknown error");
 		connection_gone(g, "connection error");
 		break;

@@ -1,5 +1,7 @@
 #include "rlyeh/metrics.h"
 
+#include "rlyeh/gateway.h"
+
 static const double bounds[METRICS_BUCKETS] = {
 	0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
 };
@@ -32,6 +34,34 @@ void metrics_render(const struct metrics *m, const struct metrics_gauges *g, str
 	text_add(out, "# HELP rlyeh_gateway_reconnects_total Gateway reconnections.\n"
 	              "# TYPE rlyeh_gateway_reconnects_total counter\n");
 	text_addf(out, "rlyeh_gateway_reconnects_total %ld\n", g->reconnects);
+	if (g->nshards > 0) {
+		text_add(out,
+		         "# HELP rlyeh_shard_ready 1 when the shard's gateway session is ready.\n"
+		         "# TYPE rlyeh_shard_ready gauge\n");
+		for (int i = 0; i < g->nshards; i++)
+			text_addf(out, "rlyeh_shard_ready{shard=\"%d\"} %d\n", g->shards[i].id,
+			          g->shards[i].state == GATEWAY_READY);
+		text_add(out,
+		         "# HELP rlyeh_shard_state The shard's gateway client state (0 idle .. "
+		         "7 stopped).\n# TYPE rlyeh_shard_state gauge\n");
+		for (int i = 0; i < g->nshards; i++)
+			text_addf(out, "rlyeh_shard_state{shard=\"%d\"} %d\n", g->shards[i].id,
+			          g->shards[i].state);
+		text_add(out, "# HELP rlyeh_shard_reconnects_total The shard's gateway "
+		              "reconnections.\n# TYPE rlyeh_shard_reconnects_total counter\n");
+		for (int i = 0; i < g->nshards; i++)
+			text_addf(out, "rlyeh_shard_reconnects_total{shard=\"%d\"} %ld\n",
+			          g->shards[i].id, g->shards[i].reconnects);
+		text_add(out, "# HELP rlyeh_shard_heartbeat_latency_seconds The shard's last "
+		              "heartbeat to its ACK.\n"
+		              "# TYPE rlyeh_shard_heartbeat_latency_seconds gauge\n");
+		for (int i = 0; i < g->nshards; i++)
+			if (g->shards[i].latency >= 0)
+				text_addf(
+				    out,
+				    "rlyeh_shard_heartbeat_latency_seconds{shard=\"%d\"} %.6f\n",
+				    g->shards[i].id, g->shards[i].latency);
+	}
 	text_add(out, "# HELP rlyeh_interactions_total Interactions handled, by command.\n"
 	              "# TYPE rlyeh_interactions_total counter\n");
 	for (int k = 0; k < CMD_COUNT; k++)

@@ -110,16 +110,17 @@ static const struct {
 	[ST_MARK_UNDO] = { "ROLLBACK TO store_mark", 0 },
 	[ST_GAME_INSERT] = { "INSERT INTO games (server, channel, game, per_player, lang, owner, "
 	                     "state, seed, rng0, rng1, rng2, rng3, first, moves, winner, "
-	                     "created_at, started_at, finished_at, deadline, series_of, note) "
+	                     "created_at, started_at, finished_at, deadline, series_of, note, "
+	                     "revision) "
 	                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-	                     "?15, ?16, ?17, ?18, ?19, nullif(?20, 0), ?22)",
+	                     "?15, ?16, ?17, ?18, ?19, nullif(?20, 0), ?22, ?23)",
 	                     1 },
 	[ST_GAME_UPDATE] = { "UPDATE games SET server = ?1, channel = ?2, game = ?3, "
 	                     "per_player = ?4, lang = ?5, owner = ?6, state = ?7, seed = ?8, "
 	                     "rng0 = ?9, rng1 = ?10, rng2 = ?11, rng3 = ?12, first = ?13, "
 	                     "moves = ?14, winner = ?15, created_at = ?16, started_at = ?17, "
 	                     "finished_at = ?18, deadline = ?19, series_of = nullif(?20, 0), "
-	                     "note = ?22 WHERE id = ?21",
+	                     "note = ?22, revision = ?23 WHERE id = ?21",
 	                     1 },
 	/* No indexed column changes, so no index is touched. */
 	[ST_GAME_PROGRESS] = { "UPDATE games SET rng0 = ?1, rng1 = ?2, rng2 = ?3, rng3 = ?4, "
@@ -127,7 +128,8 @@ static const struct {
 	                       1 },
 	[ST_GAME_GET] = { "SELECT id, server, channel, game, per_player, lang, owner, state, seed, "
 	                  "rng0, rng1, rng2, rng3, first, moves, winner, created_at, started_at, "
-	                  "finished_at, deadline, coalesce(series_of, 0), note FROM games "
+	                  "finished_at, deadline, coalesce(series_of, 0), note, revision FROM "
+	                  "games "
 	                  "WHERE id = ?1",
 	                  0 },
 	/* "+id": read the open games from their partial index and sort them,
@@ -477,7 +479,7 @@ static void col_text(sqlite3_stmt *s, int col, char *dst, size_t size)
 	copy_text(dst, size, v ? v : "", n);
 }
 
-/* Binds parameters ?1 .. ?20 and ?22 of ST_GAME_INSERT / ST_GAME_UPDATE. */
+/* Binds parameters ?1 .. ?20, ?22 and ?23 of ST_GAME_INSERT / ST_GAME_UPDATE. */
 static int bind_game(struct store *st, sqlite3_stmt *s, const struct store_game *g)
 {
 	if (bind_id(st, s, 1, g->server, sizeof(g->server), "server id") ||
@@ -500,6 +502,7 @@ static int bind_game(struct store *st, sqlite3_stmt *s, const struct store_game 
 	sqlite3_bind_int64(s, 19, g->deadline);
 	sqlite3_bind_int64(s, 20, g->series_of);
 	sqlite3_bind_int(s, 22, g->note);
+	sqlite3_bind_int(s, 23, g->revision);
 	return 0;
 }
 
@@ -528,6 +531,7 @@ static int col_game(struct store *st, sqlite3_stmt *s, struct store_game *g)
 	g->deadline = sqlite3_column_int64(s, 19);
 	g->series_of = sqlite3_column_int64(s, 20);
 	g->note = sqlite3_column_int(s, 21);
+	g->revision = sqlite3_column_int(s, 22);
 	return 0;
 }
 

@@ -3,6 +3,14 @@
  * port bound to 127.0.0.1, records everything it sees, and injects faults on request through
  * control endpoints under /_fake/.
  *
+ * Sharding: a guild's events (GUILD_CREATE after READY, INTERACTION_CREATE) go to the session of
+ * its shard, (guild_id >> 22) % num_shards; an unsharded session gets them all. IDENTIFY with a
+ * bad shard is closed with 4010; a session that would hold more than --guilds-per-shard guilds
+ * (default 2500) with 4011. Session starts: one per 5 s per rate-limit bucket
+ * (shard_id % --max-concurrency, default 1); a faster one is a violation, and with
+ * --strict-starts 1 is refused (op 9). GET /gateway/bot answers shards (ceil(guilds /
+ * guilds-per-shard)) and session_start_limit with that max_concurrency.
+ *
  * Gateway: HELLO, IDENTIFY -> READY (v, user, guilds: the guilds seen in dispatches as
  * unavailable guilds, session_id, resume_gateway_url, shard when IDENTIFY gave one,
  * application {id, flags}), heartbeats, RESUME with replay, zlib-stream, close codes.
@@ -38,8 +46,11 @@
  *                               gw_out, gw_close, violation ("what").
  *   GET  /_fake/state           sessions, connected, identifies, resumes, seq, violations...
  *   GET  /_fake/message?id=ID   a stored message and its files' bytes described.
- *   POST /_fake/dispatch        {"t", "d"}: a dispatch on the current session ({"s"}).
- *   POST /_fake/fault           a gateway or HTTP fault (ctl_fault).
+ *   POST /_fake/dispatch        {"t", "d"}: a dispatch on the session of d's guild ({"s"}).
+ *   POST /_fake/guilds          {"ids": [...]}: guilds the bot is in.
+ *   POST /_fake/fault           a gateway or HTTP fault (ctl_fault); with "shard": i, only
+ *                               on that shard's connection; with "hello_delay_ms": N, the
+ *                               connections made in the next N ms get HELLO only then.
  *   POST /_fake/load, GET /_fake/load   the load generator (its section below).
  *   POST /_fake/shutdown        exits once answered.
  */
@@ -273,6 +284,7 @@ struct conn {
 	int nframes, frame_head;
 	int64_t last_beat;
 	int64_t beat_request_due;
+	int64_t hello_due; /* HELLO held back until then; 0 when sent */
 };
 
 struct event {
@@ -292,7 +304,8 @@ struct session {
 	int valid;
 	int dropped; /* the oldest dispatches were dropped */
 	char why_invalid[64];
-	int shard[2]; /* [shard_id, num_shards] from IDENTIFY; num_shards 0 without */
+	int shard[2];    /* [shard_id, num_shards] from IDENTIFY; num_shards 0 without */
+	uint64_t active; /* F.active_clock when last identified or resumed */
 };
 
 /* An HTTP fault: answer the next count requests under prefix with status, or late. */
@@ -342,6 +355,14 @@ static struct {
 	int remaining_starts;
 	int64_t starts_reset_at; /* when remaining_starts is 0: when it is 1000 again (us) */
 	int64_t last_identify;
+	/* Sharding: guilds per shard before 4011, session starts per 5 s (one per rate-limit
+	 * bucket shard_id % max_concurrency), and whether a start too soon is refused. */
+	int guilds_per_shard;
+	int max_concurrency;
+	int strict_starts;
+	int64_t bucket_last[64]; /* per bucket: the last IDENTIFY (us), 0 none */
+	uint64_t active_clock;
+	int64_t hello_hold_until; /* new connections get HELLO no sooner */
 
 	struct hfault hfaults[MAX_HFAULTS];
 	int nhfaults;
@@ -816,7 +837,7 @@ static void message_known(const char *id, const char *channel)
 /* Users and guilds seen in dispatches; interactions completed as Discord sends them */
 
 #define MAX_USERS  100000
-#define MAX_GUILDS 64
+#define MAX_GUILDS 1024
 #define ID_LEN     24 /* a snowflake's digits and the NUL, with room to spare */
 /* What the fake lets members and itself do in a channel: VIEW_CHANNEL, SEND_MESSAGES,
  * EMBED_LINKS, ATTACH_FILES, READ_MESSAGE_HISTORY, USE_EXTERNAL_EMOJIS,
@@ -891,6 +912,22 @@ static void guild_remember(const char *id)
 		U.nguilds--;
 	}
 	copy_str(U.guild[U.nguilds++], ID_LEN, id);
+}
+
+/* The shard a guild's events go to: (guild_id >> 22) % count (a DM: shard 0). */
+static int guild_shard(const char *gid, int count)
+{
+	unsigned long long id = gid ? strtoull(gid, NULL, 10) : 0;
+	return count > 0 ? (int)((id >> 22) % (unsigned long long)count) : 0;
+}
+
+/* Guilds of the bot that shard [id, count] receives (count 0: unsharded, all). */
+static int guilds_on_shard(int id, int count)
+{
+	int n = 0;
+	for (int i = 0; i < U.nguilds; i++)
+		n += count < 1 || guild_shard(U.guild[i], count) == id;
+	return n;
 }
 
 static void users_free(void)
@@ -1282,6 +1319,9 @@ static void check_components(struct problems *p, const cJSON *rows)
 				if (s < 1 || s > 5)
 					problem(p, "%s.style must be 1 to 5", cw);
 				check_str(p, c, cw, "label", 0, 80, 0);
+				const cJSON *off = cJSON_GetObjectItemCaseSensitive(c, "disabled");
+				if (off && !cJSON_IsBool(off))
+					problem(p, "%s.disabled must be a boolean", cw);
 				if (!cJSON_GetObjectItemCaseSensitive(c, "label") &&
 				    !cJSON_GetObjectItemCaseSensitive(c, "emoji"))
 					problem(p, "%s has neither label nor emoji", cw);
@@ -2640,7 +2680,10 @@ static void send_ready(struct conn *c)
 	cJSON_AddBoolToObject(user, "verified", 1);
 	cJSON_AddBoolToObject(user, "mfa_enabled", 0);
 	cJSON *guilds = cJSON_AddArrayToObject(d, "guilds");
+	int sid = c->sess->shard[0], count = c->sess->shard[1];
 	for (int i = 0; i < U.nguilds; i++) {
+		if (count > 0 && guild_shard(U.guild[i], count) != sid)
+			continue;
 		cJSON *g = cJSON_CreateObject();
 		cJSON_AddStringToObject(g, "id", U.guild[i]);
 		cJSON_AddTrueToObject(g, "unavailable");
@@ -2659,6 +2702,57 @@ static void send_ready(struct conn *c)
 	cJSON_AddNumberToObject(app, "flags", 0);
 	session_dispatch(c->sess, "READY", d, 0, NULL);
 	cJSON_Delete(d);
+	/* Then each of its guilds becomes available (on this shard only). */
+	for (int i = 0; i < U.nguilds; i++) {
+		if (count > 0 && guild_shard(U.guild[i], count) != sid)
+			continue;
+		cJSON *g = cJSON_CreateObject();
+		char name[48];
+		snprintf(name, sizeof name, "guild %s", U.guild[i]);
+		cJSON_AddStringToObject(g, "id", U.guild[i]);
+		cJSON_AddStringToObject(g, "name", name);
+		cJSON_AddBoolToObject(g, "unavailable", 0);
+		cJSON_AddNumberToObject(g, "member_count", 4);
+		cJSON_AddStringToObject(g, "preferred_locale", "en-US");
+		cJSON_AddStringToObject(g, "joined_at", MEMBER_JOINED_AT);
+		cJSON_AddArrayToObject(g, "channels");
+		cJSON_AddArrayToObject(g, "threads");
+		session_dispatch(c->sess, "GUILD_CREATE", g, 1, NULL);
+		cJSON_Delete(g);
+	}
+}
+
+/* The session that receives a guild's events: the most recently identified or resumed valid
+ * session covering it (unsharded, or its shard), else the most recent one covering it even
+ * if invalid (the events are lost, as on Discord), else the current one. */
+static struct session *session_for_guild(const char *gid)
+{
+	struct session *best = NULL, *any = NULL;
+	for (struct session *s = F.sessions; s; s = s->next) {
+		if (s->shard[1] > 0 && guild_shard(gid, s->shard[1]) != s->shard[0])
+			continue;
+		if (s->valid && (!best || s->active > best->active))
+			best = s;
+		if (!any || s->active > any->active)
+			any = s;
+	}
+	return best ? best : any ? any : F.current;
+}
+
+/* Logs which session a connection took up and how. */
+static void log_session(struct conn *c, const char *how)
+{
+	cJSON *e = entry_new("gw_session");
+	cJSON_AddNumberToObject(e, "conn", c->id);
+	cJSON_AddStringToObject(e, "how", how);
+	cJSON_AddStringToObject(e, "session", c->sess->id);
+	if (c->sess->shard[1] > 0) {
+		cJSON_AddNumberToObject(e, "shard", c->sess->shard[0]);
+		cJSON_AddNumberToObject(e, "shards", c->sess->shard[1]);
+	} else {
+		cJSON_AddNullToObject(e, "shard");
+	}
+	log_commit(e);
 }
 
 /* Session starts come back once their reset time has passed. */
@@ -2692,9 +2786,39 @@ static void on_identify(struct conn *c, const cJSON *d)
 	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "browser")) ||
 	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "device")))
 		violation(c->id, "IDENTIFY properties need os, browser and device strings");
+	int shard_id = 0, shard_count = 0;
+	const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
+	if (shard) {
+		if (cJSON_GetArraySize(shard) != 2 ||
+		    !cJSON_IsNumber(cJSON_GetArrayItem(shard, 0)) ||
+		    !cJSON_IsNumber(cJSON_GetArrayItem(shard, 1))) {
+			conn_fail(c, 4010, "IDENTIFY shard is not [shard_id, num_shards]");
+			return;
+		}
+		shard_id = cJSON_GetArrayItem(shard, 0)->valueint;
+		shard_count = cJSON_GetArrayItem(shard, 1)->valueint;
+		if (shard_count < 1 || shard_id < 0 || shard_id >= shard_count) {
+			conn_fail(c, 4010,
+			          "IDENTIFY shard [%d, %d] is not [id, count] with id < count",
+			          shard_id, shard_count);
+			return;
+		}
+	}
 	int64_t now = now_us();
-	if (F.identifies && now - F.last_identify < 5 * LWS_US_PER_SEC)
-		violation(c->id, "two IDENTIFYs within 5 s (max_concurrency 1)");
+	int bucket = shard_id % F.max_concurrency;
+	if (F.bucket_last[bucket] && now - F.bucket_last[bucket] < 5 * LWS_US_PER_SEC) {
+		violation(c->id,
+		          "two IDENTIFYs within 5 s in rate-limit bucket %d (max_concurrency %d), "
+		          "%lld ms apart",
+		          bucket, F.max_concurrency,
+		          (long long)((now - F.bucket_last[bucket]) / LWS_US_PER_MS));
+		if (F.strict_starts) {
+			/* Refused: the session start is not counted. */
+			send_op(c, 9, cJSON_CreateFalse(), -1, NULL);
+			return;
+		}
+	}
+	F.bucket_last[bucket] = now;
 	F.last_identify = now;
 	F.identifies++;
 	starts_refill(now);
@@ -2702,21 +2826,28 @@ static void on_identify(struct conn *c, const cJSON *d)
 		F.remaining_starts--;
 	else
 		violation(c->id, "IDENTIFY with no session starts left (1000 per day)");
-	struct session *s = session_new();
-	const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
-	if (cJSON_GetArraySize(shard) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(shard, 0)) &&
-	    cJSON_IsNumber(cJSON_GetArrayItem(shard, 1))) {
-		s->shard[0] = cJSON_GetArrayItem(shard, 0)->valueint;
-		s->shard[1] = cJSON_GetArrayItem(shard, 1)->valueint;
-		if (s->shard[1] < 1 || s->shard[0] < 0 || s->shard[0] >= s->shard[1])
-			violation(c->id,
-			          "IDENTIFY shard [%d, %d] is not [id, count] with id < count",
-			          s->shard[0], s->shard[1]);
+	int on_shard = guilds_on_shard(shard_id, shard_count);
+	if (on_shard > F.guilds_per_shard) {
+		/* Sharding required: not a protocol violation, Discord's answer. */
+		cJSON *e = entry_new("gw_refused");
+		cJSON_AddNumberToObject(e, "conn", c->id);
+		cJSON_AddNumberToObject(e, "code", 4011);
+		cJSON_AddNumberToObject(e, "guilds", on_shard);
+		cJSON_AddNumberToObject(e, "shard", shard_id);
+		cJSON_AddNumberToObject(e, "shards", shard_count);
+		log_commit(e);
+		conn_close(c, 4011);
+		return;
 	}
+	struct session *s = session_new();
+	s->shard[0] = shard_id;
+	s->shard[1] = shard_count;
+	s->active = ++F.active_clock;
 	c->sess = s;
 	c->authed = 1;
 	s->conn = c;
 	F.current = s;
+	log_session(c, "identify");
 	send_ready(c);
 }
 
@@ -2765,6 +2896,8 @@ static void on_resume(struct conn *c, const cJSON *d)
 	c->authed = 1;
 	F.current = s;
 	F.resumes++;
+	s->active = ++F.active_clock;
+	log_session(c, "resume");
 	for (size_t i = 0; i < s->nev; i++) {
 		struct event *ev = &s->ev[i];
 		if (ev->s > from) {
@@ -3385,7 +3518,7 @@ static void load_ready(struct lchan *c)
  * Returns 0, or -1 when no gateway session can take it. */
 static int load_send(struct lchan *c, int user, int type, const char *what, const char *options)
 {
-	struct session *ss = F.current;
+	struct session *ss = session_for_guild(L.guild);
 	if (!ss || !conn_live(ss->conn)) {
 		L.no_session++;
 		return -1;
@@ -3604,7 +3737,9 @@ static void load_table(const char *channel, const char *mid, const cJSON *body)
 		cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(row, "components"))
 		{
 			const cJSON *cid = cJSON_GetObjectItemCaseSensitive(b, "custom_id");
-			if (cJSON_IsString(cid) && n < 25)
+			/* a disabled button cannot be clicked: Discord sends nothing */
+			if (cJSON_IsString(cid) && n < 25 &&
+			    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "disabled")))
 				ids[n++] = cid->valuestring;
 		}
 	}
@@ -4023,6 +4158,22 @@ static void ctl_state(struct req *r)
 	cJSON_AddNumberToObject(j, "violations", F.violations);
 	cJSON_AddNumberToObject(j, "heartbeats", F.heartbeats);
 	cJSON_AddNumberToObject(j, "acks_withheld", F.acks_withheld);
+	cJSON *live = cJSON_AddArrayToObject(j, "live");
+	for (struct conn *c = F.conns; c; c = c->next) {
+		if (!conn_live(c))
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "conn", c->id);
+		cJSON_AddStringToObject(o, "session", c->sess->id);
+		if (c->sess->shard[1] > 0) {
+			cJSON_AddNumberToObject(o, "shard", c->sess->shard[0]);
+			cJSON_AddNumberToObject(o, "shards", c->sess->shard[1]);
+		} else {
+			cJSON_AddNullToObject(o, "shard");
+		}
+		cJSON_AddNumberToObject(o, "seq", (double)c->sess->seq);
+		cJSON_AddItemToArray(live, o);
+	}
 	set_json(r, 200, j);
 }
 
@@ -4092,6 +4243,28 @@ static void ctl_chat(struct req *r, const cJSON *body)
 	set_json_of(r, 200, m->obj);
 }
 
+/* POST /_fake/guilds {"ids": ["id", ...]}: guilds the bot is in (READY, GUILD_CREATE, the
+ * recommended shard count and the 4011 threshold count them). */
+static void ctl_guilds(struct req *r, const cJSON *body)
+{
+	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(body, "ids"), *id;
+	if (!cJSON_IsArray(ids)) {
+		set_body(r, 400, "{\"error\":\"need {\\\"ids\\\":[guild ids]}\"}");
+		return;
+	}
+	cJSON_ArrayForEach(id, ids)
+	{
+		if (!cJSON_IsString(id) || !is_digits(id->valuestring)) {
+			set_body(r, 400, "{\"error\":\"ids: guild ids as strings of digits\"}");
+			return;
+		}
+	}
+	cJSON_ArrayForEach(id, ids) guild_remember(id->valuestring);
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "guilds", U.nguilds);
+	set_json(r, 200, j);
+}
+
 static void ctl_dispatch(struct req *r, const cJSON *body)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(body, "t");
@@ -4110,7 +4283,8 @@ static void ctl_dispatch(struct req *r, const cJSON *body)
 		interaction_complete(full);
 		interaction_dispatched(full);
 	}
-	int64_t s = session_dispatch(F.current, t->valuestring, full, 1, id);
+	int64_t s = session_dispatch(session_for_guild(str_of(full, "guild_id")), t->valuestring,
+	                             full, 1, id);
 	cJSON_Delete(full);
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddNumberToObject(j, "s", (double)s);
@@ -4199,6 +4373,16 @@ static void ctl_fault(struct req *r, const cJSON *f)
 	int beat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "heartbeat_request"));
 	int junk = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "malformed_frame"));
 	int abrupt = cJSON_IsString(close_) && !strcmp(close_->valuestring, "abrupt");
+	const cJSON *only = cJSON_GetObjectItemCaseSensitive(f, "shard");
+	const cJSON *hold = cJSON_GetObjectItemCaseSensitive(f, "hello_delay_ms");
+	if (hold) {
+		/* With a close: the connections made in the next N ms wait that long for HELLO. */
+		if (!cJSON_IsNumber(hold) || hold->valuedouble < 1 || hold->valuedouble > 30000) {
+			set_body(r, 400, "{\"error\":\"hello_delay_ms: 1 to 30000\"}");
+			return;
+		}
+		F.hello_hold_until = now_us() + (int64_t)hold->valuedouble * LWS_US_PER_MS;
+	}
 	int opcode = cJSON_IsNumber(op) ? op->valueint : -1;
 	if (cJSON_IsNumber(starts)) {
 		/* No session starts left until this many ms from now. */
@@ -4241,6 +4425,9 @@ static void ctl_fault(struct req *r, const cJSON *f)
 		beat_due = 1000;
 	for (struct conn *c = F.conns; c; c = c->next) {
 		if (c->closing || cJSON_IsObject(http) || cJSON_IsNumber(withhold))
+			continue;
+		if (cJSON_IsNumber(only) && (!c->sess || c->sess->shard[1] < 1 ||
+		                             c->sess->shard[0] != only->valueint || !c->authed))
 			continue;
 		applied++;
 		if (abrupt) {
@@ -4765,7 +4952,9 @@ static void route_api(struct req *r, const char *sub, const cJSON *json)
 		snprintf(url, sizeof url, "ws://127.0.0.1:%d", F.port);
 		cJSON *j = cJSON_CreateObject();
 		cJSON_AddStringToObject(j, "url", url);
-		cJSON_AddNumberToObject(j, "shards", 1);
+		int per = F.guilds_per_shard;
+		cJSON_AddNumberToObject(j, "shards",
+		                        U.nguilds > per ? (U.nguilds + per - 1) / per : 1);
 		cJSON *l = cJSON_AddObjectToObject(j, "session_start_limit");
 		int64_t now = now_us();
 		starts_refill(now);
@@ -4775,7 +4964,7 @@ static void route_api(struct req *r, const char *sub, const cJSON *json)
 		                        F.starts_reset_at
 		                            ? (double)((F.starts_reset_at - now) / LWS_US_PER_MS)
 		                            : 86400000);
-		cJSON_AddNumberToObject(l, "max_concurrency", 1);
+		cJSON_AddNumberToObject(l, "max_concurrency", F.max_concurrency);
 		set_json(r, 200, j);
 	} else if (n == 1 && SEG(0, "gateway")) {
 		if (!allow(r, r->method == M_GET))
@@ -4978,6 +5167,8 @@ static void handle(struct req *r)
 			ctl_message(r);
 		else if (r->method == M_POST && !strcmp(c, "dispatch"))
 			ctl_dispatch(r, json);
+		else if (r->method == M_POST && !strcmp(c, "guilds"))
+			ctl_guilds(r, json);
 		else if (r->method == M_POST && !strcmp(c, "chat"))
 			ctl_chat(r, json);
 		else if (r->method == M_POST && !strcmp(c, "fault"))
@@ -5127,6 +5318,15 @@ static int http_start(struct lws *wsi, struct pss *pss, const char *path)
 /* ---------------------------------------------------------------------------------------- */
 /* The protocol callback: HTTP and websocket */
 
+static void send_hello(struct conn *c)
+{
+	cJSON *d = cJSON_CreateObject();
+	cJSON_AddNumberToObject(d, "heartbeat_interval", F.heartbeat_ms);
+	c->hello_due = 0;
+	c->last_beat = now_us();
+	send_op(c, 10, d, -1, NULL);
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -5171,9 +5371,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 			if (deflateInit(&c->zs, Z_DEFAULT_COMPRESSION) == Z_OK)
 				c->zlib = 1;
 		}
-		cJSON *d = cJSON_CreateObject();
-		cJSON_AddNumberToObject(d, "heartbeat_interval", F.heartbeat_ms);
-		send_op(c, 10, d, -1, NULL);
+		if (now_us() < F.hello_hold_until)
+			c->hello_due = F.hello_hold_until;
+		else
+			send_hello(c);
 		return 0;
 	}
 	case LWS_CALLBACK_RECEIVE:
@@ -5220,6 +5421,11 @@ static void tick_due(lws_sorted_usec_list_t *sul)
 	for (struct conn *c = F.conns; c; c = c->next) {
 		if (c->closing)
 			continue;
+		if (c->hello_due) {
+			if (now >= c->hello_due)
+				send_hello(c);
+			continue;
+		}
 		if (c->beat_request_due && now > c->beat_request_due) {
 			c->beat_request_due = 0;
 			violation(c->id, "a heartbeat request (op 1) was not answered at once");
@@ -5255,7 +5461,8 @@ static int write_portfile(const char *path, int port)
 static void usage(void)
 {
 	fprintf(stderr, "usage: fakediscord [--port N] [--portfile PATH] [--token TOKEN] "
-	                "[--app-id ID] [--heartbeat-ms N]\n");
+	                "[--app-id ID] [--heartbeat-ms N] [--guilds-per-shard N (2500)] "
+	                "[--max-concurrency N (1)] [--strict-starts 0|1]\n");
 	exit(2);
 }
 
@@ -5285,6 +5492,8 @@ int main(int argc, char **argv)
 	copy_str(F.app_id, sizeof F.app_id, "1000");
 	F.heartbeat_ms = 1000;
 	F.remaining_starts = 1000;
+	F.guilds_per_shard = 2500;
+	F.max_concurrency = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (i + 1 >= argc)
@@ -5300,10 +5509,17 @@ int main(int argc, char **argv)
 			copy_str(F.app_id, sizeof F.app_id, v);
 		else if (!strcmp(a, "--heartbeat-ms"))
 			F.heartbeat_ms = atoi(v);
+		else if (!strcmp(a, "--guilds-per-shard"))
+			F.guilds_per_shard = atoi(v);
+		else if (!strcmp(a, "--max-concurrency"))
+			F.max_concurrency = atoi(v);
+		else if (!strcmp(a, "--strict-starts"))
+			F.strict_starts = atoi(v);
 		else
 			usage();
 	}
-	if (F.port < 0 || F.port > 65535 || F.heartbeat_ms <= 0 || strlen(F.token) > 400)
+	if (F.port < 0 || F.port > 65535 || F.heartbeat_ms <= 0 || strlen(F.token) > 400 ||
+	    F.guilds_per_shard < 1 || F.max_concurrency < 1 || F.max_concurrency > 64)
 		usage();
 	F.ring = xcalloc(LOG_MAX_ENTRIES, sizeof *F.ring);
 

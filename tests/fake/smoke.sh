@@ -442,6 +442,15 @@ try:
         check(any(words in v for v in viols), "a violation says: " + words)
     ws.close()
 
+    # A shard id not below the count: closed with 4010, no session (nor a session start).
+    ws = WS()
+    ws.recv()
+    ws.send({"op": 2, "d": {"token": TOKEN, "intents": 0, "shard": [1, 1],
+                            "properties": {"os": "linux", "browser": "smoke", "device": "smoke"}}})
+    m = ws.recv_until(lambda m: False, 5)
+    check(m == ("close", 4010), "IDENTIFY with shard [1, 1]: closed with 4010 (%s)" % (m,))
+    ws.close()
+
     # A new session (after the 5 s Discord asks between IDENTIFYs), sharded: READY as Discord
     # sends it, with the guild seen in dispatches as unavailable.
     time.sleep(max(0.0, 5.2 - (time.time() - identified)))

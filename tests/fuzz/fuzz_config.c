@@ -68,6 +68,10 @@ static void check(const struct config *c)
 	    c->health_port > 65535 || (c->compress != 0 && c->compress != 1) ||
 	    c->log_level < LOG_ERR || c->log_level > LOG_DEBUG)
 		abort();
+	if (c->shard_count && (c->shard_first < 0 || c->shard_first > c->shard_last ||
+	                       c->shard_last >= c->shard_count ||
+	                       c->shard_last - c->shard_first >= CONFIG_SHARDS_MAX))
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -74,6 +74,18 @@ static void test_refusals_name_file_and_line(void **unused)
 		{ "token = secret\n", ":1: the token is not read from the configuration file" },
 		{ "just words\n", ":1: expected key = value" },
 		{ "log_level = loud\n", ":1: log_level: expected" },
+		{ "shards = 8\n", ":1: shards: '8': expected auto, A-B/N" },
+		{ "shards = 8/8\n", ":1: shards: '8/8': shard ids run from 0 to N-1 (7 here)" },
+		{ "shards = 0-8/8\n", ":1: shards: '0-8/8': shard ids run from 0 to N-1" },
+		{ "shards = 0/0\n", ":1: shards: '0/0': the count N must be at least 1" },
+		{ "shards = 5-3/8\n", ":1: shards: '5-3/8': A must not be above B" },
+		{ "shards = -1/8\n", ":1: shards: '-1/8': expected auto" },
+		{ "shards = 0-/8\n", ":1: shards: '0-/8': expected auto" },
+		{ "shards = 0-1/x\n", ":1: shards: '0-1/x': expected auto" },
+		{ "shards = 0-1/8/2\n", ":1: shards: '0-1/8/2': expected auto" },
+		{ "shards = Auto\n", ":1: shards: 'Auto': expected auto" },
+		{ "shards = 0-199/200\n",
+		  ":1: shards: '0-199/200': at most 128 shards in one process" },
 	};
 	char err[512];
 
@@ -87,6 +99,50 @@ static void test_refusals_name_file_and_line(void **unused)
 			fail_msg("'%s': message '%s' lacks '%s'", bad[i].text, err, bad[i].reason);
 		assert_null(strstr(err, "secret"));
 	}
+}
+
+static void test_shards(void **unused)
+{
+	static const struct {
+		const char *value;
+		int first, last, count;
+	} good[] = {
+		{ "auto", 0, 0, 0 },
+		{ "0-7/8", 0, 7, 8 },
+		{ "3/8", 3, 3, 8 },
+		{ "0/1", 0, 0, 1 },
+		{ "4-5/6", 4, 5, 6 },
+		{ "0-127/128", 0, 127, 128 },
+		{ "128-255/256", 128, 255, 256 },
+	};
+	struct config c;
+	char err[512];
+
+	(void)unused;
+	config_default(&c);
+	assert_int_equal(c.shard_count, 0); /* auto */
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (config_set_shards(&c, good[i].value, "--shards", err, sizeof(err)))
+			fail_msg("'%s' refused: %s", good[i].value, err);
+		assert_int_equal(c.shard_first, good[i].first);
+		assert_int_equal(c.shard_last, good[i].last);
+		assert_int_equal(c.shard_count, good[i].count);
+	}
+	/* A refusal names its origin and changes nothing. */
+	assert_int_equal(config_set_shards(&c, "2-1/4", "--shards", err, sizeof(err)), -1);
+	assert_string_equal(err, "--shards: shards: '2-1/4': A must not be above B");
+	assert_int_equal(c.shard_first, 128);
+	assert_int_equal(c.shard_count, 256);
+	setenv("RLYEH_SHARDS", "1-2/4", 1);
+	config_default(&c);
+	assert_int_equal(config_load(&c, NULL, err, sizeof(err)), 0);
+	assert_int_equal(c.shard_first, 1);
+	assert_int_equal(c.shard_last, 2);
+	assert_int_equal(c.shard_count, 4);
+	setenv("RLYEH_SHARDS", "4/4", 1);
+	assert_int_equal(config_load(&c, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "RLYEH_SHARDS: shards: '4/4'"));
+	unsetenv("RLYEH_SHARDS");
 }
 
 static void test_environment_overrides(void **unused)
@@ -147,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_example_parses),
 		cmocka_unit_test(test_refusals_name_file_and_line),
 		cmocka_unit_test(test_environment_overrides),
+		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_token_sources),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -105,6 +105,23 @@ static void test_select_and_prompt(void **unused)
 	msg_free(&l);
 }
 
+/* A disabled button is listed, marked unavailable, without a command to
+ * type for it. */
+static void test_disabled_button(void **unused)
+{
+	struct msg_list l = { 0 };
+	struct msg *m = msg_add(&l, MSG_CHANNEL, NULL, MSG_TABLE);
+
+	(void)unused;
+	snprintf(m->text, sizeof(m->text), "alice: the roll failed");
+	msg_disable(msg_button(m, 12, 5, "pick", "0", "Spend 3 bullets", MSG_PRIMARY));
+	msg_button(m, 12, 5, "pick", "1", "Lose a heart & reroll", MSG_PRIMARY);
+	expect_text(shown(m, NULL), "alice: the roll failed\n"
+	                            "  > [Spend 3 bullets: unavailable] [Lose a heart & reroll: "
+	                            "/pick 1]\n");
+	msg_free(&l);
+}
+
 /* Reads a whole file (at most 4096 bytes) into buf; returns its length or -1. */
 static long slurp(const char *path, unsigned char *buf, size_t cap)
 {
@@ -213,9 +230,8 @@ static void test_picture_dir(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_reminder_call),
-		cmocka_unit_test(test_select_and_prompt),
-		cmocka_unit_test(test_picture_file),
+		cmocka_unit_test(test_reminder_call),   cmocka_unit_test(test_select_and_prompt),
+		cmocka_unit_test(test_disabled_button), cmocka_unit_test(test_picture_file),
 		cmocka_unit_test(test_picture_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

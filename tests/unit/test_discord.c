@@ -143,8 +143,9 @@ static void test_live_table_calls(void **unused)
 	cJSON_Delete(j);
 	free(json);
 
-	/* Too much narration: the earliest lines go, an ellipsis heads the
-	 * rest, the call stays whole and the content within 2000. */
+	/* Too much narration: the earliest lines go, an ellipsis and /log (which
+	 * tells them) head the rest, the call stays whole and the content within
+	 * 2000. */
 	memset(events[0].text, 0, sizeof(events[0].text));
 	for (int i = 0; i < 40; i++)
 		snprintf(events[0].text + strlen(events[0].text),
@@ -159,12 +160,12 @@ static void test_live_table_calls(void **unused)
 	j = parse(json);
 	content = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "data"), "content")->valuestring;
 	assert_true(strlen(content) <= 2000);
-	assert_memory_equal(content, "\xe2\x80\xa6\n", 4);
+	assert_memory_equal(content, "\xe2\x80\xa6 (/log)\n", 11); /* where they are */
 	assert_null(strstr(content, "line 00 of the first move"));
 	assert_non_null(strstr(content,
 	                       "line 39 of the other move\n"
 	                       "alice takes 1 sanity from bob.\n<@1002> — respond: /respond."));
-	assert_true(strstr(content, "\xe2\x80\xa6\nline ") == content); /* whole lines */
+	assert_true(strstr(content, "\xe2\x80\xa6 (/log)\nline ") == content); /* whole lines */
 	cJSON_Delete(j);
 	free(json);
 
@@ -302,6 +303,28 @@ static void test_plain_bytes(void **unused)
 	            "\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":1,"
 	            "\"label\":\"Tentacle\",\"custom_id\":\"9:14:eye:tentacle\"}]}],"
 	            "\"allowed_mentions\":{\"parse\":[]},\"attachments\":[]}");
+}
+
+/* A button shown but not open now carries "disabled": true (Discord's
+ * button object); the others carry no such key. */
+static void test_disabled_button(void **unused)
+{
+	static struct msg table;
+	const struct msg *t[1] = { &table };
+
+	(void)unused;
+	table.kind = MSG_TABLE;
+	snprintf(table.title, sizeof(table.title), "Round 2");
+	msg_disable(msg_button(&table, 9, 14, "pick", "0", "Spend 3 bullets", MSG_PRIMARY));
+	msg_button(&table, 9, 14, "pick", "1", "Lose a heart & reroll", MSG_PRIMARY);
+	msg_disable(NULL); /* nothing to disable: nothing happens */
+	expect_json(discord_response_json(7, t, 1, 0),
+	            "{\"data\":{\"content\":\"\",\"embeds\":[{\"title\":\"Round 2\","
+	            "\"color\":3050327}],\"components\":[{\"type\":1,\"components\":[{\"type\":"
+	            "2,\"style\":1,\"label\":\"Spend 3 bullets\",\"disabled\":true,"
+	            "\"custom_id\":\"9:14:pick:0\"},{\"type\":2,\"style\":1,\"label\":\"Lose a "
+	            "heart & reroll\",\"custom_id\":\"9:14:pick:1\"}]}],"
+	            "\"allowed_mentions\":{\"parse\":[]}},\"type\":7}");
 }
 
 /* The table of the board game: its map as the embed's image, uploaded as
@@ -1035,6 +1058,7 @@ int main(void)
 		cmocka_unit_test(test_private_choices),
 		cmocka_unit_test(test_autocomplete),
 		cmocka_unit_test(test_names_escaped),
+		cmocka_unit_test(test_disabled_button),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

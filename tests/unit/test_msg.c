@@ -217,6 +217,24 @@ static void test_prompts(void **unused)
 }
 
 /* The text of a prompt or the value of a choice becomes the last argument. */
+/* A button is open unless disabled; msg_disable takes NULL (a button
+ * that did not fit). */
+static void test_disable(void **unused)
+{
+	static struct msg m;
+	struct msg_button *b;
+
+	(void)unused;
+	b = msg_button(&m, 3, 1, "pick", "0", "Spend 2 bullets", MSG_PRIMARY);
+	assert_non_null(b);
+	assert_int_equal(b->disabled, 0);
+	msg_disable(b);
+	assert_int_equal(m.buttons[0].disabled, 1);
+	assert_int_equal(msg_button(&m, 3, 1, "pick", "1", "Lose", MSG_PRIMARY)->disabled, 0);
+	msg_disable(NULL);
+	assert_int_equal(m.nbuttons, 2);
+}
+
 static void test_append_arg(void **unused)
 {
 	struct cmd c;
@@ -247,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_select_limits),
 		cmocka_unit_test(test_prompts),
 		cmocka_unit_test(test_append_arg),
+		cmocka_unit_test(test_disable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
