@@ -87,7 +87,7 @@ int records_game_end(struct store *st, const struct store_game *g, const struct 
                      int nm);
 
 /* Builds the rows from every finished game when the store says they are
- * still to be built (after migration 0006), in one transaction of its own
+ * still to be built (after migration 0007), in one transaction of its own
  * (none may be open). Returns 0 (also when there was nothing to do), or -1
  * with nothing written. */
 int records_prepare(struct store *st);

@@ -180,7 +180,7 @@ int store_game_load(struct store *st, int64_t id, store_game_fn fn, void *ctx);
 int store_results(struct store *st, const char *game, const char *server, int64_t since,
                   int64_t until, store_result_fn fn, void *ctx);
 
-/* ---- ratings kept as games end (migrations/0006_ratings.sql) ---- */
+/* ---- ratings kept as games end (migrations/0007_ratings.sql) ---- */
 
 /* A player's rating and record in one game kind, scope and period. */
 struct store_rating {
@@ -209,7 +209,7 @@ typedef int (*store_rating_fn)(void *ctx, const struct store_rating *r);
 int store_cache_bulk(struct store *st, int on);
 
 /* 1 while the ratings are still to be built from the finished games
- * (after migration 0006), 0 once built; -1 on error. */
+ * (after migration 0007), 0 once built; -1 on error. */
 int store_ratings_pending(struct store *st);
 
 /* Says that the ratings are built (inside the building transaction). */
@@ -227,7 +227,8 @@ int store_games_rate_all(struct store *st);
 int store_game_rate(struct store *st, int64_t id);
 
 /* Calls fn for every finished game of every kind in rating order (rated
- * games only), with only its human members (in seat order). A non-zero
+ * games only), with only its human members (in seat order). The walk's
+ * query is still running meanwhile: fn must not call the store. A non-zero
  * return from fn stops the walk and is returned. */
 int store_results_rated(struct store *st, store_result_fn fn, void *ctx);
 

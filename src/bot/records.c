@@ -745,7 +745,9 @@ static int from_rows(struct store *st, const struct store_period *p, int min_gam
 			return -1;
 		return 0;
 	}
-	if (strlen(who) < STORE_NAME_MAX || strlen(who) < STORE_ID_MAX) {
+	/* Longer text is no stored id, name or key (STORE_ID_MAX and
+	 * STORE_NAME_MAX are both 64): nobody. */
+	if (strlen(who) < STORE_NAME_MAX) {
 		char key1[STORE_NAME_MAX], key2[STORE_NAME_MAX];
 		struct named n;
 		size_t i;

@@ -1340,7 +1340,7 @@ int store_ratings_pending(struct store *st)
 		const char *v = (const char *)sqlite3_column_text(s, 0);
 		pending = v && strcmp(v, "build") == 0;
 	} else if (rc == SQLITE_DONE) {
-		set_err(st, "ratings: the database has none (schema older than 6)");
+		set_err(st, "ratings: the database has none (schema older than 7)");
 	} else {
 		set_db_err(st, "ratings");
 	}

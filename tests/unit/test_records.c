@@ -349,15 +349,15 @@ static void test_failed_rating_rolls_back(void **state)
 	all_rows_equal_replay(f->st, 1761955200000LL + 86400000LL);
 }
 
-/* A database of schema 5 with finished games: after the upgrade, the bot's
- * preparation builds every row, equal to the replay; later games go on
- * from there. */
+/* A database of schema 6, the one before the ratings (0007), with
+ * finished games: after the upgrade, the bot's preparation builds every
+ * row, equal to the replay; later games go on from there. */
 static void test_upgrade_builds_rows(void **state)
 {
 	struct fixture *f = *state;
 	int64_t t = 1733011200000LL; /* 2024-12-01 */
 
-	f->st = open_at(f->path, 5);
+	f->st = open_at(f->path, 6);
 	for (int i = 0; i < 400; i++) {
 		t += below(f, 3) == 0 ? 0 : below(f, 2 * 86400000);
 		random_game(f, t, 0);

@@ -1,4 +1,4 @@
--- 0006: ratings kept up to date as games end, so that /leaderboard and
+-- 0007: ratings kept up to date as games end, so that /leaderboard and
 -- /stats read them instead of replaying every finished game.
 --
 -- games.rated is a finished game's place in the order the ratings took it
