@@ -95,6 +95,7 @@ struct store_result {
 	const char *server;
 	int nmembers;
 	const struct store_member *members;
+	const char *game; /* the game kind */
 };
 
 typedef int (*store_result_fn)(void *ctx, const struct store_result *r);
@@ -173,9 +174,96 @@ int store_games_open(struct store *st, store_game_fn fn, void *ctx);
 int store_game_load(struct store *st, int64_t id, store_game_fn fn, void *ctx);
 
 /* Calls fn for every finished game of kind `game`, oldest first, on
- * `server` (NULL: every server) finished in [since, until) (0: unbounded). */
+ * `server` (NULL: every server) finished in [since, until) (0: unbounded).
+ * Oldest first is the order the ratings took the games in (store_game_rate),
+ * then, for games not rated yet, by finished_at and id. */
 int store_results(struct store *st, const char *game, const char *server, int64_t since,
                   int64_t until, store_result_fn fn, void *ctx);
+
+/* ---- ratings kept as games end (migrations/0007_ratings.sql) ---- */
+
+/* A player's rating and record in one game kind, scope and period. */
+struct store_rating {
+	char player[STORE_ID_MAX];
+	char name[STORE_NAME_MAX];
+	char name_key[STORE_NAME_MAX]; /* the name as a lookup finds it */
+	double mu, sigma;
+	double ordinal; /* the ranking key, mu - 3 sigma */
+	int games, wins, cthulhu;
+};
+
+/* Whose ratings: a game kind, a scope (a server id, or "" for all
+ * servers) and a period: span 0 all time, 1 a year, 2 a month, 3 a week,
+ * starting at `starts` (ms; 0 for all time). */
+struct store_period {
+	const char *game;
+	const char *scope;
+	int span;
+	int64_t starts;
+};
+
+typedef int (*store_rating_fn)(void *ctx, const struct store_rating *r);
+
+/* With `on`, gives the connection a 256 MiB page cache for a job that
+ * writes much (building the ratings); without, the usual 8 MiB. */
+int store_cache_bulk(struct store *st, int on);
+
+/* 1 while the ratings are still to be built from the finished games
+ * (after migration 0007), 0 once built; -1 on error. */
+int store_ratings_pending(struct store *st);
+
+/* Says that the ratings are built (inside the building transaction). */
+int store_ratings_built(struct store *st);
+
+/* Deletes every rating row. */
+int store_ratings_clear(struct store *st);
+
+/* Gives every finished game not rated yet its place in the rating order,
+ * after the rated ones, by finished_at then id. */
+int store_games_rate_all(struct store *st);
+
+/* Gives finished game `id` the next place in the rating order, unless it
+ * has one. */
+int store_game_rate(struct store *st, int64_t id);
+
+/* Calls fn for every finished game of every kind in rating order (rated
+ * games only), with only its human members (in seat order). The walk's
+ * query is still running meanwhile: fn must not call the store. A non-zero
+ * return from fn stops the walk and is returned. */
+int store_results_rated(struct store *st, store_result_fn fn, void *ctx);
+
+/* Reads player's row of period p into *out: 1 found, 0 none, -1 error. */
+int store_rating_get(struct store *st, const struct store_period *p, const char *player,
+                     struct store_rating *out);
+
+/* Writes row r of period p: a new row when old is NULL, else over the
+ * row `old` as read (store_rating_get) in this transaction. Also keeps
+ * the counts that store_rating_rank adds up. */
+int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r,
+                     const struct store_rating *old);
+
+/* Calls fn for the first `limit` rows of p with at least min_games games,
+ * best first: ordinal down, then games down, then player id. A non-zero
+ * return from fn stops the walk and is returned. */
+int store_ratings_top(struct store *st, const struct store_period *p, int min_games, int limit,
+                      store_rating_fn fn, void *ctx);
+
+/* Calls fn, in rank order (those with min_games first, as
+ * store_ratings_top orders them, then the others by games down and player
+ * id), for the rows of p whose player id is `player` or whose name_key is
+ * key1 or key2. A non-zero return from fn stops the walk and is returned. */
+int store_ratings_named(struct store *st, const struct store_period *p, int min_games,
+                        const char *player, const char *key1, const char *key2, store_rating_fn fn,
+                        void *ctx);
+
+/* Sets *above to the number of rows of p with at least min_games games
+ * that rank above r (as store_ratings_top orders them): with min_games up
+ * to 16, from the counts of the buckets above r's and the rows of its own. */
+int store_rating_rank(struct store *st, const struct store_period *p, int min_games,
+                      const struct store_rating *r, int *above);
+
+/* Sets *n to the number of rows of p with fewer than min_games games. */
+int store_ratings_unranked(struct store *st, const struct store_period *p, int min_games, int *n);
 
 /* Records a player's display name and language ("" keeps the stored one)
  * at time `now`. */

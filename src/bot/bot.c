@@ -988,6 +988,10 @@ static int save(struct work *w)
 	for (int i = 0; i < w->nev; i++)
 		if (store_event_append(st, w->t.row.id, &w->ev[i]))
 			goto fail;
+	/* The game's end and its ratings are written together or not at all. */
+	if (w->t.row.state == STORE_FINISHED && (w->created || w->row0.state != STORE_FINISHED) &&
+	    records_game_end(st, &w->t.row, w->t.m, w->t.nm))
+		goto fail;
 	if (w->b->batch) {
 		if (store_mark_keep(st))
 			goto fail;
@@ -2249,6 +2253,12 @@ struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, s
 	if (b->cfg.strikes < 1)
 		b->cfg.strikes = 3;
 	err[0] = '\0';
+	/* After an upgrade, the ratings are built once from the finished games. */
+	if (records_prepare(st)) {
+		snprintf(err, errlen, "building the ratings: %s", store_errmsg(st));
+		bot_free(b);
+		return NULL;
+	}
 	if (store_games_open(st, resume_game, &rs)) {
 		if (!err[0])
 			snprintf(err, errlen, "%s", store_errmsg(st));

@@ -414,9 +414,9 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                 "verslonden en de hoogste score wint. Staan de leiders gelijk, dan spelen "
 	                 "zij beslissingsrondes, één beurt elk, tot er één voor staat." },
 	[S_REC_ALL_TIME] = { "all time", "aller tijden" },
-	[S_REC_WEEK] = { "the last 7 days", "de laatste 7 dagen" },
-	[S_REC_MONTH] = { "the last 30 days", "de laatste 30 dagen" },
-	[S_REC_YEAR] = { "the last 365 days", "de laatste 365 dagen" },
+	[S_REC_WEEK] = { "this week (since Monday, UTC)", "deze week (sinds maandag, UTC)" },
+	[S_REC_MONTH] = { "this month (since the 1st, UTC)", "deze maand (sinds de 1e, UTC)" },
+	[S_REC_YEAR] = { "this year (since 1 January, UTC)", "dit jaar (sinds 1 januari, UTC)" },
 	[S_REC_TITLE_SERVER] = { "Leaderboard of this server, {1} ({2}):",
 	                         "Ranglijst van deze server, {1} ({2}):" },
 	[S_REC_TITLE_ALL] = { "Leaderboard of all servers, {1} ({2}):",

@@ -66,8 +66,33 @@ enum stmt_id {
 	ST_SETTING_GET,
 	ST_SETTING_PUT,
 	ST_CHECKPOINT,
+	ST_RATINGS_PENDING,
+	ST_RATINGS_BUILT,
+	ST_RATINGS_CLEAR,
+	ST_GAMES_RATE_ALL,
+	ST_GAME_RATE,
+	ST_RESULTS_RATED,
+	ST_RATING_GET,
+	ST_RATING_PUT,
+	ST_RATING_UPDATE,
+	ST_RATINGS_TOP,
+	ST_RATINGS_NAMED,
+	ST_RATING_RANK,
+	ST_RATINGS_UNRANKED,
+	ST_RATINGS_UNRANKED_ALL,
+	ST_RATING_COUNT,
+	ST_RATING_UNCOUNT,
+	ST_RATING_RANK_BUCKETS,
+	ST_RATING_COUNTS_CLEAR,
 	ST_COUNT
 };
+
+/* rating_counts: ordinals in buckets of 1/4, games from 16 on counted as 16. */
+#define BUCKETS_PER_POINT 4.0
+#define GAMES_CAP         16
+
+#define RATING_COLS  "player, name, name_key, mu, sigma, ordinal, games, wins, cthulhu"
+#define RATING_WHERE "game = ?1 AND scope = ?2 AND span = ?3 AND starts = ?4"
 
 /* `write` marks the statements counted and failed by store_fail_after. */
 static const struct {
@@ -113,12 +138,12 @@ static const struct {
 	[ST_RESULTS_ALL] = { "SELECT id FROM games "
 	                     "WHERE state = 2 AND game = ?1 "
 	                     "AND finished_at >= ?2 AND finished_at < ?3 "
-	                     "ORDER BY finished_at, id",
+	                     "ORDER BY rated, finished_at, id",
 	                     0 },
 	[ST_RESULTS_SERVER] = { "SELECT id FROM games "
 	                        "WHERE state = 2 AND game = ?1 AND server = ?4 "
 	                        "AND finished_at >= ?2 AND finished_at < ?3 "
-	                        "ORDER BY finished_at, id",
+	                        "ORDER BY rated, finished_at, id",
 	                        0 },
 	[ST_MEMBERS_DELETE] = { "DELETE FROM members WHERE game_id = ?1", 1 },
 	[ST_MEMBER_INSERT] = { "INSERT INTO members (game_id, idx, player, name, policy, strikes, "
@@ -158,6 +183,89 @@ static const struct {
 	                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
 	                     1 },
 	[ST_CHECKPOINT] = { "PRAGMA wal_checkpoint(TRUNCATE)", 0 },
+	[ST_RATINGS_PENDING] = { "SELECT value FROM settings WHERE key = 'ratings'", 0 },
+	[ST_RATINGS_BUILT] = { "UPDATE settings SET value = 'built' WHERE key = 'ratings'", 1 },
+	[ST_RATINGS_CLEAR] = { "DELETE FROM ratings", 1 },
+	/* The rated games keep their places; the others follow in time order. */
+	[ST_GAMES_RATE_ALL] = { "UPDATE games SET rated = o.n FROM "
+	                        "(SELECT id, (SELECT coalesce(max(rated), 0) FROM games "
+	                        "WHERE rated > 0) + row_number() OVER (ORDER BY finished_at, id) "
+	                        "AS n FROM games WHERE state = 2 AND rated = 0) AS o "
+	                        "WHERE games.id = o.id",
+	                        1 },
+	[ST_GAME_RATE] = { "UPDATE games SET rated = (SELECT coalesce(max(rated), 0) + 1 "
+	                   "FROM games WHERE rated > 0) WHERE id = ?1 AND state = 2 AND rated = 0",
+	                   1 },
+	[ST_RESULTS_RATED] = { "SELECT g.id, g.finished_at, g.server, g.game, m.player, m.name, "
+	                       "m.place, m.cthulhu FROM games g JOIN members m ON m.game_id = g.id "
+	                       "WHERE g.state = 2 AND g.rated > 0 AND m.player <> '' "
+	                       "ORDER BY g.rated, m.idx",
+	                       0 },
+	[ST_RATING_GET] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
+	                    " AND player = ?5",
+	                    0 },
+	[ST_RATING_PUT] = { "INSERT INTO ratings (game, scope, span, starts, " RATING_COLS ") "
+	                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+	                    "ON CONFLICT (game, scope, span, starts, player) DO UPDATE SET "
+	                    "name = excluded.name, name_key = excluded.name_key, "
+	                    "mu = excluded.mu, sigma = excluded.sigma, "
+	                    "ordinal = excluded.ordinal, games = excluded.games, "
+	                    "wins = excluded.wins, cthulhu = excluded.cthulhu",
+	                    1 },
+	/* "+games": walk ratings_rank in its order, skipping the unranked,
+	 * rather than gather every ranked row by ratings_games and sort. */
+	/* Neither name column is set: ratings_name stays as it is. */
+	[ST_RATING_UPDATE] = { "UPDATE ratings SET mu = ?6, sigma = ?7, ordinal = ?8, games = ?9, "
+	                       "wins = ?10, cthulhu = ?11 WHERE " RATING_WHERE " AND player = ?5",
+	                       1 },
+	[ST_RATINGS_TOP] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
+	                     " AND +games >= ?5 ORDER BY ordinal DESC, games DESC, player "
+	                     "LIMIT ?6",
+	                     0 },
+	/* The ids first, from ratings_name alone (covering), then their rows
+	 * by the primary key: asked for the name's rows directly, the planner
+	 * would rather walk the period's primary key. */
+	[ST_RATINGS_NAMED] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
+	                       " AND player IN (SELECT ?5 UNION SELECT player FROM ratings "
+	                       "WHERE " RATING_WHERE " AND name_key IN (?6, ?7)) "
+	                       "ORDER BY CASE WHEN games >= ?8 THEN 0 ELSE 1 END, "
+	                       "CASE WHEN games >= ?8 THEN ordinal ELSE 0 END DESC, "
+	                       "games DESC, player",
+	                       0 },
+	/* Two counts, so that the long one tests one column per row. */
+	[ST_RATING_RANK] = { "SELECT (SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                     " AND ordinal > ?6 AND +games >= ?5) + "
+	                     "(SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                     " AND ordinal = ?6 AND games >= ?5 "
+	                     "AND (games > ?7 OR (games = ?7 AND player < ?8)))",
+	                     0 },
+	/* ratings_new holds the rows of fewer than 16 games. */
+	[ST_RATINGS_UNRANKED] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                          " AND games < ?5 AND games < 16",
+	                          0 },
+	[ST_RATING_COUNT] = { "INSERT INTO rating_counts (game, scope, span, starts, bucket, "
+	                      "games, "
+	                      "n) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+	                      "ON CONFLICT (game, scope, span, starts, bucket, games) "
+	                      "DO UPDATE SET n = rating_counts.n + excluded.n",
+	                      1 },
+	/* An insert of n = -1 would fail its CHECK before its conflict. */
+	[ST_RATING_UNCOUNT] = { "UPDATE rating_counts SET n = n - 1 WHERE " RATING_WHERE
+	                        " AND bucket = ?5 AND games = ?6",
+	                        1 },
+	/* The buckets above r's, then r's own above r: ordinal in (?6, ?10). */
+	[ST_RATING_RANK_BUCKETS] = { "SELECT (SELECT coalesce(sum(n), 0) FROM rating_counts "
+	                             "WHERE " RATING_WHERE " AND bucket > ?9 AND games >= ?5) + "
+	                             "(SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                             " AND ordinal > ?6 AND ordinal < ?10 AND +games >= ?5) + "
+	                             "(SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                             " AND ordinal = ?6 AND games >= ?5 "
+	                             "AND (games > ?7 OR (games = ?7 AND player < ?8)))",
+	                             0 },
+	[ST_RATING_COUNTS_CLEAR] = { "DELETE FROM rating_counts", 1 },
+	[ST_RATINGS_UNRANKED_ALL] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
+	                              " AND games < ?5",
+	                              0 },
 };
 
 /* The background checkpointer: its own connection, woken by the main
@@ -686,11 +794,12 @@ static int setup(struct store *st, int version)
 		set_err(st, "cannot use write-ahead logging (journal_mode is %s)", mode);
 		return -1;
 	}
-	/* The bot keeps open games in memory and reads the database little: a
-	 * 1 MiB page cache does. */
+	/* The bot keeps open games in memory; what it reads are the ratings
+	 * of /leaderboard and /stats, and those it updates as a game ends
+	 * (some 130 pages for four players): an 8 MiB page cache keeps them. */
 	if (sqlite3_exec(st->db,
 	                 "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
-	                 "PRAGMA cache_size = -1024",
+	                 "PRAGMA cache_size = -8192",
 	                 NULL, NULL, NULL)) {
 		set_db_err(st, "configure");
 		return -1;
@@ -1199,14 +1308,410 @@ int store_results(struct store *st, const char *game, const char *server, int64_
 		if (found < 0) {
 			rc = -1;
 		} else if (found > 0 && l.game.state == STORE_FINISHED) {
-			r = (struct store_result){ l.game.id, l.game.finished_at, l.game.server,
-				                   l.nmembers, l.members };
+			r = (struct store_result){ l.game.id,  l.game.finished_at, l.game.server,
+				                   l.nmembers, l.members,          l.game.game };
 			rc = fn(ctx, &r);
 		}
 		loaded_free(&l);
 	}
 	free(ids.ids);
 	return rc;
+}
+
+int store_cache_bulk(struct store *st, int on)
+{
+	if (sqlite3_exec(st->db, on ? "PRAGMA cache_size = -262144" : "PRAGMA cache_size = -8192",
+	                 NULL, NULL, NULL)) {
+		set_db_err(st, "cache size");
+		return -1;
+	}
+	return 0;
+}
+
+int store_ratings_pending(struct store *st)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_PENDING);
+	int rc, pending = -1;
+
+	if (!s)
+		return -1;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(s, 0);
+		pending = v && strcmp(v, "build") == 0;
+	} else if (rc == SQLITE_DONE) {
+		set_err(st, "ratings: the database has none (schema older than 7)");
+	} else {
+		set_db_err(st, "ratings");
+	}
+	stmt_done(s);
+	return pending;
+}
+
+int store_ratings_built(struct store *st)
+{
+	return run_plain(st, ST_RATINGS_BUILT, "ratings built");
+}
+
+int store_ratings_clear(struct store *st)
+{
+	if (run_plain(st, ST_RATINGS_CLEAR, "clear ratings"))
+		return -1;
+	return run_plain(st, ST_RATING_COUNTS_CLEAR, "clear ratings");
+}
+
+int store_games_rate_all(struct store *st)
+{
+	return run_plain(st, ST_GAMES_RATE_ALL, "rate games");
+}
+
+int store_game_rate(struct store *st, int64_t id)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_GAME_RATE);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	return run(st, ST_GAME_RATE, "rate game");
+}
+
+int store_results_rated(struct store *st, store_result_fn fn, void *ctx)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RESULTS_RATED);
+	struct store_member m[STORE_MEMBERS_MAX];
+	char server[STORE_ID_MAX], game[STORE_KIND_MAX];
+	struct store_result r = { 0, 0, server, 0, m, game };
+	int rc, fn_rc = 0;
+
+	if (!s)
+		return -1;
+	/* The rows of a game come together; a game is handed on when the next
+	 * one starts, so the statement runs on meanwhile: fn must not use
+	 * the store. */
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+		struct store_member *x;
+
+		if (r.nmembers > 0 && id != r.game_id) {
+			if ((fn_rc = fn(ctx, &r)) != 0)
+				break;
+			r.nmembers = 0;
+		}
+		if (r.nmembers == 0) {
+			r.game_id = id;
+			r.finished_at = sqlite3_column_int64(s, 1);
+			if (col_id(st, s, 2, server, sizeof(server), "server id") ||
+			    col_id(st, s, 3, game, sizeof(game), "game kind")) {
+				stmt_done(s);
+				return -1;
+			}
+		}
+		if (r.nmembers == STORE_MEMBERS_MAX) {
+			set_err(st, "game %lld has more than %d members", (long long)id,
+			        STORE_MEMBERS_MAX);
+			stmt_done(s);
+			return -1;
+		}
+		x = &m[r.nmembers++];
+		memset(x, 0, sizeof(*x));
+		if (col_id(st, s, 4, x->player, sizeof(x->player), "player id")) {
+			stmt_done(s);
+			return -1;
+		}
+		col_text(s, 5, x->name, sizeof(x->name));
+		x->place = sqlite3_column_int(s, 6);
+		x->cthulhu = sqlite3_column_int(s, 7);
+	}
+	stmt_done(s);
+	if (fn_rc)
+		return fn_rc;
+	if (rc != SQLITE_DONE) {
+		set_db_err(st, "rated results");
+		return -1;
+	}
+	return r.nmembers > 0 ? fn(ctx, &r) : 0;
+}
+
+/* Binds ?1 .. ?4 of a ratings statement: the period. */
+static int bind_period(struct store *st, sqlite3_stmt *s, const struct store_period *p)
+{
+	if (!p->game || !p->scope) {
+		set_err(st, "ratings: no game kind or scope");
+		return -1;
+	}
+	if (bind_id(st, s, 1, p->game, STORE_KIND_MAX, "game kind") ||
+	    bind_id(st, s, 2, p->scope, STORE_ID_MAX, "scope"))
+		return -1;
+	sqlite3_bind_int(s, 3, p->span);
+	sqlite3_bind_int64(s, 4, p->starts);
+	return 0;
+}
+
+/* The rating_counts bucket of an ordinal: floor(4 ordinal), exact (a
+ * product by 4 is), so that bucket(x) <= b exactly when
+ * x < (b + 1) / 4. */
+static int64_t bucket_of(double ordinal)
+{
+	double x = ordinal * BUCKETS_PER_POINT;
+	int64_t b;
+
+	if (!(x > -1e15)) /* also NaN */
+		return -1000000000000000LL;
+	if (x > 1e15)
+		return 1000000000000000LL;
+	b = (int64_t)x;
+	return (double)b > x ? b - 1 : b;
+}
+
+/* Adds delta (1 or -1) to the count of r's bucket and games in period p. */
+static int count_add(struct store *st, const struct store_period *p, const struct store_rating *r,
+                     int delta)
+{
+	enum stmt_id id = delta > 0 ? ST_RATING_COUNT : ST_RATING_UNCOUNT;
+	sqlite3_stmt *s = stmt_get(st, id);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p)) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int64(s, 5, bucket_of(r->ordinal));
+	sqlite3_bind_int(s, 6, r->games < GAMES_CAP ? r->games : GAMES_CAP);
+	if (delta > 0)
+		sqlite3_bind_int(s, 7, delta);
+	if (run(st, id, "count rating"))
+		return -1;
+	if (delta < 0 && sqlite3_changes(st->db) != 1) {
+		set_err(st, "count rating of %s: not counted", r->player);
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads a row of RATING_COLS. */
+static int col_rating(struct store *st, sqlite3_stmt *s, struct store_rating *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (col_id(st, s, 0, r->player, sizeof(r->player), "player id"))
+		return -1;
+	col_text(s, 1, r->name, sizeof(r->name));
+	col_text(s, 2, r->name_key, sizeof(r->name_key));
+	r->mu = sqlite3_column_double(s, 3);
+	r->sigma = sqlite3_column_double(s, 4);
+	r->ordinal = sqlite3_column_double(s, 5);
+	r->games = sqlite3_column_int(s, 6);
+	r->wins = sqlite3_column_int(s, 7);
+	r->cthulhu = sqlite3_column_int(s, 8);
+	return 0;
+}
+
+/* Steps the bound statement s and calls fn for each row; resets s. */
+static int walk_ratings(struct store *st, sqlite3_stmt *s, store_rating_fn fn, void *ctx)
+{
+	struct store_rating r;
+	int rc, fn_rc = 0;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (col_rating(st, s, &r)) {
+			stmt_done(s);
+			return -1;
+		}
+		if ((fn_rc = fn(ctx, &r)) != 0)
+			break;
+	}
+	stmt_done(s);
+	if (fn_rc)
+		return fn_rc;
+	if (rc != SQLITE_DONE) {
+		set_db_err(st, "ratings");
+		return -1;
+	}
+	return 0;
+}
+
+/* Steps the bound statement s, which answers one count, into *n. */
+static int count_of(struct store *st, sqlite3_stmt *s, int *n)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int(s, 0);
+	else
+		set_db_err(st, "count ratings");
+	stmt_done(s);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int store_rating_get(struct store *st, const struct store_period *p, const char *player,
+                     struct store_rating *out)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATING_GET);
+	int rc;
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p) || bind_id(st, s, 5, player, STORE_ID_MAX, "player id")) {
+		stmt_done(s);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		rc = col_rating(st, s, out) ? -1 : 1;
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		set_db_err(st, "get rating");
+		rc = -1;
+	}
+	stmt_done(s);
+	return rc;
+}
+
+/* Upserts row r of period p, names and all. */
+static int rating_upsert(struct store *st, const struct store_period *p,
+                         const struct store_rating *r)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATING_PUT);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p) || bind_id(st, s, 5, r->player, sizeof(r->player), "player id") ||
+	    bind_cut(st, s, 6, r->name, strnlen(r->name, sizeof(r->name)), sizeof(r->name),
+	             "player name") ||
+	    bind_cut(st, s, 7, r->name_key, strnlen(r->name_key, sizeof(r->name_key)),
+	             sizeof(r->name_key), "name key")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_double(s, 8, r->mu);
+	sqlite3_bind_double(s, 9, r->sigma);
+	sqlite3_bind_double(s, 10, r->ordinal);
+	sqlite3_bind_int(s, 11, r->games);
+	sqlite3_bind_int(s, 12, r->wins);
+	sqlite3_bind_int(s, 13, r->cthulhu);
+	return run(st, ST_RATING_PUT, "put rating");
+}
+
+/* Writes the numbers of r into its existing row of period p. */
+static int rating_update(struct store *st, const struct store_period *p,
+                         const struct store_rating *r)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATING_UPDATE);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p) || bind_id(st, s, 5, r->player, sizeof(r->player), "player id")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_double(s, 6, r->mu);
+	sqlite3_bind_double(s, 7, r->sigma);
+	sqlite3_bind_double(s, 8, r->ordinal);
+	sqlite3_bind_int(s, 9, r->games);
+	sqlite3_bind_int(s, 10, r->wins);
+	sqlite3_bind_int(s, 11, r->cthulhu);
+	if (run(st, ST_RATING_UPDATE, "update rating"))
+		return -1;
+	if (sqlite3_changes(st->db) != 1) {
+		set_err(st, "update rating of %s: no such row", r->player);
+		return -1;
+	}
+	return 0;
+}
+
+int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r,
+                     const struct store_rating *old)
+{
+	if (old && strcmp(old->player, r->player) != 0) {
+		set_err(st, "put rating: %s is not %s", r->player, old->player);
+		return -1;
+	}
+	if (old && (count_add(st, p, old, -1) ||
+	            (strcmp(old->name, r->name) == 0 && strcmp(old->name_key, r->name_key) == 0
+	                 ? rating_update(st, p, r)
+	                 : rating_upsert(st, p, r))))
+		return -1;
+	if (!old && rating_upsert(st, p, r))
+		return -1;
+	return count_add(st, p, r, 1);
+}
+
+int store_ratings_top(struct store *st, const struct store_period *p, int min_games, int limit,
+                      store_rating_fn fn, void *ctx)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_TOP);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p)) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 5, min_games);
+	sqlite3_bind_int(s, 6, limit);
+	return walk_ratings(st, s, fn, ctx);
+}
+
+int store_ratings_named(struct store *st, const struct store_period *p, int min_games,
+                        const char *player, const char *key1, const char *key2, store_rating_fn fn,
+                        void *ctx)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_NAMED);
+
+	if (!s)
+		return -1;
+	/* Longer text than a stored value can match nothing: bound cut,
+	 * it could match the wrong row, so it is refused instead. */
+	if (strlen(player) >= STORE_ID_MAX || strlen(key1) >= STORE_NAME_MAX ||
+	    strlen(key2) >= STORE_NAME_MAX)
+		return 0;
+	if (bind_period(st, s, p) || bind_id(st, s, 5, player, STORE_ID_MAX, "player id") ||
+	    bind_id(st, s, 6, key1, STORE_NAME_MAX, "name key") ||
+	    bind_id(st, s, 7, key2, STORE_NAME_MAX, "name key")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 8, min_games);
+	return walk_ratings(st, s, fn, ctx);
+}
+
+int store_rating_rank(struct store *st, const struct store_period *p, int min_games,
+                      const struct store_rating *r, int *above)
+{
+	int buckets = min_games <= GAMES_CAP;
+	sqlite3_stmt *s = stmt_get(st, buckets ? ST_RATING_RANK_BUCKETS : ST_RATING_RANK);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p) || bind_id(st, s, 8, r->player, sizeof(r->player), "player id")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 5, min_games);
+	sqlite3_bind_double(s, 6, r->ordinal);
+	sqlite3_bind_int(s, 7, r->games);
+	if (buckets) {
+		int64_t b = bucket_of(r->ordinal);
+		sqlite3_bind_int64(s, 9, b);
+		sqlite3_bind_double(s, 10, (double)(b + 1) / BUCKETS_PER_POINT);
+	}
+	return count_of(st, s, above);
+}
+
+int store_ratings_unranked(struct store *st, const struct store_period *p, int min_games, int *n)
+{
+	sqlite3_stmt *s =
+	    stmt_get(st, min_games <= 16 ? ST_RATINGS_UNRANKED : ST_RATINGS_UNRANKED_ALL);
+
+	if (!s)
+		return -1;
+	if (bind_period(st, s, p)) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int(s, 5, min_games);
+	return count_of(st, s, n);
 }
 
 int store_player_put(struct store *st, const char *id, const char *name, const char *lang,

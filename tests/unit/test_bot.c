@@ -21,6 +21,7 @@
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
 #include "rlyeh/playlog.h"
+#include "rlyeh/records.h"
 #include "rlyeh/solvecache.h"
 #include "rlyeh/text.h"
 
@@ -1257,13 +1258,36 @@ static void test_leaderboard_and_stats(void **unused)
 		play_out();
 	}
 	assert_int_equal(count("SELECT count(*) FROM games WHERE state = 2"), 3);
+	/* Each end rated its game: alice's and bob's rows in 2 scopes and 4
+	 * periods, equal to a replay of the games. */
+	assert_int_equal(count("SELECT count(*) FROM games WHERE rated > 0"), 3);
+	assert_int_equal(count("SELECT count(*) FROM ratings WHERE games = 3"), 16);
+	{
+		struct bot_req req = {
+			.server = "s1", .channel = "c1", .user = "carol", .name = "carol"
+		};
+		char stored[2048], replay[2048];
+		struct text a, b;
+		assert_int_equal(cmd_parse("/leaderboard", &req.cmd), CMD_OK);
+		text_init(&a, stored, sizeof(stored));
+		text_init(&b, replay, sizeof(replay));
+		assert_int_equal(records_answer(fx->st, &req, fx->now, 3, I18N_EN, "cthulhu-dice",
+		                                NULL, 0, RECORDS_STORED, &a),
+		                 0);
+		assert_int_equal(records_answer(fx->st, &req, fx->now, 3, I18N_EN, "cthulhu-dice",
+		                                NULL, 0, RECORDS_REBUILD, &b),
+		                 0);
+		assert_non_null(strstr(stored, "2. "));
+		assert_string_equal(stored, replay);
+	}
 	accepted("carol", "/leaderboard");
 	assert_true(any_text("Leaderboard of this server, all time (cthulhu-dice):"));
 	assert_true(any_text("1. "));
 	assert_true(any_text("2. "));
 	assert_true(any_text("3 games ·"));
 	accepted("carol", "/leaderboard all week");
-	assert_true(any_text("Leaderboard of all servers, the last 7 days (cthulhu-dice):"));
+	assert_true(
+	    any_text("Leaderboard of all servers, this week (since Monday, UTC) (cthulhu-dice):"));
 	accepted("carol", "/stats alice");
 	assert_true(any_text("alice on this server, all time (cthulhu-dice):"));
 	assert_true(any_text("rank "));
