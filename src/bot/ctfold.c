@@ -110,8 +110,10 @@ static void start(struct fold *f, int seat, int topic, const char *s)
 static void start_named(struct fold *f, int seat, const char *s)
 {
 	char line[FOLD_LINE];
+	struct text t;
 
-	snprintf(line, sizeof(line), "%s %s", name_of(f, seat), s);
+	text_init(&t, line, sizeof(line));
+	text_addf(&t, "%s %s", name_of(f, seat), s);
 	start(f, seat, T_OTHER, line);
 }
 
@@ -268,7 +270,11 @@ static int around(const struct fold *f, const struct game_event *ev, int k, char
 			if (xs[i] == xs[j] && ys[i] == ys[j])
 				return 0;
 	}
-	snprintf(centre, cap, "%d,%d", x0 + 1, y0 + 1);
+	{
+		struct text t;
+		text_init(&t, centre, cap);
+		text_addf(&t, "%d,%d", x0 + 1, y0 + 1);
+	}
 	return 1;
 }
 

@@ -1588,11 +1588,13 @@ static void test_card_texts(void **state)
 		m = need_msg(MSG_PRIVATE, MSG_INFO);
 		for (int card = 0; card < CTHULHU_CARDS; card++) {
 			char line[512];
+			struct text lt;
 			int kind = cthulhu_card_kind(card);
 			if (g.card_at[card] != CW_HAND + 0)
 				continue;
-			snprintf(line, sizeof(line), "• %s — %s", ctnames_card(kind, I18N_EN),
-			         thing_text(CTCARDS_CARD, kind, I18N_EN, 0));
+			text_init(&lt, line, sizeof(line));
+			text_addf(&lt, "• %s — %s", ctnames_card(kind, I18N_EN),
+			          thing_text(CTCARDS_CARD, kind, I18N_EN, 0));
 			if (!strstr(m->text, line))
 				fail_msg("'%s' not in the hand: %s", line, m->text);
 		}
