@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "rlyeh/board.h"
 #include "rlyeh/cthulhu.h"
 #include "rlyeh/ctplay.h"
 #include "rlyeh/i18n.h"
@@ -402,5 +403,8 @@ int main(void)
 		cmocka_unit_test(test_first_rules_leak),
 		cmocka_unit_test(test_failed_roll_buttons),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	board_cleanup(); /* the font caches of the pictures, for the leak checker */
+	return rc;
 }
