@@ -235,6 +235,12 @@ const struct play_game *play_find(const char *name);
 const struct play_action *play_action_at(int i);
 int play_action_index(const char *name);
 
+/* Sets `state` to stored game `row` (nm members) as it began: the game's
+ * setup with the stored first player, then its engine's init. Returns
+ * GAME_OK, or the engine's error (state undefined then). The log's events
+ * then go through play_log_apply. */
+int play_log_init(const struct play_game *game, const struct store_game *row, int nm, void *state);
+
 /* Applies one event of a stored log to `state`: a "roll" or "choice"
  * value through the engine, a "leave" of a seat (value >= 0) through
  * game->leave. Returns 1 when it applied (events to ev, which may be

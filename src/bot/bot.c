@@ -2198,10 +2198,7 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 	t.seq = g->nevents ? g->events[g->nevents - 1].seq : 0;
 	t.last_at = g->nevents ? g->events[g->nevents - 1].at : t.row.created_at;
 	if (t.row.state == STORE_PLAYING) {
-		struct game_setup setup;
-		t.game->setup(&t.row, t.nm, &setup);
-		setup.first = t.row.first;
-		if (t.game->ops->init(t.state, &setup) != GAME_OK) {
+		if (play_log_init(t.game, &t.row, t.nm, t.state) != GAME_OK) {
 			snprintf(rs->err, rs->errlen, "game %lld: bad setup", (long long)t.row.id);
 			return -1;
 		}

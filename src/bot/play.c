@@ -53,6 +53,15 @@ int play_action_index(const char *name)
 	return -1;
 }
 
+int play_log_init(const struct play_game *game, const struct store_game *row, int nm, void *state)
+{
+	struct game_setup setup;
+
+	game->setup(row, nm, &setup);
+	setup.first = row->first;
+	return game->ops->init(state, &setup);
+}
+
 int play_log_apply(const struct play_game *game, void *state, const struct store_event *e,
                    struct game_events *ev)
 {

@@ -75,7 +75,6 @@ static int replay(const struct play_game *game, const struct store_loaded *g, in
 {
 	_Alignas(max_align_t) unsigned char state[PLAY_STATE_MAX];
 	struct play_ctx c = { .row = g->game, .m = g->members, .nm = g->nmembers, .lang = lang };
-	struct game_setup setup;
 	struct game_events ev;
 	struct pending *p = NULL;
 	char *lines = malloc(PLAYLOG_FOLD_TEXT);
@@ -86,9 +85,7 @@ static int replay(const struct play_game *game, const struct store_loaded *g, in
 		free(lines);
 		return -2;
 	}
-	game->setup(g->game, g->nmembers, &setup);
-	setup.first = g->game->first;
-	if (game->ops->init(state, &setup) != GAME_OK)
+	if (play_log_init(game, g->game, g->nmembers, state) != GAME_OK)
 		rc = -1;
 	for (int i = 0; i < g->nevents && rc == 0; i++) {
 		const struct store_event *e = &g->events[i];
