@@ -927,7 +927,8 @@ class CtTable:
         if "relics" in acts:
             return self.relics([b for b in buttons if ct_id(b["custom_id"])[2] == "relics"][0], before)
         hidden = [b for b in buttons if ct_id(b["custom_id"])[2] == "hand" and ct_id(b["custom_id"])[3]]
-        public = [b for b in buttons if ct_id(b["custom_id"])[2] == "pick"]
+        # A disabled button (Spend n bullets without the bullets, C11) cannot be clicked.
+        public = [b for b in buttons if ct_id(b["custom_id"])[2] == "pick" and not b.get("disabled")]
         if hidden and (not public or not self.done.get("hand:" + ct_id(hidden[0]["custom_id"])[3]) or self.rng.random() < 0.4):
             return self.hand(hidden[0], before)
         if selects:
