@@ -7,6 +7,7 @@ and HTTP fault, the replay of an event after a resume, SIGTERM, and a refused to
 Usage: run_tests.py RLYEH FAKEDISCORD
 Asserts on what the fake recorded: the bodies the bot really sent."""
 import json
+import re
 import os
 import signal
 import sqlite3
@@ -953,8 +954,8 @@ class CtTable:
             for line in text.split("\n"):
                 if line.endswith(": alice plays.") or line.startswith("alice is put on "):
                     self.path = []
-                if line.startswith("alice moves to "):
-                    self.path.append(line.split()[3])
+                if line.startswith("alice moves "):  # folded: "alice moves 1,0 → 1,-1 (3 left), …"
+                    self.path.extend(re.findall(r"-?\d+,-?\d+", line.split(" (")[0]))
                 elif line.startswith("alice is put on "):
                     self.path.append(line.split()[4].rstrip("."))
         self.said = len(self.entries)
@@ -1298,6 +1299,7 @@ def test_cthulhu_game(fake, tmp):
     check(mine >= ct.stats["decisions"], "cthulhu: alice's choices are logged (%d for %d decisions)" % (mine, ct.stats["decisions"]))
     st = ct.stats
     check(ct.refused, "cthulhu: stale and forged buttons were tried")
+    check(ct.done.get("walk tries", 0) > 0, "cthulhu: a walk back along alice's path (read from the narration) was tried")
     check(st["hand"] >= 1 and ct.previews >= 2 and st["back"] == 1 and st["steps"] + st["walks"] >= 1,
           "cthulhu: the hand, previews, Back and a walk were used: %s, %d previews" % (st, ct.previews))
     print("cthulhu: %d decisions in %.1f s (%s, %d previews, %d attempt(s))"
