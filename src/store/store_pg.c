@@ -151,13 +151,8 @@ static const struct {
 	                    "notify = excluded.notify, updated_at = excluded.updated_at",
 	                    1 },
 	[ST_NOTIFY_GET] = { "SELECT notify FROM players WHERE id = $1", 0 },
-	/* The identity's sequence keeps the highest id ever given, also once
-	 * that game is gone (and ids inserted as they are, by migrate-store,
-	 * set it past theirs). */
-	[ST_GAMES_MADE] = { "SELECT greatest(coalesce((SELECT last_value FROM pg_sequences "
-	                    "WHERE schemaname = current_schema() AND sequencename = "
-	                    "'games_id_seq'), 0), coalesce((SELECT max(id) FROM games), 0))",
-	                    0 },
+	/* game_ids keeps the highest id ever given (migrations/pg/0001). */
+	[ST_GAMES_MADE] = { "SELECT last FROM game_ids", 0 },
 	[ST_SETTING_GET] = { "SELECT value FROM settings WHERE key = $1", 0 },
 	[ST_SETTING_PUT] = { "INSERT INTO settings (key, value) VALUES ($1, $2) "
 	                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -448,12 +443,12 @@ static void v_text(const PGresult *r, int row, int col, char *dst, size_t size)
 	copy_text(dst, size, PQgetvalue(r, row, col), (size_t)PQgetlength(r, row, col));
 }
 
-/* Runs a fixed command without parameters (transaction control). 0, or
- * -1 with the error set. */
+/* Runs a fixed command without parameters (transaction control; rows
+ * answered are dropped). 0, or -1 with the error set. */
 static int command(struct store_pg *st, const char *sql, const char *what)
 {
 	PGresult *r = PQexec(st->conn, sql);
-	int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+	int ok = r && (PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK);
 
 	if (!ok)
 		set_db_err(st, what, r);
