@@ -448,7 +448,8 @@ static void v_text(const PGresult *r, int row, int col, char *dst, size_t size)
 static int command(struct store_pg *st, const char *sql, const char *what)
 {
 	PGresult *r = PQexec(st->conn, sql);
-	int ok = r && (PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK);
+	int ok =
+	    r && (PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK);
 
 	if (!ok)
 		set_db_err(st, what, r);
@@ -480,6 +481,48 @@ static int in_tx(struct store_pg *st)
 	return PQtransactionStatus(st->conn) != PQTRANS_IDLE;
 }
 
+/* Runs prepared statement `name` under its own savepoint, in one round
+ * trip: SAVEPOINT, the statement and RELEASE go out together (pipeline
+ * mode). Returns the statement's result, failed or not (NULL when it could
+ * not be sent); after a failure the savepoint is rolled back to, which
+ * leaves the transaction as it was before. */
+static PGresult *exec_guarded(struct store_pg *st, const char *name, const struct params *ps)
+{
+	PGconn *c = st->conn;
+	PGresult *x, *mine = NULL;
+	int q = 0, sent, ok;
+
+	if (!PQenterPipelineMode(c))
+		return NULL;
+	sent = PQsendQueryParams(c, "SAVEPOINT store_stmt", 0, NULL, NULL, NULL, NULL, 0) &&
+	       PQsendQueryPrepared(c, name, ps ? ps->n : 0, ps ? ps->v : NULL, NULL, NULL, 0) &&
+	       PQsendQueryParams(c, "RELEASE store_stmt", 0, NULL, NULL, NULL, NULL, 0);
+	if (!PQpipelineSync(c))
+		sent = 0;
+	/* Each query's results end with NULL; the sync point ends them all. */
+	while (sent || q < 3) {
+		if (!(x = PQgetResult(c))) {
+			if (++q > 3)
+				break;
+			continue;
+		}
+		if (PQresultStatus(x) == PGRES_PIPELINE_SYNC) {
+			PQclear(x);
+			break;
+		}
+		if (q == 1 && !mine)
+			mine = x;
+		else
+			PQclear(x);
+	}
+	PQexitPipelineMode(c);
+	ok = mine &&
+	     (PQresultStatus(mine) == PGRES_COMMAND_OK || PQresultStatus(mine) == PGRES_TUPLES_OK);
+	if (!ok && PQtransactionStatus(c) == PQTRANS_INERROR)
+		PQclear(PQexec(c, "ROLLBACK TO store_stmt; RELEASE store_stmt"));
+	return mine;
+}
+
 /* Runs statement `id` with parameters ps (NULL: none). A write fails
  * without running while fault injection says so; inside a transaction it
  * runs under its own savepoint, so that its failure undoes it alone.
@@ -490,7 +533,7 @@ static PGresult *exec(struct store_pg *st, enum stmt_id id, const struct params 
 {
 	char name[16];
 	PGresult *r;
-	int write = stmt_defs[id].write, guard, status;
+	int write = stmt_defs[id].write, status;
 
 	if (write && st->fail_after == 0) {
 		set_err(st, "%s: disk full (injected)", what);
@@ -498,22 +541,15 @@ static PGresult *exec(struct store_pg *st, enum stmt_id id, const struct params 
 	}
 	if (prepare(st, id))
 		return NULL;
-	guard = write && in_tx(st);
-	if (guard && command(st, "SAVEPOINT store_stmt", what))
-		return NULL;
 	snprintf(name, sizeof(name), "s%d", (int)id);
-	r = PQexecPrepared(st->conn, name, ps ? ps->n : 0, ps ? ps->v : NULL, NULL, NULL, 0);
+	if (write && in_tx(st))
+		r = exec_guarded(st, name, ps);
+	else
+		r = PQexecPrepared(st->conn, name, ps ? ps->n : 0, ps ? ps->v : NULL, NULL, NULL,
+		                   0);
 	status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
 		set_db_err(st, what, r);
-		PQclear(r);
-		if (guard) {
-			PQclear(PQexec(st->conn, "ROLLBACK TO store_stmt"));
-			PQclear(PQexec(st->conn, "RELEASE store_stmt"));
-		}
-		return NULL;
-	}
-	if (guard && command(st, "RELEASE store_stmt", what)) {
 		PQclear(r);
 		return NULL;
 	}

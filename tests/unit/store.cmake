@@ -22,3 +22,7 @@ function(rlyeh_pg_test name target)
   set_tests_properties(${name}_pg PROPERTIES SKIP_RETURN_CODE 77 LABELS postgresql)
 endfunction()
 rlyeh_pg_test(store test_store)
+
+# The records (ratings kept in the store) on both backends too.
+target_link_libraries(test_records PRIVATE rlyeh_testdb)
+rlyeh_pg_test(records test_records)
