@@ -95,6 +95,31 @@ int store_backup_file(const char *src, const char *dest, char *err, size_t errle
 	return store_sqlite_backup_file(src, dest, err, errlen);
 }
 
+int store_migrate(const char *from, const char *to, char *err, size_t errlen)
+{
+	struct store *st;
+	FILE *probe;
+
+	if (store_pg_is_uri(from) || !store_pg_is_uri(to)) {
+		if (errlen)
+			snprintf(
+			    err, errlen,
+			    "copies an SQLite file into a PostgreSQL database: FROM is a path, "
+			    "TO a postgresql:// URI");
+		return -1;
+	}
+	if (!(probe = fopen(from, "rb"))) {
+		if (errlen)
+			snprintf(err, errlen, "%s: no such database file", from);
+		return -1;
+	}
+	fclose(probe);
+	if (store_open(from, &st, err, errlen))
+		return -1;
+	store_close(st);
+	return store_pg_copy_from_sqlite(from, to, err, errlen);
+}
+
 int store_restore_file(const char *src, const char *dest, char *err, size_t errlen)
 {
 	if (store_pg_is_uri(src) || store_pg_is_uri(dest))

@@ -28,10 +28,11 @@ const char *store_pg_errmsg(struct store_pg *st);
  * postgres:// URI), 0 for a file path. */
 int store_pg_is_uri(const char *database);
 
-/* Copies every row of the SQLite database at `from` into the empty
- * PostgreSQL database `to` (migrated to the newest schema here) in one
- * transaction, then compares the row counts of every table. 0, or -1 with
- * the reason in err and nothing left in `to` but the schema. */
+/* store_migrate's copy: every row of the SQLite database at `from` (at
+ * the newest schema) into the empty PostgreSQL database `to` (migrated to
+ * the newest schema here) in one transaction, then the row counts of every
+ * table compared. 0, or -1 with the reason in err and nothing left in `to`
+ * but the schema. */
 int store_pg_copy_from_sqlite(const char *from, const char *to, char *err, size_t errlen);
 
 int store_pg_schema_version(struct store_pg *st);
