@@ -1182,6 +1182,36 @@ static off_t wal_size(const char *path)
 	return stat(wal, &sb) == 0 ? sb.st_size : 0;
 }
 
+/* A refused write inside a transaction undoes itself alone: the
+ * transaction goes on, and what was written before and after commits (as
+ * SQLite does it, so PostgreSQL must too). */
+static void test_refused_write_in_transaction(void **state)
+{
+	struct tmp *t = *state;
+	struct store *st = open_ok(t->path);
+	int64_t id = make_game(st, "c1", STORE_PLAYING, 1);
+	struct store_game dup = game_in("srv", "c1", STORE_LOBBY);
+	struct store_event e2 = event(2, "roll", 0, 1), e3 = event(3, "roll", 0, 2);
+	struct store_event gap = event(9, "roll", 0, 3);
+
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_event_append(st, id, &e2), 0);
+	assert_int_equal(store_game_create(st, &dup), -1);
+	assert_non_null(strstr(store_errmsg(st), "already has a game"));
+	assert_int_equal(store_event_append(st, id, &gap), -1);
+	assert_non_null(strstr(store_errmsg(st), "seq"));
+	assert_int_equal(store_in_transaction(st), 1);
+	assert_int_equal(store_event_append(st, id, &e3), 0);
+	assert_int_equal(store_player_put(st, "u1", "Wilbur", "en", 1000), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_true(store_games_made(st) == id);
+	store_close(st);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 3);
+	assert_int_equal(file_int(t->path, "SELECT max(seq) FROM events"), 3);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM games"), 1);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM players"), 1);
+}
+
 /* The background checkpointer copies the WAL while commits go on, and the
  * WAL stays bounded. */
 static void test_background_checkpoints(void **state)
@@ -1287,6 +1317,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_settings, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_game_progress, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_marks, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_refused_write_in_transaction, tmp_setup,
+		                                tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_background_checkpoints, tmp_setup,
 		                                tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, tmp_setup, tmp_teardown),
