@@ -26,3 +26,7 @@ rlyeh_pg_test(store test_store)
 # The records (ratings kept in the store) on both backends too.
 target_link_libraries(test_records PRIVATE rlyeh_testdb)
 rlyeh_pg_test(records test_records)
+
+# The bot over the store, on both backends.
+target_link_libraries(test_bot PRIVATE rlyeh_testdb)
+rlyeh_pg_test(bot test_bot)

@@ -148,3 +148,67 @@ void testdb_sqlite_only(const char *test)
 	print_message("[  SKIP    ] %s: SQLite only, not run on PostgreSQL\n", test);
 	skip();
 }
+
+/* Appends v and '|' to the growing text *buf (length *len, capacity *cap). */
+static void append(char **buf, size_t *len, size_t *cap, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (*len + n + 3 > *cap) {
+		*cap = (*len + n + 3) * 2;
+		*buf = realloc(*buf, *cap);
+		if (!*buf)
+			fail_msg("out of memory");
+	}
+	memcpy(*buf + *len, v, n);
+	*len += n;
+	(*buf)[(*len)++] = '|';
+	(*buf)[*len] = '\0';
+}
+
+/* Ends a row; append left room for it. */
+static void newline(char **buf, size_t *len)
+{
+	(*buf)[(*len)++] = '\n';
+	(*buf)[*len] = '\0';
+}
+
+char *testdb_rows(const char *db, const char *sql)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = calloc(1, cap);
+
+	if (!buf)
+		fail_msg("out of memory");
+	if (is_uri(db)) {
+		PGconn *c = pg_connect(db);
+		PGresult *r = pg_run(c, sql, PGRES_TUPLES_OK);
+
+		for (int row = 0; row < PQntuples(r); row++) {
+			for (int col = 0; col < PQnfields(r); col++)
+				append(&buf, &len, &cap,
+				       PQgetisnull(r, row, col) ? "NULL" : PQgetvalue(r, row, col));
+			newline(&buf, &len);
+		}
+		PQclear(r);
+		PQfinish(c);
+	} else {
+		sqlite3 *d = NULL;
+		sqlite3_stmt *s;
+
+		if (sqlite3_open_v2(db, &d, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", db, d ? sqlite3_errmsg(d) : "out of memory");
+		if (sqlite3_prepare_v2(d, sql, -1, &s, NULL))
+			fail_msg("%s: %s", sql, sqlite3_errmsg(d));
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			for (int col = 0; col < sqlite3_column_count(s); col++) {
+				const unsigned char *v = sqlite3_column_text(s, col);
+				append(&buf, &len, &cap, v ? (const char *)v : "NULL");
+			}
+			newline(&buf, &len);
+		}
+		sqlite3_finalize(s);
+		sqlite3_close(d);
+	}
+	return buf;
+}

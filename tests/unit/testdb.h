@@ -30,6 +30,11 @@ int64_t testdb_int(const char *db, const char *sql);
  * error. */
 void testdb_exec(const char *db, const char *sql);
 
+/* Every row answered by `sql` on db as text, a line per row with each
+ * value followed by '|' (NULL as "NULL"), in a string the caller frees.
+ * Fails the test on an error. */
+char *testdb_rows(const char *db, const char *sql);
+
 /* As testdb_exec, but answers 0 when sql ran and -1 when the database
  * refused it. */
 int testdb_try(const char *db, const char *sql);
