@@ -252,6 +252,7 @@ struct store_pg {
 	PGconn *conn;
 	unsigned char prepared[ST_COUNT];
 	int fail_after; /* successful writes left before injected failures; -1 off */
+	int tx;         /* 1 from store_pg_begin to its commit or rollback */
 	char err[256];
 };
 
@@ -491,7 +492,31 @@ static int prepare(struct store_pg *st, enum stmt_id id)
 
 static int in_tx(struct store_pg *st)
 {
-	return PQtransactionStatus(st->conn) != PQTRANS_IDLE;
+	return st->tx;
+}
+
+/* Reconnects when the server has closed the connection (a restart, a
+ * failover), outside a transaction only: inside one, its writes are lost,
+ * which the caller must learn (it rolls back). The statements are prepared
+ * anew on the new connection. 0 when the connection is usable. */
+static int alive(struct store_pg *st)
+{
+	char msg[200];
+
+	if (PQstatus(st->conn) == CONNECTION_OK)
+		return 0;
+	if (st->tx) {
+		set_err(st, "the connection to PostgreSQL was lost in a transaction");
+		return -1;
+	}
+	PQreset(st->conn);
+	if (PQstatus(st->conn) != CONNECTION_OK) {
+		server_text(PQerrorMessage(st->conn), msg, sizeof(msg));
+		set_err(st, "cannot reconnect to PostgreSQL: %s", msg);
+		return -1;
+	}
+	memset(st->prepared, 0, sizeof(st->prepared));
+	return 0;
 }
 
 /* Runs prepared statement `name` under its own savepoint, in one round
@@ -536,31 +561,50 @@ static PGresult *exec_guarded(struct store_pg *st, const char *name, const struc
 	return mine;
 }
 
+/* Prepares statement `id` when needed and runs it (a write inside a
+ * transaction under its own savepoint). *sent says whether it reached the
+ * point of running. Returns its result, failed or not, or NULL. */
+static PGresult *attempt(struct store_pg *st, enum stmt_id id, const struct params *ps, int *sent)
+{
+	char name[16];
+
+	*sent = 0;
+	if (prepare(st, id))
+		return NULL;
+	*sent = 1;
+	snprintf(name, sizeof(name), "s%d", (int)id);
+	if (stmt_defs[id].write && in_tx(st))
+		return exec_guarded(st, name, ps);
+	return PQexecPrepared(st->conn, name, ps ? ps->n : 0, ps ? ps->v : NULL, NULL, NULL, 0);
+}
+
 /* Runs statement `id` with parameters ps (NULL: none). A write fails
  * without running while fault injection says so; inside a transaction it
  * runs under its own savepoint, so that its failure undoes it alone.
- * Returns the result (the caller clears it), or NULL with the error set
- * ("<what>: ..."). */
+ * Outside a transaction, a connection the server closed is opened again
+ * and the statement asked again, unless it was a write that may have been
+ * done. Returns the result (the caller clears it), or NULL with the error
+ * set ("<what>: ..."). */
 static PGresult *exec(struct store_pg *st, enum stmt_id id, const struct params *ps,
                       const char *what)
 {
-	char name[16];
 	PGresult *r;
-	int write = stmt_defs[id].write, status;
+	int write = stmt_defs[id].write, status, sent;
 
 	if (write && st->fail_after == 0) {
 		set_err(st, "%s: disk full (injected)", what);
 		return NULL;
 	}
-	if (prepare(st, id))
+	if (alive(st))
 		return NULL;
-	snprintf(name, sizeof(name), "s%d", (int)id);
-	if (write && in_tx(st))
-		r = exec_guarded(st, name, ps);
-	else
-		r = PQexecPrepared(st->conn, name, ps ? ps->n : 0, ps ? ps->v : NULL, NULL, NULL,
-		                   0);
+	r = attempt(st, id, ps, &sent);
 	status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && !in_tx(st) &&
+	    (!write || !sent) && PQstatus(st->conn) == CONNECTION_BAD && !alive(st)) {
+		PQclear(r);
+		r = attempt(st, id, ps, &sent);
+		status = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+	}
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
 		set_db_err(st, what, r);
 		PQclear(r);
@@ -676,7 +720,7 @@ static int migrate_one(struct store_pg *st, int version)
 		goto fail;
 	return 0;
 fail:
-	if (in_tx(st))
+	if (PQtransactionStatus(st->conn) != PQTRANS_IDLE)
 		PQclear(PQexec(st->conn, "ROLLBACK"));
 	return -1;
 }
@@ -694,12 +738,7 @@ static int setup(struct store_pg *st, int version)
 		        pg_latest);
 		return -1;
 	}
-	if (PQsetClientEncoding(st->conn, "UTF8")) {
-		set_err(st, "cannot use UTF-8: %s", PQerrorMessage(st->conn));
-		return -1;
-	}
-	if (command(st, "SET client_min_messages = warning", "configure") || version_table(st) ||
-	    read_version(st, &current))
+	if (version_table(st) || read_version(st, &current))
 		return -1;
 	if (current > latest) {
 		set_err(st,
@@ -733,7 +772,12 @@ int store_pg_open_version(const char *uri, int version, struct store_pg **out, c
 		return -1;
 	}
 	st->fail_after = -1;
-	st->conn = PQconnectdb(uri);
+	{
+		/* After the URI, so that it wins; kept by PQreset. */
+		const char *const keys[] = { "dbname", "client_encoding", NULL };
+		const char *const values[] = { uri, "UTF8", NULL };
+		st->conn = PQconnectdbParams(keys, values, 1);
+	}
 	if (!st->conn || PQstatus(st->conn) != CONNECTION_OK) {
 		char msg[200];
 		server_text(st->conn ? PQerrorMessage(st->conn) : "out of memory", msg,
@@ -806,7 +850,10 @@ int store_pg_begin(struct store_pg *st)
 		set_err(st, "begin: a transaction is already open");
 		return -1;
 	}
-	return command(st, "BEGIN", "begin");
+	if (alive(st) || command(st, "BEGIN", "begin"))
+		return -1;
+	st->tx = 1;
+	return 0;
 }
 
 int store_pg_commit(struct store_pg *st)
@@ -829,13 +876,18 @@ int store_pg_commit(struct store_pg *st)
 	PQclear(r);
 	if (ok && st->fail_after > 0)
 		st->fail_after--;
+	if (ok)
+		st->tx = 0;
 	return ok ? 0 : -1;
 }
 
 void store_pg_rollback(struct store_pg *st)
 {
-	if (in_tx(st))
+	if (!in_tx(st))
+		return;
+	if (PQstatus(st->conn) == CONNECTION_OK)
 		PQclear(PQexec(st->conn, "ROLLBACK"));
+	st->tx = 0;
 }
 
 int store_pg_in_transaction(struct store_pg *st)
@@ -971,7 +1023,7 @@ int store_pg_members_put(struct store_pg *st, int64_t game_id, const struct stor
 		set_err(st, "put members: %d members (at most %d)", n, STORE_MEMBERS_MAX);
 		return -1;
 	}
-	if (command(st, own ? "BEGIN" : "SAVEPOINT store_call", "put members"))
+	if (own ? store_pg_begin(st) : command(st, "SAVEPOINT store_call", "put members"))
 		return -1;
 	p_i64(&ps, 1, game_id);
 	if (run(st, ST_MEMBERS_DELETE, &ps, "put members", NULL))
@@ -986,7 +1038,7 @@ fail:
 	if (!in_tx(st))
 		return -1;
 	if (own) {
-		PQclear(PQexec(st->conn, "ROLLBACK"));
+		store_pg_rollback(st);
 	} else {
 		PQclear(PQexec(st->conn, "ROLLBACK TO store_call"));
 		PQclear(PQexec(st->conn, "RELEASE store_call"));
@@ -1320,7 +1372,7 @@ int store_pg_results_rated(struct store_pg *st, store_result_fn fn, void *ctx)
 	PGresult *r;
 	int fn_rc = 0, failed = 0;
 
-	if (prepare(st, ST_RESULTS_RATED))
+	if (alive(st) || prepare(st, ST_RESULTS_RATED))
 		return -1;
 	snprintf(name, sizeof(name), "s%d", (int)ST_RESULTS_RATED);
 	if (!PQsendQueryPrepared(st->conn, name, 0, NULL, NULL, NULL, 0) ||
@@ -2000,7 +2052,7 @@ int store_pg_copy_from_sqlite(const char *from, const char *to, char *err, size_
 		set_err(st, "%s: %s", from, sqlite3_errmsg(src));
 		goto out;
 	}
-	if (command(st, "BEGIN", "begin"))
+	if (store_pg_begin(st))
 		goto out;
 	if (copy_all(st, src) || copy_check(st, src) || store_pg_commit(st)) {
 		store_pg_rollback(st);

@@ -1212,6 +1212,55 @@ static void test_refused_write_in_transaction(void **state)
 	assert_int_equal(file_int(t->path, "SELECT count(*) FROM players"), 1);
 }
 
+/* Ends every other session on the store's PostgreSQL database, as a
+ * server restart would. */
+static void kill_sessions(const char *uri)
+{
+	assert_true(testdb_int(uri, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+	                            "WHERE datname = current_database() "
+	                            "AND pid <> pg_backend_pid()") >= 1);
+}
+
+/* PostgreSQL: a connection the server closed is opened again. A read
+ * outside a transaction is asked again at once; a write there fails once
+ * (it may have been done) and the next call reconnects; inside a
+ * transaction the writes are lost, which the call says, and after the
+ * rollback the store goes on. */
+static void test_reconnect(void **state)
+{
+	struct tmp *t = *state;
+	struct store *st;
+	struct store_event e2 = event(2, "roll", 0, 1);
+	struct copy c;
+	int64_t id;
+
+	if (!testdb_pg()) {
+		print_message("[  SKIP    ] %s: PostgreSQL only, not run on SQLite\n", __func__);
+		skip();
+	}
+	st = open_ok(t->path);
+	id = make_game(st, "c1", STORE_PLAYING, 1);
+	kill_sessions(t->path);
+	c = load(st, id);
+	assert_int_equal(c.nevents, 1);
+
+	kill_sessions(t->path);
+	if (store_player_put(st, "u1", "Wilbur", "en", 1000))
+		assert_int_equal(store_player_put(st, "u1", "Wilbur", "en", 1000), 0);
+
+	assert_int_equal(store_begin(st), 0);
+	kill_sessions(t->path);
+	assert_int_equal(store_event_append(st, id, &e2), -1);
+	assert_int_equal(store_in_transaction(st), 1);
+	assert_int_equal(store_commit(st), -1);
+	store_rollback(st);
+	assert_int_equal(store_in_transaction(st), 0);
+	assert_int_equal(store_event_append(st, id, &e2), 0);
+	store_close(st);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 2);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM players"), 1);
+}
+
 /* The background checkpointer copies the WAL while commits go on, and the
  * WAL stays bounded. */
 static void test_background_checkpoints(void **state)
@@ -1319,6 +1368,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_marks, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_refused_write_in_transaction, tmp_setup,
 		                                tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_reconnect, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_background_checkpoints, tmp_setup,
 		                                tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, tmp_setup, tmp_teardown),
