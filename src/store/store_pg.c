@@ -31,7 +31,7 @@ extern const char *const store_pg_migration_names[];
 #define EVENTS_MAX  65536   /* events loaded for one game */
 #define LIST_MAX    1048576 /* game ids gathered by one walk */
 #define LANG_SIZE   8       /* char lang[8] in store.h */
-#define PARAMS_MAX  16      /* parameters of one statement */
+#define PARAMS_MAX  24      /* parameters of one statement */
 #define POOL_SIZE   2048    /* bytes of text parameters copied for one statement */
 #define MIGRATE_KEY "7262736c"
 /* rating_counts: ordinals in buckets of 1/4, games from 16 on counted as 16. */
@@ -367,8 +367,11 @@ static void copy_text(char *dst, size_t size, const char *src, size_t n)
 	dst[n] = '\0';
 }
 
+/* Counts $i as used; an index past PARAMS_MAX is a bug in this file. */
 static void p_use(struct params *ps, int i)
 {
+	if (i < 1 || i > PARAMS_MAX)
+		abort();
 	if (i > ps->n)
 		ps->n = i;
 }
@@ -379,12 +382,12 @@ static int p_id(struct store_pg *st, struct params *ps, int i, const char *v, si
 {
 	size_t n = strnlen(v, max);
 
+	p_use(ps, i);
 	if (n >= max) {
 		set_err(st, "%s is longer than %zu bytes", what, max - 1);
 		return -1;
 	}
 	ps->v[i - 1] = v;
-	p_use(ps, i);
 	return 0;
 }
 
@@ -395,6 +398,7 @@ static int p_cut(struct store_pg *st, struct params *ps, int i, const char *v, s
 {
 	size_t n = utf8_cut(v, len, size - 1);
 
+	p_use(ps, i);
 	if (ps->used + n + 1 > sizeof(ps->pool)) {
 		set_err(st, "parameters too long");
 		return -1;
@@ -403,22 +407,21 @@ static int p_cut(struct store_pg *st, struct params *ps, int i, const char *v, s
 	ps->pool[ps->used + n] = '\0';
 	ps->v[i - 1] = ps->pool + ps->used;
 	ps->used += n + 1;
-	p_use(ps, i);
 	return 0;
 }
 
 static void p_i64(struct params *ps, int i, int64_t v)
 {
+	p_use(ps, i);
 	snprintf(ps->num[i - 1], sizeof(ps->num[i - 1]), "%lld", (long long)v);
 	ps->v[i - 1] = ps->num[i - 1];
-	p_use(ps, i);
 }
 
 static void p_dbl(struct params *ps, int i, double v)
 {
+	p_use(ps, i);
 	snprintf(ps->num[i - 1], sizeof(ps->num[i - 1]), "%.17g", v);
 	ps->v[i - 1] = ps->num[i - 1];
-	p_use(ps, i);
 }
 
 static int64_t v_i64(const PGresult *r, int row, int col)
