@@ -106,6 +106,11 @@ struct store_result {
 
 typedef int (*store_result_fn)(void *ctx, const struct store_result *r);
 
+/* 1 when `database` names a PostgreSQL database (a postgresql:// or
+ * postgres:// URI) rather than an SQLite file: there is no folder beside it
+ * to keep other files in. */
+int store_is_postgresql(const char *database);
+
 /* Opens (creating if needed) the database at `path` and applies the pending
  * migrations. A database whose user_version is newer than the binary's
  * newest migration is refused. On failure *out is NULL and err says why. */

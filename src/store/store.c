@@ -46,6 +46,11 @@ int store_open_version(const char *path, int version, struct store **out, char *
 	return 0;
 }
 
+int store_is_postgresql(const char *database)
+{
+	return store_pg_is_uri(database);
+}
+
 int store_open(const char *path, struct store **out, char *err, size_t errlen)
 {
 	return store_open_version(path, store_schema_latest(), out, err, errlen);

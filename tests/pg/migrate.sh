@@ -31,8 +31,8 @@ newdb() { # newdb NAME: creates a database and prints its URI
 		echo "postgresql:///$1?$query"
 }
 
-play() { # play DB < script
-	"$rlyeh" console --db "$1" --seed 42 --timeout 0 --lang en
+play() { # play DB < script (in $tmp: the console keeps files beside its database)
+	(cd "$tmp" && "$rlyeh" console --db "$1" --seed 42 --timeout 0 --lang en)
 }
 
 src=$tmp/src.db
