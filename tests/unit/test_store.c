@@ -57,7 +57,7 @@ static int tmp_setup(void **state)
 static void remove_db(const char *path)
 {
 	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
-	char file[128];
+	char file[TESTDB_MAX + 16];
 
 	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
 		snprintf(file, sizeof(file), "%s%s", path, suffix[i]);
@@ -1175,7 +1175,7 @@ static void test_marks(void **state)
 
 static off_t wal_size(const char *path)
 {
-	char wal[128];
+	char wal[TESTDB_MAX + 8];
 	struct stat sb;
 
 	snprintf(wal, sizeof(wal), "%s-wal", path);
