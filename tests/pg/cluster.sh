@@ -9,12 +9,18 @@
 #
 # The server runs as an unprivileged user: as root (CI), the user "nobody"
 # owns DIR and runs initdb and postgres. Debian's binaries are found through
-# pg_config --bindir, else /usr/lib/postgresql/*/bin. Exit status 2 means
-# that PostgreSQL is not installed; 1, any other failure.
+# pg_config --bindir, else /usr/lib/postgresql/*/bin (RLYEH_PG_BINDIR, when
+# set, is the only place looked in). Exit status 2 means that PostgreSQL is
+# not installed; 1, any other failure.
 set -eu
 
 bindir() {
-	for d in "$(pg_config --bindir 2>/dev/null || true)" /usr/lib/postgresql/*/bin; do
+	if [ -n "${RLYEH_PG_BINDIR:-}" ]; then
+		set -- "$RLYEH_PG_BINDIR"
+	else
+		set -- "$(pg_config --bindir 2>/dev/null || true)" /usr/lib/postgresql/*/bin
+	fi
+	for d in "$@"; do
 		if [ -n "$d" ] && [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && [ -x "$d/postgres" ]; then
 			echo "$d"
 			return 0
