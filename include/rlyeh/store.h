@@ -14,8 +14,14 @@
  * reads the clock).
  *
  * Every function returns 0 on success and -1 on failure; store_errmsg() then
- * says why. A failed write inside store_begin()/store_commit() leaves the
- * transaction to be rolled back by the caller (store_rollback). */
+ * says why. A failed write inside store_begin()/store_commit() undoes itself
+ * alone and leaves the transaction to the caller, who commits what else it
+ * wrote or rolls back (store_rollback).
+ *
+ * On PostgreSQL a connection the server closed (a restart) is opened again
+ * by the next call outside a transaction; a read is asked again at once,
+ * a write fails once. Inside a transaction the calls fail until the caller
+ * rolls back. */
 #ifndef RLYEH_STORE_H
 #define RLYEH_STORE_H
 

@@ -41,6 +41,12 @@ for t in game-en game-en game-nl elder-signs-en elder-signs-en elder-signs-nl ga
 done
 # One more left open, so that an unfinished game is copied too.
 printf 'alice: /open\nbob: /join\n' | play "$src" >/dev/null 2>&1
+# Text COPY must carry as it is: tabs, backslashes, line ends, "\N", UTF-8.
+python3 -c 'import sqlite3,sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("INSERT INTO settings (key, value) VALUES (?, ?)", ("odd", "a\tb\\c\nd\re \u00c6rwyn \\N"))
+db.commit()' "$src"
+odd=$(sql "$src" "SELECT hex(value) FROM settings WHERE key = 'odd'")
 games=$(sql "$src" 'SELECT count(*) FROM games')
 [ "$games" -ge 6 ] && ok || bad "only $games games were played"
 
@@ -48,6 +54,9 @@ dst=$(newdb copy1) && ok || bad "cannot create a database"
 if "$rlyeh" migrate-store "$src" "$dst" >"$tmp/m.out" 2>&1; then ok; else
 	bad "migrate-store: $(cat "$tmp/m.out")"
 fi
+
+there=$("$psql_bin" -qAt -d "$dst" -c "SELECT upper(encode(convert_to(value, 'UTF8'), 'hex')) FROM settings WHERE key = 'odd'")
+[ -n "$odd" ] && [ "$odd" = "$there" ] && ok || bad "odd text: $odd in SQLite, $there copied"
 
 # Every game exports the same from both.
 for id in $(sql "$src" 'SELECT id FROM games ORDER BY id'); do
