@@ -2,7 +2,7 @@
 #
 # Included from a CMakeLists.txt, this file defines
 #
-#   rlyeh_embed_migrations(<out_var> [<dir>])
+#   rlyeh_embed_migrations(<out_var> [<dir> [<prefix>]])
 #
 # which arranges for ${CMAKE_CURRENT_BINARY_DIR}/migrations_gen.c to be
 # generated at build time from every <dir>/NNNN_*.sql (default:
@@ -11,6 +11,9 @@
 #
 #   const char *const store_migrations[]      = { "<sql of 0001>", ..., NULL };
 #   const char *const store_migration_names[] = { "0001_tables", ..., NULL };
+#
+# With a <prefix> (such as store_pg) the arrays are <prefix>_migrations and
+# <prefix>_migration_names, in <prefix>_migrations_gen.c.
 #
 # Migration N is element N - 1, so the prefixes must run 0001, 0002, ...
 # without gaps or repeats; anything else stops the build. Editing a .sql file
@@ -88,11 +91,17 @@ function(rlyeh_embed_migrations out_var)
   else()
     set(dir "${PROJECT_SOURCE_DIR}/migrations")
   endif()
+  if(ARGC GREATER 2)
+    set(prefix "${ARGV2}")
+    set(output "${CMAKE_CURRENT_BINARY_DIR}/${prefix}_migrations_gen.c")
+  else()
+    set(prefix "store")
+    set(output "${CMAKE_CURRENT_BINARY_DIR}/migrations_gen.c")
+  endif()
   rlyeh_migration_files(files "${dir}")
-  set(output "${CMAKE_CURRENT_BINARY_DIR}/migrations_gen.c")
   add_custom_command(
     OUTPUT "${output}"
-    COMMAND "${CMAKE_COMMAND}" "-DMIGRATIONS_DIR=${dir}" "-DOUTPUT=${output}"
+    COMMAND "${CMAKE_COMMAND}" "-DMIGRATIONS_DIR=${dir}" "-DOUTPUT=${output}" "-DPREFIX=${prefix}"
             -P "${CMAKE_CURRENT_FUNCTION_LIST_FILE}"
     DEPENDS ${files} "${CMAKE_CURRENT_FUNCTION_LIST_FILE}"
     COMMENT "Embedding the SQL migrations"
@@ -103,6 +112,9 @@ endfunction()
 if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   if(NOT DEFINED MIGRATIONS_DIR OR NOT DEFINED OUTPUT)
     message(FATAL_ERROR "usage: cmake -DMIGRATIONS_DIR=<dir> -DOUTPUT=<file.c> -P ${CMAKE_CURRENT_LIST_FILE}")
+  endif()
+  if(NOT DEFINED PREFIX)
+    set(PREFIX "store")
   endif()
   rlyeh_migration_files(files "${MIGRATIONS_DIR}")
   set(sql "")
@@ -116,9 +128,9 @@ if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   file(WRITE "${OUTPUT}.tmp"
        "/* Generated from migrations/NNNN_*.sql by embed_migrations.cmake: do not edit. */\n"
        "#include <stddef.h>\n\n"
-       "extern const char *const store_migrations[];\n"
-       "extern const char *const store_migration_names[];\n\n"
-       "const char *const store_migrations[] = {\n${sql}\tNULL,\n};\n\n"
-       "const char *const store_migration_names[] = {\n${names}\tNULL,\n};\n")
+       "extern const char *const ${PREFIX}_migrations[];\n"
+       "extern const char *const ${PREFIX}_migration_names[];\n\n"
+       "const char *const ${PREFIX}_migrations[] = {\n${sql}\tNULL,\n};\n\n"
+       "const char *const ${PREFIX}_migration_names[] = {\n${names}\tNULL,\n};\n")
   file(RENAME "${OUTPUT}.tmp" "${OUTPUT}")
 endif()

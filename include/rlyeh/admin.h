@@ -1,4 +1,4 @@
-/* admin: the host's commands — check-config, backup, restore. */
+/* admin: the host's commands — check-config, backup, restore, migrate-store. */
 #ifndef RLYEH_ADMIN_H
 #define RLYEH_ADMIN_H
 
@@ -11,5 +11,9 @@ int admin_backup(int argc, char **argv);
 
 /* `rlyeh restore BACKUP [--db PATH | --config FILE]`. */
 int admin_restore(int argc, char **argv);
+
+/* `rlyeh migrate-store FROM TO`: copies the SQLite database FROM into the
+ * empty PostgreSQL database TO (store_migrate). */
+int admin_migrate_store(int argc, char **argv);
 
 #endif

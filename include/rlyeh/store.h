@@ -1,15 +1,27 @@
 /* store: games, their members and event logs, players and finished-game
- * records, in SQLite.
+ * records, in SQLite or in PostgreSQL.
  *
- * The schema lives in migrations/NNNN_name.sql, compiled into the binary and
+ * The database is a file path (SQLite) or a postgresql:// or postgres://
+ * URI (PostgreSQL); both keep the same promises below, except where a
+ * function says it is SQLite's alone.
+ *
+ * The schema lives in migrations/NNNN_name.sql (PostgreSQL:
+ * migrations/pg/NNNN_name.sql, one for one), compiled into the binary and
  * applied in order at open, each in its own transaction, the version kept in
- * PRAGMA user_version. The database runs in WAL mode with foreign keys on;
- * every statement is prepared. All times are milliseconds since the Unix epoch,
- * passed in by the caller (the store never reads the clock).
+ * PRAGMA user_version (PostgreSQL: the table schema_version). SQLite runs in
+ * WAL mode with foreign keys on; every statement is prepared. All times are
+ * milliseconds since the Unix epoch, passed in by the caller (the store never
+ * reads the clock).
  *
  * Every function returns 0 on success and -1 on failure; store_errmsg() then
- * says why. A failed write inside store_begin()/store_commit() leaves the
- * transaction to be rolled back by the caller (store_rollback). */
+ * says why. A failed write inside store_begin()/store_commit() undoes itself
+ * alone and leaves the transaction to the caller, who commits what else it
+ * wrote or rolls back (store_rollback).
+ *
+ * On PostgreSQL a connection the server closed (a restart) is opened again
+ * by the next call outside a transaction; a read is asked again at once,
+ * a write fails once. Inside a transaction the calls fail until the caller
+ * rolls back. */
 #ifndef RLYEH_STORE_H
 #define RLYEH_STORE_H
 
@@ -100,6 +112,11 @@ struct store_result {
 
 typedef int (*store_result_fn)(void *ctx, const struct store_result *r);
 
+/* 1 when `database` names a PostgreSQL database (a postgresql:// or
+ * postgres:// URI) rather than an SQLite file: there is no folder beside it
+ * to keep other files in. */
+int store_is_postgresql(const char *database);
+
 /* Opens (creating if needed) the database at `path` and applies the pending
  * migrations. A database whose user_version is newer than the binary's
  * newest migration is refused. On failure *out is NULL and err says why. */
@@ -134,7 +151,8 @@ int store_mark(struct store *st);
 int store_mark_keep(struct store *st);
 void store_mark_undo(struct store *st);
 
-/* Moves WAL checkpoints off the calling thread: from now on a thread with
+/* SQLite only (PostgreSQL checkpoints on its own: returns 0, does nothing).
+ * Moves WAL checkpoints off the calling thread: from now on a thread with
  * its own connection copies the WAL into the database once it holds 1000
  * pages, so a commit does not wait for that copy and its fsyncs. Commits go
  * on meanwhile, so it copies again until a pass finds nothing new; the next
@@ -205,7 +223,8 @@ struct store_period {
 typedef int (*store_rating_fn)(void *ctx, const struct store_rating *r);
 
 /* With `on`, gives the connection a 256 MiB page cache for a job that
- * writes much (building the ratings); without, the usual 8 MiB. */
+ * writes much (building the ratings); without, the usual 8 MiB. SQLite
+ * only: a no-op on PostgreSQL. */
 int store_cache_bulk(struct store *st, int on);
 
 /* 1 while the ratings are still to be built from the finished games
@@ -289,20 +308,31 @@ int store_setting_get(struct store *st, const char *key, char *value, size_t cap
 /* Writes a setting (key up to 63 bytes, value up to 1023). */
 int store_setting_put(struct store *st, const char *key, const char *value);
 
-/* Copies the write-ahead log into the database and truncates it. */
+/* Copies the write-ahead log into the database and truncates it (SQLite;
+ * a no-op on PostgreSQL). */
 int store_checkpoint(struct store *st);
 
 /* Copies the database at `src` into a new file `dest` (refused when dest
  * exists) with SQLite's online backup, consistent even while another
  * process writes to src; then checks the copy's integrity. 0, or -1 with
- * the reason in err (a partial dest is removed). */
+ * the reason in err (a partial dest is removed). SQLite files only: a
+ * PostgreSQL URI is refused with a pointer to pg_dump. */
 int store_backup_file(const char *src, const char *dest, char *err, size_t errlen);
 
 /* Replaces the database at `dest` with the backup at `src` after checking
  * that src is an intact rlyeh database no newer than this binary and that
  * nobody is using dest (it is refused while the daemon runs). 0, or -1 with
- * the reason in err (dest is then unchanged). */
+ * the reason in err (dest is then unchanged). SQLite files only: a
+ * PostgreSQL URI is refused with a pointer to pg_restore. */
 int store_restore_file(const char *src, const char *dest, char *err, size_t errlen);
+
+/* Copies the SQLite database `from` (an existing file, first brought to
+ * this binary's schema as any open would) into the PostgreSQL database
+ * `to` (a URI), which must be empty (new, or holding only the schema):
+ * every table, in one transaction, then checks that each has as many rows
+ * as its source. 0, or -1 with the reason in err (`to` then holds at most
+ * the schema). */
+int store_migrate(const char *from, const char *to, char *err, size_t errlen);
 
 /* The highest game id ever given (0 for none): the next game's id is
  * normally one more. */
@@ -310,7 +340,7 @@ int64_t store_games_made(struct store *st);
 
 /* Fault injection for tests: after `writes` more successful write
  * statements (INSERT, UPDATE, DELETE, COMMIT), every write fails (as a full disk would) until
- * called again with -1. */
+ * called again with -1. The same on both backends. */
 void store_fail_after(struct store *st, int writes);
 
 #endif

@@ -92,7 +92,9 @@ int admin_backup(int argc, char **argv)
 	static const char usage[] =
 	    "Usage: rlyeh backup DEST [--db PATH | --config FILE]\n"
 	    "Copy the database consistently (SQLite online backup) into the new file DEST,\n"
-	    "while the daemon runs, and check the copy's integrity.\n";
+	    "while the daemon runs, and check the copy's integrity.\n"
+	    "A PostgreSQL database (database = postgresql://...) is backed up with pg_dump:\n"
+	    "  pg_dump -Fc -f rlyeh.dump 'postgresql://...'\n";
 	char db[CONFIG_PATH_MAX], err[1024];
 	const char *dest = NULL;
 	int rc = db_args("backup", usage, argc, argv, &dest, db, sizeof(db));
@@ -113,7 +115,9 @@ int admin_restore(int argc, char **argv)
 	    "Usage: rlyeh restore BACKUP [--db PATH | --config FILE]\n"
 	    "Replace the database with BACKUP after checking that it is an intact rlyeh\n"
 	    "database no newer than this program. Stop the daemon first: a database in use\n"
-	    "is refused. Unfinished games in the backup resume when the daemon starts.\n";
+	    "is refused. Unfinished games in the backup resume when the daemon starts.\n"
+	    "A PostgreSQL database is restored with pg_restore (or psql for a plain dump):\n"
+	    "  pg_restore --clean -d 'postgresql://...' rlyeh.dump\n";
 	char db[CONFIG_PATH_MAX], err[1024];
 	const char *src = NULL;
 	int rc = db_args("restore", usage, argc, argv, &src, db, sizeof(db));
@@ -125,5 +129,32 @@ int admin_restore(int argc, char **argv)
 		return 1;
 	}
 	printf("restored %s from %s\n", db, src);
+	return 0;
+}
+
+int admin_migrate_store(int argc, char **argv)
+{
+	static const char usage[] =
+	    "Usage: rlyeh migrate-store FROM TO\n"
+	    "Copy the SQLite database FROM (a file) into the PostgreSQL database TO (a\n"
+	    "postgresql:// or postgres:// URI), which must be new and empty: games, members,\n"
+	    "event logs, players, settings and ratings, in one transaction, then check that\n"
+	    "every table has as many rows as its source. FROM is first brought to this\n"
+	    "rlyeh's schema, as the daemon would. Stop the daemon first; afterwards set\n"
+	    "database = TO in the configuration.\n"
+	    "  rlyeh migrate-store /var/lib/rlyeh/rlyeh.db 'postgresql://rlyeh@/rlyeh'\n";
+	char err[1024];
+
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (argc != 3)
+		return cli_usage_error("migrate-store", "expected FROM and TO");
+	if (store_migrate(argv[1], argv[2], err, sizeof(err))) {
+		fprintf(stderr, "rlyeh migrate-store: %s\n", err);
+		return 1;
+	}
+	printf("copied %s into the PostgreSQL database (row counts checked)\n", argv[1]);
 	return 0;
 }

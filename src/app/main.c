@@ -27,6 +27,7 @@ static const char usage[] =
     "  check-config  validate the configuration without starting\n"
     "  backup        copy the database consistently while the daemon runs\n"
     "  restore       put a backup back in place (daemon stopped)\n"
+    "  migrate-store copy an SQLite database into an empty PostgreSQL one\n"
     "\n"
     "  rlyeh COMMAND --help   help for one command\n"
     "  rlyeh --version        the version\n";
@@ -41,7 +42,7 @@ static const struct command commands[] = {
 	{ "sim", sim_main },         { "replay", replay_main },
 	{ "export", export_main },   { "check-config", admin_check_config },
 	{ "backup", admin_backup },  { "restore", admin_restore },
-	{ "analyze", analyze_main },
+	{ "analyze", analyze_main }, { "migrate-store", admin_migrate_store },
 };
 
 int main(int argc, char **argv)

@@ -1,837 +1,32 @@
-/* store: games, members, event logs, players and records in SQLite.
- *
- * One connection per struct store, used by one thread. Statements are
- * prepared on first use (a database opened at an older schema version lacks
- * some tables) and kept until store_close.
- *
- * The connection runs with journal_mode=WAL and synchronous=NORMAL: a commit
- * has reached the operating system when COMMIT returns, so a killed process
- * loses nothing committed and the database stays consistent across power
- * loss, where only the last commits may be lost. FULL would add an fsync to
- * every move for protection against power loss alone.
- *
- * Unsigned 64-bit values are stored as the INTEGER with the same two's
- * complement bit pattern (see migrations/0001_tables.sql). */
-#include <pthread.h>
-#include <signal.h>
-#include <stdarg.h>
+/* store: the one interface of the database (include/rlyeh/store.h) over
+ * two backends: SQLite for a file path (store_sqlite.c) and PostgreSQL for
+ * a postgresql:// or postgres:// URI (store_pg.c). A struct store holds the
+ * one backend it opened; every call goes to it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "rlyeh/store.h"
+#include "store_pg.h"
+#include "store_sqlite.h"
 
 extern const char *const store_migrations[];
-extern const char *const store_migration_names[];
-
-#define SQLITE_NEEDED   3037000 /* STRICT tables */
-#define BUSY_TIMEOUT_MS 1000    /* a locked database refuses a move within the 3 s an answer has */
-#define EVENTS_MAX      65536   /* events loaded for one game */
-#define LIST_MAX        1048576 /* game ids gathered by one walk */
-#define LANG_SIZE       8       /* char lang[8] in store.h */
-#define CKPT_PAGES      1000    /* WAL pages that wake the background checkpointer */
-#define CKPT_HARD_PAGES 4000    /* WAL pages past which a commit checkpoints itself */
-#define CKPT_PASSES     64      /* checkpoints in a row chasing the writer, at most */
-#define WAL_SIZE_LIMIT  "16777216" /* bytes of WAL kept on disk after a reset */
-
-enum stmt_id {
-	ST_BEGIN,
-	ST_COMMIT,
-	ST_ROLLBACK,
-	ST_SAVEPOINT,
-	ST_RELEASE,
-	ST_ROLLBACK_TO,
-	ST_MARK,
-	ST_MARK_RELEASE,
-	ST_MARK_UNDO,
-	ST_GAME_INSERT,
-	ST_GAME_UPDATE,
-	ST_GAME_PROGRESS,
-	ST_GAME_GET,
-	ST_GAMES_OPEN,
-	ST_RESULTS_ALL,
-	ST_RESULTS_SERVER,
-	ST_MEMBERS_DELETE,
-	ST_MEMBER_INSERT,
-	ST_MEMBERS_GET,
-	ST_EVENT_INSERT,
-	ST_EVENTS_GET,
-	ST_PLAYER_PUT,
-	ST_PLAYER_GET,
-	ST_NOTIFY_PUT,
-	ST_NOTIFY_GET,
-	ST_GAMES_MADE,
-	ST_SETTING_GET,
-	ST_SETTING_PUT,
-	ST_CHECKPOINT,
-	ST_RATINGS_PENDING,
-	ST_RATINGS_BUILT,
-	ST_RATINGS_CLEAR,
-	ST_GAMES_RATE_ALL,
-	ST_GAME_RATE,
-	ST_RESULTS_RATED,
-	ST_RATING_GET,
-	ST_RATING_PUT,
-	ST_RATING_UPDATE,
-	ST_RATINGS_TOP,
-	ST_RATINGS_NAMED,
-	ST_RATING_RANK,
-	ST_RATINGS_UNRANKED,
-	ST_RATINGS_UNRANKED_ALL,
-	ST_RATING_COUNT,
-	ST_RATING_UNCOUNT,
-	ST_RATING_RANK_BUCKETS,
-	ST_RATING_COUNTS_CLEAR,
-	ST_COUNT
-};
-
-/* rating_counts: ordinals in buckets of 1/4, games from 16 on counted as 16. */
-#define BUCKETS_PER_POINT 4.0
-#define GAMES_CAP         16
-
-#define RATING_COLS  "player, name, name_key, mu, sigma, ordinal, games, wins, cthulhu"
-#define RATING_WHERE "game = ?1 AND scope = ?2 AND span = ?3 AND starts = ?4"
-
-/* `write` marks the statements counted and failed by store_fail_after. */
-static const struct {
-	const char *sql;
-	int write;
-} stmt_defs[ST_COUNT] = {
-	[ST_BEGIN] = { "BEGIN IMMEDIATE", 0 },
-	[ST_COMMIT] = { "COMMIT", 1 },
-	[ST_ROLLBACK] = { "ROLLBACK", 0 },
-	[ST_SAVEPOINT] = { "SAVEPOINT store_call", 0 },
-	[ST_RELEASE] = { "RELEASE store_call", 0 },
-	[ST_ROLLBACK_TO] = { "ROLLBACK TO store_call", 0 },
-	[ST_MARK] = { "SAVEPOINT store_mark", 0 },
-	[ST_MARK_RELEASE] = { "RELEASE store_mark", 0 },
-	[ST_MARK_UNDO] = { "ROLLBACK TO store_mark", 0 },
-	[ST_GAME_INSERT] = { "INSERT INTO games (server, channel, game, per_player, lang, owner, "
-	                     "state, seed, rng0, rng1, rng2, rng3, first, moves, winner, "
-	                     "created_at, started_at, finished_at, deadline, series_of, note, "
-	                     "revision) "
-	                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-	                     "?15, ?16, ?17, ?18, ?19, nullif(?20, 0), ?22, ?23)",
-	                     1 },
-	[ST_GAME_UPDATE] = { "UPDATE games SET server = ?1, channel = ?2, game = ?3, "
-	                     "per_player = ?4, lang = ?5, owner = ?6, state = ?7, seed = ?8, "
-	                     "rng0 = ?9, rng1 = ?10, rng2 = ?11, rng3 = ?12, first = ?13, "
-	                     "moves = ?14, winner = ?15, created_at = ?16, started_at = ?17, "
-	                     "finished_at = ?18, deadline = ?19, series_of = nullif(?20, 0), "
-	                     "note = ?22, revision = ?23 WHERE id = ?21",
-	                     1 },
-	/* No indexed column changes, so no index is touched. */
-	[ST_GAME_PROGRESS] = { "UPDATE games SET rng0 = ?1, rng1 = ?2, rng2 = ?3, rng3 = ?4, "
-	                       "moves = ?5, deadline = ?6, note = ?8 WHERE id = ?7",
-	                       1 },
-	[ST_GAME_GET] = { "SELECT id, server, channel, game, per_player, lang, owner, state, seed, "
-	                  "rng0, rng1, rng2, rng3, first, moves, winner, created_at, started_at, "
-	                  "finished_at, deadline, coalesce(series_of, 0), note, revision FROM "
-	                  "games "
-	                  "WHERE id = ?1",
-	                  0 },
-	/* "+id": read the open games from their partial index and sort them,
-	 * instead of walking every game in id order. */
-	[ST_GAMES_OPEN] = { "SELECT id FROM games WHERE state IN (0, 1) ORDER BY +id", 0 },
-	[ST_RESULTS_ALL] = { "SELECT id FROM games "
-	                     "WHERE state = 2 AND game = ?1 "
-	                     "AND finished_at >= ?2 AND finished_at < ?3 "
-	                     "ORDER BY rated, finished_at, id",
-	                     0 },
-	[ST_RESULTS_SERVER] = { "SELECT id FROM games "
-	                        "WHERE state = 2 AND game = ?1 AND server = ?4 "
-	                        "AND finished_at >= ?2 AND finished_at < ?3 "
-	                        "ORDER BY rated, finished_at, id",
-	                        0 },
-	[ST_MEMBERS_DELETE] = { "DELETE FROM members WHERE game_id = ?1", 1 },
-	[ST_MEMBER_INSERT] = { "INSERT INTO members (game_id, idx, player, name, policy, strikes, "
-	                       "autopilot, place, cthulhu, prefs) "
-	                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-	                       1 },
-	[ST_MEMBERS_GET] = { "SELECT idx, player, name, policy, strikes, autopilot, place, "
-	                     "cthulhu, "
-	                     "prefs FROM members WHERE game_id = ?1 ORDER BY idx",
-	                     0 },
-	[ST_EVENT_INSERT] = { "INSERT INTO events (game_id, seq, at, kind, actor, value, detail) "
-	                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	                      1 },
-	[ST_EVENTS_GET] = { "SELECT seq, at, kind, actor, value, detail FROM events "
-	                    "WHERE game_id = ?1 ORDER BY seq",
-	                    0 },
-	[ST_PLAYER_PUT] = { "INSERT INTO players (id, name, lang, created_at, updated_at) "
-	                    "VALUES (?1, ?2, ?3, ?4, ?4) "
-	                    "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
-	                    "lang = CASE WHEN excluded.lang = '' THEN players.lang "
-	                    "ELSE excluded.lang END, updated_at = excluded.updated_at",
-	                    1 },
-	[ST_PLAYER_GET] = { "SELECT name, lang FROM players WHERE id = ?1", 0 },
-	[ST_NOTIFY_PUT] = { "INSERT INTO players (id, name, notify, created_at, updated_at) "
-	                    "VALUES (?1, ?2, ?3, ?4, ?4) "
-	                    "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
-	                    "notify = excluded.notify, updated_at = excluded.updated_at",
-	                    1 },
-	[ST_NOTIFY_GET] = { "SELECT notify FROM players WHERE id = ?1", 0 },
-	/* games.id is AUTOINCREMENT: sqlite_sequence keeps the highest id ever
-	 * given, also once that game is gone. */
-	[ST_GAMES_MADE] = { "SELECT coalesce((SELECT seq FROM sqlite_sequence "
-	                    "WHERE name = 'games'), 0)",
-	                    0 },
-	[ST_SETTING_GET] = { "SELECT value FROM settings WHERE key = ?1", 0 },
-	[ST_SETTING_PUT] = { "INSERT INTO settings (key, value) VALUES (?1, ?2) "
-	                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-	                     1 },
-	[ST_CHECKPOINT] = { "PRAGMA wal_checkpoint(TRUNCATE)", 0 },
-	[ST_RATINGS_PENDING] = { "SELECT value FROM settings WHERE key = 'ratings'", 0 },
-	[ST_RATINGS_BUILT] = { "UPDATE settings SET value = 'built' WHERE key = 'ratings'", 1 },
-	[ST_RATINGS_CLEAR] = { "DELETE FROM ratings", 1 },
-	/* The rated games keep their places; the others follow in time order. */
-	[ST_GAMES_RATE_ALL] = { "UPDATE games SET rated = o.n FROM "
-	                        "(SELECT id, (SELECT coalesce(max(rated), 0) FROM games "
-	                        "WHERE rated > 0) + row_number() OVER (ORDER BY finished_at, id) "
-	                        "AS n FROM games WHERE state = 2 AND rated = 0) AS o "
-	                        "WHERE games.id = o.id",
-	                        1 },
-	[ST_GAME_RATE] = { "UPDATE games SET rated = (SELECT coalesce(max(rated), 0) + 1 "
-	                   "FROM games WHERE rated > 0) WHERE id = ?1 AND state = 2 AND rated = 0",
-	                   1 },
-	[ST_RESULTS_RATED] = { "SELECT g.id, g.finished_at, g.server, g.game, m.player, m.name, "
-	                       "m.place, m.cthulhu FROM games g JOIN members m ON m.game_id = g.id "
-	                       "WHERE g.state = 2 AND g.rated > 0 AND m.player <> '' "
-	                       "ORDER BY g.rated, m.idx",
-	                       0 },
-	[ST_RATING_GET] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
-	                    " AND player = ?5",
-	                    0 },
-	[ST_RATING_PUT] = { "INSERT INTO ratings (game, scope, span, starts, " RATING_COLS ") "
-	                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
-	                    "ON CONFLICT (game, scope, span, starts, player) DO UPDATE SET "
-	                    "name = excluded.name, name_key = excluded.name_key, "
-	                    "mu = excluded.mu, sigma = excluded.sigma, "
-	                    "ordinal = excluded.ordinal, games = excluded.games, "
-	                    "wins = excluded.wins, cthulhu = excluded.cthulhu",
-	                    1 },
-	/* "+games": walk ratings_rank in its order, skipping the unranked,
-	 * rather than gather every ranked row by ratings_games and sort. */
-	/* Neither name column is set: ratings_name stays as it is. */
-	[ST_RATING_UPDATE] = { "UPDATE ratings SET mu = ?6, sigma = ?7, ordinal = ?8, games = ?9, "
-	                       "wins = ?10, cthulhu = ?11 WHERE " RATING_WHERE " AND player = ?5",
-	                       1 },
-	[ST_RATINGS_TOP] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
-	                     " AND +games >= ?5 ORDER BY ordinal DESC, games DESC, player "
-	                     "LIMIT ?6",
-	                     0 },
-	/* The ids first, from ratings_name alone (covering), then their rows
-	 * by the primary key: asked for the name's rows directly, the planner
-	 * would rather walk the period's primary key. */
-	[ST_RATINGS_NAMED] = { "SELECT " RATING_COLS " FROM ratings WHERE " RATING_WHERE
-	                       " AND player IN (SELECT ?5 UNION SELECT player FROM ratings "
-	                       "WHERE " RATING_WHERE " AND name_key IN (?6, ?7)) "
-	                       "ORDER BY CASE WHEN games >= ?8 THEN 0 ELSE 1 END, "
-	                       "CASE WHEN games >= ?8 THEN ordinal ELSE 0 END DESC, "
-	                       "games DESC, player",
-	                       0 },
-	/* Two counts, so that the long one tests one column per row. */
-	[ST_RATING_RANK] = { "SELECT (SELECT count(*) FROM ratings WHERE " RATING_WHERE
-	                     " AND ordinal > ?6 AND +games >= ?5) + "
-	                     "(SELECT count(*) FROM ratings WHERE " RATING_WHERE
-	                     " AND ordinal = ?6 AND games >= ?5 "
-	                     "AND (games > ?7 OR (games = ?7 AND player < ?8)))",
-	                     0 },
-	/* ratings_new holds the rows of fewer than 16 games. */
-	[ST_RATINGS_UNRANKED] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
-	                          " AND games < ?5 AND games < 16",
-	                          0 },
-	[ST_RATING_COUNT] = { "INSERT INTO rating_counts (game, scope, span, starts, bucket, "
-	                      "games, "
-	                      "n) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-	                      "ON CONFLICT (game, scope, span, starts, bucket, games) "
-	                      "DO UPDATE SET n = rating_counts.n + excluded.n",
-	                      1 },
-	/* An insert of n = -1 would fail its CHECK before its conflict. */
-	[ST_RATING_UNCOUNT] = { "UPDATE rating_counts SET n = n - 1 WHERE " RATING_WHERE
-	                        " AND bucket = ?5 AND games = ?6",
-	                        1 },
-	/* The buckets above r's, then r's own above r: ordinal in (?6, ?10). */
-	[ST_RATING_RANK_BUCKETS] = { "SELECT (SELECT coalesce(sum(n), 0) FROM rating_counts "
-	                             "WHERE " RATING_WHERE " AND bucket > ?9 AND games >= ?5) + "
-	                             "(SELECT count(*) FROM ratings WHERE " RATING_WHERE
-	                             " AND ordinal > ?6 AND ordinal < ?10 AND +games >= ?5) + "
-	                             "(SELECT count(*) FROM ratings WHERE " RATING_WHERE
-	                             " AND ordinal = ?6 AND games >= ?5 "
-	                             "AND (games > ?7 OR (games = ?7 AND player < ?8)))",
-	                             0 },
-	[ST_RATING_COUNTS_CLEAR] = { "DELETE FROM rating_counts", 1 },
-	[ST_RATINGS_UNRANKED_ALL] = { "SELECT count(*) FROM ratings WHERE " RATING_WHERE
-	                              " AND games < ?5",
-	                              0 },
-};
-
-/* The background checkpointer: its own connection, woken by the main
- * connection's WAL hook. */
-struct ckpt {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	sqlite3 *db;
-	int due, stop;
-	long runs; /* checkpoints made, under lock */
-};
+extern const char *const store_pg_migrations[];
 
 struct store {
-	sqlite3 *db;
-	sqlite3_stmt *stmt[ST_COUNT];
-	int fail_after; /* successful writes left before injected failures; -1 off */
-	char *path;
-	struct ckpt *ckpt; /* NULL: SQLite checkpoints inside commits */
-	char err[256];
+	struct store_sqlite *lite; /* exactly one of the two is set */
+	struct store_pg *pg;
 };
-
-/* A game read back with its members and (optionally) events; the events
- * array is owned here and released by loaded_free. */
-struct loaded {
-	struct store_game game;
-	struct store_member members[STORE_MEMBERS_MAX];
-	int nmembers;
-	struct store_event *events;
-	int nevents, cap;
-};
-
-/* A growable list of game ids, capped at LIST_MAX. */
-struct id_list {
-	int64_t *ids;
-	int n, cap;
-};
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(fmt, first) __attribute__((format(printf, fmt, first)))
-#else
-#define PRINTF_LIKE(fmt, first)
-#endif
-
-static void set_err(struct store *st, const char *fmt, ...) PRINTF_LIKE(2, 3);
-
-static void set_err(struct store *st, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(st->err, sizeof(st->err), fmt, ap);
-	va_end(ap);
-}
-
-/* Records "<what>: <SQLite's message>", with a plainer text for the
- * constraint failures callers are expected to meet. */
-static void set_db_err(struct store *st, const char *what)
-{
-	int code = sqlite3_extended_errcode(st->db);
-
-	/* games_open_channel is the schema's only UNIQUE index. */
-	if (code == SQLITE_CONSTRAINT_UNIQUE)
-		set_err(st, "%s: the channel already has a game in the lobby or playing", what);
-	else if (code == SQLITE_CONSTRAINT_FOREIGNKEY)
-		set_err(st, "%s: the game it refers to does not exist", what);
-	else
-		set_err(st, "%s: %s", what, sqlite3_errmsg(st->db));
-}
-
-static uint64_t u64_from_db(int64_t v)
-{
-	return (uint64_t)v;
-}
-
-/* The int64 with the same two's complement bits as v, without relying on
- * implementation-defined conversions. */
-static int64_t u64_to_db(uint64_t v)
-{
-	if (v <= (uint64_t)INT64_MAX)
-		return (int64_t)v;
-	return -(int64_t)(UINT64_MAX - v) - 1;
-}
-
-/* The length of the longest prefix of s[0..n) that fits in max bytes
- * without splitting a UTF-8 sequence. */
-static size_t utf8_cut(const char *s, size_t n, size_t max)
-{
-	if (n <= max)
-		return n;
-	n = max;
-	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
-	return n;
-}
-
-/* Copies n bytes of src into dst of `size` bytes, cut at a UTF-8 boundary
- * when too long; dst is always terminated. */
-static void copy_text(char *dst, size_t size, const char *src, size_t n)
-{
-	n = utf8_cut(src, n, size - 1);
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-/* The statement `id`, prepared on first use. NULL with the error set when
- * it cannot be prepared. */
-static sqlite3_stmt *stmt_get(struct store *st, enum stmt_id id)
-{
-	if (!st->stmt[id] && sqlite3_prepare_v3(st->db, stmt_defs[id].sql, -1,
-	                                        SQLITE_PREPARE_PERSISTENT, &st->stmt[id], NULL)) {
-		set_db_err(st, "prepare");
-		st->stmt[id] = NULL;
-	}
-	return st->stmt[id];
-}
-
-static void stmt_done(sqlite3_stmt *s)
-{
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
-}
-
-/* Runs a statement that returns no rows, then resets it. A write fails
- * without running while fault injection says so. 0, or -1 with the error
- * set ("<what>: ..."); the transaction, if any, is left as SQLite left it. */
-static int run(struct store *st, enum stmt_id id, const char *what)
-{
-	sqlite3_stmt *s = st->stmt[id];
-	int rc;
-
-	if (stmt_defs[id].write && st->fail_after == 0) {
-		set_err(st, "%s: disk full (injected)", what);
-		stmt_done(s);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, what);
-		stmt_done(s);
-		return -1;
-	}
-	stmt_done(s);
-	if (stmt_defs[id].write && st->fail_after > 0)
-		st->fail_after--;
-	return 0;
-}
-
-/* Prepares and runs a statement without parameters. */
-static int run_plain(struct store *st, enum stmt_id id, const char *what)
-{
-	if (!stmt_get(st, id))
-		return -1;
-	return run(st, id, what);
-}
-
-/* Binds text of at most max - 1 bytes found in a buffer of at most max
- * bytes; longer or unterminated text is refused rather than cut. */
-static int bind_id(struct store *st, sqlite3_stmt *s, int col, const char *v, size_t max,
-                   const char *what)
-{
-	size_t n = strnlen(v, max);
-
-	if (n >= max) {
-		set_err(st, "%s is longer than %zu bytes", what, max - 1);
-		return -1;
-	}
-	if (sqlite3_bind_text(s, col, v, (int)n, SQLITE_STATIC)) {
-		set_db_err(st, what);
-		return -1;
-	}
-	return 0;
-}
-
-/* Binds display text from a buffer of `size` bytes, cut to size - 1 bytes
- * at a UTF-8 boundary when it is longer or unterminated. */
-static int bind_cut(struct store *st, sqlite3_stmt *s, int col, const char *v, size_t len,
-                    size_t size, const char *what)
-{
-	size_t n = utf8_cut(v, len, size - 1);
-
-	if (sqlite3_bind_text(s, col, v, (int)n, SQLITE_STATIC)) {
-		set_db_err(st, what);
-		return -1;
-	}
-	return 0;
-}
-
-/* Reads an id column into dst; refused (not cut) when it does not fit. */
-static int col_id(struct store *st, sqlite3_stmt *s, int col, char *dst, size_t size,
-                  const char *what)
-{
-	const char *v = (const char *)sqlite3_column_text(s, col);
-	size_t n = (size_t)sqlite3_column_bytes(s, col);
-
-	if (n >= size) {
-		set_err(st, "stored %s is longer than %zu bytes", what, size - 1);
-		return -1;
-	}
-	memcpy(dst, v ? v : "", n);
-	dst[n] = '\0';
-	return 0;
-}
-
-/* Reads a text column into dst, cut at a UTF-8 boundary to fit. */
-static void col_text(sqlite3_stmt *s, int col, char *dst, size_t size)
-{
-	const char *v = (const char *)sqlite3_column_text(s, col);
-	size_t n = (size_t)sqlite3_column_bytes(s, col);
-
-	copy_text(dst, size, v ? v : "", n);
-}
-
-/* Binds parameters ?1 .. ?20, ?22 and ?23 of ST_GAME_INSERT / ST_GAME_UPDATE. */
-static int bind_game(struct store *st, sqlite3_stmt *s, const struct store_game *g)
-{
-	if (bind_id(st, s, 1, g->server, sizeof(g->server), "server id") ||
-	    bind_id(st, s, 2, g->channel, sizeof(g->channel), "channel id") ||
-	    bind_id(st, s, 3, g->game, sizeof(g->game), "game kind") ||
-	    bind_id(st, s, 5, g->lang, sizeof(g->lang), "language") ||
-	    bind_id(st, s, 6, g->owner, sizeof(g->owner), "owner id"))
-		return -1;
-	sqlite3_bind_int(s, 4, g->per_player);
-	sqlite3_bind_int(s, 7, g->state);
-	sqlite3_bind_int64(s, 8, u64_to_db(g->seed));
-	for (int i = 0; i < 4; i++)
-		sqlite3_bind_int64(s, 9 + i, u64_to_db(g->rng[i]));
-	sqlite3_bind_int(s, 13, g->first);
-	sqlite3_bind_int(s, 14, g->moves);
-	sqlite3_bind_int(s, 15, g->winner);
-	sqlite3_bind_int64(s, 16, g->created_at);
-	sqlite3_bind_int64(s, 17, g->started_at);
-	sqlite3_bind_int64(s, 18, g->finished_at);
-	sqlite3_bind_int64(s, 19, g->deadline);
-	sqlite3_bind_int64(s, 20, g->series_of);
-	sqlite3_bind_int(s, 22, g->note);
-	sqlite3_bind_int(s, 23, g->revision);
-	return 0;
-}
-
-/* Reads a row of ST_GAME_GET. */
-static int col_game(struct store *st, sqlite3_stmt *s, struct store_game *g)
-{
-	memset(g, 0, sizeof(*g));
-	g->id = sqlite3_column_int64(s, 0);
-	if (col_id(st, s, 1, g->server, sizeof(g->server), "server id") ||
-	    col_id(st, s, 2, g->channel, sizeof(g->channel), "channel id") ||
-	    col_id(st, s, 3, g->game, sizeof(g->game), "game kind") ||
-	    col_id(st, s, 5, g->lang, sizeof(g->lang), "language") ||
-	    col_id(st, s, 6, g->owner, sizeof(g->owner), "owner id"))
-		return -1;
-	g->per_player = sqlite3_column_int(s, 4);
-	g->state = sqlite3_column_int(s, 7);
-	g->seed = u64_from_db(sqlite3_column_int64(s, 8));
-	for (int i = 0; i < 4; i++)
-		g->rng[i] = u64_from_db(sqlite3_column_int64(s, 9 + i));
-	g->first = sqlite3_column_int(s, 13);
-	g->moves = sqlite3_column_int(s, 14);
-	g->winner = sqlite3_column_int(s, 15);
-	g->created_at = sqlite3_column_int64(s, 16);
-	g->started_at = sqlite3_column_int64(s, 17);
-	g->finished_at = sqlite3_column_int64(s, 18);
-	g->deadline = sqlite3_column_int64(s, 19);
-	g->series_of = sqlite3_column_int64(s, 20);
-	g->note = sqlite3_column_int(s, 21);
-	g->revision = sqlite3_column_int(s, 22);
-	return 0;
-}
-
-/* Appends an event slot to l, growing the array; NULL (error set) past
- * EVENTS_MAX or when out of memory. */
-static struct store_event *loaded_push_event(struct store *st, struct loaded *l)
-{
-	if (l->nevents == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 64;
-		struct store_event *bigger;
-
-		if (l->nevents >= EVENTS_MAX) {
-			set_err(st, "game %lld has more than %d events", (long long)l->game.id,
-			        EVENTS_MAX);
-			return NULL;
-		}
-		if (cap > EVENTS_MAX)
-			cap = EVENTS_MAX;
-		bigger = realloc(l->events, (size_t)cap * sizeof(*bigger));
-		if (!bigger) {
-			set_err(st, "out of memory");
-			return NULL;
-		}
-		l->events = bigger;
-		l->cap = cap;
-	}
-	return &l->events[l->nevents++];
-}
-
-static void loaded_free(struct loaded *l)
-{
-	free(l->events);
-	l->events = NULL;
-	l->nevents = l->cap = 0;
-}
-
-/* Reads game `id` into l: the row, its members and, when `events` is set,
- * its event log (l->events is then owned by l; free it with loaded_free,
- * also after a failure). Returns 1 when found, 0 when there is no such
- * game, -1 on error. */
-static int load_game(struct store *st, int64_t id, int events, struct loaded *l)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	memset(l, 0, sizeof(*l));
-	if (!(s = stmt_get(st, ST_GAME_GET)))
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_DONE) {
-		stmt_done(s);
-		return 0;
-	}
-	if (rc != SQLITE_ROW) {
-		set_db_err(st, "load game");
-		stmt_done(s);
-		return -1;
-	}
-	rc = col_game(st, s, &l->game);
-	stmt_done(s);
-	if (rc)
-		return -1;
-
-	if (!(s = stmt_get(st, ST_MEMBERS_GET)))
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_member *m = &l->members[l->nmembers];
-
-		if (l->nmembers == STORE_MEMBERS_MAX || sqlite3_column_int(s, 0) != l->nmembers) {
-			set_err(st, "game %lld: members are not seats 0 .. %d", (long long)id,
-			        STORE_MEMBERS_MAX - 1);
-			stmt_done(s);
-			return -1;
-		}
-		if (col_id(st, s, 1, m->player, sizeof(m->player), "player id") ||
-		    col_id(st, s, 3, m->policy, sizeof(m->policy), "policy")) {
-			stmt_done(s);
-			return -1;
-		}
-		col_text(s, 2, m->name, sizeof(m->name));
-		m->strikes = sqlite3_column_int(s, 4);
-		m->autopilot = sqlite3_column_int(s, 5);
-		m->place = sqlite3_column_int(s, 6);
-		m->cthulhu = sqlite3_column_int(s, 7);
-		m->prefs = sqlite3_column_int(s, 8);
-		l->nmembers++;
-	}
-	stmt_done(s);
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "load members");
-		return -1;
-	}
-	if (!events)
-		return 1;
-
-	if (!(s = stmt_get(st, ST_EVENTS_GET)))
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_event *e = loaded_push_event(st, l);
-
-		if (!e || col_id(st, s, 2, e->kind, sizeof(e->kind), "event kind")) {
-			stmt_done(s);
-			return -1;
-		}
-		e->seq = sqlite3_column_int64(s, 0);
-		e->at = sqlite3_column_int64(s, 1);
-		e->actor = sqlite3_column_int(s, 3);
-		e->value = sqlite3_column_int(s, 4);
-		col_text(s, 5, e->detail, sizeof(e->detail));
-	}
-	stmt_done(s);
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "load events");
-		return -1;
-	}
-	return 1;
-}
-
-/* Runs the prepared query s (parameters bound) and gathers the ids in its
- * first column into list, which the caller frees. The statement is reset
- * before returning, so callbacks may use the store freely afterwards. */
-static int gather_ids(struct store *st, sqlite3_stmt *s, struct id_list *list)
-{
-	int rc;
-
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (list->n == list->cap) {
-			int cap = list->cap ? list->cap * 2 : 64;
-			int64_t *bigger;
-
-			if (list->n >= LIST_MAX) {
-				set_err(st, "more than %d games to walk", LIST_MAX);
-				stmt_done(s);
-				return -1;
-			}
-			bigger = realloc(list->ids, (size_t)cap * sizeof(*bigger));
-			if (!bigger) {
-				set_err(st, "out of memory");
-				stmt_done(s);
-				return -1;
-			}
-			list->ids = bigger;
-			list->cap = cap;
-		}
-		list->ids[list->n++] = sqlite3_column_int64(s, 0);
-	}
-	stmt_done(s);
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "list games");
-		return -1;
-	}
-	return 0;
-}
-
-/* Reads PRAGMA user_version into *version. */
-static int read_version(struct store *st, int *version)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL)) {
-		set_db_err(st, "read schema version");
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*version = sqlite3_column_int(s, 0);
-	else
-		set_db_err(st, "read schema version");
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : -1;
-}
-
-/* Runs a pragma that answers one row and copies its text into out. */
-static int pragma_text(struct store *st, const char *sql, char *out, size_t size)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL)) {
-		set_db_err(st, sql);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		col_text(s, 0, out, size);
-	else if (rc == SQLITE_DONE)
-		set_err(st, "%s: no answer", sql);
-	else
-		set_db_err(st, sql);
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : -1;
-}
-
-/* Applies migration `version` (1-based) in its own transaction, unless
- * another connection applied it first. The database is unchanged on
- * failure. */
-static int migrate_one(struct store *st, int version)
-{
-	char sql[64];
-	int current;
-
-	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) {
-		set_db_err(st, "begin migration");
-		return -1;
-	}
-	if (read_version(st, &current))
-		goto fail;
-	if (current >= version)
-		goto commit;
-	if (sqlite3_exec(st->db, store_migrations[version - 1], NULL, NULL, NULL)) {
-		set_err(st, "migration %s: %s", store_migration_names[version - 1],
-		        sqlite3_errmsg(st->db));
-		goto fail;
-	}
-	/* PRAGMA takes no parameters; the version is our own integer. */
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL)) {
-		set_db_err(st, "set schema version");
-		goto fail;
-	}
-commit:
-	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL)) {
-		set_db_err(st, "commit migration");
-		goto fail;
-	}
-	return 0;
-fail:
-	if (!sqlite3_get_autocommit(st->db))
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
-}
-
-/* Sets up the connection: busy timeout, WAL, synchronous, foreign keys.
- * Refuses a database newer than the binary before changing anything in it,
- * then applies migrations up to `version`. */
-static int setup(struct store *st, int version)
-{
-	char mode[16];
-	int current, latest = store_schema_latest();
-
-	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-	if (read_version(st, &current))
-		return -1;
-	if (current > latest) {
-		set_err(st,
-		        "database schema version %d is newer than this program's latest version "
-		        "%d; use a newer rlyeh",
-		        current, latest);
-		return -1;
-	}
-	if (pragma_text(st, "PRAGMA journal_mode = WAL", mode, sizeof(mode)))
-		return -1;
-	if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0) {
-		set_err(st, "cannot use write-ahead logging (journal_mode is %s)", mode);
-		return -1;
-	}
-	/* The bot keeps open games in memory; what it reads are the ratings
-	 * of /leaderboard and /stats, and those it updates as a game ends
-	 * (some 130 pages for four players): an 8 MiB page cache keeps them. */
-	if (sqlite3_exec(st->db,
-	                 "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
-	                 "PRAGMA cache_size = -8192",
-	                 NULL, NULL, NULL)) {
-		set_db_err(st, "configure");
-		return -1;
-	}
-	if (pragma_text(st, "PRAGMA foreign_keys", mode, sizeof(mode)))
-		return -1;
-	if (strcmp(mode, "1") != 0) {
-		set_err(st, "this SQLite does not enforce foreign keys");
-		return -1;
-	}
-	for (int v = current + 1; v <= version; v++)
-		if (migrate_one(st, v))
-			return -1;
-	return 0;
-}
 
 int store_open_version(const char *path, int version, struct store **out, char *err, size_t errlen)
 {
 	struct store *st;
-	int latest = store_schema_latest();
+	int rc;
 
 	*out = NULL;
-	if (version < 0 || version > latest) {
+	if (!path) {
 		if (errlen)
-			snprintf(err, errlen, "schema version %d is not between 0 and %d", version,
-			         latest);
-		return -1;
-	}
-	if (sqlite3_libversion_number() < SQLITE_NEEDED) {
-		if (errlen)
-			snprintf(err, errlen, "SQLite %s is too old: 3.37.0 or later is needed",
-			         sqlite3_libversion());
+			snprintf(err, errlen, "no database given");
 		return -1;
 	}
 	if (!(st = calloc(1, sizeof(*st)))) {
@@ -839,27 +34,21 @@ int store_open_version(const char *path, int version, struct store **out, char *
 			snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	st->fail_after = -1;
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
-		if (st->db)
-			set_err(st, "%s: %s", path, sqlite3_errmsg(st->db));
-		else
-			set_err(st, "%s: out of memory", path);
-		goto fail;
+	if (store_pg_is_uri(path))
+		rc = store_pg_open_version(path, version, &st->pg, err, errlen);
+	else
+		rc = store_sqlite_open_version(path, version, &st->lite, err, errlen);
+	if (rc) {
+		free(st);
+		return -1;
 	}
-	if (!(st->path = strdup(path))) {
-		set_err(st, "out of memory");
-		goto fail;
-	}
-	if (setup(st, version))
-		goto fail;
 	*out = st;
 	return 0;
-fail:
-	if (errlen)
-		snprintf(err, errlen, "%s", st->err);
-	store_close(st);
-	return -1;
+}
+
+int store_is_postgresql(const char *database)
+{
+	return store_pg_is_uri(database);
 }
 
 int store_open(const char *path, struct store **out, char *err, size_t errlen)
@@ -867,160 +56,17 @@ int store_open(const char *path, struct store **out, char *err, size_t errlen)
 	return store_open_version(path, store_schema_latest(), out, err, errlen);
 }
 
-/* Stops and frees the background checkpointer, if any. */
-static void ckpt_stop(struct store *st)
-{
-	struct ckpt *c = st->ckpt;
-
-	if (!c)
-		return;
-	pthread_mutex_lock(&c->lock);
-	c->stop = 1;
-	pthread_cond_signal(&c->wake);
-	pthread_mutex_unlock(&c->lock);
-	pthread_join(c->thread, NULL);
-	sqlite3_close(c->db);
-	pthread_cond_destroy(&c->wake);
-	pthread_mutex_destroy(&c->lock);
-	free(c);
-	st->ckpt = NULL;
-	if (st->db)
-		sqlite3_wal_autocheckpoint(st->db, CKPT_PAGES);
-}
-
 void store_close(struct store *st)
 {
 	if (!st)
 		return;
-	ckpt_stop(st);
-	for (int i = 0; i < ST_COUNT; i++)
-		sqlite3_finalize(st->stmt[i]);
-	sqlite3_close(st->db);
-	free(st->path);
+	store_pg_close(st->pg);
+	store_sqlite_close(st->lite);
 	free(st);
 }
 
-static void *ckpt_main(void *arg)
-{
-	struct ckpt *c = arg;
-
-	pthread_mutex_lock(&c->lock);
-	for (;;) {
-		while (!c->due && !c->stop)
-			pthread_cond_wait(&c->wake, &c->lock);
-		if (c->stop)
-			break;
-		c->due = 0;
-		pthread_mutex_unlock(&c->lock);
-		/* PASSIVE never waits for the writer. Commits go on meanwhile,
-		 * so copy again until one pass finds nothing new: the WAL can
-		 * only start over after a checkpoint that copied it all. */
-		for (int pass = 0; pass < CKPT_PASSES; pass++) {
-			int log = 0, copied = 0;
-			int rc = sqlite3_wal_checkpoint_v2(c->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
-			                                   &log, &copied);
-			if (rc == SQLITE_OK && copied > 0) {
-				pthread_mutex_lock(&c->lock);
-				c->runs++;
-				pthread_mutex_unlock(&c->lock);
-			}
-			if (rc != SQLITE_OK || log <= copied)
-				break;
-		}
-		pthread_mutex_lock(&c->lock);
-	}
-	pthread_mutex_unlock(&c->lock);
-	return NULL;
-}
-
-/* The main connection's WAL hook, called after each commit with the WAL's
- * size in pages. */
-static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int pages)
-{
-	struct ckpt *c = arg;
-
-	if (pages >= CKPT_HARD_PAGES) {
-		/* The checkpointer has fallen far behind: bound the WAL here. */
-		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-		return SQLITE_OK;
-	}
-	if (pages >= CKPT_PAGES) {
-		pthread_mutex_lock(&c->lock);
-		c->due = 1;
-		pthread_cond_signal(&c->wake);
-		pthread_mutex_unlock(&c->lock);
-	}
-	return SQLITE_OK;
-}
-
-int store_checkpoint_background(struct store *st)
-{
-	struct ckpt *c;
-	sigset_t all, old;
-	int rc;
-
-	if (st->ckpt)
-		return 0;
-	if (!(c = calloc(1, sizeof(*c)))) {
-		set_err(st, "checkpointer: out of memory");
-		return -1;
-	}
-	if (sqlite3_open_v2(st->path, &c->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		set_err(st, "checkpointer: %s", c->db ? sqlite3_errmsg(c->db) : "out of memory");
-		sqlite3_close(c->db);
-		free(c);
-		return -1;
-	}
-	sqlite3_busy_timeout(c->db, BUSY_TIMEOUT_MS);
-	/* A connection learns that the database is in WAL mode when it first
-	 * reads it; until then it has no WAL to checkpoint. Checkpoints copy
-	 * pages without its page cache, so a small one does. */
-	if (sqlite3_exec(c->db, "PRAGMA cache_size = 16; PRAGMA journal_mode", NULL, NULL, NULL) !=
-	    SQLITE_OK) {
-		set_err(st, "checkpointer: %s", sqlite3_errmsg(c->db));
-		sqlite3_close(c->db);
-		free(c);
-		return -1;
-	}
-	if (sqlite3_exec(st->db, "PRAGMA journal_size_limit = " WAL_SIZE_LIMIT, NULL, NULL, NULL) !=
-	    SQLITE_OK) {
-		set_db_err(st, "checkpointer");
-		sqlite3_close(c->db);
-		free(c);
-		return -1;
-	}
-	pthread_mutex_init(&c->lock, NULL);
-	pthread_cond_init(&c->wake, NULL);
-	/* signals go to the caller's threads */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&c->thread, NULL, ckpt_main, c);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
-		set_err(st, "checkpointer: cannot start a thread");
-		pthread_cond_destroy(&c->wake);
-		pthread_mutex_destroy(&c->lock);
-		sqlite3_close(c->db);
-		free(c);
-		return -1;
-	}
-	st->ckpt = c;
-	sqlite3_wal_hook(st->db, ckpt_hook, c);
-	return 0;
-}
-
-long store_checkpoints_made(struct store *st)
-{
-	long n = 0;
-
-	if (st->ckpt) {
-		pthread_mutex_lock(&st->ckpt->lock);
-		n = st->ckpt->runs;
-		pthread_mutex_unlock(&st->ckpt->lock);
-	}
-	return n;
-}
-
+/* Both backends have one migration per number: the PostgreSQL files
+ * (migrations/pg) match the SQLite ones one for one, as test_store checks. */
 int store_schema_latest(void)
 {
 	int n = 0;
@@ -1030,972 +76,296 @@ int store_schema_latest(void)
 	return n;
 }
 
-int store_schema_version(struct store *st)
-{
-	int version;
-
-	return read_version(st, &version) ? -1 : version;
-}
-
 const char *store_errmsg(struct store *st)
 {
-	return st ? st->err : "no store";
+	if (!st)
+		return "no store";
+	return st->pg ? store_pg_errmsg(st->pg) : store_sqlite_errmsg(st->lite);
+}
+
+/* Refuses a file operation on a PostgreSQL URI, pointing to its tools. */
+static int pg_refused(const char *what, const char *tool, char *err, size_t errlen)
+{
+	if (errlen)
+		snprintf(err, errlen,
+		         "%s works on SQLite files only; for a PostgreSQL database use %s", what,
+		         tool);
+	return -1;
+}
+
+int store_backup_file(const char *src, const char *dest, char *err, size_t errlen)
+{
+	if (store_pg_is_uri(src) || store_pg_is_uri(dest))
+		return pg_refused("backup", "pg_dump (pg_dump -Fc -f FILE URI)", err, errlen);
+	return store_sqlite_backup_file(src, dest, err, errlen);
+}
+
+int store_migrate(const char *from, const char *to, char *err, size_t errlen)
+{
+	struct store *st;
+	FILE *probe;
+
+	if (store_pg_is_uri(from) || !store_pg_is_uri(to)) {
+		if (errlen)
+			snprintf(
+			    err, errlen,
+			    "copies an SQLite file into a PostgreSQL database: FROM is a path, "
+			    "TO a postgresql:// URI");
+		return -1;
+	}
+	if (!(probe = fopen(from, "rb"))) {
+		if (errlen)
+			snprintf(err, errlen, "%s: no such database file", from);
+		return -1;
+	}
+	fclose(probe);
+	if (store_open(from, &st, err, errlen))
+		return -1;
+	store_close(st);
+	return store_pg_copy_from_sqlite(from, to, err, errlen);
+}
+
+int store_restore_file(const char *src, const char *dest, char *err, size_t errlen)
+{
+	if (store_pg_is_uri(src) || store_pg_is_uri(dest))
+		return pg_refused("restore", "pg_restore (pg_restore -d URI FILE) or psql", err,
+		                  errlen);
+	return store_sqlite_restore_file(src, dest, err, errlen);
+}
+
+int store_schema_version(struct store *st)
+{
+	return st->pg ? store_pg_schema_version(st->pg) : store_sqlite_schema_version(st->lite);
 }
 
 int store_begin(struct store *st)
 {
-	if (!sqlite3_get_autocommit(st->db)) {
-		set_err(st, "begin: a transaction is already open");
-		return -1;
-	}
-	return run_plain(st, ST_BEGIN, "begin");
+	return st->pg ? store_pg_begin(st->pg) : store_sqlite_begin(st->lite);
 }
 
 int store_commit(struct store *st)
 {
-	return run_plain(st, ST_COMMIT, "commit");
+	return st->pg ? store_pg_commit(st->pg) : store_sqlite_commit(st->lite);
 }
 
 void store_rollback(struct store *st)
 {
-	if (!sqlite3_get_autocommit(st->db))
-		run_plain(st, ST_ROLLBACK, "rollback");
+	if (st->pg)
+		store_pg_rollback(st->pg);
+	else
+		store_sqlite_rollback(st->lite);
 }
 
 int store_in_transaction(struct store *st)
 {
-	return !sqlite3_get_autocommit(st->db);
+	return st->pg ? store_pg_in_transaction(st->pg) : store_sqlite_in_transaction(st->lite);
 }
 
 int store_mark(struct store *st)
 {
-	return run_plain(st, ST_MARK, "mark");
+	return st->pg ? store_pg_mark(st->pg) : store_sqlite_mark(st->lite);
 }
 
 int store_mark_keep(struct store *st)
 {
-	return run_plain(st, ST_MARK_RELEASE, "mark");
+	return st->pg ? store_pg_mark_keep(st->pg) : store_sqlite_mark_keep(st->lite);
 }
 
 void store_mark_undo(struct store *st)
 {
-	if (sqlite3_get_autocommit(st->db) || !stmt_get(st, ST_MARK_UNDO) ||
-	    !stmt_get(st, ST_MARK_RELEASE))
-		return;
-	sqlite3_step(st->stmt[ST_MARK_UNDO]);
-	stmt_done(st->stmt[ST_MARK_UNDO]);
-	sqlite3_step(st->stmt[ST_MARK_RELEASE]);
-	stmt_done(st->stmt[ST_MARK_RELEASE]);
+	if (st->pg)
+		store_pg_mark_undo(st->pg);
+	else
+		store_sqlite_mark_undo(st->lite);
+}
+
+int store_checkpoint_background(struct store *st)
+{
+	return st->pg ? store_pg_checkpoint_background(st->pg)
+	              : store_sqlite_checkpoint_background(st->lite);
+}
+
+long store_checkpoints_made(struct store *st)
+{
+	return st->pg ? store_pg_checkpoints_made(st->pg) : store_sqlite_checkpoints_made(st->lite);
 }
 
 int store_game_create(struct store *st, struct store_game *g)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_GAME_INSERT);
-
-	if (!s)
-		return -1;
-	if (bind_game(st, s, g)) {
-		stmt_done(s);
-		return -1;
-	}
-	if (run(st, ST_GAME_INSERT, "create game"))
-		return -1;
-	g->id = sqlite3_last_insert_rowid(st->db);
-	return 0;
+	return st->pg ? store_pg_game_create(st->pg, g) : store_sqlite_game_create(st->lite, g);
 }
 
 int store_game_update(struct store *st, const struct store_game *g)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_GAME_UPDATE);
-
-	if (!s)
-		return -1;
-	if (bind_game(st, s, g)) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int64(s, 21, g->id);
-	if (run(st, ST_GAME_UPDATE, "update game"))
-		return -1;
-	if (sqlite3_changes(st->db) == 0) {
-		set_err(st, "update game %lld: no such game", (long long)g->id);
-		return -1;
-	}
-	return 0;
+	return st->pg ? store_pg_game_update(st->pg, g) : store_sqlite_game_update(st->lite, g);
 }
 
 int store_game_progress(struct store *st, const struct store_game *g)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_GAME_PROGRESS);
-
-	if (!s)
-		return -1;
-	for (int i = 0; i < 4; i++)
-		sqlite3_bind_int64(s, 1 + i, u64_to_db(g->rng[i]));
-	sqlite3_bind_int(s, 5, g->moves);
-	sqlite3_bind_int64(s, 6, g->deadline);
-	sqlite3_bind_int64(s, 7, g->id);
-	sqlite3_bind_int(s, 8, g->note);
-	if (run(st, ST_GAME_PROGRESS, "update game"))
-		return -1;
-	if (sqlite3_changes(st->db) == 0) {
-		set_err(st, "update game %lld: no such game", (long long)g->id);
-		return -1;
-	}
-	return 0;
+	return st->pg ? store_pg_game_progress(st->pg, g) : store_sqlite_game_progress(st->lite, g);
 }
 
-/* Inserts member i of game_id. */
-static int member_insert(struct store *st, int64_t game_id, int i, const struct store_member *m)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_MEMBER_INSERT);
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, game_id);
-	sqlite3_bind_int(s, 2, i);
-	if (bind_id(st, s, 3, m->player, sizeof(m->player), "player id") ||
-	    bind_cut(st, s, 4, m->name, strnlen(m->name, sizeof(m->name)), sizeof(m->name),
-	             "member name") ||
-	    bind_id(st, s, 5, m->policy, sizeof(m->policy), "policy")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 6, m->strikes);
-	sqlite3_bind_int(s, 7, m->autopilot);
-	sqlite3_bind_int(s, 8, m->place);
-	sqlite3_bind_int(s, 9, m->cthulhu);
-	sqlite3_bind_int(s, 10, m->prefs);
-	return run(st, ST_MEMBER_INSERT, "put members");
-}
-
-/* The call is all or nothing: outside a transaction it runs in its own;
- * inside the caller's, under a savepoint, so that a failure undoes only
- * this call and leaves the transaction open for the caller to roll back. */
 int store_members_put(struct store *st, int64_t game_id, const struct store_member *members, int n)
 {
-	int own = sqlite3_get_autocommit(st->db);
-
-	if (n < 0 || n > STORE_MEMBERS_MAX || (n > 0 && !members)) {
-		set_err(st, "put members: %d members (at most %d)", n, STORE_MEMBERS_MAX);
-		return -1;
-	}
-	if (!stmt_get(st, ST_MEMBERS_DELETE) || !stmt_get(st, ST_ROLLBACK) ||
-	    !stmt_get(st, ST_ROLLBACK_TO) || !stmt_get(st, ST_RELEASE))
-		return -1;
-	if (run_plain(st, own ? ST_BEGIN : ST_SAVEPOINT, "put members"))
-		return -1;
-	sqlite3_bind_int64(st->stmt[ST_MEMBERS_DELETE], 1, game_id);
-	if (run(st, ST_MEMBERS_DELETE, "put members"))
-		goto fail;
-	for (int i = 0; i < n; i++)
-		if (member_insert(st, game_id, i, &members[i]))
-			goto fail;
-	if (run_plain(st, own ? ST_COMMIT : ST_RELEASE, "put members"))
-		goto fail;
-	return 0;
-fail:
-	if (sqlite3_get_autocommit(st->db))
-		return -1;
-	if (own) {
-		sqlite3_step(st->stmt[ST_ROLLBACK]);
-		stmt_done(st->stmt[ST_ROLLBACK]);
-	} else {
-		sqlite3_step(st->stmt[ST_ROLLBACK_TO]);
-		stmt_done(st->stmt[ST_ROLLBACK_TO]);
-		sqlite3_step(st->stmt[ST_RELEASE]);
-		stmt_done(st->stmt[ST_RELEASE]);
-	}
-	return -1;
+	return st->pg ? store_pg_members_put(st->pg, game_id, members, n)
+	              : store_sqlite_members_put(st->lite, game_id, members, n);
 }
 
 int store_event_append(struct store *st, int64_t game_id, const struct store_event *e)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_EVENT_INSERT);
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, game_id);
-	sqlite3_bind_int64(s, 2, e->seq);
-	sqlite3_bind_int64(s, 3, e->at);
-	if (bind_id(st, s, 4, e->kind, sizeof(e->kind), "event kind") ||
-	    bind_cut(st, s, 7, e->detail, strnlen(e->detail, sizeof(e->detail)), sizeof(e->detail),
-	             "event detail")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 5, e->actor);
-	sqlite3_bind_int(s, 6, e->value);
-	return run(st, ST_EVENT_INSERT, "append event");
-}
-
-/* Loads game `id` with its members and events and, when found (and, with
- * `open_only`, still in the lobby or playing), calls fn with it and stores
- * fn's return in *fn_rc. Returns 1 when fn was called, 0 when not, -1 on
- * error. The arrays fn sees are freed before returning. */
-static int deliver(struct store *st, int64_t id, int open_only, store_game_fn fn, void *ctx,
-                   int *fn_rc)
-{
-	struct loaded l;
-	struct store_loaded view;
-	int rc = load_game(st, id, 1, &l);
-
-	if (rc > 0 && open_only && l.game.state != STORE_LOBBY && l.game.state != STORE_PLAYING)
-		rc = 0;
-	if (rc > 0) {
-		view = (struct store_loaded){ &l.game, l.members, l.nmembers, l.events, l.nevents };
-		*fn_rc = fn(ctx, &view);
-	}
-	loaded_free(&l);
-	return rc;
+	return st->pg ? store_pg_event_append(st->pg, game_id, e)
+	              : store_sqlite_event_append(st->lite, game_id, e);
 }
 
 int store_games_open(struct store *st, store_game_fn fn, void *ctx)
 {
-	struct id_list ids = { NULL, 0, 0 };
-	sqlite3_stmt *s = stmt_get(st, ST_GAMES_OPEN);
-	int rc = 0;
-
-	if (!s || gather_ids(st, s, &ids)) {
-		free(ids.ids);
-		return -1;
-	}
-	for (int i = 0; i < ids.n && rc == 0; i++)
-		if (deliver(st, ids.ids[i], 1, fn, ctx, &rc) < 0)
-			rc = -1;
-	free(ids.ids);
-	return rc;
+	return st->pg ? store_pg_games_open(st->pg, fn, ctx)
+	              : store_sqlite_games_open(st->lite, fn, ctx);
 }
 
 int store_game_load(struct store *st, int64_t id, store_game_fn fn, void *ctx)
 {
-	int fn_rc = 0;
-	int rc = deliver(st, id, 0, fn, ctx, &fn_rc);
-
-	if (rc == 0)
-		set_err(st, "game %lld: no such game", (long long)id);
-	return rc > 0 ? fn_rc : -1;
+	return st->pg ? store_pg_game_load(st->pg, id, fn, ctx)
+	              : store_sqlite_game_load(st->lite, id, fn, ctx);
 }
 
 int store_results(struct store *st, const char *game, const char *server, int64_t since,
                   int64_t until, store_result_fn fn, void *ctx)
 {
-	enum stmt_id id = server ? ST_RESULTS_SERVER : ST_RESULTS_ALL;
-	struct id_list ids = { NULL, 0, 0 };
-	sqlite3_stmt *s = stmt_get(st, id);
-	int rc = 0;
-
-	if (!s)
-		return -1;
-	if (!game) {
-		set_err(st, "results: no game kind");
-		return -1;
-	}
-	sqlite3_bind_text(s, 1, game, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, since);
-	sqlite3_bind_int64(s, 3, until ? until : INT64_MAX);
-	if (server)
-		sqlite3_bind_text(s, 4, server, -1, SQLITE_STATIC);
-	if (gather_ids(st, s, &ids)) {
-		free(ids.ids);
-		return -1;
-	}
-	for (int i = 0; i < ids.n && rc == 0; i++) {
-		struct loaded l;
-		struct store_result r;
-		int found = load_game(st, ids.ids[i], 0, &l);
-
-		if (found < 0) {
-			rc = -1;
-		} else if (found > 0 && l.game.state == STORE_FINISHED) {
-			r = (struct store_result){ l.game.id,  l.game.finished_at, l.game.server,
-				                   l.nmembers, l.members,          l.game.game };
-			rc = fn(ctx, &r);
-		}
-		loaded_free(&l);
-	}
-	free(ids.ids);
-	return rc;
+	return st->pg ? store_pg_results(st->pg, game, server, since, until, fn, ctx)
+	              : store_sqlite_results(st->lite, game, server, since, until, fn, ctx);
 }
 
 int store_cache_bulk(struct store *st, int on)
 {
-	if (sqlite3_exec(st->db, on ? "PRAGMA cache_size = -262144" : "PRAGMA cache_size = -8192",
-	                 NULL, NULL, NULL)) {
-		set_db_err(st, "cache size");
-		return -1;
-	}
-	return 0;
+	return st->pg ? store_pg_cache_bulk(st->pg, on) : store_sqlite_cache_bulk(st->lite, on);
 }
 
 int store_ratings_pending(struct store *st)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_PENDING);
-	int rc, pending = -1;
-
-	if (!s)
-		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		const char *v = (const char *)sqlite3_column_text(s, 0);
-		pending = v && strcmp(v, "build") == 0;
-	} else if (rc == SQLITE_DONE) {
-		set_err(st, "ratings: the database has none (schema older than 7)");
-	} else {
-		set_db_err(st, "ratings");
-	}
-	stmt_done(s);
-	return pending;
+	return st->pg ? store_pg_ratings_pending(st->pg) : store_sqlite_ratings_pending(st->lite);
 }
 
 int store_ratings_built(struct store *st)
 {
-	return run_plain(st, ST_RATINGS_BUILT, "ratings built");
+	return st->pg ? store_pg_ratings_built(st->pg) : store_sqlite_ratings_built(st->lite);
 }
 
 int store_ratings_clear(struct store *st)
 {
-	if (run_plain(st, ST_RATINGS_CLEAR, "clear ratings"))
-		return -1;
-	return run_plain(st, ST_RATING_COUNTS_CLEAR, "clear ratings");
+	return st->pg ? store_pg_ratings_clear(st->pg) : store_sqlite_ratings_clear(st->lite);
 }
 
 int store_games_rate_all(struct store *st)
 {
-	return run_plain(st, ST_GAMES_RATE_ALL, "rate games");
+	return st->pg ? store_pg_games_rate_all(st->pg) : store_sqlite_games_rate_all(st->lite);
 }
 
 int store_game_rate(struct store *st, int64_t id)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_GAME_RATE);
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	return run(st, ST_GAME_RATE, "rate game");
+	return st->pg ? store_pg_game_rate(st->pg, id) : store_sqlite_game_rate(st->lite, id);
 }
 
 int store_results_rated(struct store *st, store_result_fn fn, void *ctx)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_RESULTS_RATED);
-	struct store_member m[STORE_MEMBERS_MAX];
-	char server[STORE_ID_MAX], game[STORE_KIND_MAX];
-	struct store_result r = { 0, 0, server, 0, m, game };
-	int rc, fn_rc = 0;
-
-	if (!s)
-		return -1;
-	/* The rows of a game come together; a game is handed on when the next
-	 * one starts, so the statement runs on meanwhile: fn must not use
-	 * the store. */
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0);
-		struct store_member *x;
-
-		if (r.nmembers > 0 && id != r.game_id) {
-			if ((fn_rc = fn(ctx, &r)) != 0)
-				break;
-			r.nmembers = 0;
-		}
-		if (r.nmembers == 0) {
-			r.game_id = id;
-			r.finished_at = sqlite3_column_int64(s, 1);
-			if (col_id(st, s, 2, server, sizeof(server), "server id") ||
-			    col_id(st, s, 3, game, sizeof(game), "game kind")) {
-				stmt_done(s);
-				return -1;
-			}
-		}
-		if (r.nmembers == STORE_MEMBERS_MAX) {
-			set_err(st, "game %lld has more than %d members", (long long)id,
-			        STORE_MEMBERS_MAX);
-			stmt_done(s);
-			return -1;
-		}
-		x = &m[r.nmembers++];
-		memset(x, 0, sizeof(*x));
-		if (col_id(st, s, 4, x->player, sizeof(x->player), "player id")) {
-			stmt_done(s);
-			return -1;
-		}
-		col_text(s, 5, x->name, sizeof(x->name));
-		x->place = sqlite3_column_int(s, 6);
-		x->cthulhu = sqlite3_column_int(s, 7);
-	}
-	stmt_done(s);
-	if (fn_rc)
-		return fn_rc;
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "rated results");
-		return -1;
-	}
-	return r.nmembers > 0 ? fn(ctx, &r) : 0;
-}
-
-/* Binds ?1 .. ?4 of a ratings statement: the period. */
-static int bind_period(struct store *st, sqlite3_stmt *s, const struct store_period *p)
-{
-	if (!p->game || !p->scope) {
-		set_err(st, "ratings: no game kind or scope");
-		return -1;
-	}
-	if (bind_id(st, s, 1, p->game, STORE_KIND_MAX, "game kind") ||
-	    bind_id(st, s, 2, p->scope, STORE_ID_MAX, "scope"))
-		return -1;
-	sqlite3_bind_int(s, 3, p->span);
-	sqlite3_bind_int64(s, 4, p->starts);
-	return 0;
-}
-
-/* The rating_counts bucket of an ordinal: floor(4 ordinal), exact (a
- * product by 4 is), so that bucket(x) <= b exactly when
- * x < (b + 1) / 4. */
-static int64_t bucket_of(double ordinal)
-{
-	double x = ordinal * BUCKETS_PER_POINT;
-	int64_t b;
-
-	if (!(x > -1e15)) /* also NaN */
-		return -1000000000000000LL;
-	if (x > 1e15)
-		return 1000000000000000LL;
-	b = (int64_t)x;
-	return (double)b > x ? b - 1 : b;
-}
-
-/* Adds delta (1 or -1) to the count of r's bucket and games in period p. */
-static int count_add(struct store *st, const struct store_period *p, const struct store_rating *r,
-                     int delta)
-{
-	enum stmt_id id = delta > 0 ? ST_RATING_COUNT : ST_RATING_UNCOUNT;
-	sqlite3_stmt *s = stmt_get(st, id);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p)) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int64(s, 5, bucket_of(r->ordinal));
-	sqlite3_bind_int(s, 6, r->games < GAMES_CAP ? r->games : GAMES_CAP);
-	if (delta > 0)
-		sqlite3_bind_int(s, 7, delta);
-	if (run(st, id, "count rating"))
-		return -1;
-	if (delta < 0 && sqlite3_changes(st->db) != 1) {
-		set_err(st, "count rating of %s: not counted", r->player);
-		return -1;
-	}
-	return 0;
-}
-
-/* Reads a row of RATING_COLS. */
-static int col_rating(struct store *st, sqlite3_stmt *s, struct store_rating *r)
-{
-	memset(r, 0, sizeof(*r));
-	if (col_id(st, s, 0, r->player, sizeof(r->player), "player id"))
-		return -1;
-	col_text(s, 1, r->name, sizeof(r->name));
-	col_text(s, 2, r->name_key, sizeof(r->name_key));
-	r->mu = sqlite3_column_double(s, 3);
-	r->sigma = sqlite3_column_double(s, 4);
-	r->ordinal = sqlite3_column_double(s, 5);
-	r->games = sqlite3_column_int(s, 6);
-	r->wins = sqlite3_column_int(s, 7);
-	r->cthulhu = sqlite3_column_int(s, 8);
-	return 0;
-}
-
-/* Steps the bound statement s and calls fn for each row; resets s. */
-static int walk_ratings(struct store *st, sqlite3_stmt *s, store_rating_fn fn, void *ctx)
-{
-	struct store_rating r;
-	int rc, fn_rc = 0;
-
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (col_rating(st, s, &r)) {
-			stmt_done(s);
-			return -1;
-		}
-		if ((fn_rc = fn(ctx, &r)) != 0)
-			break;
-	}
-	stmt_done(s);
-	if (fn_rc)
-		return fn_rc;
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "ratings");
-		return -1;
-	}
-	return 0;
-}
-
-/* Steps the bound statement s, which answers one count, into *n. */
-static int count_of(struct store *st, sqlite3_stmt *s, int *n)
-{
-	int rc = sqlite3_step(s);
-
-	if (rc == SQLITE_ROW)
-		*n = sqlite3_column_int(s, 0);
-	else
-		set_db_err(st, "count ratings");
-	stmt_done(s);
-	return rc == SQLITE_ROW ? 0 : -1;
+	return st->pg ? store_pg_results_rated(st->pg, fn, ctx)
+	              : store_sqlite_results_rated(st->lite, fn, ctx);
 }
 
 int store_rating_get(struct store *st, const struct store_period *p, const char *player,
                      struct store_rating *out)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_RATING_GET);
-	int rc;
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p) || bind_id(st, s, 5, player, STORE_ID_MAX, "player id")) {
-		stmt_done(s);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		rc = col_rating(st, s, out) ? -1 : 1;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		set_db_err(st, "get rating");
-		rc = -1;
-	}
-	stmt_done(s);
-	return rc;
-}
-
-/* Upserts row r of period p, names and all. */
-static int rating_upsert(struct store *st, const struct store_period *p,
-                         const struct store_rating *r)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_RATING_PUT);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p) || bind_id(st, s, 5, r->player, sizeof(r->player), "player id") ||
-	    bind_cut(st, s, 6, r->name, strnlen(r->name, sizeof(r->name)), sizeof(r->name),
-	             "player name") ||
-	    bind_cut(st, s, 7, r->name_key, strnlen(r->name_key, sizeof(r->name_key)),
-	             sizeof(r->name_key), "name key")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_double(s, 8, r->mu);
-	sqlite3_bind_double(s, 9, r->sigma);
-	sqlite3_bind_double(s, 10, r->ordinal);
-	sqlite3_bind_int(s, 11, r->games);
-	sqlite3_bind_int(s, 12, r->wins);
-	sqlite3_bind_int(s, 13, r->cthulhu);
-	return run(st, ST_RATING_PUT, "put rating");
-}
-
-/* Writes the numbers of r into its existing row of period p. */
-static int rating_update(struct store *st, const struct store_period *p,
-                         const struct store_rating *r)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_RATING_UPDATE);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p) || bind_id(st, s, 5, r->player, sizeof(r->player), "player id")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_double(s, 6, r->mu);
-	sqlite3_bind_double(s, 7, r->sigma);
-	sqlite3_bind_double(s, 8, r->ordinal);
-	sqlite3_bind_int(s, 9, r->games);
-	sqlite3_bind_int(s, 10, r->wins);
-	sqlite3_bind_int(s, 11, r->cthulhu);
-	if (run(st, ST_RATING_UPDATE, "update rating"))
-		return -1;
-	if (sqlite3_changes(st->db) != 1) {
-		set_err(st, "update rating of %s: no such row", r->player);
-		return -1;
-	}
-	return 0;
+	return st->pg ? store_pg_rating_get(st->pg, p, player, out)
+	              : store_sqlite_rating_get(st->lite, p, player, out);
 }
 
 int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r,
                      const struct store_rating *old)
 {
-	if (old && strcmp(old->player, r->player) != 0) {
-		set_err(st, "put rating: %s is not %s", r->player, old->player);
-		return -1;
-	}
-	if (old && (count_add(st, p, old, -1) ||
-	            (strcmp(old->name, r->name) == 0 && strcmp(old->name_key, r->name_key) == 0
-	                 ? rating_update(st, p, r)
-	                 : rating_upsert(st, p, r))))
-		return -1;
-	if (!old && rating_upsert(st, p, r))
-		return -1;
-	return count_add(st, p, r, 1);
+	return st->pg ? store_pg_rating_put(st->pg, p, r, old)
+	              : store_sqlite_rating_put(st->lite, p, r, old);
 }
 
 int store_ratings_top(struct store *st, const struct store_period *p, int min_games, int limit,
                       store_rating_fn fn, void *ctx)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_TOP);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p)) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 5, min_games);
-	sqlite3_bind_int(s, 6, limit);
-	return walk_ratings(st, s, fn, ctx);
+	return st->pg ? store_pg_ratings_top(st->pg, p, min_games, limit, fn, ctx)
+	              : store_sqlite_ratings_top(st->lite, p, min_games, limit, fn, ctx);
 }
 
 int store_ratings_named(struct store *st, const struct store_period *p, int min_games,
                         const char *player, const char *key1, const char *key2, store_rating_fn fn,
                         void *ctx)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_NAMED);
-
-	if (!s)
-		return -1;
-	/* Longer text than a stored value can match nothing: bound cut,
-	 * it could match the wrong row, so it is refused instead. */
-	if (strlen(player) >= STORE_ID_MAX || strlen(key1) >= STORE_NAME_MAX ||
-	    strlen(key2) >= STORE_NAME_MAX)
-		return 0;
-	if (bind_period(st, s, p) || bind_id(st, s, 5, player, STORE_ID_MAX, "player id") ||
-	    bind_id(st, s, 6, key1, STORE_NAME_MAX, "name key") ||
-	    bind_id(st, s, 7, key2, STORE_NAME_MAX, "name key")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 8, min_games);
-	return walk_ratings(st, s, fn, ctx);
+	return st->pg ? store_pg_ratings_named(st->pg, p, min_games, player, key1, key2, fn, ctx)
+	              : store_sqlite_ratings_named(st->lite, p, min_games, player, key1, key2, fn,
+	                                           ctx);
 }
 
 int store_rating_rank(struct store *st, const struct store_period *p, int min_games,
                       const struct store_rating *r, int *above)
 {
-	int buckets = min_games <= GAMES_CAP;
-	sqlite3_stmt *s = stmt_get(st, buckets ? ST_RATING_RANK_BUCKETS : ST_RATING_RANK);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p) || bind_id(st, s, 8, r->player, sizeof(r->player), "player id")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 5, min_games);
-	sqlite3_bind_double(s, 6, r->ordinal);
-	sqlite3_bind_int(s, 7, r->games);
-	if (buckets) {
-		int64_t b = bucket_of(r->ordinal);
-		sqlite3_bind_int64(s, 9, b);
-		sqlite3_bind_double(s, 10, (double)(b + 1) / BUCKETS_PER_POINT);
-	}
-	return count_of(st, s, above);
+	return st->pg ? store_pg_rating_rank(st->pg, p, min_games, r, above)
+	              : store_sqlite_rating_rank(st->lite, p, min_games, r, above);
 }
 
 int store_ratings_unranked(struct store *st, const struct store_period *p, int min_games, int *n)
 {
-	sqlite3_stmt *s =
-	    stmt_get(st, min_games <= 16 ? ST_RATINGS_UNRANKED : ST_RATINGS_UNRANKED_ALL);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p)) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 5, min_games);
-	return count_of(st, s, n);
+	return st->pg ? store_pg_ratings_unranked(st->pg, p, min_games, n)
+	              : store_sqlite_ratings_unranked(st->lite, p, min_games, n);
 }
 
 int store_player_put(struct store *st, const char *id, const char *name, const char *lang,
                      int64_t now)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_PLAYER_PUT);
-
-	if (!s)
-		return -1;
-	if (!id || !name) {
-		set_err(st, "put player: no %s", id ? "name" : "id");
-		return -1;
-	}
-	if (!lang)
-		lang = "";
-	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id") ||
-	    bind_cut(st, s, 2, name, strlen(name), STORE_NAME_MAX, "player name") ||
-	    bind_id(st, s, 3, lang, LANG_SIZE, "language") ||
-	    sqlite3_bind_int64(s, 4, now < 0 ? 0 : now) != SQLITE_OK) {
-		stmt_done(s);
-		return -1;
-	}
-	return run(st, ST_PLAYER_PUT, "put player");
-}
-
-int store_player_notify_put(struct store *st, const char *id, const char *name, int on, int64_t now)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_NOTIFY_PUT);
-
-	if (!s)
-		return -1;
-	if (!id || !name) {
-		set_err(st, "put notify: no %s", id ? "name" : "id");
-		return -1;
-	}
-	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id") ||
-	    bind_cut(st, s, 2, name, strlen(name), STORE_NAME_MAX, "player name") ||
-	    sqlite3_bind_int(s, 3, on != 0) != SQLITE_OK ||
-	    sqlite3_bind_int64(s, 4, now < 0 ? 0 : now) != SQLITE_OK) {
-		stmt_done(s);
-		return -1;
-	}
-	return run(st, ST_NOTIFY_PUT, "put notify");
-}
-
-int store_player_notify(struct store *st, const char *id)
-{
-	sqlite3_stmt *s = id ? stmt_get(st, ST_NOTIFY_GET) : NULL;
-	int on = 1;
-
-	if (!s)
-		return 1;
-	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id")) {
-		stmt_done(s);
-		return 1;
-	}
-	if (sqlite3_step(s) == SQLITE_ROW)
-		on = sqlite3_column_int(s, 0) != 0;
-	stmt_done(s);
-	return on;
+	return st->pg ? store_pg_player_put(st->pg, id, name, lang, now)
+	              : store_sqlite_player_put(st->lite, id, name, lang, now);
 }
 
 int store_player_get(struct store *st, const char *id, char name[STORE_NAME_MAX], char lang[8])
 {
-	sqlite3_stmt *s = stmt_get(st, ST_PLAYER_GET);
-	int rc;
-
-	if (!s)
-		return -1;
-	if (!id) {
-		set_err(st, "get player: no id");
-		return -1;
-	}
-	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id")) {
-		stmt_done(s);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		if (name)
-			col_text(s, 0, name, STORE_NAME_MAX);
-		if (lang && col_id(st, s, 1, lang, LANG_SIZE, "language"))
-			rc = SQLITE_ERROR;
-	} else if (rc == SQLITE_DONE) {
-		set_err(st, "player %s: unknown", id);
-	} else {
-		set_db_err(st, "get player");
-	}
-	stmt_done(s);
-	return rc == SQLITE_ROW ? 0 : -1;
+	return st->pg ? store_pg_player_get(st->pg, id, name, lang)
+	              : store_sqlite_player_get(st->lite, id, name, lang);
 }
 
-int64_t store_games_made(struct store *st)
+int store_player_notify_put(struct store *st, const char *id, const char *name, int on, int64_t now)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_GAMES_MADE);
-	int64_t made = -1;
-
-	if (!s)
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		made = sqlite3_column_int64(s, 0);
-	else
-		set_db_err(st, "games made");
-	stmt_done(s);
-	return made;
+	return st->pg ? store_pg_player_notify_put(st->pg, id, name, on, now)
+	              : store_sqlite_player_notify_put(st->lite, id, name, on, now);
 }
 
-void store_fail_after(struct store *st, int writes)
+int store_player_notify(struct store *st, const char *id)
 {
-	st->fail_after = writes < 0 ? -1 : writes;
+	return st->pg ? store_pg_player_notify(st->pg, id)
+	              : store_sqlite_player_notify(st->lite, id);
 }
 
 int store_setting_get(struct store *st, const char *key, char *value, size_t cap)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_SETTING_GET);
-	int rc;
-
-	if (!s)
-		return -1;
-	if (bind_id(st, s, 1, key, 64, "setting key")) {
-		stmt_done(s);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		col_text(s, 0, value, cap);
-	else if (rc == SQLITE_DONE)
-		set_err(st, "setting %s: unknown", key);
-	else
-		set_db_err(st, "get setting");
-	stmt_done(s);
-	return rc == SQLITE_ROW ? 0 : -1;
+	return st->pg ? store_pg_setting_get(st->pg, key, value, cap)
+	              : store_sqlite_setting_get(st->lite, key, value, cap);
 }
 
 int store_setting_put(struct store *st, const char *key, const char *value)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_SETTING_PUT);
-
-	if (!s)
-		return -1;
-	if (bind_id(st, s, 1, key, 64, "setting key") ||
-	    bind_id(st, s, 2, value, 1024, "setting value")) {
-		stmt_done(s);
-		return -1;
-	}
-	return run(st, ST_SETTING_PUT, "put setting");
+	return st->pg ? store_pg_setting_put(st->pg, key, value)
+	              : store_sqlite_setting_put(st->lite, key, value);
 }
 
 int store_checkpoint(struct store *st)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_CHECKPOINT);
-	int rc;
-
-	if (!s)
-		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		;
-	stmt_done(s);
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "checkpoint");
-		return -1;
-	}
-	return 0;
+	return st->pg ? store_pg_checkpoint(st->pg) : store_sqlite_checkpoint(st->lite);
 }
 
-/* Runs PRAGMA integrity_check and PRAGMA user_version on db. Returns 0 when
- * intact, with the version in *version; -1 with the reason in err. */
-static int check_copy(sqlite3 *db, int *version, char *err, size_t errlen)
+int64_t store_games_made(struct store *st)
 {
-	sqlite3_stmt *s = NULL;
-	int rc = -1;
-
-	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL) != SQLITE_OK ||
-	    sqlite3_step(s) != SQLITE_ROW) {
-		snprintf(err, errlen, "integrity check failed: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	if (strcmp((const char *)sqlite3_column_text(s, 0), "ok") != 0) {
-		snprintf(err, errlen, "integrity check: %.200s", sqlite3_column_text(s, 0));
-		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK ||
-	    sqlite3_step(s) != SQLITE_ROW) {
-		snprintf(err, errlen, "cannot read the schema version: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	*version = sqlite3_column_int(s, 0);
-	rc = 0;
-out:
-	sqlite3_finalize(s);
-	return rc;
+	return st->pg ? store_pg_games_made(st->pg) : store_sqlite_games_made(st->lite);
 }
 
-/* Copies all of `from` into `to` with the online backup API, retrying while
- * the source is busy. 0 or -1 with err. */
-static int copy_db(sqlite3 *to, sqlite3 *from, char *err, size_t errlen)
+void store_fail_after(struct store *st, int writes)
 {
-	sqlite3_backup *b = sqlite3_backup_init(to, "main", from, "main");
-	int rc;
-
-	if (!b) {
-		snprintf(err, errlen, "backup: %s", sqlite3_errmsg(to));
-		return -1;
-	}
-	do {
-		rc = sqlite3_backup_step(b, 256);
-		if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-			sqlite3_sleep(20);
-	} while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
-	sqlite3_backup_finish(b);
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "backup: %s", sqlite3_errstr(rc));
-		return -1;
-	}
-	return 0;
-}
-
-int store_backup_file(const char *src, const char *dest, char *err, size_t errlen)
-{
-	sqlite3 *from = NULL, *to = NULL;
-	FILE *probe = fopen(dest, "r");
-	int version, rc = -1;
-
-	if (probe) {
-		fclose(probe);
-		snprintf(err, errlen, "%s already exists", dest);
-		return -1;
-	}
-	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", src, from ? sqlite3_errmsg(from) : "out of memory");
-		goto out;
-	}
-	sqlite3_busy_timeout(from, 5000);
-	if (sqlite3_open_v2(dest, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", dest, to ? sqlite3_errmsg(to) : "out of memory");
-		goto out;
-	}
-	if (copy_db(to, from, err, errlen) || check_copy(to, &version, err, errlen))
-		goto out;
-	rc = 0;
-out:
-	sqlite3_close(from);
-	sqlite3_close(to);
-	if (rc)
-		remove(dest);
-	return rc;
-}
-
-int store_restore_file(const char *src, const char *dest, char *err, size_t errlen)
-{
-	sqlite3 *from = NULL, *to = NULL;
-	int version, rc = -1;
-
-	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", src, from ? sqlite3_errmsg(from) : "out of memory");
-		goto out;
-	}
-	if (check_copy(from, &version, err, errlen))
-		goto out;
-	if (version < 1 || version > store_schema_latest()) {
-		snprintf(err, errlen,
-		         "%s: schema version %d is not a database of this rlyeh (1-%d)", src,
-		         version, store_schema_latest());
-		goto out;
-	}
-	if (sqlite3_open_v2(dest, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", dest, to ? sqlite3_errmsg(to) : "out of memory");
-		goto out;
-	}
-	/* Nobody else may be using it: an exclusive lock or nothing. */
-	if (sqlite3_exec(to, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT", NULL, NULL,
-	                 NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s is in use: stop the daemon first", dest);
-		goto out;
-	}
-	if (copy_db(to, from, err, errlen))
-		goto out;
-	rc = 0;
-out:
-	sqlite3_close(from);
-	sqlite3_close(to);
-	return rc;
+	if (st->pg)
+		store_pg_fail_after(st->pg, writes);
+	else
+		store_sqlite_fail_after(st->lite, writes);
 }

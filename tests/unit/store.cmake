@@ -1,10 +1,32 @@
-# SQLite store: test_store links rlyeh_store (src/store/store.c and the
-# embedded migrations; it carries sqlite3, which the test also uses directly to
-# look at what is really in the database). Included from tests/CMakeLists.txt
-# after pkg_check_modules(CMOCKA cmocka).
+# The store: test_store links rlyeh_store (src/store/store*.c and the
+# embedded migrations; it carries sqlite3 and libpq, which the test also uses
+# directly, through testdb, to look at what is really in the database).
+# Included from tests/CMakeLists.txt after pkg_check_modules(CMOCKA cmocka).
+add_library(rlyeh_testdb STATIC unit/testdb.c)
+target_include_directories(rlyeh_testdb PUBLIC ${CMOCKA_INCLUDE_DIRS} unit)
+target_link_libraries(rlyeh_testdb PUBLIC rlyeh_store ${CMOCKA_LIBRARIES})
+
 add_executable(test_store unit/test_store.c)
 target_include_directories(test_store PRIVATE ${CMOCKA_INCLUDE_DIRS})
-target_link_libraries(test_store PRIVATE rlyeh_store ${CMOCKA_LIBRARIES})
+target_link_libraries(test_store PRIVATE rlyeh_store rlyeh_testdb ${CMOCKA_LIBRARIES})
 # The test checks that each embedded migration is its .sql file, byte for byte.
 target_compile_definitions(test_store PRIVATE MIGRATIONS_DIR="${PROJECT_SOURCE_DIR}/migrations")
 add_test(NAME store COMMAND test_store)
+
+# The same tests against PostgreSQL, each run with a throwaway cluster of its
+# own (tests/pg/with_cluster.sh; 77: PostgreSQL is not installed, a skip
+# except under CI=true, where it fails).
+function(rlyeh_pg_test name target)
+  add_test(NAME ${name}_pg COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pg/with_cluster.sh
+           $<TARGET_FILE:${target}>)
+  set_tests_properties(${name}_pg PROPERTIES SKIP_RETURN_CODE 77 LABELS postgresql)
+endfunction()
+rlyeh_pg_test(store test_store)
+
+# The records (ratings kept in the store) on both backends too.
+target_link_libraries(test_records PRIVATE rlyeh_testdb)
+rlyeh_pg_test(records test_records)
+
+# The bot over the store, on both backends.
+target_link_libraries(test_bot PRIVATE rlyeh_testdb)
+rlyeh_pg_test(bot test_bot)

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <sqlite3.h>
 
 #include "rlyeh/bot.h"
 #include "rlyeh/cdice.h"
@@ -24,13 +23,14 @@
 #include "rlyeh/records.h"
 #include "rlyeh/solvecache.h"
 #include "rlyeh/text.h"
+#include "testdb.h"
 
 #define T0      1700000000000LL
 #define TIMEOUT 60000
 
 struct fixture {
 	char dir[64];
-	char path[96];
+	char path[TESTDB_MAX];
 	struct store *st;
 	struct bot *bot;
 	struct msg_list out;
@@ -60,7 +60,7 @@ static void open_fixture(uint64_t seed)
 	fx = calloc(1, sizeof(*fx));
 	snprintf(fx->dir, sizeof(fx->dir), "/tmp/rlyeh-bot-XXXXXX");
 	assert_non_null(mkdtemp(fx->dir));
-	snprintf(fx->path, sizeof(fx->path), "%s/t.db", fx->dir);
+	testdb_fresh(fx->path, fx->dir, "t.db");
 	if (store_open(fx->path, &fx->st, err, sizeof(err)))
 		fail_msg("store_open: %s", err);
 	fx->now = T0;
@@ -158,42 +158,24 @@ static char *dump(void)
 	};
 	size_t cap = 1 << 20, len = 0;
 	char *buf = malloc(cap);
-	sqlite3 *db;
 
 	assert_non_null(buf);
 	buf[0] = '\0';
-	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	for (size_t q = 0; q < sizeof(queries) / sizeof(queries[0]); q++) {
-		sqlite3_stmt *s;
-		assert_int_equal(sqlite3_prepare_v2(db, queries[q], -1, &s, NULL), SQLITE_OK);
-		while (sqlite3_step(s) == SQLITE_ROW) {
-			for (int c = 0; c < sqlite3_column_count(s); c++) {
-				const unsigned char *v = sqlite3_column_text(s, c);
-				len += (size_t)snprintf(buf + len, cap - len, "%s|",
-				                        v ? (const char *)v : "NULL");
-			}
-			len += (size_t)snprintf(buf + len, cap - len, "\n");
-			assert_true(len < cap - 256);
-		}
-		sqlite3_finalize(s);
+		char *rows = testdb_rows(fx->path, queries[q]);
+		size_t n = strlen(rows);
+
+		assert_true(len + n < cap);
+		memcpy(buf + len, rows, n + 1);
+		len += n;
+		free(rows);
 	}
-	sqlite3_close(db);
 	return buf;
 }
 
 static long count(const char *sql)
 {
-	sqlite3 *db;
-	sqlite3_stmt *s;
-	long n = -1;
-
-	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return n;
+	return (long)testdb_int(fx->path, sql);
 }
 
 /* Asserts that `line` from `user` is refused with `id`, privately, and that
@@ -1399,8 +1381,7 @@ static void test_elder_signs_timeout(void **unused)
 	unsigned char state[PLAY_STATE_MAX];
 	struct game_setup setup = { .players = 2, .first = 0 };
 	struct game_step step;
-	sqlite3 *db;
-	sqlite3_stmt *s;
+	char *rows;
 	int timed_out = 0, checked = 0;
 
 	(void)unused;
@@ -1413,15 +1394,20 @@ static void test_elder_signs_timeout(void **unused)
 	/* Rebuild the game from its log: each move after a timeout is the one
 	 * "expect" makes in that state. */
 	assert_int_equal(esplay.ops->init(state, &setup), GAME_OK);
-	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db,
-	                                    "SELECT kind, value FROM events WHERE kind IN "
-	                                    "('timeout', 'roll', 'choice') ORDER BY seq",
-	                                    -1, &s, NULL),
-	                 SQLITE_OK);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		const char *kind = (const char *)sqlite3_column_text(s, 0);
-		int value = sqlite3_column_int(s, 1);
+	rows = testdb_rows(fx->path, "SELECT kind, value FROM events WHERE kind IN "
+	                             "('timeout', 'roll', 'choice') ORDER BY seq");
+	/* a line per event: "kind|value|" */
+	for (char *line = rows, *next; *line; line = next) {
+		char *bar = strchr(line, '|'), *end;
+		const char *kind = line;
+		int value;
+
+		assert_non_null(bar);
+		*bar = '\0';
+		value = (int)strtol(bar + 1, &end, 10);
+		next = strchr(end, '\n');
+		assert_non_null(next);
+		next++;
 		if (strcmp(kind, "timeout") == 0) {
 			timed_out = 1;
 			continue;
@@ -1434,8 +1420,7 @@ static void test_elder_signs_timeout(void **unused)
 		}
 		assert_int_equal(esplay.ops->apply(state, value, NULL), GAME_OK);
 	}
-	sqlite3_finalize(s);
-	sqlite3_close(db);
+	free(rows);
 	assert_true(checked > 0);
 	msg_free(&out);
 }

@@ -1,6 +1,7 @@
 /* records: the ratings kept as games end equal a replay of the games
  * (records_build), in every game kind, scope and calendar period; the
- * answers of /leaderboard and /stats read from them are the replay's. */
+ * answers of /leaderboard and /stats read from them are the replay's. On
+ * SQLite, and on PostgreSQL with RLYEH_TEST_DATABASE set (testdb.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "rlyeh/i18n.h"
 #include "rlyeh/records.h"
 #include "rlyeh/store.h"
+#include "testdb.h"
 
 #define NPLAYERS 12
 #define NSERVERS 3
@@ -31,7 +33,7 @@ static const char *const names[NPLAYERS][2] = {
 };
 
 struct fixture {
-	char dir[64], path[96];
+	char dir[64], path[TESTDB_MAX];
 	struct store *st;
 	uint64_t rng;
 };
@@ -56,7 +58,7 @@ static int setup(void **state)
 	assert_non_null(f);
 	snprintf(f->dir, sizeof(f->dir), "/tmp/test_records.XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
-	snprintf(f->path, sizeof(f->path), "%s/r.db", f->dir);
+	testdb_fresh(f->path, f->dir, "r.db");
 	f->rng = 0x9e3779b97f4a7c15ULL;
 	*state = f;
 	return 0;
@@ -65,7 +67,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char p[128];
+	char p[TESTDB_MAX + 8];
 
 	store_close(f->st);
 	for (int i = 0; i < 3; i++) {

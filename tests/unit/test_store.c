@@ -1,7 +1,11 @@
-/* store: round trips through a real SQLite file, the schema's rules,
+/* store: round trips through a real database, the schema's rules,
  * migrations from every earlier version, refusal of a newer database, and
  * injected write failures. Every check reads back what is in the database
- * (a reopened store, or SQLite directly), not what was passed in. */
+ * (a reopened store, or the database directly), not what was passed in.
+ *
+ * The same tests run on SQLite files and, with RLYEH_TEST_DATABASE set
+ * (tests/pg/with_cluster.sh), on PostgreSQL (testdb.h); those of what only
+ * SQLite has say so and are skipped there. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,14 +23,18 @@
 #include <unistd.h>
 
 #include "rlyeh/store.h"
+#include "testdb.h"
 
 extern const char *const store_migrations[];
 extern const char *const store_migration_names[];
+extern const char *const store_pg_migrations[];
+extern const char *const store_pg_migration_names[];
 
-/* A temporary directory holding one database file. */
+/* A temporary directory holding one database file (or, on PostgreSQL,
+ * a fresh database named by path). */
 struct tmp {
 	char dir[64];
-	char path[96];
+	char path[TESTDB_MAX];
 };
 
 static int tmp_setup(void **state)
@@ -40,7 +48,7 @@ static int tmp_setup(void **state)
 		free(t);
 		return -1;
 	}
-	snprintf(t->path, sizeof(t->path), "%s/rlyeh.db", t->dir);
+	testdb_fresh(t->path, t->dir, "rlyeh.db");
 	*state = t;
 	return 0;
 }
@@ -49,7 +57,7 @@ static int tmp_setup(void **state)
 static void remove_db(const char *path)
 {
 	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
-	char file[128];
+	char file[TESTDB_MAX + 16];
 
 	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
 		snprintf(file, sizeof(file), "%s%s", path, suffix[i]);
@@ -128,11 +136,13 @@ static void raw_text(sqlite3 *db, const char *sql, char *out, size_t size)
 
 static int64_t file_int(const char *path, const char *sql)
 {
-	sqlite3 *db = raw_open(path);
-	int64_t v = raw_int(db, sql);
+	return testdb_int(path, sql);
+}
 
-	sqlite3_close(db);
-	return v;
+/* The stored schema version's query. */
+static const char *version_sql(void)
+{
+	return testdb_pg() ? "SELECT version FROM schema_version" : "PRAGMA user_version";
 }
 
 static void set_text(char *dst, size_t size, const char *src)
@@ -291,10 +301,23 @@ static void assert_event_equal(const struct store_event *a, const struct store_e
 	assert_string_equal(a->detail, b->detail);
 }
 
+/* SQLite: its integrity check and foreign key check. PostgreSQL checks
+ * both as it writes; no member or event may lack its game there either. */
 static void assert_integrity(const char *path)
 {
-	sqlite3 *db = raw_open(path);
+	sqlite3 *db;
 	char ok[32];
+
+	if (testdb_pg()) {
+		assert_int_equal(testdb_int(path, "SELECT count(*) FROM members WHERE game_id "
+		                                  "NOT IN (SELECT id FROM games)"),
+		                 0);
+		assert_int_equal(testdb_int(path, "SELECT count(*) FROM events WHERE game_id "
+		                                  "NOT IN (SELECT id FROM games)"),
+		                 0);
+		return;
+	}
+	db = raw_open(path);
 
 	raw_text(db, "PRAGMA integrity_check", ok, sizeof(ok));
 	assert_string_equal(ok, "ok");
@@ -302,14 +325,14 @@ static void assert_integrity(const char *path)
 	sqlite3_close(db);
 }
 
-/* Every migrations/NNNN_*.sql is embedded, in NNNN order, byte for byte. */
-static void test_embedded_migrations(void **state)
+/* Every dir/NNNN_*.sql is embedded as sql[] and names[], in NNNN order,
+ * byte for byte, as many as store_schema_latest says. */
+static void check_embedded(const char *dir, const char *const *sql, const char *const *names)
 {
-	DIR *d = opendir(MIGRATIONS_DIR);
+	DIR *d = opendir(dir);
 	struct dirent *ent;
 	int files = 0, latest = store_schema_latest();
 
-	(void)state;
 	assert_non_null(d);
 	while ((ent = readdir(d))) {
 		size_t n = strlen(ent->d_name);
@@ -318,17 +341,17 @@ static void test_embedded_migrations(void **state)
 	closedir(d);
 	assert_true(latest >= 2);
 	assert_int_equal(latest, files);
-	assert_string_equal(store_migration_names[0], "0001_tables");
-	assert_string_equal(store_migration_names[1], "0002_players");
-	assert_null(store_migrations[latest]);
-	assert_null(store_migration_names[latest]);
+	assert_string_equal(names[0], "0001_tables");
+	assert_string_equal(names[1], "0002_players");
+	assert_null(sql[latest]);
+	assert_null(names[latest]);
 	for (int i = 0; i < store_schema_latest(); i++) {
 		char path[512], *text;
 		FILE *f;
 		long n;
 
-		snprintf(path, sizeof(path), "%s/%s.sql", MIGRATIONS_DIR, store_migration_names[i]);
-		assert_int_equal(strtol(store_migration_names[i], NULL, 10), i + 1);
+		snprintf(path, sizeof(path), "%s/%s.sql", dir, names[i]);
+		assert_int_equal(strtol(names[i], NULL, 10), i + 1);
 		f = fopen(path, "rb");
 		assert_non_null(f);
 		assert_int_equal(fseek(f, 0, SEEK_END), 0);
@@ -340,10 +363,21 @@ static void test_embedded_migrations(void **state)
 		assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
 		text[n] = '\0';
 		fclose(f);
-		assert_int_equal(strlen(store_migrations[i]), (size_t)n);
-		assert_string_equal(store_migrations[i], text);
+		assert_int_equal(strlen(sql[i]), (size_t)n);
+		assert_string_equal(sql[i], text);
 		free(text);
 	}
+}
+
+/* Both backends' migrations: migrations/ for SQLite, migrations/pg for
+ * PostgreSQL, one for one. */
+static void test_embedded_migrations(void **state)
+{
+	(void)state;
+	check_embedded(MIGRATIONS_DIR, store_migrations, store_migration_names);
+	check_embedded(MIGRATIONS_DIR "/pg", store_pg_migrations, store_pg_migration_names);
+	for (int i = 0; i < store_schema_latest(); i++)
+		assert_string_equal(store_pg_migration_names[i], store_migration_names[i]);
 }
 
 static void test_open_settings(void **state)
@@ -356,6 +390,9 @@ static void test_open_settings(void **state)
 	assert_int_equal(store_schema_version(st), store_schema_latest());
 	store_close(st);
 	store_close(NULL);
+	assert_int_equal(file_int(t->path, version_sql()), store_schema_latest());
+	if (testdb_pg())
+		return; /* the rest are SQLite's settings */
 	db = raw_open(t->path);
 	raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "wal");
@@ -374,7 +411,6 @@ static void test_round_trip(void **state)
 	struct store_member m[3];
 	struct store_event e[3];
 	struct copy c;
-	sqlite3 *db;
 
 	assert_int_equal(store_game_create(st, &prev), 0);
 	g.per_player = 3;
@@ -464,12 +500,10 @@ static void test_round_trip(void **state)
 	store_close(st);
 
 	/* The documented encoding: the same 64 bits as a signed INTEGER. */
-	db = raw_open(t->path);
-	assert_true(raw_int(db, "SELECT seed FROM games WHERE id = 2") == INT64_MIN + 1);
-	assert_true(raw_int(db, "SELECT rng0 FROM games WHERE id = 2") == -1);
-	assert_true(raw_int(db, "SELECT series_of IS NULL FROM games WHERE id = 2") == 1);
-	assert_true(raw_int(db, "SELECT count(*) FROM members WHERE game_id = 2") == 2);
-	sqlite3_close(db);
+	assert_true(file_int(t->path, "SELECT seed FROM games WHERE id = 2") == INT64_MIN + 1);
+	assert_true(file_int(t->path, "SELECT rng0 FROM games WHERE id = 2") == -1);
+	assert_true(file_int(t->path, "SELECT series_of IS NULL FROM games WHERE id = 2") == 1);
+	assert_true(file_int(t->path, "SELECT count(*) FROM members WHERE game_id = 2") == 2);
 	assert_integrity(t->path);
 }
 
@@ -560,10 +594,13 @@ static void test_events_consecutive(void **state)
 	store_close(st);
 
 	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events WHERE game_id = 1"), 3);
-	assert_int_equal(file_int(t->path,
-	                          "SELECT group_concat(seq, ',') = '1,2,3' FROM "
-	                          "(SELECT seq FROM events WHERE game_id = 1 ORDER BY seq)"),
-	                 1);
+	assert_int_equal(
+	    file_int(t->path, testdb_pg()
+	                          ? "SELECT string_agg(seq::text, ',' ORDER BY seq) = '1,2,3' "
+	                            "FROM events WHERE game_id = 1"
+	                          : "SELECT group_concat(seq, ',') = '1,2,3' FROM "
+	                            "(SELECT seq FROM events WHERE game_id = 1 ORDER BY seq)"),
+	    1);
 	assert_int_equal(file_int(t->path, "SELECT kind = 'eye' AND value = 4 FROM events "
 	                                   "WHERE game_id = 1 AND seq = 2"),
 	                 1);
@@ -786,8 +823,11 @@ static void test_players(void **state)
 	assert_int_equal(store_player_get(st, "nobody", name, lang), -1);
 	store_close(st);
 	assert_int_equal(file_int(t->path, "SELECT count(*) FROM players"), 4);
-	assert_int_equal(file_int(t->path, "SELECT length(CAST(name AS BLOB)) FROM players "
-	                                   "WHERE id = 'u3'"),
+	assert_int_equal(file_int(t->path, testdb_pg()
+	                                       ? "SELECT octet_length(name) FROM players "
+	                                         "WHERE id = 'u3'"
+	                                       : "SELECT length(CAST(name AS BLOB)) FROM players "
+	                                         "WHERE id = 'u3'"),
 	                 62);
 	assert_int_equal(file_int(t->path, "SELECT count(*) FROM players WHERE created_at <= 0 "
 	                                   "OR updated_at < created_at"),
@@ -842,6 +882,32 @@ static void test_migrate_from_empty(void **state)
 	assert_int_equal(store_open_version(t->path, 0, &st, err, sizeof(err)), 0);
 	assert_int_equal(store_schema_version(st), 0);
 	store_close(st);
+	if (testdb_pg()) {
+		assert_int_equal(file_int(t->path,
+		                          "SELECT count(*) FROM pg_tables WHERE schemaname "
+		                          "= current_schema() AND tablename <> "
+		                          "'schema_version'"),
+		                 0);
+		st = open_ok(t->path);
+		assert_int_equal(store_schema_version(st), store_schema_latest());
+		store_close(st);
+		assert_int_equal(file_int(t->path, version_sql()), store_schema_latest());
+		assert_int_equal(file_int(t->path,
+		                          "SELECT count(*) FROM pg_tables WHERE schemaname "
+		                          "= current_schema() AND tablename IN ('games', "
+		                          "'members', 'events', 'players')"),
+		                 4);
+		assert_int_equal(file_int(t->path,
+		                          "SELECT count(*) FROM pg_indexes WHERE schemaname "
+		                          "= current_schema() AND indexname IN "
+		                          "('games_open_channel', 'games_finished')"),
+		                 2);
+		assert_int_equal(
+		    store_open_version(t->path, store_schema_latest() + 1, &st, err, sizeof(err)),
+		    -1);
+		assert_null(st);
+		return;
+	}
 	assert_int_equal(file_int(t->path, "SELECT count(*) FROM sqlite_schema"), 0);
 
 	st = open_ok(t->path);
@@ -869,10 +935,11 @@ static void test_migrate_from_each_version(void **state)
 
 	for (int k = 0; k < store_schema_latest(); k++) {
 		struct store *st = NULL;
-		char err[128], name[STORE_NAME_MAX], lang[8], path[128];
+		char err[128], name[STORE_NAME_MAX], lang[8], path[TESTDB_MAX], file[16];
 		int64_t id = 0;
 
-		snprintf(path, sizeof(path), "%s/v%d.db", t->dir, k);
+		snprintf(file, sizeof(file), "v%d.db", k);
+		testdb_fresh(path, t->dir, file);
 		assert_int_equal(store_open_version(path, k, &st, err, sizeof(err)), 0);
 		assert_int_equal(store_schema_version(st), k);
 		if (k >= 6) {
@@ -880,21 +947,15 @@ static void test_migrate_from_each_version(void **state)
 		} else if (k >= 1) {
 			/* The store speaks the latest schema: a game of an older one
 			 * is written as that schema's code wrote it. */
-			sqlite3 *db = raw_open(path);
-			assert_int_equal(
-			    sqlite3_exec(
-			        db,
-			        "INSERT INTO games (server, channel, game, state, seed, "
-			        "rng0, rng1, rng2, rng3, first, moves, winner, created_at) "
-			        "VALUES ('srv', 'c1', 'cthulhu-dice', 1, 1, 1, 2, 3, 4, 0, 2, "
-			        "-1, 1000);"
-			        "INSERT INTO members (game_id, idx, player, name) "
-			        "VALUES (1, 0, 'u1', 'One');"
-			        "INSERT INTO events (game_id, seq, at, kind, actor, value) "
-			        "VALUES (1, 1, 1001, 'roll', 0, 1), (1, 2, 1002, 'roll', 0, 2);",
-			        NULL, NULL, NULL),
-			    SQLITE_OK);
-			sqlite3_close(db);
+			testdb_exec(
+			    path, "INSERT INTO games (server, channel, game, state, seed, "
+			          "rng0, rng1, rng2, rng3, first, moves, winner, created_at) "
+			          "VALUES ('srv', 'c1', 'cthulhu-dice', 1, 1, 1, 2, 3, 4, 0, 2, "
+			          "-1, 1000);"
+			          "INSERT INTO members (game_id, idx, player, name) "
+			          "VALUES (1, 0, 'u1', 'One');"
+			          "INSERT INTO events (game_id, seq, at, kind, actor, value) "
+			          "VALUES (1, 1, 1001, 'roll', 0, 1), (1, 2, 1002, 'roll', 0, 2);");
 			id = 1;
 		} else {
 			assert_int_equal(store_game_create(st, &(struct store_game){ 0 }), -1);
@@ -904,7 +965,7 @@ static void test_migrate_from_each_version(void **state)
 		else
 			assert_int_equal(store_player_put(st, "u1", "Wilbur", "nl", 1000), -1);
 		store_close(st);
-		assert_int_equal(file_int(path, "PRAGMA user_version"), k);
+		assert_int_equal(file_int(path, version_sql()), k);
 
 		st = open_ok(path);
 		assert_int_equal(store_schema_version(st), store_schema_latest());
@@ -938,13 +999,13 @@ static void test_newer_database_refused(void **state)
 	struct store *st = open_ok(t->path);
 	int newer = store_schema_latest() + 3;
 	char err[256], sql[64], want[32];
-	sqlite3 *db;
 
 	store_close(st);
-	db = raw_open(t->path);
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", newer);
-	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+	snprintf(sql, sizeof(sql),
+	         testdb_pg() ? "UPDATE schema_version SET version = %d"
+	                     : "PRAGMA user_version = %d",
+	         newer);
+	testdb_exec(t->path, sql);
 
 	st = (struct store *)1;
 	assert_int_equal(store_open(t->path, &st, err, sizeof(err)), -1);
@@ -953,7 +1014,7 @@ static void test_newer_database_refused(void **state)
 	assert_non_null(strstr(err, want));
 	snprintf(want, sizeof(want), "%d", store_schema_latest());
 	assert_non_null(strstr(err, want));
-	assert_int_equal(file_int(t->path, "PRAGMA user_version"), newer);
+	assert_int_equal(file_int(t->path, version_sql()), newer);
 }
 
 /* The state the fault-injection test checks after each failed attempt. */
@@ -1114,11 +1175,90 @@ static void test_marks(void **state)
 
 static off_t wal_size(const char *path)
 {
-	char wal[128];
+	char wal[TESTDB_MAX + 8];
 	struct stat sb;
 
 	snprintf(wal, sizeof(wal), "%s-wal", path);
 	return stat(wal, &sb) == 0 ? sb.st_size : 0;
+}
+
+/* A refused write inside a transaction undoes itself alone: the
+ * transaction goes on, and what was written before and after commits (as
+ * SQLite does it, so PostgreSQL must too). */
+static void test_refused_write_in_transaction(void **state)
+{
+	struct tmp *t = *state;
+	struct store *st = open_ok(t->path);
+	int64_t id = make_game(st, "c1", STORE_PLAYING, 1);
+	struct store_game dup = game_in("srv", "c1", STORE_LOBBY);
+	struct store_event e2 = event(2, "roll", 0, 1), e3 = event(3, "roll", 0, 2);
+	struct store_event gap = event(9, "roll", 0, 3);
+
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_event_append(st, id, &e2), 0);
+	assert_int_equal(store_game_create(st, &dup), -1);
+	assert_non_null(strstr(store_errmsg(st), "already has a game"));
+	assert_int_equal(store_event_append(st, id, &gap), -1);
+	assert_non_null(strstr(store_errmsg(st), "seq"));
+	assert_int_equal(store_in_transaction(st), 1);
+	assert_int_equal(store_event_append(st, id, &e3), 0);
+	assert_int_equal(store_player_put(st, "u1", "Wilbur", "en", 1000), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_true(store_games_made(st) == id);
+	store_close(st);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 3);
+	assert_int_equal(file_int(t->path, "SELECT max(seq) FROM events"), 3);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM games"), 1);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM players"), 1);
+}
+
+/* Ends every other session on the store's PostgreSQL database, as a
+ * server restart would. */
+static void kill_sessions(const char *uri)
+{
+	assert_true(testdb_int(uri, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+	                            "WHERE datname = current_database() "
+	                            "AND pid <> pg_backend_pid()") >= 1);
+}
+
+/* PostgreSQL: a connection the server closed is opened again. A read
+ * outside a transaction is asked again at once; a write there fails once
+ * (it may have been done) and the next call reconnects; inside a
+ * transaction the writes are lost, which the call says, and after the
+ * rollback the store goes on. */
+static void test_reconnect(void **state)
+{
+	struct tmp *t = *state;
+	struct store *st;
+	struct store_event e2 = event(2, "roll", 0, 1);
+	struct copy c;
+	int64_t id;
+
+	if (!testdb_pg()) {
+		print_message("[  SKIP    ] %s: PostgreSQL only, not run on SQLite\n", __func__);
+		skip();
+	}
+	st = open_ok(t->path);
+	id = make_game(st, "c1", STORE_PLAYING, 1);
+	kill_sessions(t->path);
+	c = load(st, id);
+	assert_int_equal(c.nevents, 1);
+
+	kill_sessions(t->path);
+	if (store_player_put(st, "u1", "Wilbur", "en", 1000))
+		assert_int_equal(store_player_put(st, "u1", "Wilbur", "en", 1000), 0);
+
+	assert_int_equal(store_begin(st), 0);
+	kill_sessions(t->path);
+	assert_int_equal(store_event_append(st, id, &e2), -1);
+	assert_int_equal(store_in_transaction(st), 1);
+	assert_int_equal(store_commit(st), -1);
+	store_rollback(st);
+	assert_int_equal(store_in_transaction(st), 0);
+	assert_int_equal(store_event_append(st, id, &e2), 0);
+	store_close(st);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 2);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM players"), 1);
 }
 
 /* The background checkpointer copies the WAL while commits go on, and the
@@ -1126,11 +1266,14 @@ static off_t wal_size(const char *path)
 static void test_background_checkpoints(void **state)
 {
 	struct tmp *t = *state;
-	struct store *st = open_ok(t->path);
-	int64_t id = make_game(st, "c1", STORE_PLAYING, 0);
+	struct store *st;
+	int64_t id;
 	off_t biggest = 0;
 	char detail[128];
 
+	TESTDB_SQLITE_ONLY(); /* PostgreSQL checkpoints on its own */
+	st = open_ok(t->path);
+	id = make_game(st, "c1", STORE_PLAYING, 0);
 	memset(detail, 'x', sizeof(detail) - 1);
 	detail[sizeof(detail) - 1] = '\0';
 	assert_int_equal(store_checkpoint_background(st), 0);
@@ -1163,7 +1306,6 @@ static void test_games_made(void **state)
 	struct tmp *t = *state;
 	struct store *st = open_ok(t->path);
 	struct store_game dup = game_in("srv", "c1", STORE_LOBBY);
-	sqlite3 *db;
 
 	assert_true(store_games_made(st) == 0);
 	make_game(st, "c1", STORE_LOBBY, 0);
@@ -1173,13 +1315,10 @@ static void test_games_made(void **state)
 	assert_true(store_games_made(st) == 3);
 	store_close(st);
 
-	db = raw_open(t->path);
-	assert_int_equal(sqlite3_exec(db,
-	                              "PRAGMA foreign_keys = ON; DELETE FROM games WHERE id = 3",
-	                              NULL, NULL, NULL),
-	                 SQLITE_OK);
-	assert_int_equal(raw_int(db, "SELECT max(id) FROM games"), 2);
-	sqlite3_close(db);
+	testdb_exec(t->path, testdb_pg()
+	                         ? "DELETE FROM games WHERE id = 3"
+	                         : "PRAGMA foreign_keys = ON; DELETE FROM games WHERE id = 3");
+	assert_int_equal(file_int(t->path, "SELECT max(id) FROM games"), 2);
 
 	st = open_ok(t->path);
 	assert_true(store_games_made(st) == 3);
@@ -1196,7 +1335,8 @@ static void test_schema_rules(void **state)
 	struct store *st = open_ok(t->path);
 	int64_t id = make_game(st, "c1", STORE_FINISHED, 3);
 	struct store_game g = game_in("srv", "c2", STORE_FINISHED);
-	sqlite3 *db;
+	const char *fk = testdb_pg() ? "" : "PRAGMA foreign_keys = ON; ";
+	char sql[256];
 
 	assert_true(id > 0);
 	g.finished_at = 0;
@@ -1205,23 +1345,18 @@ static void test_schema_rules(void **state)
 	assert_int_equal(store_game_create(st, &g), -1);
 	store_close(st);
 
-	db = raw_open(t->path);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL), SQLITE_OK);
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM members"), 1);
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM events"), 3);
-	assert_int_not_equal(sqlite3_exec(db, "UPDATE events SET value = 6", NULL, NULL, NULL),
-	                     SQLITE_OK);
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM events WHERE value = 6"), 0);
-	assert_int_not_equal(sqlite3_exec(db,
-	                                  "INSERT INTO games (server, channel, game, state, "
-	                                  "seed, rng0, rng1, rng2, rng3, created_at) VALUES "
-	                                  "('s', 'c', 'g', 0, 'text', 0, 0, 0, 0, 0)",
-	                                  NULL, NULL, NULL),
-	                     SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DELETE FROM games", NULL, NULL, NULL), SQLITE_OK);
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM members"), 0);
-	assert_int_equal(raw_int(db, "SELECT count(*) FROM events"), 0);
-	sqlite3_close(db);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM members"), 1);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 3);
+	assert_int_not_equal(testdb_try(t->path, "UPDATE events SET value = 6"), 0);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events WHERE value = 6"), 0);
+	assert_int_not_equal(testdb_try(t->path, "INSERT INTO games (server, channel, game, state, "
+	                                         "seed, rng0, rng1, rng2, rng3, created_at) VALUES "
+	                                         "('s', 'c', 'g', 0, 'text', 0, 0, 0, 0, 0)"),
+	                     0);
+	snprintf(sql, sizeof(sql), "%sDELETE FROM games", fk);
+	testdb_exec(t->path, sql);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM members"), 0);
+	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 0);
 }
 
 int main(void)
@@ -1231,6 +1366,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_settings, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_game_progress, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_marks, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_refused_write_in_transaction, tmp_setup,
+		                                tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_reconnect, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_background_checkpoints, tmp_setup,
 		                                tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, tmp_setup, tmp_teardown),
