@@ -23,9 +23,9 @@ chmod +x "$tmp/rlyeh"
 passes=0
 failures=0
 python3 "$tests/discord/run_tests.py" "$tmp/rlyeh" "$fake" >"$tmp/e2e.out" 2>&1 && passes=$((passes + 1)) || {
-	echo "FAIL the end-to-end tests under valgrind:"; tail -5 "$tmp/e2e.out"; failures=$((failures + 1)); }
+	echo "FAIL the end-to-end tests under valgrind:"; grep "^FAIL" "$tmp/e2e.out" | head -5; tail -3 "$tmp/e2e.out"; failures=$((failures + 1)); }
 python3 "$tests/discord/shard_test.py" "$tmp/rlyeh" "$fake" >"$tmp/shards.out" 2>&1 && passes=$((passes + 1)) || {
-	echo "FAIL the shard tests under valgrind:"; tail -5 "$tmp/shards.out"; failures=$((failures + 1)); }
+	echo "FAIL the shard tests under valgrind:"; grep "^FAIL" "$tmp/shards.out" | head -5; tail -3 "$tmp/shards.out"; failures=$((failures + 1)); }
 "$tests/console.sh" "$tmp/rlyeh" "$tests/golden" >"$tmp/console.out" 2>&1 && passes=$((passes + 1)) || {
 	echo "FAIL the console tests under valgrind:"; tail -5 "$tmp/console.out"; failures=$((failures + 1)); }
 # The board game engine: uninitialised reads change games silently, and
