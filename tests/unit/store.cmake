@@ -30,3 +30,11 @@ rlyeh_pg_test(records test_records)
 # The bot over the store, on both backends.
 target_link_libraries(test_bot PRIVATE rlyeh_testdb)
 rlyeh_pg_test(bot test_bot)
+
+# Shard ownership and gateway sessions (store.h "shards"), on both backends;
+# the locks themselves are PostgreSQL's.
+add_executable(test_store_shards unit/test_store_shards.c)
+target_include_directories(test_store_shards PRIVATE ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_store_shards PRIVATE rlyeh_store rlyeh_testdb ${CMOCKA_LIBRARIES})
+add_test(NAME store_shards COMMAND test_store_shards)
+rlyeh_pg_test(store_shards test_store_shards)
