@@ -38,3 +38,10 @@ target_include_directories(test_store_shards PRIVATE ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_store_shards PRIVATE rlyeh_store rlyeh_testdb ${CMOCKA_LIBRARIES})
 add_test(NAME store_shards COMMAND test_store_shards)
 rlyeh_pg_test(store_shards test_store_shards)
+
+# Which process owns which shards (owner.h), on both backends.
+add_executable(test_owner unit/test_owner.c)
+target_include_directories(test_owner PRIVATE ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_owner PRIVATE rlyeh_store rlyeh_testdb ${CMOCKA_LIBRARIES})
+add_test(NAME owner COMMAND test_owner)
+rlyeh_pg_test(owner test_owner)
