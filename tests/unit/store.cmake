@@ -45,3 +45,10 @@ target_include_directories(test_owner PRIVATE ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_owner PRIVATE rlyeh_store rlyeh_testdb ${CMOCKA_LIBRARIES})
 add_test(NAME owner COMMAND test_owner)
 rlyeh_pg_test(owner test_owner)
+
+# The bot with shards given and taken (bot.h "Sharded bots"), on both backends.
+add_executable(test_bot_shards unit/test_bot_shards.c)
+target_include_directories(test_bot_shards PRIVATE ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_bot_shards PRIVATE rlyeh_bot rlyeh_testdb ${CMOCKA_LIBRARIES})
+add_test(NAME bot_shards COMMAND test_bot_shards)
+rlyeh_pg_test(bot_shards test_bot_shards)
