@@ -26,3 +26,16 @@ CREATE TABLE shards (
 	saved_at   INTEGER NOT NULL DEFAULT 0 CHECK (saved_at >= 0),
 	PRIMARY KEY (count, shard)
 ) WITHOUT ROWID;
+
+-- interactions: the Discord interactions already taken up by some process
+-- (with several processes on one database), so that the next owner of a
+-- shard, RESUMEing its session and being sent again what came after the
+-- saved seq, does not answer one twice. Written in the transaction of the
+-- command's own writes; at is when (ms), for forgetting old ones.
+
+CREATE TABLE interactions (
+	id TEXT    NOT NULL PRIMARY KEY CHECK (length(CAST(id AS BLOB)) BETWEEN 1 AND 63),
+	at INTEGER NOT NULL CHECK (at >= 0)
+) WITHOUT ROWID;
+
+CREATE INDEX interactions_at ON interactions (at);

@@ -404,6 +404,15 @@ int store_shard_session_put(struct store *st, int count, int shard, int64_t epoc
 int store_shard_session_get(struct store *st, int count, int shard,
                             struct store_shard_session *out);
 
+/* Records that interaction `id` (1 to 63 bytes) is taken up here at `now`:
+ * 1 when it was new, 0 when some process had already recorded it (it must
+ * not be answered again), -1 on error. Inside the transaction of the
+ * command's writes, it is undone with them. */
+int store_interaction_mark(struct store *st, const char *id, int64_t now);
+
+/* Forgets the interactions recorded before `before` (ms). */
+int store_interactions_forget(struct store *st, int64_t before);
+
 /* The shard a server belongs to: (id >> 22) % count for a numeric id
  * (Discord's snowflakes); 0 for anything else or count < 2. */
 int store_shard_of(const char *server, int count);

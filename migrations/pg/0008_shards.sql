@@ -13,3 +13,10 @@ CREATE TABLE shards (
 	saved_at   BIGINT NOT NULL DEFAULT 0 CHECK (saved_at >= 0),
 	PRIMARY KEY (count, shard)
 );
+
+CREATE TABLE interactions (
+	id TEXT   COLLATE "C" NOT NULL PRIMARY KEY CHECK (octet_length(id) BETWEEN 1 AND 63),
+	at BIGINT NOT NULL CHECK (at >= 0)
+);
+
+CREATE INDEX interactions_at ON interactions (at);

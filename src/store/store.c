@@ -427,6 +427,20 @@ int store_shard_session_get(struct store *st, int count, int shard, struct store
 	              : store_sqlite_shard_session_get(st->lite, count, shard, out);
 }
 
+int store_interaction_mark(struct store *st, const char *id, int64_t now)
+{
+	if (!id || !*id)
+		return -1;
+	return st->pg ? store_pg_interaction_mark(st->pg, id, now)
+	              : store_sqlite_interaction_mark(st->lite, id, now);
+}
+
+int store_interactions_forget(struct store *st, int64_t before)
+{
+	return st->pg ? store_pg_interactions_forget(st->pg, before)
+	              : store_sqlite_interactions_forget(st->lite, before);
+}
+
 int store_shard_of(const char *server, int count)
 {
 	uint64_t id = 0;

@@ -95,6 +95,8 @@ enum stmt_id {
 	ST_SHARD_FENCE,
 	ST_SHARD_SESSION_PUT,
 	ST_SHARD_SESSION_GET,
+	ST_INTERACTION_MARK,
+	ST_INTERACTIONS_FORGET,
 	ST_COUNT
 };
 
@@ -281,6 +283,10 @@ static const struct {
 	[ST_SHARD_SESSION_GET] = { "SELECT session_id, seq, resume_url, saved_at FROM shards "
 	                           "WHERE count = $1 AND shard = $2",
 	                           0 },
+	[ST_INTERACTION_MARK] = { "INSERT INTO interactions (id, at) VALUES ($1, $2) "
+	                          "ON CONFLICT (id) DO NOTHING",
+	                          1 },
+	[ST_INTERACTIONS_FORGET] = { "DELETE FROM interactions WHERE at < $1", 1 },
 };
 
 struct store_pg {
@@ -2234,4 +2240,25 @@ int store_pg_shard_session_get(struct store_pg *st, int count, int shard,
 	}
 	PQclear(r);
 	return found;
+}
+
+int store_pg_interaction_mark(struct store_pg *st, const char *id, int64_t now)
+{
+	struct params ps = { 0 };
+	long changed = 0;
+
+	if (p_id(st, &ps, 1, id, STORE_ID_MAX, "interaction id"))
+		return -1;
+	p_i64(&ps, 2, now < 0 ? 0 : now);
+	if (run(st, ST_INTERACTION_MARK, &ps, "record interaction", &changed))
+		return -1;
+	return changed == 1;
+}
+
+int store_pg_interactions_forget(struct store_pg *st, int64_t before)
+{
+	struct params ps = { 0 };
+
+	p_i64(&ps, 1, before);
+	return run(st, ST_INTERACTIONS_FORGET, &ps, "forget interactions", NULL);
 }

@@ -84,6 +84,8 @@ int store_pg_player_notify_put(struct store_pg *st, const char *id, const char *
 int store_pg_player_notify(struct store_pg *st, const char *id);
 int store_pg_setting_get(struct store_pg *st, const char *key, char *value, size_t cap);
 int store_pg_setting_put(struct store_pg *st, const char *key, const char *value);
+int store_pg_interaction_mark(struct store_pg *st, const char *id, int64_t now);
+int store_pg_interactions_forget(struct store_pg *st, int64_t before);
 int store_pg_shard_lock(struct store_pg *st, int count, int shard);
 int store_pg_shard_locked(struct store_pg *st, int count, int shard);
 int store_pg_shard_unlock(struct store_pg *st, int count, int shard);

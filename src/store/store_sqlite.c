@@ -91,6 +91,8 @@ enum stmt_id {
 	ST_SHARD_EPOCH,
 	ST_SHARD_SESSION_PUT,
 	ST_SHARD_SESSION_GET,
+	ST_INTERACTION_MARK,
+	ST_INTERACTIONS_FORGET,
 	ST_COUNT
 };
 
@@ -206,6 +208,10 @@ static const struct {
 	[ST_SHARD_SESSION_GET] = { "SELECT session_id, seq, resume_url, saved_at FROM shards "
 	                           "WHERE count = ?1 AND shard = ?2",
 	                           0 },
+	[ST_INTERACTION_MARK] = { "INSERT INTO interactions (id, at) VALUES (?1, ?2) "
+	                          "ON CONFLICT (id) DO NOTHING",
+	                          1 },
+	[ST_INTERACTIONS_FORGET] = { "DELETE FROM interactions WHERE at < ?1", 1 },
 	[ST_RATINGS_PENDING] = { "SELECT value FROM settings WHERE key = 'ratings'", 0 },
 	[ST_RATINGS_BUILT] = { "UPDATE settings SET value = 'built' WHERE key = 'ratings'", 1 },
 	[ST_RATINGS_CLEAR] = { "DELETE FROM ratings", 1 },
@@ -2111,4 +2117,30 @@ int store_sqlite_shard_session_get(struct store_sqlite *st, int count, int shard
 	}
 	stmt_done(s);
 	return found;
+}
+
+int store_sqlite_interaction_mark(struct store_sqlite *st, const char *id, int64_t now)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_INTERACTION_MARK);
+
+	if (!s)
+		return -1;
+	if (bind_id(st, s, 1, id, STORE_ID_MAX, "interaction id")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int64(s, 2, now < 0 ? 0 : now);
+	if (run(st, ST_INTERACTION_MARK, "record interaction"))
+		return -1;
+	return sqlite3_changes(st->db) == 1;
+}
+
+int store_sqlite_interactions_forget(struct store_sqlite *st, int64_t before)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_INTERACTIONS_FORGET);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, before);
+	return run(st, ST_INTERACTIONS_FORGET, "forget interactions");
 }
