@@ -335,7 +335,9 @@ int store_restore_file(const char *src, const char *dest, char *err, size_t errl
 int store_migrate(const char *from, const char *to, char *err, size_t errlen);
 
 /* The highest game id ever given (0 for none): the next game's id is
- * normally one more. */
+ * normally one more. Inside a transaction on PostgreSQL it is locked until
+ * the transaction ends, so that the next id is this caller's even with
+ * other processes creating games. */
 int64_t store_games_made(struct store *st);
 
 /* ---- shards: who owns each, and its gateway session (migrations/0008) ----

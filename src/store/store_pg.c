@@ -97,6 +97,7 @@ enum stmt_id {
 	ST_SHARD_SESSION_GET,
 	ST_INTERACTION_MARK,
 	ST_INTERACTIONS_FORGET,
+	ST_GAMES_MADE_LOCK,
 	ST_COUNT
 };
 
@@ -287,6 +288,8 @@ static const struct {
 	                          "ON CONFLICT (id) DO NOTHING",
 	                          1 },
 	[ST_INTERACTIONS_FORGET] = { "DELETE FROM interactions WHERE at < $1", 1 },
+	/* In a transaction: the next game's id stays ours until it ends. */
+	[ST_GAMES_MADE_LOCK] = { "SELECT last FROM game_ids FOR UPDATE", 0 },
 };
 
 struct store_pg {
@@ -1806,7 +1809,9 @@ int64_t store_pg_games_made(struct store_pg *st)
 {
 	int64_t made;
 
-	return one_i64(st, ST_GAMES_MADE, NULL, "games made", &made) ? -1 : made;
+	return one_i64(st, st->tx ? ST_GAMES_MADE_LOCK : ST_GAMES_MADE, NULL, "games made", &made)
+	           ? -1
+	           : made;
 }
 
 void store_pg_fail_after(struct store_pg *st, int writes)

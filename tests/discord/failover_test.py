@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Shard ownership against the fake Discord and a throwaway PostgreSQL (tests/pg/with_cluster.sh
-sets RLYEH_TEST_DATABASE): an owner runs shards 0-1/2 and a standby waits for the same range
-(standby = true). Cthulhu Dice is played in 8 guilds (4 a shard); the owner is killed with SIGKILL
-mid-game, KILLS times, started again each time as the next standby. Each time the standby owns
-both shards within a bound (the takeover time is measured and printed), RESUMEs their sessions
-from the database, and the games go on to their end: every game is stored finished, no
-interaction was answered twice and the fake saw no protocol violation.
+sets RLYEH_TEST_DATABASE): daemon A runs shards 0-1/4, B runs 2-3/4 and S is a standby for 0-3/4
+(standby = true). Cthulhu Dice is played in 40 guilds (10 a shard); a daemon that owns shards is
+killed with SIGKILL mid-game, KILLS times, and started again with its own configuration (it then
+waits, as its shards are owned elsewhere). After each kill every shard is live again within a
+bound (the takeover time is measured and printed), each taken-over shard RESUMEd its session from
+the database, and in the end every game is stored finished, no interaction was answered twice,
+no game's log has a gap or a repeat, and the fake saw no protocol violation.
 
 Usage: failover_test.py RLYEH FAKEDISCORD [KILLS]"""
 import os
@@ -17,9 +18,10 @@ import time
 
 import run_tests as rt
 
-SHARDS = 2
-KILLS = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-GUILDS = [str(((k + 1) << 22) | 77) for k in range(8)]  # guild k on shard (k + 1) % 2
+SHARDS = 4
+KILLS = int(sys.argv[3]) if len(sys.argv) > 3 else 20
+GUILDS = [str(((k + 1) << 22) | 77) for k in range(40)]  # guild k on shard (k + 1) % 4
+RANGES = {"A": ("0-1/4", False), "B": ("2-3/4", False), "S": ("0-3/4", True)}
 CHANNEL_OF = {g: str(720000 + k) for k, g in enumerate(GUILDS)}
 BOUND_S = 10.0  # the takeover must be done within this
 
@@ -75,16 +77,26 @@ class Players:
         return over
 
 
-def daemon(tmp, fake, uri, name, standby):
-    env = {"RLYEH_DATABASE": uri, "RLYEH_SHARDS": "0-1/%d" % SHARDS, "RLYEH_LOG_LEVEL": "info"}
+def daemon(tmp, fake, uri, role, n):
+    shards, standby = RANGES[role]
+    env = {"RLYEH_DATABASE": uri, "RLYEH_SHARDS": shards, "RLYEH_LOG_LEVEL": "info"}
     if standby:
         env["RLYEH_STANDBY"] = "true"
-    return rt.Bot(tmp, fake, name, extra_env=env)
+    bot = rt.Bot(tmp, fake, "%s%d" % (role, n), extra_env=env)
+    bot.role = role
+    return bot
 
 
-def owns_both(bot):
-    err = bot.stderr()
-    return all("shard %d of %d: owned here" % (s, SHARDS) in err for s in range(SHARDS))
+def owned(bot):
+    """The shards a daemon owns now, from its log."""
+    have = set()
+    for line in bot.stderr().splitlines():
+        for s in range(SHARDS):
+            if "shard %d of %d: owned here" % (s, SHARDS) in line:
+                have.add(s)
+            elif "shard %d of %d: no longer owned here" % (s, SHARDS) in line:
+                have.discard(s)
+    return have
 
 
 def main():
@@ -96,52 +108,73 @@ def main():
     t0 = time.time()
     fake = rt.Fake(tmp, ["--max-concurrency", "2"])
     bots = []
+    live_bots = {}
     try:
         rt.check(fake.call("POST", "/_fake/guilds", {"ids": GUILDS})["guilds"] == len(GUILDS),
                  "the bot is in %d guilds" % len(GUILDS))
-        owner = daemon(tmp, fake, uri, "owner0", False)
-        bots.append(owner)
-        rt.wait(lambda: len(live(fake)) == SHARDS, 20, "the owner's two shards")
-        rt.wait(lambda: owns_both(owner), 5, "the owner's log says it owns both")
-        standby = daemon(tmp, fake, uri, "standby0", True)
-        bots.append(standby)
+        live_bots["A"] = daemon(tmp, fake, uri, "A", 0)
+        rt.wait(lambda: owned(live_bots["A"]) == {0, 1}, 10, "A owning shards 0 and 1")
+        time.sleep(5.5)  # the next session starts in the same buckets: one turn later
+        live_bots["B"] = daemon(tmp, fake, uri, "B", 0)
+        rt.wait(lambda: owned(live_bots["B"]) == {2, 3}, 10, "B owning shards 2 and 3")
+        rt.wait(lambda: len(live(fake)) == SHARDS, 20, "four shards live")
+        live_bots["S"] = daemon(tmp, fake, uri, "S", 0)
+        bots.extend(live_bots.values())
         time.sleep(4)
-        rt.check("owned here" not in standby.stderr() and standby.proc.poll() is None,
-                 "the standby waits and owns nothing while the owner lives")
+        rt.check(not owned(live_bots["S"]) and live_bots["S"].proc.poll() is None,
+                 "the standby waits and owns nothing while the owners live")
 
         players = Players(fake)
         players.open_all()
         rt.wait(lambda: all(rt.whose_turn(t)[0] for t in players.tables.values() if t.refresh() is not None),
-                20, "a game started in every guild")
+                30, "a game started in every guild")
         took = []
+        resumed = identified = 0
         for k in range(KILLS):
-            for _ in range(3):
+            for _ in range(2):
                 players.step()
                 time.sleep(0.3)
+            owners = [r for r in sorted(live_bots) if owned(live_bots[r])]
+            role = owners[k % len(owners)]
+            victim = live_bots[role]
+            lost = owned(victim)
             mark = fake.call("GET", "/_fake/log?since=0")["next"]
-            owner.proc.send_signal(signal.SIGKILL)
-            owner.proc.wait(timeout=10)
+            victim.proc.send_signal(signal.SIGKILL)
+            victim.proc.wait(timeout=10)
             killed = time.time()
-            rt.wait(lambda: owns_both(standby), BOUND_S, "the standby owning both shards (kill %d)" % (k + 1))
-            rt.wait(lambda: len(live(fake)) == SHARDS, BOUND_S, "both shards live again (kill %d)" % (k + 1))
+
+            def taken():
+                have = set()
+                for r, b in live_bots.items():
+                    if b is not victim:
+                        have |= owned(b)
+                return lost <= have and len(live(fake)) == SHARDS
+            ok = rt.wait(taken, BOUND_S, "shards %s owned again after kill %d" % (sorted(lost), k + 1))
             took.append(time.time() - killed)
             hows = [e["how"] for e in fake.all_log() if e["n"] >= mark and e.get("kind") == "gw_session"]
-            rt.check(sorted(hows) == ["resume", "resume"],
-                     "kill %d: the standby RESUMEd both sessions from the database (%s)" % (k + 1, hows))
-            # The killed owner comes back as the next standby.
-            owner, standby = standby, daemon(tmp, fake, uri, "standby%d" % (k + 1), True)
-            bots.append(standby)
-        print("takeover after SIGKILL: %s s (max %.2f)" % (", ".join("%.2f" % x for x in took), max(took)),
-              file=sys.stderr)
-        rt.check(max(took) < BOUND_S, "every takeover within %.0f s (max %.2f s)" % (BOUND_S, max(took)))
+            resumed += hows.count("resume")
+            identified += hows.count("identify")
+            rt.check(ok and len(hows) == len(lost),
+                     "kill %d (%s, shards %s): a session taken up per shard (%s)" % (k + 1, role, sorted(lost), hows))
+            live_bots[role] = daemon(tmp, fake, uri, role, k + 1)
+            bots.append(live_bots[role])
+        if took:
+            print("takeover after SIGKILL over %d kills: max %.2f s, mean %.2f s" % (len(took), max(took),
+                  sum(took) / len(took)), file=sys.stderr)
+            rt.check(max(took) < BOUND_S, "every takeover within %.0f s (max %.2f s)" % (BOUND_S, max(took)))
+        rt.check(resumed > 0 and identified == 0,
+                 "the sessions taken over were resumed (%d resumes, %d identifies)" % (resumed, identified))
 
-        end = time.time() + 90
+        end = time.time() + 120
         while time.time() < end and players.step() < len(GUILDS):
             time.sleep(0.15)
         over = sum(rt.game_over(t) for t in players.tables.values())
         rt.check(over == len(GUILDS), "every game finished (%d of %d)" % (over, len(GUILDS)))
         states = sql(uri, "SELECT state, count(*) FROM games GROUP BY state")
         rt.check(states == [["2", str(len(GUILDS))]], "every game is stored finished: %s" % states)
+        gaps = sql(uri, "SELECT game_id FROM events GROUP BY game_id HAVING max(seq) <> count(*) "
+                        "OR count(DISTINCT seq) <> count(*)")
+        rt.check(not gaps, "every game's log runs 1..n without a gap or a repeat (%s)" % gaps)
 
         answered = {}
         for e in fake.all_log():
@@ -154,12 +187,10 @@ def main():
                  % (len(answered), twice[:5]))
         bad = [e for e in fake.all_log() if e.get("kind") == "violation"]
         rt.check(not bad, "no protocol violation: %s" % bad[:3])
-        for b in bots:
-            if b.proc.poll() is None:
-                b.proc.send_signal(signal.SIGTERM)
-        for b in bots:
-            code = b.proc.wait(timeout=15)
-            rt.check(code in (0, -signal.SIGKILL), "a daemon stopped cleanly (%s)" % code)
+        for b in live_bots.values():
+            b.proc.send_signal(signal.SIGTERM)
+        for b in live_bots.values():
+            rt.check(b.proc.wait(timeout=15) == 0, "%s stops cleanly" % b.role)
     finally:
         for b in bots:
             if b.proc.poll() is None:
