@@ -242,7 +242,10 @@ int store_ratings_clear(struct store *st);
 int store_games_rate_all(struct store *st);
 
 /* Gives finished game `id` the next place in the rating order, unless it
- * has one. */
+ * has one. On PostgreSQL, inside a transaction, it first waits for any
+ * other transaction that rated a game, and keeps others waiting until this
+ * one ends: the rating rows read and written after it are this caller's
+ * alone (several processes on one database). */
 int store_game_rate(struct store *st, int64_t id);
 
 /* Calls fn for every finished game of every kind in rating order (rated

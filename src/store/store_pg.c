@@ -98,6 +98,7 @@ enum stmt_id {
 	ST_INTERACTION_MARK,
 	ST_INTERACTIONS_FORGET,
 	ST_GAMES_MADE_LOCK,
+	ST_RATE_LOCK,
 	ST_COUNT
 };
 
@@ -290,6 +291,8 @@ static const struct {
 	[ST_INTERACTIONS_FORGET] = { "DELETE FROM interactions WHERE at < $1", 1 },
 	/* In a transaction: the next game's id stays ours until it ends. */
 	[ST_GAMES_MADE_LOCK] = { "SELECT last FROM game_ids FOR UPDATE", 0 },
+	/* Game ends are rated one transaction at a time ("rl" "ra"). */
+	[ST_RATE_LOCK] = { "SELECT pg_advisory_xact_lock(1919709793)", 0 },
 };
 
 struct store_pg {
@@ -1403,6 +1406,10 @@ int store_pg_game_rate(struct store_pg *st, int64_t id)
 {
 	struct params ps = { 0 };
 
+	/* Several processes may end games at once: each takes the next place
+	 * and reads and writes the ratings alone, until its transaction ends. */
+	if (st->tx && run(st, ST_RATE_LOCK, NULL, "lock ratings", NULL))
+		return -1;
 	p_i64(&ps, 1, id);
 	return run(st, ST_GAME_RATE, &ps, "rate game", NULL);
 }

@@ -6,7 +6,8 @@ killed with SIGKILL mid-game, KILLS times, and started again with its own config
 waits, as its shards are owned elsewhere). After each kill every shard is live again within a
 bound (the takeover time is measured and printed), each taken-over shard RESUMEd its session from
 the database, and in the end every game is stored finished, no interaction was answered twice,
-no game's log has a gap or a repeat, and the fake saw no protocol violation.
+no game's log has a gap or a repeat, the fake saw no protocol violation, and the all-servers
+ratings kept as games ended equal those rebuilt from the stored games from nothing.
 
 Usage: failover_test.py RLYEH FAKEDISCORD [KILLS]"""
 import os
@@ -191,6 +192,22 @@ def main():
             b.proc.send_signal(signal.SIGTERM)
         for b in live_bots.values():
             rt.check(b.proc.wait(timeout=15) == 0, "%s stops cleanly" % b.role)
+
+        # The all-servers ratings kept as games ended in three processes are those rebuilt from
+        # the stored games by one process from nothing.
+        board = ("SELECT game, span, starts, player, games, wins, cthulhu, round(mu::numeric, 9), "
+                 "round(sigma::numeric, 9) FROM ratings WHERE scope = '' ORDER BY 1, 2, 3, 4")
+        kept = sql(uri, board)
+        sql(uri, "UPDATE settings SET value = 'build' WHERE key = 'ratings'")
+        again = daemon(tmp, fake, uri, "A", 99)
+        bots.append(again)
+        rt.wait(lambda: owned(again) == {0, 1}, 15, "a daemon started over the finished games")
+        again.proc.send_signal(signal.SIGTERM)
+        rt.check(again.proc.wait(timeout=15) == 0, "it stops cleanly")
+        rebuilt = sql(uri, board)
+        rt.check(kept and kept == rebuilt and sql(uri, "SELECT value FROM settings WHERE key = 'ratings'") == [["built"]],
+                 "the all-servers ratings (%d rows) equal those rebuilt from the stored games (%d rows)"
+                 % (len(kept), len(rebuilt)))
     finally:
         for b in bots:
             if b.proc.poll() is None:
