@@ -93,7 +93,7 @@ static void pg_only(const char *test)
 	}
 }
 
-static int64_t make_game(struct store *st, const char *channel)
+static int64_t make_game_in(struct store *st, const char *channel, int state)
 {
 	struct store_game g;
 
@@ -103,7 +103,8 @@ static int64_t make_game(struct store *st, const char *channel)
 	snprintf(g.game, sizeof(g.game), "%s", "cthulhu-dice");
 	snprintf(g.lang, sizeof(g.lang), "%s", "en");
 	snprintf(g.owner, sizeof(g.owner), "%s", "u1");
-	g.state = STORE_PLAYING;
+	g.state = state;
+	g.finished_at = state == STORE_FINISHED ? 2000 : 0;
 	g.seed = 42;
 	g.first = -1;
 	g.winner = -1;
@@ -111,6 +112,11 @@ static int64_t make_game(struct store *st, const char *channel)
 	if (store_game_create(st, &g))
 		fail_msg("create: %s", store_errmsg(st));
 	return g.id;
+}
+
+static int64_t make_game(struct store *st, const char *channel)
+{
+	return make_game_in(st, channel, STORE_PLAYING);
 }
 
 static struct store_event event(int64_t seq)
@@ -402,6 +408,57 @@ static void test_claim_waits_for_fenced_write(void **state)
 	assert_int_equal(testdb_int(t->path, "SELECT count(*) FROM events"), 1);
 }
 
+/* PostgreSQL: a transaction that rated a game keeps another process's
+ * rating waiting until it ends, so that each reads the other's rows. */
+static void test_rating_one_at_a_time(void **state)
+{
+	struct tmp *t = *state;
+	struct store *a;
+	int64_t g1, g2;
+	int fds[2], status, fl;
+	pid_t pid;
+	char c, *rows;
+
+	pg_only(__func__);
+	a = open_ok(t->path);
+	g1 = make_game_in(a, "c1", STORE_FINISHED);
+	g2 = make_game_in(a, "c2", STORE_FINISHED);
+	assert_int_equal(store_begin(a), 0);
+	assert_int_equal(store_game_rate(a, g1), 0);
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store *b = NULL;
+		char err[256];
+
+		close(fds[0]);
+		if (store_open(t->path, &b, err, sizeof(err)) || store_begin(b) ||
+		    store_game_rate(b, g2) || store_commit(b))
+			_exit(1);
+		if (write(fds[1], "R", 1) != 1)
+			_exit(1);
+		store_close(b);
+		_exit(0);
+	}
+	close(fds[1]);
+	fl = fcntl(fds[0], F_GETFL);
+	fcntl(fds[0], F_SETFL, fl | O_NONBLOCK);
+	sleep_ms(500);
+	assert_int_equal(read(fds[0], &c, 1), -1); /* still waiting */
+	assert_int_equal(store_commit(a), 0);
+	fcntl(fds[0], F_SETFL, fl);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	store_close(a);
+	rows = testdb_rows(t->path, "SELECT id, rated FROM games ORDER BY id");
+	assert_string_equal(rows, "1|1|\n2|2|\n");
+	free(rows);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +471,7 @@ int main(void)
 		                                tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_claim_waits_for_fenced_write, tmp_setup,
 		                                tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_rating_one_at_a_time, tmp_setup, tmp_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
