@@ -22,6 +22,8 @@ struct bot_config {
 	int strikes;             /* timeouts in a row that put a seat on autopilot (3) */
 	int min_games;           /* games needed to be ranked on the leaderboard (3) */
 	const char *lang;        /* default language of new tables ("en") */
+	int shards;              /* N > 0: only the games of the shards given to the bot
+	                            (bot_shard_gain), each write fenced; 0: every game */
 };
 
 /* Sets the defaults: timeout 120 s, 3 strikes, 3 games, English. */
@@ -43,6 +45,29 @@ struct bot_req {
  * NULL when memory is short or a stored game cannot be rebuilt (err says
  * which). */
 struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, size_t errlen);
+
+/* Sharded bots (cfg.shards = N > 0), for several processes on one
+ * database (store.h "shards", owner.h): bot_new loads no game; the bot
+ * keeps the games of the servers of the shards it was given, where a server
+ * is on shard store_shard_of(server, N). Every write checks, in its
+ * transaction, that the epoch it was given for the server's shard is still
+ * the shard's (store_shard_fence): a command or timeout of a server whose
+ * shard is not given here, or was claimed by another process since, is
+ * refused as a storage failure and changes nothing.
+ *
+ * bot_shard_gain loads every unfinished game of shard `shard` from its log
+ * (as bot_new does) with the shard's epoch; 0, or -1 (err says why; the
+ * shard is then not held). A shard given again is loaded anew. Not inside a
+ * batch. */
+int bot_shard_gain(struct bot *b, int shard, int64_t epoch, char *err, size_t errlen);
+
+/* Forgets the games of shard `shard` without writing anything (another
+ * process owns them now). 0, or -1 inside a batch (nothing dropped). */
+int bot_shard_drop(struct bot *b, int shard);
+
+/* Writes refused because the shard was not held or had been claimed by
+ * another process. */
+long bot_fenced_out(const struct bot *b);
 
 /* Frees the bot; NULL is a no-op. The store stays open. */
 void bot_free(struct bot *b);

@@ -33,6 +33,9 @@ struct config {
 	/* shards = auto (shard_count 0: the count GET /gateway/bot recommends,
 	 * all of them here) or A-B/N (shards A..B of N; A/N one). */
 	int shard_first, shard_last, shard_count;
+	/* standby = on: with PostgreSQL, take a shard of the range only when it
+	 * has been free for 2 s (its owner died); off: take it at once. */
+	int standby;
 	char token[CONFIG_TOKEN_MAX]; /* filled by config_load_token */
 };
 

@@ -63,6 +63,18 @@ struct gateway_config {
 struct gateway *gateway_new(struct lws_context *ctx, const struct gateway_config *cfg,
                             const struct gateway_handler *h);
 
+/* Before gateway_start: the session to RESUME (another process's, read
+ * from the store), as if this client had made it; an empty session_id
+ * forgets any. Strings are copied (cut to fit). If Discord no longer allows
+ * the resume (op 9 false, close 4007/4009), the client identifies anew. */
+void gateway_set_session(struct gateway *g, const char *session_id, int64_t seq,
+                         const char *resume_url);
+
+/* The session as it is now: session_id ("" before READY), the last
+ * sequence number (-1 none) and resume_gateway_url; each out may be NULL. */
+void gateway_get_session(const struct gateway *g, char *session_id, size_t sid_cap, int64_t *seq,
+                         char *resume_url, size_t url_cap);
+
 /* Connects (or reconnects); the handler hears of every change. */
 void gateway_start(struct gateway *g);
 

@@ -28,6 +28,7 @@ struct shards_config {
 	long total;               /* after the reset; < 0 unknown */
 	long reset_after_ms;      /* until remaining is total again */
 	struct gateway_config gw; /* url, token, compress, protocol (shard set here) */
+	int managed; /* 1: shards run only once given (shards_take), as owner.h decides */
 };
 
 struct shards_handler {
@@ -46,6 +47,21 @@ struct shards *shards_new(struct lws_context *ctx, const struct shards_config *c
 /* Starts every shard: each asks for its turn to identify. */
 void shards_start(struct shards *s);
 
+/* Managed shards: starts shard `id` (one of first..last), resuming the
+ * session given when session_id is not "" (another owner's, from the
+ * store), else identifying in turn. A shard already run here is left. */
+void shards_take(struct shards *s, int id, const char *session_id, int64_t seq,
+                 const char *resume_url);
+
+/* Managed shards: closes shard `id` (resumable, for its next owner) and
+ * stops reconnecting it. */
+void shards_give(struct shards *s, int id);
+
+/* Shard id's session now (gateway_get_session); 0, or -1 when the shard is
+ * not run here. */
+int shards_session(const struct shards *s, int id, char *session_id, size_t sid_cap, int64_t *seq,
+                   char *resume_url, size_t url_cap);
+
 /* Closes every shard (resumable) and stops reconnecting. */
 void shards_stop(struct shards *s);
 
@@ -54,13 +70,14 @@ void shards_stop(struct shards *s);
 int shards_callback(struct shards *s, void *user, struct lws *wsi, int reason, void *in, size_t len,
                     int *rc);
 
-/* 1 while some shard is not stopped. */
+/* 1 while some shard is not stopped; managed shards: also until
+ * shards_stop, though none is run. */
 int shards_running(const struct shards *s);
 
 /* 0, or the exit status of the first shard closed for good (gateway_fatal). */
 int shards_fatal(const struct shards *s);
 
-/* Shards run here. */
+/* Shards run here (managed: those taken and not given back). */
 int shards_owned(const struct shards *s);
 
 /* 1 when every shard run here is READY. */

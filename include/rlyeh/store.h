@@ -242,7 +242,10 @@ int store_ratings_clear(struct store *st);
 int store_games_rate_all(struct store *st);
 
 /* Gives finished game `id` the next place in the rating order, unless it
- * has one. */
+ * has one. On PostgreSQL, inside a transaction, it first waits for any
+ * other transaction that rated a game, and keeps others waiting until this
+ * one ends: the rating rows read and written after it are this caller's
+ * alone (several processes on one database). */
 int store_game_rate(struct store *st, int64_t id);
 
 /* Calls fn for every finished game of every kind in rating order (rated
@@ -335,8 +338,89 @@ int store_restore_file(const char *src, const char *dest, char *err, size_t errl
 int store_migrate(const char *from, const char *to, char *err, size_t errlen);
 
 /* The highest game id ever given (0 for none): the next game's id is
- * normally one more. */
+ * normally one more. Inside a transaction on PostgreSQL it is locked until
+ * the transaction ends, so that the next id is this caller's even with
+ * other processes creating games. */
 int64_t store_games_made(struct store *st);
+
+/* ---- shards: who owns each, and its gateway session (migrations/0008) ----
+ *
+ * Several processes may share one PostgreSQL database, each running some of
+ * the bot's gateway shards. A shard (shard of count) is owned by the process
+ * whose connection holds PostgreSQL's session-level advisory lock for it
+ * (store_shard_lock): the lock ends with the connection, so a killed
+ * process loses its shards as soon as the server sees its connection close
+ * (TCP keepalives bound a network loss: idle 5 s, then 3 probes 2 s apart).
+ * The owner then takes the shard's next epoch (store_shard_claim), and
+ * every game write of that shard checks, inside its transaction, that the
+ * epoch is still its own (store_shard_fence): the check locks the shard's
+ * row until the transaction ends, so the next owner's claim waits for a
+ * write already checked, and a write after that claim is refused.
+ *
+ * On SQLite one process owns everything: the lock is always had. */
+
+#define STORE_SESSION_MAX 128 /* a gateway session id, bytes incl. NUL */
+#define STORE_URL_MAX     256 /* a resume_gateway_url, bytes incl. NUL */
+
+/* A shard's gateway session as last saved; "" and 0 when none. */
+struct store_shard_session {
+	char session_id[STORE_SESSION_MAX];
+	int64_t seq;
+	char resume_url[STORE_URL_MAX];
+	int64_t saved_at;
+};
+
+/* Tries to take the advisory lock of shard `shard` of `count` on this
+ * connection, without waiting: 1 taken (or already held here), 0 held by
+ * another connection, -1 error. A connection lost and opened again has
+ * lost its locks: see store_shard_locked. SQLite: always 1. */
+int store_shard_lock(struct store *st, int count, int shard);
+
+/* 1 when this very connection holds the lock of the shard, 0 when not (also
+ * when the connection was lost: it is not opened again for this), -1 on an
+ * error. Meant to be asked regularly by an owner. SQLite: always 1. */
+int store_shard_locked(struct store *st, int count, int shard);
+
+/* Gives the lock of the shard back (held or not: 0). SQLite: 0. */
+int store_shard_unlock(struct store *st, int count, int shard);
+
+/* Records that `owner` (at most 63 bytes) took the shard at `now` and sets
+ * *epoch to the shard's new epoch (one more than the last; 1 the first
+ * time). Call it only while holding the lock, outside a transaction; it
+ * waits for the game writes already fenced by the previous owner. */
+int store_shard_claim(struct store *st, int count, int shard, const char *owner, int64_t now,
+                      int64_t *epoch);
+
+/* Inside a transaction: 1 when the shard's epoch is still `epoch` (and then
+ * the shard's row stays locked until the transaction ends), 0 when another
+ * process has claimed it since (the caller rolls back and drops the
+ * shard), -1 on error. `epoch` 0 means unfenced (one process): 1. */
+int store_shard_fence(struct store *st, int count, int shard, int64_t epoch);
+
+/* Saves the shard's gateway session (session_id up to 127 bytes, resume_url
+ * up to 255; others refused). Writes nothing unless the epoch is still
+ * `epoch` (0: unfenced); returns 0 written, 1 not written (another owner),
+ * -1 error. */
+int store_shard_session_put(struct store *st, int count, int shard, int64_t epoch,
+                            const struct store_shard_session *s);
+
+/* Reads the shard's gateway session into *out: 1 found (a session_id
+ * saved), 0 none (out emptied), -1 error. */
+int store_shard_session_get(struct store *st, int count, int shard,
+                            struct store_shard_session *out);
+
+/* Records that interaction `id` (1 to 63 bytes) is taken up here at `now`:
+ * 1 when it was new, 0 when some process had already recorded it (it must
+ * not be answered again), -1 on error. Inside the transaction of the
+ * command's writes, it is undone with them. */
+int store_interaction_mark(struct store *st, const char *id, int64_t now);
+
+/* Forgets the interactions recorded before `before` (ms). */
+int store_interactions_forget(struct store *st, int64_t before);
+
+/* The shard a server belongs to: (id >> 22) % count for a numeric id
+ * (Discord's snowflakes); 0 for anything else or count < 2. */
+int store_shard_of(const char *server, int count);
 
 /* Fault injection for tests: after `writes` more successful write
  * statements (INSERT, UPDATE, DELETE, COMMIT), every write fails (as a full disk would) until

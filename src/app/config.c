@@ -206,6 +206,8 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 		return config_set_shards(c, value, where, err, errlen);
 	if (strcmp(key, "compress") == 0)
 		return set_bool(&c->compress, value, where, err, errlen);
+	if (strcmp(key, "standby") == 0)
+		return set_bool(&c->standby, value, where, err, errlen);
 	if (strcmp(key, "log_level") == 0) {
 		int level = log_level_parse(value);
 		if (level < 0)
@@ -224,7 +226,7 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 static const char *const env_keys[] = {
 	"database",    "api_url",  "gateway_url",  "token_file", "application_id",
 	"guilds",      "language", "turn_timeout", "compress",   "log_level",
-	"health_port", "shards",   NULL,
+	"health_port", "shards",   "standby",      NULL,
 };
 
 static char *trim(char *s)

@@ -220,6 +220,8 @@ struct bot {
 	int batch; /* inside bot_batch_begin / bot_batch_end */
 	int nundo;
 	struct undo undo[BATCH_MAX];
+	int64_t *epochs; /* cfg.shards > 0: each shard's epoch here; 0 not held */
+	long fenced_out;
 };
 
 void bot_config_default(struct bot_config *cfg)
@@ -229,6 +231,7 @@ void bot_config_default(struct bot_config *cfg)
 	cfg->strikes = 3;
 	cfg->min_games = 3;
 	cfg->lang = "en";
+	cfg->shards = 0;
 }
 
 /* ---- tables ---- */
@@ -972,6 +975,14 @@ static int save(struct work *w)
 			return -1;
 	} else if (store_begin(st)) {
 		return -1;
+	}
+	if (w->b->cfg.shards > 0) {
+		int shard = store_shard_of(w->t.row.server, w->b->cfg.shards);
+		int64_t epoch = w->b->epochs[shard];
+		if (!epoch || store_shard_fence(st, w->b->cfg.shards, shard, epoch) != 1) {
+			w->b->fenced_out++;
+			goto fail;
+		}
 	}
 	if (w->created) {
 		int64_t expected = w->t.row.id;
@@ -2174,6 +2185,7 @@ int bot_open_games(const struct bot *b)
 
 struct resume {
 	struct bot *b;
+	int shard; /* only this shard's games; -1 every game */
 	char *err;
 	size_t errlen;
 };
@@ -2185,6 +2197,8 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 	struct table t;
 	int applied = 0;
 
+	if (rs->shard >= 0 && store_shard_of(g->game->server, rs->b->cfg.shards) != rs->shard)
+		return 0;
 	memset(&t, 0, sizeof(t));
 	t.row = *g->game;
 	t.game = play_find(t.row.game);
@@ -2237,7 +2251,7 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, size_t errlen)
 {
 	struct bot *b = calloc(1, sizeof(*b));
-	struct resume rs = { .b = b, .err = err, .errlen = errlen };
+	struct resume rs = { .b = b, .shard = -1, .err = err, .errlen = errlen };
 
 	if (!b) {
 		snprintf(err, errlen, "out of memory");
@@ -2256,7 +2270,13 @@ struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, s
 		bot_free(b);
 		return NULL;
 	}
-	if (store_games_open(st, resume_game, &rs)) {
+	if (cfg->shards > 0) {
+		if (cfg->shards > 65535 || !(b->epochs = calloc((size_t)cfg->shards, 8))) {
+			snprintf(err, errlen, "shards: %d is not a shard count", cfg->shards);
+			bot_free(b);
+			return NULL;
+		}
+	} else if (store_games_open(st, resume_game, &rs)) {
 		if (!err[0])
 			snprintf(err, errlen, "%s", store_errmsg(st));
 		bot_free(b);
@@ -2264,6 +2284,67 @@ struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, s
 	}
 	b->games_made = store_games_made(st);
 	return b;
+}
+
+/* Frees every slot of shard `shard`. */
+static void drop_slots(struct bot *b, int shard)
+{
+	for (size_t i = 0; i < b->nbuckets; i++) {
+		for (struct slot **at = &b->buckets[i]; *at;) {
+			struct slot *s = *at;
+			if (store_shard_of(slot_server(s), b->cfg.shards) != shard) {
+				at = &s->next;
+				continue;
+			}
+			*at = s->next;
+			free(s->blob);
+			free(s);
+			b->nslots--;
+		}
+	}
+	b->earliest = -1;
+}
+
+int bot_shard_gain(struct bot *b, int shard, int64_t epoch, char *err, size_t errlen)
+{
+	struct resume rs = { .b = b, .shard = shard, .err = err, .errlen = errlen };
+	int64_t made;
+
+	err[0] = '\0';
+	if (b->cfg.shards <= 0 || shard < 0 || shard >= b->cfg.shards || epoch <= 0 || b->batch) {
+		snprintf(err, errlen, "shard %d of %d with epoch %lld cannot be given here", shard,
+		         b->cfg.shards, (long long)epoch);
+		return -1;
+	}
+	drop_slots(b, shard);
+	b->epochs[shard] = 0;
+	if (store_games_open(b->st, resume_game, &rs)) {
+		if (!err[0])
+			snprintf(err, errlen, "%s", store_errmsg(b->st));
+		drop_slots(b, shard);
+		return -1;
+	}
+	made = store_games_made(b->st);
+	if (made > b->games_made)
+		b->games_made = made;
+	b->epochs[shard] = epoch;
+	return 0;
+}
+
+int bot_shard_drop(struct bot *b, int shard)
+{
+	if (b->batch)
+		return -1;
+	if (b->cfg.shards <= 0 || shard < 0 || shard >= b->cfg.shards)
+		return 0;
+	b->epochs[shard] = 0;
+	drop_slots(b, shard);
+	return 0;
+}
+
+long bot_fenced_out(const struct bot *b)
+{
+	return b->fenced_out;
 }
 
 void bot_batch_begin(struct bot *b)
@@ -2309,5 +2390,6 @@ void bot_free(struct bot *b)
 		}
 	}
 	free(b->buckets);
+	free(b->epochs);
 	free(b);
 }

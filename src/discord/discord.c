@@ -20,6 +20,7 @@
 #include "rlyeh/i18n.h"
 #include "rlyeh/log.h"
 #include "rlyeh/metrics.h"
+#include "rlyeh/owner.h"
 #include "rlyeh/play.h"
 #include "rlyeh/rest.h"
 #include "rlyeh/rng.h"
@@ -1210,6 +1211,13 @@ struct app {
 	int batching;                /* a bot batch is open */
 	uint64_t hold;               /* the callback that follow-ups wait for, or 0 */
 	struct prompt_slot *prompts; /* PROMPT_SLOTS, made when a prompt is first sent */
+	/* With PostgreSQL and shards = A-B/N: the shards owned here (owner.h),
+	 * each shard's epoch (0 not owned) and the seq of its saved session. */
+	struct owner *owner;
+	lws_sorted_usec_list_t own;
+	int own_first, own_count;
+	int64_t own_epoch[CONFIG_SHARDS_MAX];
+	int64_t own_saved_seq[CONFIG_SHARDS_MAX];
 };
 
 /* A /healthz or /metrics answer being written. */
@@ -1831,6 +1839,30 @@ static void on_interaction(struct app *a, const cJSON *d)
 		log_msg(LOG_INFO, "interaction %s: seen before, not applied again", id);
 		return;
 	}
+	if (a->owner && id) {
+		/* Recorded with the command's writes: the next owner of the shard,
+		 * sent it again after a RESUME, leaves it alone. */
+		int fresh;
+		if (!a->batching) {
+			bot_batch_begin(a->bot);
+			a->batching = 1;
+		}
+		fresh = store_in_transaction(a->st) || !store_begin(a->st)
+		            ? store_interaction_mark(a->st, id, now_ms())
+		            : -1;
+		if (fresh == 0) {
+			log_msg(LOG_INFO, "interaction %s: taken up before, not applied again", id);
+			return;
+		}
+		if (fresh < 0)
+			log_msg(LOG_WARN, "interaction %s: not recorded: %s", id,
+			        store_errmsg(a->st));
+	}
+	if (!a->app_id[0]) {
+		const char *app = str(d, "application_id");
+		if (app && strlen(app) < sizeof(a->app_id))
+			text_copy(a->app_id, sizeof(a->app_id), app);
+	}
 	a->arrived_us = lws_now_usecs();
 	if (discord_parse_interaction(d, &r, err, sizeof(err))) {
 		a->metrics.unreadable++;
@@ -1980,6 +2012,81 @@ static void reload(struct app *a)
 }
 
 /* Tells systemd the loop is alive, at half the watchdog period. */
+/* ---- shard ownership (owner.h), with PostgreSQL ---- */
+
+#define OWN_POLL_MS 1000 /* ownership asked and sessions saved this often */
+/* Interactions recorded are kept this long (Discord answers an interaction
+ * within 15 minutes at most). */
+#define INTERACTIONS_KEPT_MS (60LL * 60 * 1000)
+
+/* Saves shard `shard`'s gateway session when its seq moved (fenced by its
+ * epoch: a process that lost the shard writes nothing). */
+static void own_save_session(struct app *a, int shard)
+{
+	struct store_shard_session ss;
+	int i = shard - a->own_first;
+
+	memset(&ss, 0, sizeof(ss));
+	if (!a->own_epoch[i] ||
+	    shards_session(a->shards, shard, ss.session_id, sizeof(ss.session_id), &ss.seq,
+	                   ss.resume_url, sizeof(ss.resume_url)) ||
+	    !ss.session_id[0] || ss.seq == a->own_saved_seq[i])
+		return;
+	ss.saved_at = now_ms();
+	if (store_shard_session_put(a->st, a->own_count, shard, a->own_epoch[i], &ss) == 0)
+		a->own_saved_seq[i] = ss.seq;
+	else
+		log_msg(LOG_WARN, "shard %d: session not saved: %s", shard, store_errmsg(a->st));
+}
+
+static void own_gained(void *ctx, int shard, int64_t epoch)
+{
+	struct app *a = ctx;
+	struct store_shard_session ss;
+	char err[256];
+	int i = shard - a->own_first;
+
+	if (bot_shard_gain(a->bot, shard, epoch, err, sizeof(err))) {
+		log_msg(LOG_ERR, "shard %d: its games could not be loaded: %s", shard, err);
+		return;
+	}
+	a->own_epoch[i] = epoch;
+	a->own_saved_seq[i] = -1;
+	if (store_shard_session_get(a->st, a->own_count, shard, &ss) < 0)
+		memset(&ss, 0, sizeof(ss));
+	log_msg(LOG_NOTICE, "shard %d of %d: owned here (epoch %lld), %s", shard, a->own_count,
+	        (long long)epoch, ss.session_id[0] ? "resuming its session" : "identifying");
+	shards_take(a->shards, shard, ss.session_id, ss.seq, ss.resume_url);
+	schedule_tick(a);
+}
+
+static void own_lost(void *ctx, int shard)
+{
+	struct app *a = ctx;
+
+	log_msg(LOG_WARN, "shard %d of %d: no longer owned here", shard, a->own_count);
+	a->own_epoch[shard - a->own_first] = 0;
+	shards_give(a->shards, shard);
+	bot_shard_drop(a->bot, shard);
+	schedule_tick(a);
+}
+
+static void own_due(lws_sorted_usec_list_t *sul)
+{
+	struct app *a = lws_container_of(sul, struct app, own);
+
+	flush(a);
+	if (!a->stopping) {
+		for (int i = 0; i < CONFIG_SHARDS_MAX && a->own_first + i < a->own_count; i++)
+			own_save_session(a, a->own_first + i);
+		if (store_interactions_forget(a->st, now_ms() - INTERACTIONS_KEPT_MS))
+			log_msg(LOG_WARN, "interactions not forgotten: %s", store_errmsg(a->st));
+		if (owner_poll(a->owner, now_ms()) < 0)
+			log_msg(LOG_WARN, "shard ownership: the database did not answer");
+	}
+	lws_sul_schedule(a->ctx, 0, &a->own, own_due, OWN_POLL_MS * LWS_US_PER_MS);
+}
+
 static void watchdog_due(lws_sorted_usec_list_t *sul)
 {
 	struct app *a = lws_container_of(sul, struct app, watchdog);
@@ -2472,6 +2579,8 @@ int discord_main(int argc, char **argv)
 	bc.seed = seed;
 	bc.turn_timeout_ms = (int64_t)a->cfg.turn_timeout * 1000;
 	bc.lang = a->cfg.lang;
+	if (store_is_postgresql(a->cfg.database) && a->cfg.shard_count > 0)
+		bc.shards = a->cfg.shard_count;
 	a->bot = bot_new(a->st, &bc, err, sizeof(err));
 	if (!a->bot) {
 		log_msg(LOG_ERR, "cannot resume the stored games: %s", err);
@@ -2517,10 +2626,34 @@ int discord_main(int argc, char **argv)
 	sh.ctx = a;
 	sh.dispatch = on_dispatch;
 	sh.state = on_state;
+	sc.managed = bc.shards > 0;
 	a->shards = shards_new(a->ctx, &sc, &sh);
 	if (!a->shards) {
 		status = 1;
 		goto out;
+	}
+	if (sc.managed) {
+		struct owner_config oc = { .count = sc.count,
+			                   .first = sc.first,
+			                   .last = sc.last,
+			                   .standby = a->cfg.standby,
+			                   .grace = 2 };
+		struct owner_events oe = { .ctx = a, .gained = own_gained, .lost = own_lost };
+		char host[32] = "", name[STORE_ID_MAX];
+		if (gethostname(host, sizeof(host) - 1))
+			host[0] = '\0';
+		snprintf(name, sizeof(name), "%s:%ld", host, (long)getpid());
+		oc.name = name;
+		a->own_first = sc.first;
+		a->own_count = sc.count;
+		a->owner = owner_new(a->cfg.database, &oc, &oe, err, sizeof(err));
+		if (!a->owner) {
+			log_msg(LOG_ERR, "shard ownership: %s", err);
+			status = 1;
+			goto out;
+		}
+		log_msg(LOG_NOTICE, "shards %d-%d of %d: owned through the database%s", sc.first,
+		        sc.last, sc.count, a->cfg.standby ? " (standby)" : "");
 	}
 	signal_ctx = a->ctx;
 	{
@@ -2541,6 +2674,8 @@ int discord_main(int argc, char **argv)
 	log_msg(LOG_NOTICE, "rlyeh %s: %d games resumed; connecting", RLYEH_VERSION,
 	        bot_open_games(a->bot));
 	shards_start(a->shards);
+	if (a->owner)
+		own_due(&a->own);
 	schedule_tick(a);
 	while (shards_running(a->shards)) {
 		if (lws_service(a->ctx, 0) < 0)
@@ -2553,6 +2688,11 @@ int discord_main(int argc, char **argv)
 		if (stop_signal && !a->stopping) {
 			a->stopping = 1;
 			sd_notify(0, "STOPPING=1");
+			lws_sul_cancel(&a->own);
+			for (int i = 0;
+			     a->owner && a->own_first + i < a->own_count && i < CONFIG_SHARDS_MAX;
+			     i++)
+				own_save_session(a, a->own_first + i);
 			shards_stop(a->shards);
 		}
 	}
@@ -2569,6 +2709,8 @@ int discord_main(int argc, char **argv)
 out:
 	signal_ctx = NULL;
 	lws_sul_cancel(&a->tick);
+	lws_sul_cancel(&a->own);
+	owner_free(a->owner); /* its connection closes: the standbys take over */
 	lws_sul_cancel(&a->watchdog);
 	rest_stop(a->rest, 2000);
 	if (a->ctx)

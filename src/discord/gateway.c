@@ -289,6 +289,28 @@ static void connect_now(struct gateway *g)
 	}
 }
 
+void gateway_set_session(struct gateway *g, const char *session_id, int64_t seq,
+                         const char *resume_url)
+{
+	text_copy(g->session_id, sizeof(g->session_id), session_id ? session_id : "");
+	g->seq = g->session_id[0] && seq >= 0 ? seq : -1;
+	text_copy(g->resume_url, sizeof(g->resume_url),
+	          g->session_id[0] && resume_url ? resume_url : "");
+	if (!g->session_id[0])
+		g->seq = -1;
+}
+
+void gateway_get_session(const struct gateway *g, char *session_id, size_t sid_cap, int64_t *seq,
+                         char *resume_url, size_t url_cap)
+{
+	if (session_id)
+		text_copy(session_id, sid_cap, g->session_id);
+	if (seq)
+		*seq = g->seq;
+	if (resume_url)
+		text_copy(resume_url, url_cap, g->resume_url);
+}
+
 void gateway_start(struct gateway *g)
 {
 	g->next = g->session_id[0] ? NEXT_RESUME : NEXT_IDENTIFY;

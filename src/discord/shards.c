@@ -12,6 +12,7 @@ struct slot {
 	struct shards *set;
 	struct gateway *gw;
 	int id;
+	int held; /* run here: always, unless managed */
 };
 
 struct shards {
@@ -23,6 +24,7 @@ struct shards {
 	struct shardq q;
 	lws_sorted_usec_list_t turn;
 	int stopping;
+	int managed;
 };
 
 static int64_t mono_us(void)
@@ -49,7 +51,7 @@ static void turn_due(lws_sorted_usec_list_t *sul)
 
 	while ((id = shardq_next(&s->q, mono_us(), &wait)) >= 0) {
 		struct slot *sl = slot_of(s, id);
-		if (sl && !s->stopping) {
+		if (sl && sl->held && !s->stopping) {
 			log_msg(LOG_INFO, "shard %d of %d: identifying (%d waiting)", id,
 			        s->count ? s->count : 1, shardq_waiting(&s->q));
 			gateway_identify_turn(sl->gw);
@@ -104,6 +106,7 @@ struct shards *shards_new(struct lws_context *ctx, const struct shards_config *c
 	s->ctx = ctx;
 	s->h = *h;
 	s->count = c->count;
+	s->managed = c->managed;
 	s->slots = calloc((size_t)n, sizeof(*s->slots));
 	if (!s->slots || shardq_init(&s->q, c->max_concurrency, SHARDQ_GAP_US, n)) {
 		free(s->slots);
@@ -120,6 +123,7 @@ struct shards *shards_new(struct lws_context *ctx, const struct shards_config *c
 		struct slot *sl = &s->slots[i];
 		sl->set = s;
 		sl->id = c->count ? c->first + i : 0;
+		sl->held = !c->managed;
 		gc.shard_id = sl->id;
 		gc.shard_count = c->count;
 		gh.ctx = sl;
@@ -139,7 +143,44 @@ struct shards *shards_new(struct lws_context *ctx, const struct shards_config *c
 void shards_start(struct shards *s)
 {
 	for (int i = 0; i < s->n; i++)
-		gateway_start(s->slots[i].gw);
+		if (s->slots[i].held)
+			gateway_start(s->slots[i].gw);
+}
+
+void shards_take(struct shards *s, int id, const char *session_id, int64_t seq,
+                 const char *resume_url)
+{
+	struct slot *sl = slot_of(s, id);
+
+	if (!sl || sl->held || s->stopping)
+		return;
+	sl->held = 1;
+	gateway_set_session(sl->gw, session_id, seq, resume_url);
+	gateway_start(sl->gw);
+}
+
+void shards_give(struct shards *s, int id)
+{
+	struct slot *sl = slot_of(s, id);
+
+	if (!sl || !sl->held)
+		return;
+	sl->held = 0;
+	shardq_cancel(&s->q, sl->id);
+	if (gateway_state(sl->gw) != GATEWAY_STOPPED)
+		gateway_stop(sl->gw);
+}
+
+int shards_session(const struct shards *s, int id, char *session_id, size_t sid_cap, int64_t *seq,
+                   char *resume_url, size_t url_cap)
+{
+	int i = s->count ? id - s->slots[0].id : 0;
+	const struct slot *sl = i >= 0 && i < s->n ? &s->slots[i] : NULL;
+
+	if (!sl || !sl->held)
+		return -1;
+	gateway_get_session(sl->gw, session_id, sid_cap, seq, resume_url, url_cap);
+	return 0;
 }
 
 void shards_stop(struct shards *s)
@@ -168,6 +209,8 @@ int shards_callback(struct shards *s, void *user, struct lws *wsi, int reason, v
 
 int shards_running(const struct shards *s)
 {
+	if (s->managed && !s->stopping)
+		return 1;
 	for (int i = 0; i < s->n; i++)
 		if (gateway_state(s->slots[i].gw) != GATEWAY_STOPPED)
 			return 1;
@@ -184,7 +227,11 @@ int shards_fatal(const struct shards *s)
 
 int shards_owned(const struct shards *s)
 {
-	return s ? s->n : 0;
+	int k = 0;
+
+	for (int i = 0; s && i < s->n; i++)
+		k += s->slots[i].held;
+	return k;
 }
 
 int shards_ready(const struct shards *s)
@@ -192,7 +239,7 @@ int shards_ready(const struct shards *s)
 	if (!s)
 		return 0;
 	for (int i = 0; i < s->n; i++)
-		if (gateway_state(s->slots[i].gw) != GATEWAY_READY)
+		if (s->slots[i].held && gateway_state(s->slots[i].gw) != GATEWAY_READY)
 			return 0;
 	return 1;
 }
@@ -203,7 +250,7 @@ void shards_not_ready_json(const struct shards *s, struct text *out)
 
 	text_add(out, "[");
 	for (int i = 0; s && i < s->n; i++)
-		if (gateway_state(s->slots[i].gw) != GATEWAY_READY) {
+		if (s->slots[i].held && gateway_state(s->slots[i].gw) != GATEWAY_READY) {
 			text_addf(out, "%s%d", first ? "" : ",", s->slots[i].id);
 			first = 0;
 		}
@@ -214,11 +261,14 @@ int shards_gauges(const struct shards *s, struct metrics_shard *out, int max)
 {
 	int n = 0;
 
-	for (int i = 0; s && i < s->n && n < max; i++, n++) {
+	for (int i = 0; s && i < s->n && n < max; i++) {
+		if (!s->slots[i].held)
+			continue;
 		out[n].id = s->slots[i].id;
 		out[n].state = gateway_state(s->slots[i].gw);
 		out[n].reconnects = gateway_reconnects(s->slots[i].gw);
 		out[n].latency = gateway_latency(s->slots[i].gw);
+		n++;
 	}
 	return n;
 }

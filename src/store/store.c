@@ -362,6 +362,100 @@ int64_t store_games_made(struct store *st)
 	return st->pg ? store_pg_games_made(st->pg) : store_sqlite_games_made(st->lite);
 }
 
+/* Shard ids and counts outside what Discord allows are refused here, once
+ * for both backends. */
+static int shard_ok(int count, int shard)
+{
+	return count >= 1 && count <= 65535 && shard >= 0 && shard < count;
+}
+
+int store_shard_lock(struct store *st, int count, int shard)
+{
+	if (!shard_ok(count, shard))
+		return -1;
+	return st->pg ? store_pg_shard_lock(st->pg, count, shard) : 1;
+}
+
+int store_shard_locked(struct store *st, int count, int shard)
+{
+	if (!shard_ok(count, shard))
+		return -1;
+	return st->pg ? store_pg_shard_locked(st->pg, count, shard) : 1;
+}
+
+int store_shard_unlock(struct store *st, int count, int shard)
+{
+	if (!shard_ok(count, shard))
+		return -1;
+	return st->pg ? store_pg_shard_unlock(st->pg, count, shard) : 0;
+}
+
+int store_shard_claim(struct store *st, int count, int shard, const char *owner, int64_t now,
+                      int64_t *epoch)
+{
+	if (!shard_ok(count, shard) || !owner)
+		return -1;
+	return st->pg ? store_pg_shard_claim(st->pg, count, shard, owner, now, epoch)
+	              : store_sqlite_shard_claim(st->lite, count, shard, owner, now, epoch);
+}
+
+int store_shard_fence(struct store *st, int count, int shard, int64_t epoch)
+{
+	if (epoch == 0)
+		return 1;
+	if (!shard_ok(count, shard))
+		return -1;
+	return st->pg ? store_pg_shard_fence(st->pg, count, shard, epoch)
+	              : store_sqlite_shard_fence(st->lite, count, shard, epoch);
+}
+
+int store_shard_session_put(struct store *st, int count, int shard, int64_t epoch,
+                            const struct store_shard_session *s)
+{
+	if (!shard_ok(count, shard) || !s)
+		return -1;
+	return st->pg ? store_pg_shard_session_put(st->pg, count, shard, epoch, s)
+	              : store_sqlite_shard_session_put(st->lite, count, shard, epoch, s);
+}
+
+int store_shard_session_get(struct store *st, int count, int shard, struct store_shard_session *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!shard_ok(count, shard))
+		return -1;
+	return st->pg ? store_pg_shard_session_get(st->pg, count, shard, out)
+	              : store_sqlite_shard_session_get(st->lite, count, shard, out);
+}
+
+int store_interaction_mark(struct store *st, const char *id, int64_t now)
+{
+	if (!id || !*id)
+		return -1;
+	return st->pg ? store_pg_interaction_mark(st->pg, id, now)
+	              : store_sqlite_interaction_mark(st->lite, id, now);
+}
+
+int store_interactions_forget(struct store *st, int64_t before)
+{
+	return st->pg ? store_pg_interactions_forget(st->pg, before)
+	              : store_sqlite_interactions_forget(st->lite, before);
+}
+
+int store_shard_of(const char *server, int count)
+{
+	uint64_t id = 0;
+	const char *p = server;
+
+	if (!server || count < 2 || !*server)
+		return 0;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || id > (UINT64_MAX - 9) / 10)
+			return 0;
+		id = id * 10 + (uint64_t)(*p - '0');
+	}
+	return (int)((id >> 22) % (uint64_t)count);
+}
+
 void store_fail_after(struct store *st, int writes)
 {
 	if (st->pg)

@@ -88,6 +88,17 @@ enum stmt_id {
 	ST_COPY_USED,
 	ST_COPY_SETTINGS_CLEAR,
 	ST_COPY_GAMES_MADE,
+	ST_SHARD_LOCK,
+	ST_SHARD_LOCKED,
+	ST_SHARD_UNLOCK,
+	ST_SHARD_CLAIM,
+	ST_SHARD_FENCE,
+	ST_SHARD_SESSION_PUT,
+	ST_SHARD_SESSION_GET,
+	ST_INTERACTION_MARK,
+	ST_INTERACTIONS_FORGET,
+	ST_GAMES_MADE_LOCK,
+	ST_RATE_LOCK,
 	ST_COUNT
 };
 
@@ -246,6 +257,42 @@ static const struct {
 	                   0 },
 	[ST_COPY_SETTINGS_CLEAR] = { "DELETE FROM settings", 0 },
 	[ST_COPY_GAMES_MADE] = { "UPDATE game_ids SET last = greatest(last, $1)", 0 },
+	/* Advisory locks of two int4 keys: pg_locks shows them with objsubid 2. */
+	[ST_SHARD_LOCK] = { "SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = "
+	                    "'advisory' AND classid = $1::bigint::oid AND objid = $2::bigint::oid "
+	                    "AND objsubid = 2 AND pid = pg_backend_pid() AND granted) THEN 1 "
+	                    "WHEN pg_try_advisory_lock($1::int, $2::int) THEN 1 ELSE 0 END",
+	                    0 },
+	[ST_SHARD_LOCKED] = { "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+	                      "AND classid = $1::bigint::oid AND objid = $2::bigint::oid "
+	                      "AND objsubid = 2 AND pid = pg_backend_pid() AND granted",
+	                      0 },
+	[ST_SHARD_UNLOCK] = { "SELECT pg_advisory_unlock($1::int, $2::int)", 0 },
+	[ST_SHARD_CLAIM] = { "INSERT INTO shards (count, shard, epoch, owner, owned_at) "
+	                     "VALUES ($1, $2, 1, $3, $4) ON CONFLICT (count, shard) DO UPDATE SET "
+	                     "epoch = shards.epoch + 1, owner = excluded.owner, "
+	                     "owned_at = excluded.owned_at RETURNING epoch",
+	                     1 },
+	[ST_SHARD_FENCE] = { "SELECT epoch FROM shards WHERE count = $1 AND shard = $2 FOR SHARE",
+	                     0 },
+	[ST_SHARD_SESSION_PUT] = { "INSERT INTO shards (count, shard, session_id, seq, resume_url, "
+	                           "saved_at) VALUES ($1, $2, $3, $4, $5, $6) "
+	                           "ON CONFLICT (count, shard) DO UPDATE SET "
+	                           "session_id = excluded.session_id, seq = excluded.seq, "
+	                           "resume_url = excluded.resume_url, saved_at = excluded.saved_at "
+	                           "WHERE $7::bigint = 0 OR shards.epoch = $7::bigint",
+	                           1 },
+	[ST_SHARD_SESSION_GET] = { "SELECT session_id, seq, resume_url, saved_at FROM shards "
+	                           "WHERE count = $1 AND shard = $2",
+	                           0 },
+	[ST_INTERACTION_MARK] = { "INSERT INTO interactions (id, at) VALUES ($1, $2) "
+	                          "ON CONFLICT (id) DO NOTHING",
+	                          1 },
+	[ST_INTERACTIONS_FORGET] = { "DELETE FROM interactions WHERE at < $1", 1 },
+	/* In a transaction: the next game's id stays ours until it ends. */
+	[ST_GAMES_MADE_LOCK] = { "SELECT last FROM game_ids FOR UPDATE", 0 },
+	/* Game ends are rated one transaction at a time ("rl" "ra"). */
+	[ST_RATE_LOCK] = { "SELECT pg_advisory_xact_lock(1919709793)", 0 },
 };
 
 struct store_pg {
@@ -777,8 +824,16 @@ int store_pg_open_version(const char *uri, int version, struct store_pg **out, c
 	st->fail_after = -1;
 	{
 		/* After the URI, so that it wins; kept by PQreset. */
-		const char *const keys[] = { "dbname", "client_encoding", NULL };
-		const char *const values[] = { uri, "UTF8", NULL };
+		/* Keepalives before the URI, which may change them: a peer lost
+		 * without a word is noticed within about 11 s (store.h: shards). */
+		const char *const keys[] = { "keepalives",
+			                     "keepalives_idle",
+			                     "keepalives_interval",
+			                     "keepalives_count",
+			                     "dbname",
+			                     "client_encoding",
+			                     NULL };
+		const char *const values[] = { "1", "5", "2", "3", uri, "UTF8", NULL };
 		st->conn = PQconnectdbParams(keys, values, 1);
 	}
 	if (!st->conn || PQstatus(st->conn) != CONNECTION_OK) {
@@ -1351,6 +1406,10 @@ int store_pg_game_rate(struct store_pg *st, int64_t id)
 {
 	struct params ps = { 0 };
 
+	/* Several processes may end games at once: each takes the next place
+	 * and reads and writes the ratings alone, until its transaction ends. */
+	if (st->tx && run(st, ST_RATE_LOCK, NULL, "lock ratings", NULL))
+		return -1;
 	p_i64(&ps, 1, id);
 	return run(st, ST_GAME_RATE, &ps, "rate game", NULL);
 }
@@ -1757,7 +1816,9 @@ int64_t store_pg_games_made(struct store_pg *st)
 {
 	int64_t made;
 
-	return one_i64(st, ST_GAMES_MADE, NULL, "games made", &made) ? -1 : made;
+	return one_i64(st, st->tx ? ST_GAMES_MADE_LOCK : ST_GAMES_MADE, NULL, "games made", &made)
+	           ? -1
+	           : made;
 }
 
 void store_pg_fail_after(struct store_pg *st, int writes)
@@ -2068,4 +2129,148 @@ out:
 	sqlite3_close(src);
 	store_pg_close(st);
 	return rc;
+}
+
+/* ---- shards: advisory locks and epochs ---- */
+
+/* The first key of shard locks: "rl" and the count. */
+#define SHARD_KEY 0x726c0000L
+
+static void p_shard(struct params *ps, int count, int shard)
+{
+	p_i64(ps, 1, SHARD_KEY | (count & 0xffff));
+	p_i64(ps, 2, shard);
+}
+
+int store_pg_shard_lock(struct store_pg *st, int count, int shard)
+{
+	struct params ps = { 0 };
+	int64_t v;
+
+	p_shard(&ps, count, shard);
+	return one_i64(st, ST_SHARD_LOCK, &ps, "lock shard", &v) ? -1 : v == 1;
+}
+
+int store_pg_shard_locked(struct store_pg *st, int count, int shard)
+{
+	struct params ps = { 0 };
+	int64_t v;
+
+	/* A lost connection has lost its locks: not opened again here. */
+	if (PQstatus(st->conn) != CONNECTION_OK)
+		return 0;
+	p_shard(&ps, count, shard);
+	if (one_i64(st, ST_SHARD_LOCKED, &ps, "ask shard lock", &v))
+		return PQstatus(st->conn) == CONNECTION_OK ? -1 : 0;
+	return v > 0;
+}
+
+int store_pg_shard_unlock(struct store_pg *st, int count, int shard)
+{
+	struct params ps = { 0 };
+	PGresult *r;
+
+	if (PQstatus(st->conn) != CONNECTION_OK)
+		return 0;
+	p_shard(&ps, count, shard);
+	if (!(r = exec(st, ST_SHARD_UNLOCK, &ps, "unlock shard")))
+		return -1;
+	PQclear(r);
+	return 0;
+}
+
+/* $1 count, $2 shard as stored (not the lock's key). */
+static void p_row(struct params *ps, int count, int shard)
+{
+	p_i64(ps, 1, count);
+	p_i64(ps, 2, shard);
+}
+
+int store_pg_shard_claim(struct store_pg *st, int count, int shard, const char *owner, int64_t now,
+                         int64_t *epoch)
+{
+	struct params ps = { 0 };
+
+	p_row(&ps, count, shard);
+	if (p_id(st, &ps, 3, owner, STORE_ID_MAX, "shard owner"))
+		return -1;
+	p_i64(&ps, 4, now < 0 ? 0 : now);
+	return one_i64(st, ST_SHARD_CLAIM, &ps, "claim shard", epoch);
+}
+
+int store_pg_shard_fence(struct store_pg *st, int count, int shard, int64_t epoch)
+{
+	struct params ps = { 0 };
+	PGresult *r;
+	int rc;
+
+	if (epoch == 0)
+		return 1;
+	p_row(&ps, count, shard);
+	if (!(r = exec(st, ST_SHARD_FENCE, &ps, "fence shard")))
+		return -1;
+	rc = PQntuples(r) == 1 && v_i64(r, 0, 0) == epoch;
+	PQclear(r);
+	return rc;
+}
+
+int store_pg_shard_session_put(struct store_pg *st, int count, int shard, int64_t epoch,
+                               const struct store_shard_session *ss)
+{
+	struct params ps = { 0 };
+	long changed = 0;
+
+	p_row(&ps, count, shard);
+	if (p_id(st, &ps, 3, ss->session_id, STORE_SESSION_MAX, "session id") ||
+	    p_id(st, &ps, 5, ss->resume_url, STORE_URL_MAX, "resume url"))
+		return -1;
+	p_i64(&ps, 4, ss->seq < 0 ? 0 : ss->seq);
+	p_i64(&ps, 6, ss->saved_at < 0 ? 0 : ss->saved_at);
+	p_i64(&ps, 7, epoch);
+	if (run(st, ST_SHARD_SESSION_PUT, &ps, "save shard session", &changed))
+		return -1;
+	return changed == 0;
+}
+
+int store_pg_shard_session_get(struct store_pg *st, int count, int shard,
+                               struct store_shard_session *out)
+{
+	struct params ps = { 0 };
+	PGresult *r;
+	int found = 0;
+
+	memset(out, 0, sizeof(*out));
+	p_row(&ps, count, shard);
+	if (!(r = exec(st, ST_SHARD_SESSION_GET, &ps, "read shard session")))
+		return -1;
+	if (PQntuples(r) == 1) {
+		v_text(r, 0, 0, out->session_id, sizeof(out->session_id));
+		out->seq = v_i64(r, 0, 1);
+		v_text(r, 0, 2, out->resume_url, sizeof(out->resume_url));
+		out->saved_at = v_i64(r, 0, 3);
+		found = out->session_id[0] != '\0';
+	}
+	PQclear(r);
+	return found;
+}
+
+int store_pg_interaction_mark(struct store_pg *st, const char *id, int64_t now)
+{
+	struct params ps = { 0 };
+	long changed = 0;
+
+	if (p_id(st, &ps, 1, id, STORE_ID_MAX, "interaction id"))
+		return -1;
+	p_i64(&ps, 2, now < 0 ? 0 : now);
+	if (run(st, ST_INTERACTION_MARK, &ps, "record interaction", &changed))
+		return -1;
+	return changed == 1;
+}
+
+int store_pg_interactions_forget(struct store_pg *st, int64_t before)
+{
+	struct params ps = { 0 };
+
+	p_i64(&ps, 1, before);
+	return run(st, ST_INTERACTIONS_FORGET, &ps, "forget interactions", NULL);
 }

@@ -84,6 +84,18 @@ int store_pg_player_notify_put(struct store_pg *st, const char *id, const char *
 int store_pg_player_notify(struct store_pg *st, const char *id);
 int store_pg_setting_get(struct store_pg *st, const char *key, char *value, size_t cap);
 int store_pg_setting_put(struct store_pg *st, const char *key, const char *value);
+int store_pg_interaction_mark(struct store_pg *st, const char *id, int64_t now);
+int store_pg_interactions_forget(struct store_pg *st, int64_t before);
+int store_pg_shard_lock(struct store_pg *st, int count, int shard);
+int store_pg_shard_locked(struct store_pg *st, int count, int shard);
+int store_pg_shard_unlock(struct store_pg *st, int count, int shard);
+int store_pg_shard_claim(struct store_pg *st, int count, int shard, const char *owner, int64_t now,
+                         int64_t *epoch);
+int store_pg_shard_fence(struct store_pg *st, int count, int shard, int64_t epoch);
+int store_pg_shard_session_put(struct store_pg *st, int count, int shard, int64_t epoch,
+                               const struct store_shard_session *ss);
+int store_pg_shard_session_get(struct store_pg *st, int count, int shard,
+                               struct store_shard_session *out);
 int store_pg_checkpoint(struct store_pg *st);
 int64_t store_pg_games_made(struct store_pg *st);
 void store_pg_fail_after(struct store_pg *st, int writes);

@@ -87,6 +87,12 @@ enum stmt_id {
 	ST_RATING_UNCOUNT,
 	ST_RATING_RANK_BUCKETS,
 	ST_RATING_COUNTS_CLEAR,
+	ST_SHARD_CLAIM,
+	ST_SHARD_EPOCH,
+	ST_SHARD_SESSION_PUT,
+	ST_SHARD_SESSION_GET,
+	ST_INTERACTION_MARK,
+	ST_INTERACTIONS_FORGET,
 	ST_COUNT
 };
 
@@ -186,6 +192,26 @@ static const struct {
 	                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
 	                     1 },
 	[ST_CHECKPOINT] = { "PRAGMA wal_checkpoint(TRUNCATE)", 0 },
+	[ST_SHARD_CLAIM] = { "INSERT INTO shards (count, shard, epoch, owner, owned_at) "
+	                     "VALUES (?1, ?2, 1, ?3, ?4) ON CONFLICT (count, shard) DO UPDATE SET "
+	                     "epoch = epoch + 1, owner = excluded.owner, owned_at = "
+	                     "excluded.owned_at",
+	                     1 },
+	[ST_SHARD_EPOCH] = { "SELECT epoch FROM shards WHERE count = ?1 AND shard = ?2", 0 },
+	[ST_SHARD_SESSION_PUT] = { "INSERT INTO shards (count, shard, session_id, seq, resume_url, "
+	                           "saved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+	                           "ON CONFLICT (count, shard) DO UPDATE SET "
+	                           "session_id = excluded.session_id, seq = excluded.seq, "
+	                           "resume_url = excluded.resume_url, saved_at = excluded.saved_at "
+	                           "WHERE ?7 = 0 OR epoch = ?7",
+	                           1 },
+	[ST_SHARD_SESSION_GET] = { "SELECT session_id, seq, resume_url, saved_at FROM shards "
+	                           "WHERE count = ?1 AND shard = ?2",
+	                           0 },
+	[ST_INTERACTION_MARK] = { "INSERT INTO interactions (id, at) VALUES (?1, ?2) "
+	                          "ON CONFLICT (id) DO NOTHING",
+	                          1 },
+	[ST_INTERACTIONS_FORGET] = { "DELETE FROM interactions WHERE at < ?1", 1 },
 	[ST_RATINGS_PENDING] = { "SELECT value FROM settings WHERE key = 'ratings'", 0 },
 	[ST_RATINGS_BUILT] = { "UPDATE settings SET value = 'built' WHERE key = 'ratings'", 1 },
 	[ST_RATINGS_CLEAR] = { "DELETE FROM ratings", 1 },
@@ -1993,4 +2019,128 @@ out:
 	sqlite3_close(from);
 	sqlite3_close(to);
 	return rc;
+}
+
+/* ---- shards: one process owns them all ---- */
+
+/* The shard's epoch into *epoch (0 when it has no row). */
+static int shard_epoch(struct store_sqlite *st, int count, int shard, int64_t *epoch)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_SHARD_EPOCH);
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int(s, 1, count);
+	sqlite3_bind_int(s, 2, shard);
+	rc = sqlite3_step(s);
+	*epoch = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		set_db_err(st, "read shard epoch");
+	stmt_done(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_sqlite_shard_claim(struct store_sqlite *st, int count, int shard, const char *owner,
+                             int64_t now, int64_t *epoch)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_SHARD_CLAIM);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int(s, 1, count);
+	sqlite3_bind_int(s, 2, shard);
+	if (bind_id(st, s, 3, owner, STORE_ID_MAX, "shard owner")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int64(s, 4, now < 0 ? 0 : now);
+	if (run(st, ST_SHARD_CLAIM, "claim shard"))
+		return -1;
+	return shard_epoch(st, count, shard, epoch);
+}
+
+int store_sqlite_shard_fence(struct store_sqlite *st, int count, int shard, int64_t epoch)
+{
+	int64_t now;
+
+	if (epoch == 0)
+		return 1;
+	if (shard_epoch(st, count, shard, &now))
+		return -1;
+	return now == epoch;
+}
+
+int store_sqlite_shard_session_put(struct store_sqlite *st, int count, int shard, int64_t epoch,
+                                   const struct store_shard_session *ss)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_SHARD_SESSION_PUT);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int(s, 1, count);
+	sqlite3_bind_int(s, 2, shard);
+	if (bind_id(st, s, 3, ss->session_id, STORE_SESSION_MAX, "session id") ||
+	    bind_id(st, s, 5, ss->resume_url, STORE_URL_MAX, "resume url")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int64(s, 4, ss->seq < 0 ? 0 : ss->seq);
+	sqlite3_bind_int64(s, 6, ss->saved_at < 0 ? 0 : ss->saved_at);
+	sqlite3_bind_int64(s, 7, epoch);
+	if (run(st, ST_SHARD_SESSION_PUT, "save shard session"))
+		return -1;
+	return sqlite3_changes(st->db) == 0;
+}
+
+int store_sqlite_shard_session_get(struct store_sqlite *st, int count, int shard,
+                                   struct store_shard_session *out)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_SHARD_SESSION_GET);
+	int rc, found = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return -1;
+	sqlite3_bind_int(s, 1, count);
+	sqlite3_bind_int(s, 2, shard);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		col_text(s, 0, out->session_id, sizeof(out->session_id));
+		out->seq = sqlite3_column_int64(s, 1);
+		col_text(s, 2, out->resume_url, sizeof(out->resume_url));
+		out->saved_at = sqlite3_column_int64(s, 3);
+		found = out->session_id[0] != '\0';
+	} else if (rc != SQLITE_DONE) {
+		set_db_err(st, "read shard session");
+		found = -1;
+	}
+	stmt_done(s);
+	return found;
+}
+
+int store_sqlite_interaction_mark(struct store_sqlite *st, const char *id, int64_t now)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_INTERACTION_MARK);
+
+	if (!s)
+		return -1;
+	if (bind_id(st, s, 1, id, STORE_ID_MAX, "interaction id")) {
+		stmt_done(s);
+		return -1;
+	}
+	sqlite3_bind_int64(s, 2, now < 0 ? 0 : now);
+	if (run(st, ST_INTERACTION_MARK, "record interaction"))
+		return -1;
+	return sqlite3_changes(st->db) == 1;
+}
+
+int store_sqlite_interactions_forget(struct store_sqlite *st, int64_t before)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_INTERACTIONS_FORGET);
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, before);
+	return run(st, ST_INTERACTIONS_FORGET, "forget interactions");
 }

@@ -76,6 +76,15 @@ int store_sqlite_player_notify_put(struct store_sqlite *st, const char *id, cons
 int store_sqlite_player_notify(struct store_sqlite *st, const char *id);
 int store_sqlite_setting_get(struct store_sqlite *st, const char *key, char *value, size_t cap);
 int store_sqlite_setting_put(struct store_sqlite *st, const char *key, const char *value);
+int store_sqlite_interaction_mark(struct store_sqlite *st, const char *id, int64_t now);
+int store_sqlite_interactions_forget(struct store_sqlite *st, int64_t before);
+int store_sqlite_shard_claim(struct store_sqlite *st, int count, int shard, const char *owner,
+                             int64_t now, int64_t *epoch);
+int store_sqlite_shard_fence(struct store_sqlite *st, int count, int shard, int64_t epoch);
+int store_sqlite_shard_session_put(struct store_sqlite *st, int count, int shard, int64_t epoch,
+                                   const struct store_shard_session *ss);
+int store_sqlite_shard_session_get(struct store_sqlite *st, int count, int shard,
+                                   struct store_shard_session *out);
 int store_sqlite_checkpoint(struct store_sqlite *st);
 int64_t store_sqlite_games_made(struct store_sqlite *st);
 void store_sqlite_fail_after(struct store_sqlite *st, int writes);

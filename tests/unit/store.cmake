@@ -30,3 +30,25 @@ rlyeh_pg_test(records test_records)
 # The bot over the store, on both backends.
 target_link_libraries(test_bot PRIVATE rlyeh_testdb)
 rlyeh_pg_test(bot test_bot)
+
+# Shard ownership and gateway sessions (store.h "shards"), on both backends;
+# the locks themselves are PostgreSQL's.
+add_executable(test_store_shards unit/test_store_shards.c)
+target_include_directories(test_store_shards PRIVATE ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_store_shards PRIVATE rlyeh_store rlyeh_testdb ${CMOCKA_LIBRARIES})
+add_test(NAME store_shards COMMAND test_store_shards)
+rlyeh_pg_test(store_shards test_store_shards)
+
+# Which process owns which shards (owner.h), on both backends.
+add_executable(test_owner unit/test_owner.c)
+target_include_directories(test_owner PRIVATE ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_owner PRIVATE rlyeh_store rlyeh_testdb ${CMOCKA_LIBRARIES})
+add_test(NAME owner COMMAND test_owner)
+rlyeh_pg_test(owner test_owner)
+
+# The bot with shards given and taken (bot.h "Sharded bots"), on both backends.
+add_executable(test_bot_shards unit/test_bot_shards.c)
+target_include_directories(test_bot_shards PRIVATE ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_bot_shards PRIVATE rlyeh_bot rlyeh_testdb ${CMOCKA_LIBRARIES})
+add_test(NAME bot_shards COMMAND test_bot_shards)
+rlyeh_pg_test(bot_shards test_bot_shards)
