@@ -36,6 +36,11 @@ struct shards_handler {
 	void (*dispatch)(void *ctx, int shard, const char *t, const cJSON *d, int64_t seq);
 	/* Shard `shard` changed state (enum gateway_state). */
 	void (*state)(void *ctx, int shard, int state, const char *why);
+	/* May be NULL. Asked when shard `shard` got its local turn to
+	 * identify in rate-limit bucket `bucket`: 1 to go, 0 when another
+	 * process holds the bucket for *wait_us more, -1 when it cannot be
+	 * told (asked again in a second). */
+	int (*may_identify)(void *ctx, int shard, int bucket, int64_t *wait_us);
 };
 
 /* Makes the connections (none started) on `ctx` (borrowed). NULL when
