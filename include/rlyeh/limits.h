@@ -7,6 +7,8 @@
  *   (table rlyeh_process, one row per process, its beat in the database's
  *   clock). A process beats every LIMITS_BEAT_MS, one round trip, and
  *   recomputes its share then: no round trip per request.
+ *   A process that starts says so (NOTIFY rlyeh_joined), so that the others
+ *   beat at once rather than up to LIMITS_BEAT_MS later.
  * - a global 429: the process that gets one announces it with
  *   NOTIFY rlyeh_global_429, '<retry_after_ms>'; every process LISTENs on
  *   its own connection and holds its counted requests as long.
@@ -55,8 +57,10 @@ int limits_global_429(struct limits *l, long retry_after_ms);
 
 /* Reads what arrived on the connection without blocking: the longest wait
  * (ms) that other processes announced since the last call, 0 when none, -1
- * when the connection is lost (limits_beat opens it again). */
-long limits_poll(struct limits *l);
+ * when the connection is lost (limits_beat opens it again). Sets *joined
+ * (may be NULL) to 1 when another process started meanwhile (and leaves it
+ * alone otherwise): a beat then gives the new share at once. */
+long limits_poll(struct limits *l, int *joined);
 
 /* Asks for the IDENTIFY turn of `bucket` (>= 0), which is free when no
  * process took it in the last gap_ms. Returns 1 when this process got it

@@ -2006,11 +2006,13 @@ static void shared_beat(struct app *a)
 }
 
 /* Every SHARED_POLL_MS: holds the requests when another process got a
- * global 429, announces this one's, and beats every LIMITS_BEAT_MS. */
+ * global 429, announces this one's, and beats every LIMITS_BEAT_MS and when
+ * another process started. */
 static void shared_due(lws_sorted_usec_list_t *sul)
 {
 	struct app *a = lws_container_of(sul, struct app, shared);
-	long theirs = limits_poll(a->limits), ours = rest_global_429_take(a->rest);
+	int joined = 0;
+	long theirs = limits_poll(a->limits, &joined), ours = rest_global_429_take(a->rest);
 	int64_t now = now_ms();
 
 	if (theirs > 0) {
@@ -2020,7 +2022,7 @@ static void shared_due(lws_sorted_usec_list_t *sul)
 	}
 	if (ours > 0 && limits_global_429(a->limits, ours))
 		log_msg(LOG_WARN, "shared limits: %s", limits_errmsg(a->limits));
-	if (theirs < 0 || now >= a->next_beat) {
+	if (theirs < 0 || joined || now >= a->next_beat) {
 		a->next_beat = now + LIMITS_BEAT_MS;
 		shared_beat(a);
 	}

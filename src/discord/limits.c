@@ -28,7 +28,9 @@ static const char *const setup_sql = "BEGIN;"
                                      "CREATE TABLE IF NOT EXISTS rlyeh_identify ("
                                      " bucket integer PRIMARY KEY, at timestamptz NOT NULL);"
                                      "COMMIT;"
-                                     "LISTEN rlyeh_global_429;";
+                                     "LISTEN rlyeh_global_429;"
+                                     "LISTEN rlyeh_joined;"
+                                     "NOTIFY rlyeh_joined;";
 
 static const char *const beat_sql =
     "WITH up AS (INSERT INTO rlyeh_process (id, beat_at) VALUES ($1, clock_timestamp())"
@@ -203,7 +205,7 @@ int limits_global_429(struct limits *l, long retry_after_ms)
 	return 0;
 }
 
-long limits_poll(struct limits *l)
+long limits_poll(struct limits *l, int *joined)
 {
 	PGnotify *n;
 	long longest = 0;
@@ -217,6 +219,8 @@ long limits_poll(struct limits *l)
 	}
 	self = PQbackendPID(l->conn);
 	while ((n = PQnotifies(l->conn))) {
+		if (n->be_pid != self && joined && strcmp(n->relname, "rlyeh_joined") == 0)
+			*joined = 1;
 		if (n->be_pid != self && strcmp(n->relname, "rlyeh_global_429") == 0) {
 			char *end;
 			long ms = strtol(n->extra, &end, 10);

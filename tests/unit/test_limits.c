@@ -80,6 +80,19 @@ static void exec_sql(const char *sql)
 	PQfinish(c);
 }
 
+/* 1 when l hears within `ms` that another process started. */
+static int joined_within(struct limits *l, long ms)
+{
+	int joined = 0;
+
+	for (long t = 0; t < ms && !joined; t += 10) {
+		assert_true(limits_poll(l, &joined) >= 0);
+		if (!joined)
+			sleep_ms(10);
+	}
+	return joined;
+}
+
 static void test_live(void **unused)
 {
 	struct limits *a, *b;
@@ -95,6 +108,9 @@ static void test_live(void **unused)
 	b = open_or_fail();
 	assert_int_equal(limits_beat(b, &live), 0);
 	assert_int_equal(live, 2);
+	/* a hears that b started, b does not hear itself */
+	assert_int_equal(joined_within(a, 500), 1);
+	assert_int_equal(joined_within(b, 100), 0);
 	assert_int_equal(limits_beat(a, &live), 0);
 	assert_int_equal(live, 2);
 	/* a process silent for longer than LIMITS_DEAD_MS counts no more and
@@ -197,7 +213,7 @@ static long gather(struct limits *l, long ms)
 	long most = 0;
 
 	for (long t = 0; t < ms; t += 10) {
-		long got = limits_poll(l);
+		long got = limits_poll(l, NULL);
 		assert_true(got >= 0);
 		most = got > most ? got : most;
 		sleep_ms(10);
@@ -215,7 +231,7 @@ static void test_global_429(void **unused)
 	a = open_or_fail();
 	b = open_or_fail();
 	c = open_or_fail();
-	assert_int_equal(limits_poll(b), 0);
+	assert_int_equal(limits_poll(b, NULL), 0);
 	assert_int_equal(limits_global_429(a, 1234), 0);
 	assert_int_equal(limits_global_429(a, 800), 0);
 	/* every other process hears it, the longest wait counts */
