@@ -24,13 +24,18 @@
 
 #include <stddef.h>
 
-#define LIMITS_BEAT_MS 2000  /* how often a process beats and recomputes its share */
-#define LIMITS_DEAD_MS 10000 /* a process silent this long no longer counts */
-#define LIMITS_GAP_MS  5500  /* between two IDENTIFYs of one bucket: 5 s and the way there */
+#define LIMITS_BEAT_MS  2000  /* how often a process beats and recomputes its share */
+#define LIMITS_DEAD_MS  10000 /* a process silent this long no longer counts */
+#define LIMITS_GAP_MS   5500  /* between two IDENTIFYs of one bucket: 5 s and the way there */
+#define LIMITS_HEADROOM 10    /* percent of the global limit several processes leave free */
 
 /* The requests per second one of `live` processes may send when together
- * they may send `total`: total / live rounded down, at least 1; live < 1
- * counts as 1, total < 1 gives 1. */
+ * they may send `total`. One process alone (live <= 1) has it all. Several
+ * leave a tenth of it free, LIMITS_HEADROOM: each one's requests keep to its
+ * share as they leave, but reach Discord bunched by a few milliseconds, and
+ * the processes' small overshoots add up (two at 25/s each were measured at
+ * up to 54 in one second). So: total * 9 / 10 / live, rounded down, at least
+ * 1 (more processes than that many requests overshoot). total < 1 gives 1. */
 int limits_share(int total, int live);
 
 struct limits;

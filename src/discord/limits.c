@@ -56,8 +56,9 @@ int limits_share(int total, int live)
 {
 	if (total < 1)
 		return 1;
-	if (live < 1)
-		live = 1;
+	if (live <= 1)
+		return total;
+	total = (int)((long)total * (100 - LIMITS_HEADROOM) / 100);
 	return total / live > 0 ? total / live : 1;
 }
 

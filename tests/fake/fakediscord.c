@@ -45,11 +45,13 @@
  *                               "pinged_roles", "pinged_everyone"), http_fault, gw_open, gw_in,
  *                               gw_out, gw_close, violation ("what").
  *   GET  /_fake/state           sessions, connected, identifies, resumes, seq, violations...
- *                               and "global": {"requests", "peak_per_s", "peak_at_ms"}: the
- *                               requests under the global rate limit (every /api/v10 request
- *                               but /interactions/... and /webhooks/..., from every client
- *                               together) and the most seen within one second (sliding, by
- *                               arrival; saturates at GLOBAL_RING).
+ *                               and "global": {"requests", "peak_per_s", "peak_at_ms", "now_ms",
+ *                               "fault_429_at_ms"}: the requests under the global rate limit
+ *                               (every /api/v10 request but /interactions/... and
+ *                               /webhooks/..., from every client together), the most seen
+ *                               within one second (sliding, by arrival; saturates at
+ *                               GLOBAL_RING) and when, the time now and of the last global 429
+ *                               fault answered (ms on the fake's monotonic clock; 0: none).
  *   POST /_fake/global_reset    starts the peak again from 0 (requests keep counting).
  *   GET  /_fake/message?id=ID   a stored message and its files' bytes described.
  *   POST /_fake/dispatch        {"t", "d"}: a dispatch on the session of d's guild ({"s"}).
@@ -4157,7 +4159,7 @@ static struct {
 	int64_t t[GLOBAL_RING];
 	int head, n;
 	int peak;
-	int64_t peak_at, started;
+	int64_t peak_at, fault_429_at;
 	long requests;
 } G;
 
@@ -4169,8 +4171,6 @@ static void global_count(const char *sub)
 
 	if (!strncmp(sub, "/interactions/", 14) || !strncmp(sub, "/webhooks/", 10))
 		return;
-	if (!G.started)
-		G.started = now;
 	G.requests++;
 	while (G.n && G.t[G.head] <= now - LWS_US_PER_SEC) {
 		G.head = (G.head + 1) % GLOBAL_RING;
@@ -4205,8 +4205,9 @@ static void ctl_state(struct req *r)
 	cJSON *g = cJSON_AddObjectToObject(j, "global");
 	cJSON_AddNumberToObject(g, "requests", (double)G.requests);
 	cJSON_AddNumberToObject(g, "peak_per_s", G.peak);
-	cJSON_AddNumberToObject(g, "peak_at_ms",
-	                        G.peak ? (double)((G.peak_at - G.started) / LWS_US_PER_MS) : 0);
+	cJSON_AddNumberToObject(g, "peak_at_ms", (double)(G.peak_at / LWS_US_PER_MS));
+	cJSON_AddNumberToObject(g, "now_ms", (double)(now_us() / LWS_US_PER_MS));
+	cJSON_AddNumberToObject(g, "fault_429_at_ms", (double)(G.fault_429_at / LWS_US_PER_MS));
 	cJSON *live = cJSON_AddArrayToObject(j, "live");
 	for (struct conn *c = F.conns; c; c = c->next) {
 		if (!conn_live(c))
@@ -5086,6 +5087,7 @@ static void fault_response(struct req *r, const struct hfault *h)
 		snprintf(v, sizeof v, "%ld", whole + (h->retry_after > (double)whole));
 		add_header(r, "Retry-After", v);
 		if (h->global) {
+			G.fault_429_at = now_us();
 			add_header(r, "X-RateLimit-Global", "true");
 			add_header(r, "X-RateLimit-Scope", "global");
 		} else {
