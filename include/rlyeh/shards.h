@@ -2,9 +2,10 @@
  * (shards A..B of N), on the caller's lws context. New sessions (IDENTIFY)
  * take turns through a shardq: one per rate-limit bucket (shard_id %
  * max_concurrency) per 5 s, and none while the session start limit is spent
- * until it resets; RESUMEs need no turn. A shard that drops resumes on its
- * own; the others keep going. A shard closed for good (4004, 4010-4014)
- * stops them all. */
+ * until it resets; RESUMEs need no turn. With several processes on one
+ * token, a turn is also asked of them all (shards_handler.may_identify). A
+ * shard that drops resumes on its own; the others keep going. A shard closed
+ * for good (4004, 4010-4014) stops them all. */
 #ifndef RLYEH_SHARDS_H
 #define RLYEH_SHARDS_H
 

@@ -2022,7 +2022,8 @@ static void shared_due(lws_sorted_usec_list_t *sul)
 	}
 	if (ours > 0 && limits_global_429(a->limits, ours))
 		log_msg(LOG_WARN, "shared limits: %s", limits_errmsg(a->limits));
-	if (theirs < 0 || joined || now >= a->next_beat) {
+	/* a lost connection is opened again by the next beat, not sooner */
+	if (joined || now >= a->next_beat) {
 		a->next_beat = now + LIMITS_BEAT_MS;
 		shared_beat(a);
 	}

@@ -76,11 +76,12 @@ static void quiet(void *arg, const char *message)
 	(void)message;
 }
 
-/* Runs the setup on a fresh connection. 0 or -1 (err set). */
+/* Runs the setup on a fresh connection. 0, or -1 with err set and the
+ * connection closed. */
 static int setup(struct limits *l)
 {
 	PGresult *r;
-	int ok = 1;
+	int ok;
 
 	PQsetNoticeProcessor(l->conn, quiet, NULL);
 	PQclear(PQexec(l->conn, "SET application_name = 'rlyeh limits'"));
@@ -88,11 +89,11 @@ static int setup(struct limits *l)
 	/* PQexec returns the last result; a failure earlier stops the batch */
 	ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
 	PQclear(r);
-	while ((r = PQgetResult(l->conn)))
-		PQclear(r);
 	if (!ok) {
+		/* dropped, so that the next call sets it up again */
 		set_err(l, "cannot set up the shared limits");
-		PQclear(PQexec(l->conn, "ROLLBACK"));
+		PQfinish(l->conn);
+		l->conn = NULL;
 		return -1;
 	}
 	return 0;
