@@ -10,13 +10,19 @@ passes=0
 failures=0
 for prefix in /usr /opt/rlyeh; do
 	DESTDIR="$tmp/root" cmake --install "$build" --prefix "$prefix" >/dev/null || { echo "FAIL install $prefix"; failures=$((failures + 1)); continue; }
-	for f in bin/rlyeh share/rlyeh/rlyeh.conf share/rlyeh/migrations/0001_tables.sql lib/systemd/system/rlyeh.service; do
+	for f in bin/rlyeh share/rlyeh/rlyeh.conf share/rlyeh/migrations/0001_tables.sql lib/systemd/system/rlyeh.service lib/systemd/system/rlyeh@.service; do
 		if [ -e "$tmp/root$prefix/$f" ]; then passes=$((passes + 1)); else echo "FAIL $prefix/$f missing"; failures=$((failures + 1)); fi
 	done
 	if grep -q "^ExecStart=$prefix/bin/rlyeh run " "$tmp/root$prefix/lib/systemd/system/rlyeh.service"; then
 		passes=$((passes + 1))
 	else
 		echo "FAIL ExecStart for prefix $prefix:"; grep ExecStart "$tmp/root$prefix/lib/systemd/system/rlyeh.service"
+		failures=$((failures + 1))
+	fi
+	if grep -q "^ExecStart=$prefix/bin/rlyeh run --config \${CONFIGURATION_DIRECTORY}/%i.conf" "$tmp/root$prefix/lib/systemd/system/rlyeh@.service"; then
+		passes=$((passes + 1))
+	else
+		echo "FAIL template ExecStart for prefix $prefix:"; grep ExecStart "$tmp/root$prefix/lib/systemd/system/rlyeh@.service"
 		failures=$((failures + 1))
 	fi
 	"$tmp/root$prefix/bin/rlyeh" --version >/dev/null && passes=$((passes + 1)) || { echo "FAIL installed binary"; failures=$((failures + 1)); }
@@ -26,7 +32,7 @@ if command -v dpkg-deb >/dev/null 2>&1 && command -v dpkg-shlibdeps >/dev/null 2
 	if (cd "$build" && cpack -G DEB -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1); then
 		deb=$(ls "$tmp"/pkg/rlyeh_*.deb 2>/dev/null | head -n 1)
 		dpkg-deb -c "$deb" >"$tmp/contents"
-		for f in ./usr/bin/rlyeh ./usr/lib/systemd/system/rlyeh.service ./usr/share/rlyeh/rlyeh.conf; do
+		for f in ./usr/bin/rlyeh ./usr/lib/systemd/system/rlyeh.service ./usr/lib/systemd/system/rlyeh@.service ./usr/share/rlyeh/rlyeh.conf; do
 			grep -q " $f\$" "$tmp/contents" && passes=$((passes + 1)) || { echo "FAIL $f not in the package"; failures=$((failures + 1)); }
 		done
 	else

@@ -122,6 +122,22 @@ int rest_pending(struct rest *r);
  * global limit and a global 429 hold. */
 void rest_stats(struct rest *r, long *rate_limited_waits, long *too_many);
 
+/* Keeps counted (not exempt) requests to `per_second` in any second from
+ * now on: this process's share of the global limit when several share one
+ * token (limits.h). Clamped to 1..global_per_second. Thread-safe. */
+void rest_set_share(struct rest *r, int per_second);
+
+/* The share in force (global_per_second until rest_set_share). */
+int rest_share(struct rest *r);
+
+/* Holds counted requests for `ms` from now, as a global 429 would: another
+ * process got one. Requests in flight go on. Thread-safe. */
+void rest_hold_global(struct rest *r, long ms);
+
+/* The longest wait (ms, rounded up) asked by global 429s received since the
+ * last call, 0 when none. Thread-safe. */
+long rest_global_429_take(struct rest *r);
+
 /* Stops the worker after the requests in flight have finished or
  * `grace_ms` passed, frees everything; unfinished requests are dropped.
  * NULL is a no-op. */

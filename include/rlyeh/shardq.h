@@ -54,6 +54,13 @@ void shardq_cancel(struct shardq *q, int id);
  * until -1: several buckets may start at once. */
 int shardq_next(struct shardq *q, int64_t now, int64_t *wait_us);
 
+/* Takes back the turn shardq_next just gave shard `id` at `now` (someone
+ * else, e.g. another process, holds its bucket): the shard waits again,
+ * first in line, the start is not counted, and its bucket stays closed
+ * until now + hold_us. Returns 0, or -1 when the queue is full (nothing
+ * changed). */
+int shardq_refuse(struct shardq *q, int id, int64_t now, int64_t hold_us);
+
 /* Shards waiting. */
 int shardq_waiting(const struct shardq *q);
 

@@ -2,9 +2,10 @@
  * (shards A..B of N), on the caller's lws context. New sessions (IDENTIFY)
  * take turns through a shardq: one per rate-limit bucket (shard_id %
  * max_concurrency) per 5 s, and none while the session start limit is spent
- * until it resets; RESUMEs need no turn. A shard that drops resumes on its
- * own; the others keep going. A shard closed for good (4004, 4010-4014)
- * stops them all. */
+ * until it resets; RESUMEs need no turn. With several processes on one
+ * token, a turn is also asked of them all (shards_handler.may_identify). A
+ * shard that drops resumes on its own; the others keep going. A shard closed
+ * for good (4004, 4010-4014) stops them all. */
 #ifndef RLYEH_SHARDS_H
 #define RLYEH_SHARDS_H
 
@@ -37,6 +38,11 @@ struct shards_handler {
 	void (*dispatch)(void *ctx, int shard, const char *t, const cJSON *d, int64_t seq);
 	/* Shard `shard` changed state (enum gateway_state). */
 	void (*state)(void *ctx, int shard, int state, const char *why);
+	/* May be NULL. Asked when shard `shard` got its local turn to
+	 * identify in rate-limit bucket `bucket`: 1 to go, 0 when another
+	 * process holds the bucket for *wait_us more, -1 when it cannot be
+	 * told (asked again in a second). */
+	int (*may_identify)(void *ctx, int shard, int bucket, int64_t *wait_us);
 };
 
 /* Makes the connections (none started) on `ctx` (borrowed). NULL when

@@ -18,6 +18,7 @@
 #include "rlyeh/console.h"
 #include "rlyeh/gateway.h"
 #include "rlyeh/i18n.h"
+#include "rlyeh/limits.h"
 #include "rlyeh/log.h"
 #include "rlyeh/metrics.h"
 #include "rlyeh/owner.h"
@@ -1197,6 +1198,12 @@ struct app {
 	lws_sorted_usec_list_t tick;
 	lws_sorted_usec_list_t watchdog;
 	uint64_t watchdog_us;
+	/* With PostgreSQL: the limits shared with the other processes. */
+	struct limits *limits;
+	lws_sorted_usec_list_t shared;
+	int64_t next_beat;
+	int global_total; /* the whole global limit, shared by the live processes */
+	int live;         /* processes running, as the last beat saw */
 	const char *config_path;
 	int notified_ready;
 	uint64_t seen[2][DEDUP_SLOTS]; /* recent interaction ids: newer, older */
@@ -2011,7 +2018,70 @@ static void reload(struct app *a)
 	sd_notify(0, "READY=1");
 }
 
-/* Tells systemd the loop is alive, at half the watchdog period. */
+#define SHARED_POLL_MS 100
+
+/* Beats and resets this process's share of the global limit. */
+static void shared_beat(struct app *a)
+{
+	int live = a->live;
+
+	if (limits_beat(a->limits, &live)) {
+		log_msg(LOG_WARN, "shared limits: %s; keeping a share of %d/s",
+		        limits_errmsg(a->limits), rest_share(a->rest));
+		return;
+	}
+	if (live != a->live)
+		log_msg(LOG_INFO, "shared limits: %d processes, %d requests/s each", live,
+		        limits_share(a->global_total, live));
+	a->live = live;
+	rest_set_share(a->rest, limits_share(a->global_total, live));
+}
+
+/* Every SHARED_POLL_MS: holds the requests when another process got a
+ * global 429, announces this one's, and beats every LIMITS_BEAT_MS and when
+ * another process started. */
+static void shared_due(lws_sorted_usec_list_t *sul)
+{
+	struct app *a = lws_container_of(sul, struct app, shared);
+	int joined = 0;
+	long theirs = limits_poll(a->limits, &joined), ours = rest_global_429_take(a->rest);
+	int64_t now = now_ms();
+
+	if (theirs > 0) {
+		log_msg(LOG_WARN, "another process got a global 429: holding requests %ld ms",
+		        theirs);
+		rest_hold_global(a->rest, theirs);
+	}
+	if (ours > 0 && limits_global_429(a->limits, ours))
+		log_msg(LOG_WARN, "shared limits: %s", limits_errmsg(a->limits));
+	/* a lost connection is opened again by the next beat, not sooner */
+	if (joined || now >= a->next_beat) {
+		a->next_beat = now + LIMITS_BEAT_MS;
+		shared_beat(a);
+	}
+	lws_sul_schedule(a->ctx, 0, &a->shared, shared_due, SHARED_POLL_MS * LWS_US_PER_MS);
+}
+
+/* shards' may_identify: the IDENTIFY bucket shared by the processes. */
+static int shared_identify(void *ctx, int shard, int bucket, int64_t *wait_us)
+{
+	struct app *a = ctx;
+	long ms = 0;
+	int rc;
+
+	if (!a->limits)
+		return 1;
+	rc = limits_identify(a->limits, bucket, LIMITS_GAP_MS, &ms);
+	if (rc == 0)
+		log_msg(LOG_INFO,
+		        "shard %d: bucket %d was taken by another process; %ld ms to wait", shard,
+		        bucket, ms);
+	else if (rc < 0)
+		log_msg(LOG_WARN, "shared limits: %s", limits_errmsg(a->limits));
+	*wait_us = (int64_t)ms * 1000;
+	return rc;
+}
+
 /* ---- shard ownership (owner.h), with PostgreSQL ---- */
 
 #define OWN_POLL_MS 1000 /* ownership asked and sessions saved this often */
@@ -2087,6 +2157,7 @@ static void own_due(lws_sorted_usec_list_t *sul)
 	lws_sul_schedule(a->ctx, 0, &a->own, own_due, OWN_POLL_MS * LWS_US_PER_MS);
 }
 
+/* Tells systemd the loop is alive, at half the watchdog period. */
 static void watchdog_due(lws_sorted_usec_list_t *sul)
 {
 	struct app *a = lws_container_of(sul, struct app, watchdog);
@@ -2611,6 +2682,19 @@ int discord_main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
+	a->global_total = rest_share(a->rest);
+	if (store_is_postgresql(a->cfg.database)) {
+		a->limits = limits_open(a->cfg.database, "rlyeh", err, sizeof(err));
+		if (!a->limits) {
+			log_msg(LOG_ERR, "shared limits: %s", err);
+			status = 1;
+			goto out;
+		}
+		a->live = 1;
+		shared_beat(a);
+		a->next_beat = now_ms() + LIMITS_BEAT_MS;
+		lws_sul_schedule(a->ctx, 0, &a->shared, shared_due, SHARED_POLL_MS * LWS_US_PER_MS);
+	}
 	a->max_concurrency = 1;
 	a->starts_left = a->starts_total = -1;
 	if (a->cfg.gateway_url[0])
@@ -2627,6 +2711,7 @@ int discord_main(int argc, char **argv)
 	sh.dispatch = on_dispatch;
 	sh.state = on_state;
 	sc.managed = bc.shards > 0;
+	sh.may_identify = a->limits ? shared_identify : NULL;
 	a->shards = shards_new(a->ctx, &sc, &sh);
 	if (!a->shards) {
 		status = 1;
@@ -2712,6 +2797,8 @@ out:
 	lws_sul_cancel(&a->own);
 	owner_free(a->owner); /* its connection closes: the standbys take over */
 	lws_sul_cancel(&a->watchdog);
+	lws_sul_cancel(&a->shared);
+	limits_close(a->limits);
 	rest_stop(a->rest, 2000);
 	if (a->ctx)
 		lws_context_destroy(a->ctx);

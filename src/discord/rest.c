@@ -156,6 +156,9 @@ struct rest {
 	int stopping;
 	double stop_deadline;
 	long waits, too_many;
+	int share;          /* counted requests per second kept to, <= global_per_second */
+	double hold_until;  /* no counted request before (rest_hold_global) */
+	long global_429_ms; /* the longest global 429 wait not yet taken */
 
 	void (*wake)(void *);
 	void *wake_ctx;
@@ -171,6 +174,7 @@ struct rest {
 	struct table routes, limits;
 	double *sent; /* times of the last global_per_second counted requests */
 	int sent_next;
+	int window; /* the share, as the worker last read it */
 	double global_until;
 	unsigned scan;
 	uint64_t prng;
@@ -1168,10 +1172,13 @@ fail:
 	return -1;
 }
 
-/* The earliest time the global window lets one more counted request go. */
+/* The earliest time the global window lets one more counted request go:
+ * a second after the window-th most recent one. */
 static double global_window_free_at(const struct rest *r)
 {
-	return r->sent[r->sent_next] + 1.0;
+	int cap = r->global_per_second;
+
+	return r->sent[(r->sent_next - r->window + cap) % cap] + 1.0;
 }
 
 static void count_wait(struct rest *r, struct job *j)
@@ -1193,6 +1200,10 @@ static int dispatch(struct rest *r, double now)
 	double wake_at = now + POLL_MAX_MS / 1000.0, until;
 	struct job *j, *next;
 
+	pthread_mutex_lock(&r->lock);
+	r->window = r->share;
+	r->global_until = max_d(r->global_until, r->hold_until);
+	pthread_mutex_unlock(&r->lock);
 	r->scan++;
 	for (j = r->waiting.head; j; j = next) {
 		struct limit *l = j->route->limit;
@@ -1337,6 +1348,8 @@ static void finish(struct rest *r, struct job *j, CURLcode rc, int stopping)
 			wait = j->hdr.reset_after;
 		pthread_mutex_lock(&r->lock);
 		r->too_many++;
+		if (global && (long)(wait * 1000.0) + 1 > r->global_429_ms)
+			r->global_429_ms = (long)(wait * 1000.0) + 1;
 		pthread_mutex_unlock(&r->lock);
 		if (global)
 			r->global_until = max_d(r->global_until, now + wait);
@@ -1527,6 +1540,8 @@ struct rest *rest_start(const struct rest_config *cfg, void (*wake)(void *), voi
 	r->global_per_second = cfg->global_per_second > 0 ? cfg->global_per_second : DEFAULT_GLOBAL;
 	if (r->global_per_second > GLOBAL_MAX)
 		r->global_per_second = GLOBAL_MAX;
+	r->share = r->window = r->global_per_second;
+	r->hold_until = -1e9;
 	r->base_url = dup_str(cfg->base_url);
 	r->token = dup_str(cfg->token);
 	r->user_agent = dup_str(cfg->user_agent);
@@ -1676,6 +1691,47 @@ int rest_pending(struct rest *r)
 	n = r->pending;
 	pthread_mutex_unlock(&r->lock);
 	return n;
+}
+
+void rest_set_share(struct rest *r, int per_second)
+{
+	pthread_mutex_lock(&r->lock);
+	r->share = per_second < 1                      ? 1
+	           : per_second > r->global_per_second ? r->global_per_second
+	                                               : per_second;
+	pthread_mutex_unlock(&r->lock);
+	curl_multi_wakeup(r->multi);
+}
+
+int rest_share(struct rest *r)
+{
+	int n;
+
+	pthread_mutex_lock(&r->lock);
+	n = r->share;
+	pthread_mutex_unlock(&r->lock);
+	return n;
+}
+
+void rest_hold_global(struct rest *r, long ms)
+{
+	double until = mono_now() + (double)(ms > 0 ? ms : 0) / 1000.0;
+
+	pthread_mutex_lock(&r->lock);
+	r->hold_until = max_d(r->hold_until, until);
+	pthread_mutex_unlock(&r->lock);
+	curl_multi_wakeup(r->multi);
+}
+
+long rest_global_429_take(struct rest *r)
+{
+	long ms;
+
+	pthread_mutex_lock(&r->lock);
+	ms = r->global_429_ms;
+	r->global_429_ms = 0;
+	pthread_mutex_unlock(&r->lock);
+	return ms;
 }
 
 void rest_stats(struct rest *r, long *rate_limited_waits, long *too_many)

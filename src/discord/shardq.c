@@ -101,6 +101,23 @@ int shardq_next(struct shardq *q, int64_t now, int64_t *wait_us)
 	return -1;
 }
 
+int shardq_refuse(struct shardq *q, int id, int64_t now, int64_t hold_us)
+{
+	int b;
+
+	if (q->nwait == q->cap || id < 0)
+		return -1;
+	memmove(&q->wait[1], &q->wait[0], (size_t)q->nwait * sizeof(q->wait[0]));
+	q->wait[0] = id;
+	q->nwait++;
+	if (q->remaining >= 0)
+		q->remaining++;
+	b = id % q->max_concurrency;
+	q->given[b] = 1;
+	q->bucket_at[b] = now + (hold_us > 0 ? hold_us : 0) - q->gap_us;
+	return 0;
+}
+
 int shardq_waiting(const struct shardq *q)
 {
 	return q->nwait;

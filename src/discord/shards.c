@@ -46,11 +46,27 @@ static struct slot *slot_of(struct shards *s, int id)
 static void turn_due(lws_sorted_usec_list_t *sul)
 {
 	struct shards *s = lws_container_of(sul, struct shards, turn);
-	int64_t wait;
+	int64_t wait, now;
 	int id;
 
-	while ((id = shardq_next(&s->q, mono_us(), &wait)) >= 0) {
+	while ((id = shardq_next(&s->q, now = mono_us(), &wait)) >= 0) {
 		struct slot *sl = slot_of(s, id);
+		if (sl && sl->held && !s->stopping && s->h.may_identify) {
+			int64_t hold = 0;
+			int ok = s->h.may_identify(s->h.ctx, id, id % s->q.max_concurrency, &hold);
+			if (ok <= 0) {
+				if (ok < 0) {
+					log_msg(LOG_WARN,
+					        "shard %d: cannot ask for the shared identify turn",
+					        id);
+					hold = 1000000;
+				}
+				if (hold < 100000)
+					hold = 100000;
+				if (shardq_refuse(&s->q, id, now, hold) == 0)
+					continue;
+			}
+		}
 		if (sl && sl->held && !s->stopping) {
 			log_msg(LOG_INFO, "shard %d of %d: identifying (%d waiting)", id,
 			        s->count ? s->count : 1, shardq_waiting(&s->q));

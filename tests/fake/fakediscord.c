@@ -45,6 +45,14 @@
  *                               "pinged_roles", "pinged_everyone"), http_fault, gw_open, gw_in,
  *                               gw_out, gw_close, violation ("what").
  *   GET  /_fake/state           sessions, connected, identifies, resumes, seq, violations...
+ *                               and "global": {"requests", "peak_per_s", "peak_at_ms", "now_ms",
+ *                               "fault_429_at_ms"}: the requests under the global rate limit
+ *                               (every /api/v10 request but /interactions/... and
+ *                               /webhooks/..., from every client together), the most seen
+ *                               within one second (sliding, by arrival; saturates at
+ *                               GLOBAL_RING) and when, the time now and of the last global 429
+ *                               fault answered (ms on the fake's monotonic clock; 0: none).
+ *   POST /_fake/global_reset    starts the peak again from 0 (requests keep counting).
  *   GET  /_fake/message?id=ID   a stored message and its files' bytes described.
  *   POST /_fake/dispatch        {"t", "d"}: a dispatch on the session of d's guild ({"s"}).
  *   POST /_fake/guilds          {"ids": [...]}: guilds the bot is in.
@@ -4144,6 +4152,42 @@ static void ctl_load_status(struct req *r)
 /* ---------------------------------------------------------------------------------------- */
 /* Control endpoints */
 
+/* The global rate limit as Discord counts it, over every client: arrival
+ * times of the counted requests of the last second. */
+#define GLOBAL_RING 4096
+static struct {
+	int64_t t[GLOBAL_RING];
+	int head, n;
+	int peak;
+	int64_t peak_at, fault_429_at;
+	long requests;
+} G;
+
+/* Counts a request to `sub` (the path below /api/v10) when the global limit
+ * applies to it. */
+static void global_count(const char *sub)
+{
+	int64_t now = now_us();
+
+	if (!strncmp(sub, "/interactions/", 14) || !strncmp(sub, "/webhooks/", 10))
+		return;
+	G.requests++;
+	while (G.n && G.t[G.head] <= now - LWS_US_PER_SEC) {
+		G.head = (G.head + 1) % GLOBAL_RING;
+		G.n--;
+	}
+	if (G.n == GLOBAL_RING) {
+		G.head = (G.head + 1) % GLOBAL_RING;
+		G.n--;
+	}
+	G.t[(G.head + G.n) % GLOBAL_RING] = now;
+	G.n++;
+	if (G.n > G.peak) {
+		G.peak = G.n;
+		G.peak_at = now;
+	}
+}
+
 static void ctl_state(struct req *r)
 {
 	int connected = 0;
@@ -4158,6 +4202,12 @@ static void ctl_state(struct req *r)
 	cJSON_AddNumberToObject(j, "violations", F.violations);
 	cJSON_AddNumberToObject(j, "heartbeats", F.heartbeats);
 	cJSON_AddNumberToObject(j, "acks_withheld", F.acks_withheld);
+	cJSON *g = cJSON_AddObjectToObject(j, "global");
+	cJSON_AddNumberToObject(g, "requests", (double)G.requests);
+	cJSON_AddNumberToObject(g, "peak_per_s", G.peak);
+	cJSON_AddNumberToObject(g, "peak_at_ms", (double)(G.peak_at / LWS_US_PER_MS));
+	cJSON_AddNumberToObject(g, "now_ms", (double)(now_us() / LWS_US_PER_MS));
+	cJSON_AddNumberToObject(g, "fault_429_at_ms", (double)(G.fault_429_at / LWS_US_PER_MS));
 	cJSON *live = cJSON_AddArrayToObject(j, "live");
 	for (struct conn *c = F.conns; c; c = c->next) {
 		if (!conn_live(c))
@@ -5037,6 +5087,7 @@ static void fault_response(struct req *r, const struct hfault *h)
 		snprintf(v, sizeof v, "%ld", whole + (h->retry_after > (double)whole));
 		add_header(r, "Retry-After", v);
 		if (h->global) {
+			G.fault_429_at = now_us();
 			add_header(r, "X-RateLimit-Global", "true");
 			add_header(r, "X-RateLimit-Scope", "global");
 		} else {
@@ -5177,7 +5228,11 @@ static void handle(struct req *r)
 			ctl_load_start(r, json);
 		else if (r->method == M_GET && !strcmp(c, "load"))
 			ctl_load_status(r);
-		else if (r->method == M_POST && !strcmp(c, "shutdown")) {
+		else if (r->method == M_POST && !strcmp(c, "global_reset")) {
+			G.peak = G.n;
+			G.peak_at = now_us();
+			set_body(r, 200, "{\"ok\":true}");
+		} else if (r->method == M_POST && !strcmp(c, "shutdown")) {
 			set_body(r, 200, "{\"ok\":true}");
 			r->shutdown_after = 1;
 		} else
@@ -5191,6 +5246,8 @@ static void handle(struct req *r)
 	const char *kind = "http";
 	int delay_ms = 0;
 	struct hfault *h;
+	if (!strncmp(r->path, "/api/v10/", 9))
+		global_count(r->path + 8);
 	if (r->too_large) {
 		api_headers(r, "global");
 		refuse(r, 413, "Request entity too large", 40005, "a body over %zu bytes",

@@ -806,6 +806,115 @@ static void test_global_rate(void **state)
 	server_stop();
 }
 
+/* A share of the global limit (several processes on one token): at most
+ * that many counted requests in any second, clamped to 1..global_per_second,
+ * exempt ones pass. */
+static void test_global_share(void **state)
+{
+	struct rest_response resp[6];
+	struct rest *r;
+	char path[64];
+	double t0;
+	int early = 0, late = 0, exempt;
+
+	(void)state;
+	server_start(NULL, 0, 0);
+	r = start_rest(S.port, 0, 6, 0);
+	assert_int_equal(rest_share(r), 6);
+	rest_set_share(r, 100);
+	assert_int_equal(rest_share(r), 6);
+	rest_set_share(r, 0);
+	assert_int_equal(rest_share(r), 1);
+	rest_set_share(r, 2);
+	assert_int_equal(rest_share(r), 2);
+	for (int i = 0; i < 5; i++) {
+		snprintf(path, sizeof path, "/channels/%d/messages", 20 + i);
+		submit(r, REST_POST, path, "{}", (uint64_t)i + 1, 0);
+	}
+	submit(r, REST_POST, "/interactions/6/dG9rZW4/callback", "{\"type\":5}", 6, 1);
+	take(r, resp, 6, 6.0);
+
+	assert_int_equal(seen_count(), 6);
+	t0 = S.seen[0].t;
+	exempt = find_seen("POST", "/interactions/6/dG9rZW4/callback", NULL, 0);
+	assert_true(exempt >= 0);
+	assert_true(S.seen[exempt].t - t0 < 0.5);
+	for (int i = 0; i < 6; i++) {
+		double dt = S.seen[i].t - t0;
+
+		if (i == exempt)
+			continue;
+		if (dt < 0.5)
+			early++;
+		else if (dt >= 1.9)
+			late++;
+	}
+	/* 2 at once, 2 a second later, the fifth two seconds later */
+	assert_int_equal(early, 2);
+	assert_int_equal(late, 1);
+	free_all(resp, 6);
+	rest_stop(r, 1000);
+	server_stop();
+}
+
+/* rest_hold_global (another process got a global 429) holds the counted
+ * requests, not the exempt ones; a global 429 received here is handed over
+ * once by rest_global_429_take, a route's 429 not. */
+static void test_global_hold_and_take(void **state)
+{
+	struct rest_response resp[3];
+	struct rule rules[] = {
+		{ .method = "GET",
+		  .path = "/gateway/bot",
+		  .times = 1,
+		  .status = 429,
+		  .headers = "X-RateLimit-Global: true\r\nX-RateLimit-Scope: global\r\n",
+		  .body = "{\"message\": \"You are being rate limited.\", \"retry_after\": 0.25, "
+		          "\"global\": true}" },
+		{ .method = "GET",
+		  .path = "/users/@me",
+		  .times = 1,
+		  .status = 429,
+		  .headers = "X-RateLimit-Scope: user\r\n",
+		  .body = "{\"message\": \"You are being rate limited.\", \"retry_after\": 0.1, "
+		          "\"global\": false}" },
+	};
+	struct rest *r;
+	double t_hold;
+	int b, c;
+
+	(void)state;
+	server_start(rules, 2, 0);
+	r = start_rest(S.port, 0, 0, 0);
+	assert_int_equal(rest_global_429_take(r), 0);
+	submit(r, REST_GET, "/users/@me", NULL, 1, 0);
+	take(r, resp, 1, 5.0);
+	assert_int_equal(resp[0].status, 200);
+	free_all(resp, 1);
+	assert_int_equal(rest_global_429_take(r), 0);
+	submit(r, REST_GET, "/gateway/bot", NULL, 1, 0);
+	take(r, resp, 1, 5.0);
+	assert_int_equal(resp[0].status, 200);
+	free_all(resp, 1);
+	assert_int_equal(rest_global_429_take(r), 251);
+	assert_int_equal(rest_global_429_take(r), 0);
+
+	rest_hold_global(r, 400);
+	t_hold = now_s();
+	submit(r, REST_POST, "/channels/3/messages", "{\"content\":\"B\"}", 1, 0);
+	submit(r, REST_POST, "/interactions/78/aW50ZXJhY3Rpb24/callback", "{\"type\":4}", 2, 1);
+	take(r, resp, 2, 5.0);
+	assert_int_equal(seen_count(), 6);
+	b = find_seen("POST", "/channels/3/messages", NULL, 0);
+	c = find_seen("POST", "/interactions/78/aW50ZXJhY3Rpb24/callback", NULL, 0);
+	assert_true(b >= 0 && c >= 0);
+	assert_true(S.seen[b].t - t_hold >= 0.38 && S.seen[b].t - t_hold < 2.0);
+	assert_true(S.seen[c].t - t_hold < 0.3);
+	free_all(resp, 2);
+	rest_stop(r, 1000);
+	server_stop();
+}
+
 /* 5xx: retried with a growing backoff; after max_retries the last answer
  * is delivered. One success after a 502 ends the retries. */
 static void test_5xx_retried(void **state)
@@ -1644,6 +1753,8 @@ int main(void)
 		cmocka_unit_test(test_global_429_holds_all),
 		cmocka_unit_test(test_remaining_zero_holds_its_bucket),
 		cmocka_unit_test(test_global_rate),
+		cmocka_unit_test(test_global_share),
+		cmocka_unit_test(test_global_hold_and_take),
 		cmocka_unit_test(test_5xx_retried),
 		cmocka_unit_test(test_transport_errors_retried),
 		cmocka_unit_test(test_4xx_not_retried),

@@ -136,6 +136,47 @@ static void test_start_limit(void **unused)
 	shardq_free(&q);
 }
 
+/* A turn refused by another process: the shard is first in line again, the
+ * start is given back, and its bucket stays closed for the hold only. */
+static void test_refuse(void **unused)
+{
+	struct shardq q;
+	int got[8];
+	int64_t wait;
+
+	(void)unused;
+	assert_int_equal(shardq_init(&q, 2, GAP, 8), 0);
+	shardq_limit(&q, 10, 10, 1000000);
+	assert_int_equal(shardq_push(&q, 0), 0);
+	assert_int_equal(shardq_push(&q, 2), 0);
+	assert_int_equal(shardq_push(&q, 1), 0);
+	assert_int_equal(shardq_next(&q, 0, &wait), 0);
+	assert_int_equal(q.remaining, 9);
+	assert_int_equal(shardq_refuse(&q, 0, 0, 300), 0);
+	assert_int_equal(q.remaining, 10);
+	assert_int_equal(shardq_waiting(&q), 3);
+	/* bucket 0 is held: bucket 1 goes, then nothing until the hold ends */
+	assert_int_equal(turns(&q, 0, got, 8, &wait), 1);
+	assert_int_equal(got[0], 1);
+	assert_int_equal(wait, 300);
+	assert_int_equal(turns(&q, 299, got, 8, &wait), 0);
+	/* shard 0 first, as it asked first; shard 2 one gap later */
+	assert_int_equal(turns(&q, 300, got, 8, &wait), 1);
+	assert_int_equal(got[0], 0);
+	assert_int_equal(wait, GAP);
+	assert_int_equal(turns(&q, 300 + GAP, got, 8, &wait), 1);
+	assert_int_equal(got[0], 2);
+	assert_int_equal(q.remaining, 7);
+	/* a full queue refuses the refusal */
+	shardq_free(&q);
+	assert_int_equal(shardq_init(&q, 1, GAP, 1), 0);
+	assert_int_equal(shardq_push(&q, 0), 0);
+	assert_int_equal(shardq_next(&q, 0, &wait), 0);
+	assert_int_equal(shardq_push(&q, 1), 0);
+	assert_int_equal(shardq_refuse(&q, 0, 0, 300), -1);
+	shardq_free(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_buckets_together),
 		cmocka_unit_test(test_order_of_asking_and_reidentify),
 		cmocka_unit_test(test_start_limit),
+		cmocka_unit_test(test_refuse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
