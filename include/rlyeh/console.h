@@ -46,7 +46,8 @@ int console_save_picture(const char *dir, const struct msg *m, char *path, size_
 /* The directory pictures go to: `option` (--pictures) when given, else
  * $RLYEH_PICTURES when set and not empty, else "pictures" in the directory of
  * the database `db` (the data directory by default: $XDG_DATA_HOME/rlyeh or
- * ~/.local/share/rlyeh; "." for a database path without a directory).
+ * ~/.local/share/rlyeh; "." for a database path without a directory; for
+ * PostgreSQL store_folder's state directory).
  * Writes it to out[0..cap-1]; returns 0, or -1 when it does not fit. */
 int console_picture_dir(const char *option, const char *db, char *out, size_t cap);
 

@@ -50,8 +50,10 @@ void solvecache_clear(void);
  * program is ignored (and replaced). */
 void solvecache_set_dir(const char *dir);
 
-/* solvecache_set_dir with the directory that holds `file` (the database). */
-void solvecache_beside(const char *file);
+/* solvecache_set_dir with store_folder(database): the folder of an SQLite
+ * database, the state directory for PostgreSQL. Nothing changes when that
+ * folder's name is too long. */
+void solvecache_beside(const char *database);
 
 /* Installs solvecache_get as the provider of the "solver" policy
  * (solve_set_provider). Call once at startup, before threads play. */

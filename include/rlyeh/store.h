@@ -117,6 +117,16 @@ typedef int (*store_result_fn)(void *ctx, const struct store_result *r);
  * to keep other files in. */
 int store_is_postgresql(const char *database);
 
+/* `database` as logs and messages may show it: an SQLite path as it is, a
+ * PostgreSQL URI without its password. Into out (cap bytes, truncated). */
+void store_describe(const char *database, char *out, size_t cap);
+
+/* The folder where files that go with `database` are kept (solved tables,
+ * pictures): an SQLite file's own folder; for PostgreSQL, which has none,
+ * $STATE_DIRECTORY (systemd's) or else the current directory. Into out;
+ * -1 when it does not fit in cap bytes or database is NULL. */
+int store_folder(const char *database, char *out, size_t cap);
+
 /* Opens (creating if needed) the database at `path` and applies the pending
  * migrations. A database whose user_version is newer than the binary's
  * newest migration is refused. On failure *out is NULL and err says why. */

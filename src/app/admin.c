@@ -11,7 +11,7 @@
 int admin_check_config(int argc, char **argv)
 {
 	struct config c;
-	char err[1024];
+	char err[1024], shown[512];
 	const char *path = argc > 1 ? argv[1] : NULL;
 
 	if (argc > 2 || (path && (strcmp(path, "--help") == 0 || strcmp(path, "-h") == 0))) {
@@ -27,15 +27,16 @@ int admin_check_config(int argc, char **argv)
 		fprintf(stderr, "rlyeh check-config: %s\n", err);
 		return 1;
 	}
+	store_describe(c.database, shown, sizeof(shown));
 	switch (config_load_token(&c, err, sizeof(err))) {
 	case 0:
 		printf("%s: valid; database %s; token found\n", path ? path : "(environment)",
-		       c.database);
+		       shown);
 		return 0;
 	case 1:
 		printf("%s: valid; database %s; no token yet (set RLYEH_TOKEN, token_file or a "
 		       "systemd credential)\n",
-		       path ? path : "(environment)", c.database);
+		       path ? path : "(environment)", shown);
 		return 0;
 	default:
 		fprintf(stderr, "rlyeh check-config: %s\n", err);

@@ -1,4 +1,5 @@
 #include "rlyeh/solvecache.h"
+#include "rlyeh/store.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -197,20 +198,12 @@ void solvecache_set_dir(const char *dir)
 	pthread_mutex_unlock(&lock);
 }
 
-void solvecache_beside(const char *file)
+void solvecache_beside(const char *database)
 {
 	char dir[DIR_MAX];
-	const char *slash = file ? strrchr(file, '/') : NULL;
 
-	if (!file || strlen(file) >= sizeof(dir))
-		return;
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == file)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - file), file);
-	solvecache_set_dir(dir);
+	if (store_folder(database, dir, sizeof(dir)) == 0)
+		solvecache_set_dir(dir);
 }
 
 void solvecache_background(void)

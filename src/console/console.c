@@ -222,15 +222,16 @@ void console_show(FILE *f, const struct msg *m, int lang, const char *dir)
 
 int console_picture_dir(const char *option, const char *db, char *out, size_t cap)
 {
-	const char *env = getenv("RLYEH_PICTURES"), *slash = db ? strrchr(db, '/') : NULL;
+	const char *env = getenv("RLYEH_PICTURES");
+	char dir[4096];
 	int n;
 
 	if (option && option[0])
 		n = snprintf(out, cap, "%s", option);
 	else if (env && env[0])
 		n = snprintf(out, cap, "%s", env);
-	else if (slash)
-		n = snprintf(out, cap, "%.*s/pictures", (int)(slash - db), db);
+	else if (db && store_folder(db, dir, sizeof(dir)) == 0)
+		n = snprintf(out, cap, "%s/pictures", dir);
 	else
 		n = snprintf(out, cap, "./pictures");
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
@@ -476,8 +477,12 @@ int console_main(int argc, char **argv)
 	 * are kept beside the database. */
 	solvecache_background();
 	solvecache_beside(db);
-	if (make_parents(db) || store_open(db, &st, err, sizeof(err))) {
-		fprintf(stderr, "rlyeh console: %s: %s\n", db,
+	if ((!store_is_postgresql(db) && make_parents(db)) ||
+	    store_open(db, &st, err, sizeof(err))) {
+		char shown[512];
+
+		store_describe(db, shown, sizeof(shown));
+		fprintf(stderr, "rlyeh console: %s: %s\n", shown,
 		        st ? err : (err[0] ? err : strerror(errno)));
 		return 1;
 	}

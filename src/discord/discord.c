@@ -2574,7 +2574,7 @@ int discord_main(int argc, char **argv)
 	struct bot_config bc;
 	struct app *a;
 	const char *config_path = NULL, *shards_opt = NULL;
-	char err[512];
+	char err[512], shown[512];
 	int opt, status = 0, rcode;
 	uint64_t seed;
 
@@ -2629,13 +2629,14 @@ int discord_main(int argc, char **argv)
 	 * solved once are kept beside the database. */
 	solvecache_background();
 	solvecache_beside(a->cfg.database);
+	store_describe(a->cfg.database, shown, sizeof(shown));
 	if (store_open(a->cfg.database, &a->st, err, sizeof(err))) {
-		log_msg(LOG_ERR, "database %s: %s", a->cfg.database, err);
+		log_msg(LOG_ERR, "database %s: %s", shown, err);
 		free(a);
 		return 1;
 	}
 	if (store_checkpoint_background(a->st))
-		log_msg(LOG_WARN, "database %s: %s; checkpoints stay in commits", a->cfg.database,
+		log_msg(LOG_WARN, "database %s: %s; checkpoints stay in commits", shown,
 		        store_errmsg(a->st));
 	a->batch = calloc(BATCH_MAX, sizeof(*a->batch));
 	if (!a->batch) {

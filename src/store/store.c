@@ -51,6 +51,33 @@ int store_is_postgresql(const char *database)
 	return store_pg_is_uri(database);
 }
 
+void store_describe(const char *database, char *out, size_t cap)
+{
+	if (store_pg_is_uri(database))
+		store_pg_describe(database, out, cap);
+	else if (cap)
+		snprintf(out, cap, "%s", database ? database : "");
+}
+
+int store_folder(const char *database, char *out, size_t cap)
+{
+	const char *state = getenv("STATE_DIRECTORY"), *slash;
+	int n;
+
+	if (!database)
+		return -1;
+	slash = strrchr(database, '/');
+	if (store_pg_is_uri(database))
+		n = snprintf(out, cap, "%s", state && state[0] ? state : ".");
+	else if (!slash)
+		n = snprintf(out, cap, ".");
+	else if (slash == database)
+		n = snprintf(out, cap, "/");
+	else
+		n = snprintf(out, cap, "%.*s", (int)(slash - database), database);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
 int store_open(const char *path, struct store **out, char *err, size_t errlen)
 {
 	return store_open_version(path, store_schema_latest(), out, err, errlen);

@@ -704,6 +704,34 @@ int store_pg_is_uri(const char *database)
 	                    strncmp(database, "postgres://", 11) == 0);
 }
 
+void store_pg_describe(const char *database, char *out, size_t cap)
+{
+	const char *user = "", *host = "", *port = "", *db = "";
+	PQconninfoOption *opts = PQconninfoParse(database, NULL);
+
+	if (!cap)
+		return;
+	if (!opts) {
+		snprintf(out, cap, "postgresql://(unparsable URI)");
+		return;
+	}
+	for (PQconninfoOption *o = opts; o->keyword; o++) {
+		if (!o->val)
+			continue;
+		if (strcmp(o->keyword, "user") == 0)
+			user = o->val;
+		else if (strcmp(o->keyword, "host") == 0)
+			host = o->val;
+		else if (strcmp(o->keyword, "port") == 0)
+			port = o->val;
+		else if (strcmp(o->keyword, "dbname") == 0)
+			db = o->val;
+	}
+	snprintf(out, cap, "postgresql://%s%s%s%s%s/%s", user, user[0] ? "@" : "", host,
+	         port[0] ? ":" : "", port, db);
+	PQconninfoFree(opts);
+}
+
 /* Reads schema_version into *version. */
 static int read_version(struct store_pg *st, int *version)
 {

@@ -28,6 +28,11 @@ const char *store_pg_errmsg(struct store_pg *st);
  * postgres:// URI), 0 for a file path. */
 int store_pg_is_uri(const char *database);
 
+/* The URI `database` without its password (libpq's parse of it), for logs:
+ * "postgresql://USER@HOST:PORT/DBNAME" into out (cap bytes, truncated).
+ * A URI libpq cannot parse gives "postgresql://(unparsable URI)". */
+void store_pg_describe(const char *database, char *out, size_t cap);
+
 /* store_migrate's copy: every row of the SQLite database at `from` (at
  * the newest schema) into the empty PostgreSQL database `to` (migrated to
  * the newest schema here) in one transaction, then the row counts of every

@@ -1359,10 +1359,43 @@ static void test_schema_rules(void **state)
 	assert_int_equal(file_int(t->path, "SELECT count(*) FROM events"), 0);
 }
 
+/* Logs show a PostgreSQL URI without its password; files that go with a
+ * database live beside an SQLite file, in the state directory for a URI. */
+static void test_describe_and_folder(void **state)
+{
+	char out[256];
+
+	(void)state;
+	store_describe("postgresql://bob:s3cret@db.example:5433/rlyeh?sslmode=require", out,
+	               sizeof(out));
+	assert_string_equal(out, "postgresql://bob@db.example:5433/rlyeh");
+	store_describe("postgres:///rlyeh?host=/tmp/pg&password=s3cret", out, sizeof(out));
+	assert_null(strstr(out, "s3cret"));
+	assert_string_equal(out, "postgresql:///tmp/pg/rlyeh");
+	store_describe("/var/lib/rlyeh/rlyeh.db", out, sizeof(out));
+	assert_string_equal(out, "/var/lib/rlyeh/rlyeh.db");
+
+	assert_int_equal(store_folder("/var/lib/rlyeh/rlyeh.db", out, sizeof(out)), 0);
+	assert_string_equal(out, "/var/lib/rlyeh");
+	assert_int_equal(store_folder("rlyeh.db", out, sizeof(out)), 0);
+	assert_string_equal(out, ".");
+	assert_int_equal(store_folder("/rlyeh.db", out, sizeof(out)), 0);
+	assert_string_equal(out, "/");
+	setenv("STATE_DIRECTORY", "/var/lib/rlyeh/a", 1);
+	assert_int_equal(store_folder("postgresql://bob@db.example/rlyeh", out, sizeof(out)), 0);
+	assert_string_equal(out, "/var/lib/rlyeh/a");
+	unsetenv("STATE_DIRECTORY");
+	assert_int_equal(store_folder("postgresql://bob@db.example/rlyeh", out, sizeof(out)), 0);
+	assert_string_equal(out, ".");
+	assert_int_equal(store_folder("/var/lib/rlyeh/rlyeh.db", out, 8), -1);
+	assert_int_equal(store_folder(NULL, out, sizeof(out)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_embedded_migrations),
+		cmocka_unit_test(test_describe_and_folder),
 		cmocka_unit_test_setup_teardown(test_open_settings, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_game_progress, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_marks, tmp_setup, tmp_teardown),
