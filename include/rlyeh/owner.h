@@ -15,6 +15,11 @@
  * shard get it first when all start together; with grace 0 it asks at
  * once.
  *
+ * Resharding: while other connections hold shard locks of another count
+ * (the processes of the old count still run), a shard whose lock is had is
+ * kept locked but not claimed (events.waiting); it is claimed and gained
+ * at the first poll after they have all stopped.
+ *
  * On SQLite every shard is had at the first poll (one process owns all). */
 #ifndef RLYEH_OWNER_H
 #define RLYEH_OWNER_H
@@ -42,6 +47,10 @@ struct owner_events {
 	/* Shard `shard` is no longer owned here: stop its connection and drop
 	 * its games, without writing them. */
 	void (*lost)(void *ctx, int shard);
+	/* Shard `shard`'s lock is held here but processes of another shard
+	 * count still run: its connection may start, its games must wait;
+	 * gained (or lost) follows. May be NULL. */
+	void (*waiting)(void *ctx, int shard);
 };
 
 /* Opens the lock connection to `database` and checks c (up to
@@ -50,13 +59,17 @@ struct owner_events {
 struct owner *owner_new(const char *database, const struct owner_config *c,
                         const struct owner_events *h, char *err, size_t errlen);
 
-/* One round, at time `now` (ms, for the records): reports each shard lost
- * or gained. Returns how many changed hands here, or -1 on an error of the
+/* One round, at time `now` (ms, for the records): reports each shard lost,
+ * gained or waiting. Returns how many were gained or lost here, or -1 on an error of the
  * database (the shards held stay held; the next poll asks again). */
 int owner_poll(struct owner *o, int64_t now);
 
 /* The epoch of shard `shard` when owned here, else 0. */
 int64_t owner_epoch(const struct owner *o, int shard);
+
+/* How many shards are locked here but wait for another count's processes
+ * to stop (events.waiting). */
+int owner_waiting(const struct owner *o);
 
 /* How many shards are owned here. */
 int owner_count(const struct owner *o);

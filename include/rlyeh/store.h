@@ -391,6 +391,11 @@ int store_shard_lock(struct store *st, int count, int shard);
  * error. Meant to be asked regularly by an owner. SQLite: always 1. */
 int store_shard_locked(struct store *st, int count, int shard);
 
+/* How many shard locks of a count other than `count` other connections
+ * hold: while the processes of an old shard count still run (resharding),
+ * those of the new count wait to serve. -1 on error. SQLite: 0. */
+int store_shard_others(struct store *st, int count);
+
 /* Gives the lock of the shard back (held or not: 0). SQLite: 0. */
 int store_shard_unlock(struct store *st, int count, int shard);
 

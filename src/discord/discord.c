@@ -1225,6 +1225,8 @@ struct app {
 	int own_first, own_count;
 	int64_t own_epoch[CONFIG_SHARDS_MAX];
 	int64_t own_saved_seq[CONFIG_SHARDS_MAX];
+	/* connected while processes of another shard count still run */
+	unsigned char own_waiting[CONFIG_SHARDS_MAX];
 };
 
 /* A /healthz or /metrics answer being written. */
@@ -1976,6 +1978,10 @@ static void on_dispatch(void *ctx, int shard, const char *t, const cJSON *d, int
 			register_commands(a);
 		}
 	} else if (strcmp(t, "INTERACTION_CREATE") == 0) {
+		/* a shard still waiting for the old shard count is theirs to answer */
+		if (a->owner && shard >= a->own_first && shard - a->own_first < CONFIG_SHARDS_MAX &&
+		    !a->own_epoch[shard - a->own_first])
+			return;
 		on_interaction(a, d);
 	}
 }
@@ -2122,6 +2128,16 @@ static void own_gained(void *ctx, int shard, int64_t epoch)
 	}
 	a->own_epoch[i] = epoch;
 	a->own_saved_seq[i] = -1;
+	if (a->own_waiting[i]) {
+		/* its session, started while the old count ran, goes on */
+		a->own_waiting[i] = 0;
+		log_msg(LOG_NOTICE,
+		        "shard %d of %d: owned here (epoch %lld); the other shard count has "
+		        "stopped, its games are served here now",
+		        shard, a->own_count, (long long)epoch);
+		schedule_tick(a);
+		return;
+	}
 	if (store_shard_session_get(a->st, a->own_count, shard, &ss) < 0)
 		memset(&ss, 0, sizeof(ss));
 	log_msg(LOG_NOTICE, "shard %d of %d: owned here (epoch %lld), %s", shard, a->own_count,
@@ -2130,11 +2146,28 @@ static void own_gained(void *ctx, int shard, int64_t epoch)
 	schedule_tick(a);
 }
 
+/* Resharding: the shard's lock is had, but processes of another shard count
+ * still run it; its connection starts (a new session) so that the switch is
+ * quick, and its interactions are left to them until own_gained. */
+static void own_waits(void *ctx, int shard)
+{
+	struct app *a = ctx;
+
+	log_msg(LOG_NOTICE,
+	        "shard %d of %d: processes of another shard count still run; connecting, and "
+	        "serving once they have stopped",
+	        shard, a->own_count);
+	a->own_waiting[shard - a->own_first] = 1;
+	shards_take(a->shards, shard, "", 0, "");
+	schedule_tick(a);
+}
+
 static void own_lost(void *ctx, int shard)
 {
 	struct app *a = ctx;
 
 	log_msg(LOG_WARN, "shard %d of %d: no longer owned here", shard, a->own_count);
+	a->own_waiting[shard - a->own_first] = 0;
 	a->own_epoch[shard - a->own_first] = 0;
 	shards_give(a->shards, shard);
 	bot_shard_drop(a->bot, shard);
@@ -2724,7 +2757,9 @@ int discord_main(int argc, char **argv)
 			                   .last = sc.last,
 			                   .standby = a->cfg.standby,
 			                   .grace = 2 };
-		struct owner_events oe = { .ctx = a, .gained = own_gained, .lost = own_lost };
+		struct owner_events oe = {
+			.ctx = a, .gained = own_gained, .lost = own_lost, .waiting = own_waits
+		};
 		char host[32] = "", name[STORE_ID_MAX];
 		if (gethostname(host, sizeof(host) - 1))
 			host[0] = '\0';

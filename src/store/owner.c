@@ -14,6 +14,7 @@ struct owner {
 	char name[STORE_ID_MAX];
 	int64_t epoch[OWNER_SHARDS_MAX]; /* of shard first + i; 0 not owned */
 	int free_seen[OWNER_SHARDS_MAX]; /* polls in a row the lock was free */
+	int warm[OWNER_SHARDS_MAX];      /* locked, waiting for another count to stop */
 };
 
 struct owner *owner_new(const char *database, const struct owner_config *c,
@@ -53,6 +54,7 @@ static void lose(struct owner *o, int i)
 {
 	o->epoch[i] = 0;
 	o->free_seen[i] = 0;
+	o->warm[i] = 0;
 	if (o->h.lost)
 		o->h.lost(o->h.ctx, o->c.first + i);
 }
@@ -69,13 +71,31 @@ static int ask(struct owner *o, int i, int64_t now)
 	}
 	/* A standby has taken the lock to see it free: it gives it back until
 	 * it has seen it free `grace` times in a row. */
-	if (o->c.standby && ++o->free_seen[i] <= o->c.grace)
+	if (o->c.standby && !o->warm[i] && ++o->free_seen[i] <= o->c.grace)
 		return store_shard_unlock(o->st, o->c.count, shard) ? -1 : 0;
+	/* Processes of another shard count still run (resharding): the lock is
+	 * kept, so that this set's ownership is settled and its connection up,
+	 * but the shard is served only once they have stopped. */
+	if ((r = store_shard_others(o->st, o->c.count)) != 0) {
+		if (r < 0) {
+			if (!o->warm[i])
+				store_shard_unlock(o->st, o->c.count, shard);
+			return -1;
+		}
+		if (!o->warm[i]) {
+			o->warm[i] = 1;
+			if (o->h.waiting)
+				o->h.waiting(o->h.ctx, shard);
+		}
+		return 0;
+	}
 	if (store_shard_claim(o->st, o->c.count, shard, o->name, now, &epoch)) {
-		store_shard_unlock(o->st, o->c.count, shard);
+		if (!o->warm[i])
+			store_shard_unlock(o->st, o->c.count, shard);
 		return -1;
 	}
 	o->epoch[i] = epoch;
+	o->warm[i] = 0;
 	if (o->h.gained)
 		o->h.gained(o->h.ctx, shard, epoch);
 	return 1;
@@ -86,12 +106,12 @@ int owner_poll(struct owner *o, int64_t now)
 	int n = o->c.last - o->c.first + 1, changed = 0, failed = 0, r;
 
 	for (int i = 0; i < n; i++) {
-		if (!o->epoch[i])
+		if (!o->epoch[i] && !o->warm[i])
 			continue;
 		r = store_shard_locked(o->st, o->c.count, o->c.first + i);
 		if (r == 0) {
+			changed += o->epoch[i] != 0;
 			lose(o, i);
-			changed++;
 		} else if (r < 0) {
 			failed = 1;
 		}
@@ -115,6 +135,15 @@ int64_t owner_epoch(const struct owner *o, int shard)
 	return o->epoch[shard - o->c.first];
 }
 
+int owner_waiting(const struct owner *o)
+{
+	int k = 0;
+
+	for (int i = 0; i <= o->c.last - o->c.first; i++)
+		k += o->warm[i] != 0;
+	return k;
+}
+
 int owner_count(const struct owner *o)
 {
 	int k = 0;
@@ -127,7 +156,7 @@ int owner_count(const struct owner *o)
 void owner_release(struct owner *o)
 {
 	for (int i = 0; i <= o->c.last - o->c.first; i++) {
-		if (!o->epoch[i])
+		if (!o->epoch[i] && !o->warm[i])
 			continue;
 		store_shard_unlock(o->st, o->c.count, o->c.first + i);
 		lose(o, i);

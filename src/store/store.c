@@ -410,6 +410,13 @@ int store_shard_locked(struct store *st, int count, int shard)
 	return st->pg ? store_pg_shard_locked(st->pg, count, shard) : 1;
 }
 
+int store_shard_others(struct store *st, int count)
+{
+	if (!shard_ok(count, 0))
+		return -1;
+	return st->pg ? store_pg_shard_others(st->pg, count) : 0;
+}
+
 int store_shard_unlock(struct store *st, int count, int shard)
 {
 	if (!shard_ok(count, shard))

@@ -90,6 +90,7 @@ enum stmt_id {
 	ST_COPY_GAMES_MADE,
 	ST_SHARD_LOCK,
 	ST_SHARD_LOCKED,
+	ST_SHARD_OTHERS,
 	ST_SHARD_UNLOCK,
 	ST_SHARD_CLAIM,
 	ST_SHARD_FENCE,
@@ -266,6 +267,13 @@ static const struct {
 	[ST_SHARD_LOCKED] = { "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
 	                      "AND classid = $1::bigint::oid AND objid = $2::bigint::oid "
 	                      "AND objsubid = 2 AND pid = pg_backend_pid() AND granted",
+	                      0 },
+	/* Shard locks of another count (the first key's low 16 bits) held by
+	 * other connections: 0x726c0000 is SHARD_KEY, 0xffff0000 its mask. */
+	[ST_SHARD_OTHERS] = { "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+	                      "AND objsubid = 2 AND granted AND pid <> pg_backend_pid() "
+	                      "AND (classid::bigint & 4294901760) = 1919680512 "
+	                      "AND classid::bigint <> $1",
 	                      0 },
 	[ST_SHARD_UNLOCK] = { "SELECT pg_advisory_unlock($1::int, $2::int)", 0 },
 	[ST_SHARD_CLAIM] = { "INSERT INTO shards (count, shard, epoch, owner, owned_at) "
@@ -2191,6 +2199,17 @@ int store_pg_shard_locked(struct store_pg *st, int count, int shard)
 	if (one_i64(st, ST_SHARD_LOCKED, &ps, "ask shard lock", &v))
 		return PQstatus(st->conn) == CONNECTION_OK ? -1 : 0;
 	return v > 0;
+}
+
+int store_pg_shard_others(struct store_pg *st, int count)
+{
+	struct params ps = { 0 };
+	int64_t v;
+
+	p_i64(&ps, 1, SHARD_KEY | (count & 0xffff));
+	if (one_i64(st, ST_SHARD_OTHERS, &ps, "ask other shard counts", &v))
+		return -1;
+	return v > 0x7fffffff ? 0x7fffffff : (int)v;
 }
 
 int store_pg_shard_unlock(struct store_pg *st, int count, int shard)

@@ -93,6 +93,7 @@ int store_pg_interaction_mark(struct store_pg *st, const char *id, int64_t now);
 int store_pg_interactions_forget(struct store_pg *st, int64_t before);
 int store_pg_shard_lock(struct store_pg *st, int count, int shard);
 int store_pg_shard_locked(struct store_pg *st, int count, int shard);
+int store_pg_shard_others(struct store_pg *st, int count);
 int store_pg_shard_unlock(struct store_pg *st, int count, int shard);
 int store_pg_shard_claim(struct store_pg *st, int count, int shard, const char *owner, int64_t now,
                          int64_t *epoch);

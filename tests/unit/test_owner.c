@@ -92,6 +92,14 @@ static void lost(void *ctx, int shard)
 	add(ctx, piece);
 }
 
+static void waiting(void *ctx, int shard)
+{
+	char piece[24];
+
+	snprintf(piece, sizeof(piece), "~%d ", shard);
+	add(ctx, piece);
+}
+
 static struct owner *owner_ok(const char *db, int first, int last, int count, int standby,
                               int grace, const char *name, struct seen *s)
 {
@@ -101,7 +109,7 @@ static struct owner *owner_ok(const char *db, int first, int last, int count, in
 		                  .standby = standby,
 		                  .grace = grace,
 		                  .name = name };
-	struct owner_events h = { .ctx = s, .gained = gained, .lost = lost };
+	struct owner_events h = { .ctx = s, .gained = gained, .lost = lost, .waiting = waiting };
 	struct owner *o;
 	char err[256];
 
@@ -248,6 +256,55 @@ static void test_lost_connection(void **state)
 	owner_free(o);
 }
 
+/* Resharding: O runs 0-1/2; the new set N runs 0-3/4 and S is its standby
+ * for 0-1/4. While O runs, N locks its shards but serves none (waiting,
+ * once each); when O stops, N gains all four at its next poll, and S never
+ * gets anything. A process of the old count started again meanwhile waits
+ * for the new one in turn. */
+static void test_resharding_waits_for_the_old_count(void **state)
+{
+	struct tmp *t = *state;
+	struct seen so, sn, ss, s2;
+	struct owner *o, *n, *sb, *o2;
+
+	pg_only(__func__);
+	o = owner_ok(t->path, 0, 1, 2, 0, 0, "O", &so);
+	assert_int_equal(owner_poll(o, 1), 2);
+	n = owner_ok(t->path, 0, 3, 4, 0, 0, "N", &sn);
+	sb = owner_ok(t->path, 0, 1, 4, 1, 2, "S", &ss);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(owner_poll(n, 2 + i), 0);
+		assert_int_equal(owner_poll(sb, 2 + i), 0);
+	}
+	assert_string_equal(sn.log, "~0 ~1 ~2 ~3 ");
+	assert_int_equal(owner_waiting(n), 4);
+	assert_int_equal(owner_count(n), 0);
+	assert_string_equal(ss.log, "");
+	assert_string_equal(so.log, "+0@1 +1@1 ");
+
+	owner_free(o);
+	for (int i = 0; i < 100 && testdb_int(t->path, "SELECT count(*) FROM pg_locks WHERE "
+	                                               "locktype = 'advisory' AND granted") > 4;
+	     i++)
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	assert_int_equal(owner_poll(n, 10), 4);
+	assert_string_equal(sn.log, "~0 ~1 ~2 ~3 +0@1 +1@1 +2@1 +3@1 ");
+	assert_int_equal(owner_waiting(n), 0);
+	assert_int_equal(owner_count(n), 4);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(owner_poll(sb, 11 + i), 0);
+	assert_string_equal(ss.log, "");
+
+	o2 = owner_ok(t->path, 0, 1, 2, 0, 0, "O2", &s2);
+	assert_int_equal(owner_poll(o2, 20), 0);
+	assert_string_equal(s2.log, "~0 ~1 ");
+	owner_release(o2);
+	assert_string_equal(s2.log, "~0 ~1 -0 -1 ");
+	owner_free(o2);
+	owner_free(sb);
+	owner_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +312,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_owner, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_standby_takes_over, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_lost_connection, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_resharding_waits_for_the_old_count, tmp_setup,
+		                                tmp_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
