@@ -1,5 +1,6 @@
 #include "rlyeh/esturn.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,13 @@ struct tables {
 	double *reach; /* n * ESTURN_REACH: W(r, k) at [r * ESTURN_REACH + k - 1] */
 	long kinks;
 	double value;
+	/* First crossing of k points from a fresh turn, continuing until k are
+	 * at stake: over[k][o] the chance it lands on k + o. */
+	double over[ESTURN_REACH + 1][ESIGNS_HAND];
+	/* Two seats, both under 13, seat 0 opening the round: opens[a][b] is
+	 * seat 0's chance to win with scores a and b at the start of the round,
+	 * answers[a][b] after seat 0's turn (see solve_duel). */
+	double opens[ESIGNS_GOAL][ESIGNS_GOAL], answers[ESIGNS_GOAL][ESIGNS_GOAL];
 };
 
 static int code_of(const struct config *c)
@@ -291,6 +299,100 @@ static void solve_reach(struct tables *t, const int32_t *order)
 	}
 }
 
+/* The landing of the first crossing (tables.over), k from 1 up, four
+ * layers kept. Returns -1 when out of memory. */
+static int solve_over(struct tables *t, const int32_t *order)
+{
+	size_t n = (size_t)t->n, o;
+	double *f = malloc(sizeof(double) * n * 4 * ESIGNS_HAND);
+
+	if (!f)
+		return -1;
+	for (int k = 1; k <= ESTURN_REACH; k++) {
+		double *layer = f + (size_t)(k % 4) * n * ESIGNS_HAND;
+		for (long i = 0; i < t->n; i++) {
+			long r = order[i];
+			double w[ESIGNS_HAND] = { 0.0 };
+			for (long m = t->first[r]; m < t->first[r + 1]; m++) {
+				int left = k - t->gain[m];
+				if (left <= 0) {
+					w[-left] += t->p[m];
+					continue;
+				}
+				for (o = 0; o < ESIGNS_HAND; o++)
+					w[o] += t->p[m] *
+					        f[((size_t)(left % 4) * n + (size_t)t->to[m]) *
+					              ESIGNS_HAND +
+					          o];
+			}
+			for (o = 0; o < ESIGNS_HAND; o++)
+				layer[(size_t)r * ESIGNS_HAND + o] = w[o] / (1.0 - t->self[r]);
+		}
+		for (o = 0; o < ESIGNS_HAND; o++)
+			t->over[k][o] = layer[(size_t)t->rank[0] * ESIGNS_HAND + o];
+	}
+	free(f);
+	return 0;
+}
+
+/* Seat 0's chance when seat 0 ends the round's first turn on f points
+ * (f >= 13) and seat 1, on b, plays to pass it. */
+static double duel_chased(const struct tables *t, int f, int b)
+{
+	int k = f + 1 - b;
+
+	return 1.0 - (k > ESTURN_REACH
+	                  ? 0.0
+	                  : t->reach[(size_t)t->rank[0] * ESTURN_REACH + (size_t)k - 1]);
+}
+
+/* Two seats: each turn the seat picks the number of points to play for
+ * (continue until that many are at stake, then retreat: the chances of
+ * landing on it or one or two above are tables.over) that maximises its
+ * own chance to win, seat 0 with the first turn of every round; a score
+ * of 13 ends the game after the round, and in that last round seat 1
+ * plays to pass seat 0. Scores only grow, so the states are solved from
+ * the highest down, the pair opens/answers of one state (both seats
+ * downed) by iteration to a fixed point. */
+static void solve_duel(struct tables *t)
+{
+	for (int a = ESIGNS_GOAL - 1; a >= 0; a--) {
+		for (int b = ESIGNS_GOAL - 1; b >= 0; b--) {
+			double v0 = 0.5, v1 = 0.5;
+			for (int it = 0; it < 10000; it++) {
+				double n0 = 0.0, n1 = 1.0;
+				for (int j = 1; j <= ESTURN_REACH; j++) {
+					double x = 0.0, y = 0.0, hit = 0.0;
+					for (int o = 0; o < ESIGNS_HAND; o++) {
+						int f = a + j + o, g = b + j + o;
+						hit += t->over[j][o];
+						x += t->over[j][o] * (f < ESIGNS_GOAL
+						                          ? t->answers[f][b]
+						                          : duel_chased(t, f, b));
+						y += t->over[j][o] *
+						     (g < ESIGNS_GOAL ? t->opens[a][g] : 0.0);
+					}
+					x += (1.0 - hit) * v1;
+					y += (1.0 - hit) * v0;
+					if (x > n0)
+						n0 = x;
+					if (y < n1)
+						n1 = y;
+				}
+				if (fabs(n0 - v0) < 1e-14 && fabs(n1 - v1) < 1e-14) {
+					v0 = n0;
+					v1 = n1;
+					break;
+				}
+				v0 = n0;
+				v1 = n1;
+			}
+			t->opens[a][b] = v0;
+			t->answers[a][b] = v1;
+		}
+	}
+}
+
 /* Builds every table; NULL when out of memory. */
 static struct tables *tables_build(void)
 {
@@ -348,6 +450,9 @@ static struct tables *tables_build(void)
 	solve_order(t, codes, order);
 	solve_ev(t, codes, order);
 	solve_reach(t, order);
+	if (solve_over(t, order))
+		goto fail;
+	solve_duel(t);
 	free(codes);
 	free(order);
 	return t;
@@ -485,6 +590,31 @@ static double win_chance(const struct tables *t, const struct esigns *g, int me,
 	return p / level;
 }
 
+/* The value for `me` of ending its turn on f points: win_chance when the
+ * round is the last (a score reached 13, or f does, or a tie-break);
+ * otherwise, for every other seat, the two-seat chance (solve_duel) of
+ * `me` against it, in their order of play, multiplied as if independent.
+ * At two seats this is the two-seat game's value. */
+static double end_value(const struct tables *t, const struct esigns *g, int me, uint32_t f)
+{
+	double v = 1.0;
+	int last = g->tiebreak > 0 || f >= ESIGNS_GOAL;
+
+	for (int s = 0; s < g->n; s++)
+		last |= g->score[s] >= ESIGNS_GOAL;
+	if (last)
+		return win_chance(t, g, me, f);
+	for (int s = 0; s < g->n; s++) {
+		if (s == me)
+			continue;
+		if (place_of(g, s) > place_of(g, me))
+			v *= t->answers[f][g->score[s]];
+		else
+			v *= 1.0 - t->opens[g->score[s]][f];
+	}
+	return v;
+}
+
 /* The best plan from configuration r with `s` points at stake over the
  * banked score: retreat now (u[s]) or continue until `j` more points are
  * at stake, then retreat (down: u_down). */
@@ -501,51 +631,38 @@ static double plan_value(const struct tables *t, long r, int s, const double *u,
 	return best;
 }
 
-/* "best":
- * - Before any score can reach 13 (no score has, and banking now would
- *   not): the EV-optimal rule, which maximises the points per turn.
- * - Otherwise the end is near: with u(F) the chance to win when this turn
- *   ends on F points (win_chance; when no score has reached 13 yet, a
- *   downed seat goes on to the next round, valued at an equal share
- *   1 / seats still in), compare retreating, u(score + stake), with
- *   continuing: the expectation over the next throw (draws, rolls, P1) of
- *   the best plan afterwards, where a plan retreats at once or continues
- *   until a number of points is added (its chance is the reach table's,
- *   exact). This is one step of policy improvement over the best fixed
- *   target, recomputed at every decision. */
+/* "best": at every decision, the value u(F) of ending the turn on F
+ * points (end_value: the chance to win, exact in the model of solve_duel
+ * at two seats and in the last round) is compared between retreating,
+ * u(score + stake), and continuing: the expectation over the next throw
+ * (draws, rolls, P1) of the best plan afterwards, where a plan retreats at
+ * once or continues until a number of points is added (its chance is the
+ * reach table's, exact) — one step of policy improvement over the best
+ * fixed target, recomputed at every decision. */
 int esturn_policy_best(const void *state, const struct game_step *step, struct rng *rng)
 {
 	const struct esigns *g = state;
 	const struct tables *t = tables_get();
-	int me = step->seat, last = g->tiebreak > 0, in = 0;
+	int me = step->seat;
 	uint32_t base = g->score[me], s = g->signs;
-	double u[SPAN], u_down, cont, self_plan;
+	double u[SPAN], u_down, cont, moved = 0.0;
 	long r;
 
 	if (!t)
 		return esigns_policy_expect(state, step, rng);
-	for (int q = 0; q < g->n; q++) {
-		last |= g->score[q] >= ESIGNS_GOAL;
-		in += g->in >> q & 1;
-	}
-	r = rank_of(t, g);
-	if (!last && base + s < ESIGNS_GOAL)
-		return s < t->stop[r] ? ESIGNS_CONTINUE : ESIGNS_RETREAT;
 	if (s + ESIGNS_HAND >= SPAN)
 		return ESIGNS_RETREAT;
+	r = rank_of(t, g);
 	for (int j = 0; j < SPAN; j++)
-		u[j] = win_chance(t, g, me, base + (uint32_t)j);
-	u_down = last ? u[0] : 1.0 / in;
-	cont = 0.0;
-	for (long m = t->first[r]; m < t->first[r + 1]; m++)
+		u[j] = j <= (int)s + ESIGNS_HAND + ESTURN_REACH
+		           ? end_value(t, g, me, base + (uint32_t)j)
+		           : u[j - 1];
+	u_down = u[0];
+	cont = t->self[r] * plan_value(t, r, (int)s, u, u_down);
+	for (long m = t->first[r]; m < t->first[r + 1]; m++) {
 		cont += t->p[m] * plan_value(t, t->to[m], (int)s + t->gain[m], u, u_down);
-	self_plan = plan_value(t, r, (int)s, u, u_down);
-	cont += t->self[r] * self_plan;
-	{
-		double moved = 0.0;
-		for (long m = t->first[r]; m < t->first[r + 1]; m++)
-			moved += t->p[m];
-		cont += (1.0 - moved - t->self[r]) * u_down;
+		moved += t->p[m];
 	}
+	cont += (1.0 - moved - t->self[r]) * u_down;
 	return cont > u[s] ? ESIGNS_CONTINUE : ESIGNS_RETREAT;
 }
