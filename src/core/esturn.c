@@ -620,13 +620,15 @@ static double end_value(const struct tables *t, const struct esigns *g, int me, 
  * at stake, then retreat (down: u_down). */
 static double plan_value(const struct tables *t, long r, int s, const double *u, double u_down)
 {
+	const double *w = t->reach + (size_t)r * ESTURN_REACH;
 	double best = u[s];
 
 	for (int j = 1; j <= ESTURN_REACH && s + j < SPAN; j++) {
-		double w = reach_at(t, r, j);
-		double v = w * u[s + j] + (1.0 - w) * u_down;
+		double v = u_down + w[j - 1] * (u[s + j] - u_down);
 		if (v > best)
 			best = v;
+		if (u[s + j] >= u[SPAN - 1])
+			break; /* further targets are no likelier and worth no more */
 	}
 	return best;
 }
