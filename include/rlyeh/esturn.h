@@ -6,9 +6,9 @@
  * holds the rest) — plus the points at stake. Continuing moves to another
  * configuration by the draws and the throw (ruling P1 included) and adds
  * the Elder Signs rolled; the only cycle is a hand of three Clue dice
- * rolling three Clues again, solved in closed form. Two dynamic programmes
- * run over every configuration, in an order that puts each after those it
- * moves to:
+ * rolling three Clues again, solved in closed form. Three dynamic
+ * programmes run over every configuration, in an order that puts each after
+ * those it moves to:
  *   - the EV-optimal stopping rule: V(x, s) = max(s, E[V(x', s + e)]), with
  *     points at stake up to ESTURN_STAKE (above it the rule retreats; the
  *     expectation changes by less than 1e-12 from a cap of 48 to 64). The
@@ -16,6 +16,9 @@
  *   - the reach table: W(x, k), the chance of adding k or more points
  *     before being downed (to reach a number of points, continue until it is
  *     reached: stopping earlier cannot reach it), for k = 1..ESTURN_REACH.
+ *   - where that first crossing of k lands: k, k + 1 or k + 2.
+ * On these, a game of two seats under 13 is solved exactly for turns that
+ * each play for a chosen number of points (see esturn.c, solve_duel).
  * The tables (about 10 MB) are built once, on first use, in about 0.05 s
  * (Release); the build is safe from several threads at once (the first
  * finished build is kept, the others are freed) and the tables are never
