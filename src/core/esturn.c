@@ -243,13 +243,13 @@ static void solve_order(const struct tables *t, const int *codes, int32_t *order
 }
 
 /* The EV programme, stake by stake from ESTURN_STAKE down; only the four
- * stakes a throw can reach are kept. */
-static void solve_ev(struct tables *t, const int *codes, const int32_t *order)
+ * stakes a throw can reach are kept. Returns -1 when out of memory. */
+static int solve_ev(struct tables *t, const int *codes, const int32_t *order)
 {
 	double *v = malloc(sizeof(double) * (size_t)t->n * 4);
 
 	if (!v)
-		return;
+		return -1;
 	for (int s = ESTURN_STAKE; s >= 0; s--) {
 		double *layer = v + (size_t)(s % 4) * (size_t)t->n;
 		for (long i = 0; i < t->n; i++) {
@@ -278,6 +278,7 @@ static void solve_ev(struct tables *t, const int *codes, const int32_t *order)
 			t->value = layer[t->rank[0]];
 	}
 	free(v);
+	return 0;
 }
 
 /* The reach programme, k from 1 up. */
@@ -448,7 +449,8 @@ static struct tables *tables_build(void)
 	}
 	memset(t->stop, ESTURN_STAKE + 1, (size_t)t->n);
 	solve_order(t, codes, order);
-	solve_ev(t, codes, order);
+	if (solve_ev(t, codes, order))
+		goto fail;
 	solve_reach(t, order);
 	if (solve_over(t, order))
 		goto fail;
