@@ -68,6 +68,12 @@ expect_out sim-es '"policies":\["expect","greedy-2","greedy-2","greedy-2"\]'
 expect_out sim-es '"mean_points_per_turn":'
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert abs(sum(d["seats"])-1) < 1e-5 and d["cthulhu"] == 0 and 1 < d["mean_points_per_turn"] < 4' "$tmp/out" \
 	|| { echo "FAIL sim-es: not JSON, rates do not sum to 1 or points out of range"; failures=$((failures + 1)); }
+# "ev" ignores the scores, so points per turn are its exact 2.5136 (4 standard errors: 0.02).
+check sim-es-ev 0 "$rlyeh" sim --game elder-signs --players 2 --games 20000 --seed 3 --policy ev,best
+expect_out sim-es-ev '"policies":\["ev","best"\]'
+check sim-es-ev-alone 0 "$rlyeh" sim --game elder-signs --players 2 --games 20000 --seed 3 --policy ev
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert abs(d["mean_points_per_turn"] - 2.5136) < 0.02' "$tmp/out" \
+	|| { echo "FAIL sim-es-ev-alone: points per turn of ev off 2.5136"; failures=$((failures + 1)); }
 check sim-es-default 0 "$rlyeh" sim --game elder-signs --players 2 --games 100 && expect_out sim-es-default '"policies":\["greedy-2","greedy-2"\]'
 grep -q mean_points_per_turn "$tmp/out" || { echo "FAIL sim-es-default: no mean_points_per_turn"; failures=$((failures + 1)); }
 check sim-cd-no-points 0 "$rlyeh" sim --games 10

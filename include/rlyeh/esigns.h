@@ -225,7 +225,9 @@ int esigns_face_parse(const char *name);
 /* Policies (shared/rules/press-your-luck.md):
  *   "greedy-2": continue while the turn's Tentacles are at most 1.
  *   "expect":   weighs esigns_odds against the points at stake and the
- *               scores at the table (see esigns.c). */
+ *               scores at the table (see esigns.c).
+ * esigns_ops also lists "ev" and "best", built on the solved turn
+ * (esturn.h). */
 int esigns_policy_greedy2(const void *state, const struct game_step *step, struct rng *rng);
 int esigns_policy_expect(const void *state, const struct game_step *step, struct rng *rng);
 

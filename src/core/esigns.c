@@ -1,5 +1,7 @@
 #include "rlyeh/esigns.h"
 
+#include "rlyeh/esturn.h"
+
 #include <assert.h>
 #include <string.h>
 
@@ -581,6 +583,8 @@ GAME_OPS_ADAPTERS(esigns)
 static const struct game_policy policies[] = {
 	{ "greedy-2", esigns_policy_greedy2 },
 	{ "expect", esigns_policy_expect },
+	{ "ev", esturn_policy_ev },
+	{ "best", esturn_policy_best },
 	{ NULL, NULL },
 };
 

@@ -544,8 +544,10 @@ def test_elder_signs_game(fake, table):
     body = interact(fake, table, autocomplete(USERS["alice"], "addbot", "policy", "", channel=ES_CHANNEL))
     check(body == {"type": 8, "data": {"choices": [
         {"name": "greedy-2", "value": "greedy-2", "name_localizations": {"nl": "greedy-2"}},
-        {"name": "expect (default)", "value": "expect", "name_localizations": {"nl": "expect (standaard)"}}]}},
-          "/addbot at an Elder Signs table offers greedy-2 and expect: %s" % json.dumps(body)[:300])
+        {"name": "expect (default)", "value": "expect", "name_localizations": {"nl": "expect (standaard)"}},
+        {"name": "ev", "value": "ev", "name_localizations": {"nl": "ev"}},
+        {"name": "best", "value": "best", "name_localizations": {"nl": "best"}}]}},
+          "/addbot at an Elder Signs table offers greedy-2, expect, ev and best: %s" % json.dumps(body)[:300])
     body = interact(fake, table, autocomplete(USERS["bob"], "addbot", "policy", "EXP", locale="nl", channel=ES_CHANNEL))
     check(body and [(c["name"], c["value"]) for c in body["data"]["choices"]] == [("expect (standaard)", "expect")],
           "what was typed filters the policies, named in the user's language: %s" % json.dumps(body)[:300])

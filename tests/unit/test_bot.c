@@ -1318,7 +1318,7 @@ static void test_elder_signs_game(void **unused)
 	assert_true(any_text("Game: elder-signs"));
 	refused("alice", "/addbot heuristic", S_ERR_POLICY);
 	as("alice", "/addbot heuristic");
-	assert_non_null(strstr(fx->out.m[0].text, "Choose greedy-2 or expect."));
+	assert_non_null(strstr(fx->out.m[0].text, "Choose greedy-2 or expect or ev or best."));
 	accepted("alice", "/addbot");
 	assert_int_equal(count("SELECT count(*) FROM members WHERE policy = 'expect'"), 1);
 	refused("bob", "/roll", S_ERR_NOT_STARTED);

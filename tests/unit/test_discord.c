@@ -846,7 +846,8 @@ static void test_autocomplete(void **unused)
 	assert_string_equal(r.focus, "");
 	expect_choices(&r, "cthulhu-dice",
 	               "random=random|heuristic (default)=heuristic|solver=solver");
-	expect_choices(&r, "elder-signs", "greedy-2=greedy-2|expect (default)=expect");
+	expect_choices(&r, "elder-signs",
+	               "greedy-2=greedy-2|expect (default)=expect|ev=ev|best=best");
 	expect_choices(&r, "cthulhu", "baseline (default)=baseline|random=random");
 	/* no table (or an unknown game): the default game's */
 	expect_choices(&r, NULL, "random=random|heuristic (default)=heuristic|solver=solver");
@@ -860,7 +861,10 @@ static void test_autocomplete(void **unused)
 	assert_non_null(strstr(json, "\"name_localizations\":{\"nl\":\"heuristic (standaard)\"}"));
 	free(json);
 	autocomplete_req("addbot", "policy", "e", "en-GB", &r);
-	expect_choices(&r, "elder-signs", "greedy-2=greedy-2|expect (default)=expect");
+	expect_choices(&r, "elder-signs",
+	               "greedy-2=greedy-2|expect (default)=expect|ev=ev|best=best");
+	autocomplete_req("addbot", "policy", "ex", "en-GB", &r);
+	expect_choices(&r, "elder-signs", "expect (default)=expect");
 	autocomplete_req("addbot", "policy", "xyz", "en-US", &r);
 	expect_choices(&r, "elder-signs", "");
 	autocomplete_req("open", "game", "", "en-US", &r);

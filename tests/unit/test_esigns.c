@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "rlyeh/esigns.h"
+#include "rlyeh/esturn.h"
 
 static const int kind_dice[ESIGNS_KINDS] = { 8, 4, 3 };
 
@@ -847,6 +848,8 @@ static void test_registered(void **unused)
 	assert_true(ops->scores);
 	assert_non_null(game_policy_find(ops, "greedy-2"));
 	assert_non_null(game_policy_find(ops, "expect"));
+	assert_ptr_equal(game_policy_find(ops, "ev")->choose, esturn_policy_ev);
+	assert_ptr_equal(game_policy_find(ops, "best")->choose, esturn_policy_best);
 	assert_null(game_policy_find(ops, "random"));
 	assert_string_equal(ops->policies[0].name, "greedy-2");
 	assert_int_equal(ops->init(state, &setup), GAME_OK);
