@@ -93,6 +93,9 @@ def parse_args():
     p.add_argument("--scale", action="store_true",
                    help="run SQLite (1 process), PostgreSQL (1 process) and PostgreSQL "
                         "(2 processes, shards 0-0/2 and 1-1/2) in turn")
+    p.add_argument("--configs", default="sqlite-1,pg-1,pg-2",
+                   help="with --scale, the configurations to run, in this order (the first is "
+                        "the yardstick): sqlite-1, pg-1, pg-2 (default: all three)")
     p.add_argument("--guilds", type=int, default=None,
                    help="guilds the tables are spread over, alternately on shards 0 and 1 of 2 "
                         "(default: 8 with --scale, else the one guild 500)")
@@ -610,18 +613,22 @@ def main():
     pg = None
     try:
         if args.scale:
-            pg = Postgres()
+            pg = Postgres() if "pg-" in args.configs else None
             configs = [
                 {"name": "sqlite-1", "label": "SQLite, 1 process", "binary": args.rlyeh},
                 {"name": "pg-1", "label": "PostgreSQL, 1 process", "binary": args.rlyeh,
                  "pg": pg},
                 {"name": "pg-2", "label": "PostgreSQL, 2 processes (shards 0-0/2, 1-1/2)",
                  "binary": args.rlyeh, "pg": pg, "processes": 2}]
+            names = args.configs.split(",")
+            if not names or any(n not in [c["name"] for c in configs] for n in names):
+                sys.exit("load.py: --configs: a list of sqlite-1, pg-1, pg-2")
+            configs = [next(c for c in configs if c["name"] == n) for n in names]
         else:
             configs = [{"name": "rlyeh", "binary": args.rlyeh}]
             if args.baseline:
                 configs.append({"name": "baseline", "binary": args.baseline})
-        several = len(configs) > 1
+        several = len(configs) > 1 or args.scale
         load_before = uptime()
         runs = {c["name"]: [] for c in configs}
         for i in range(args.repeat):
