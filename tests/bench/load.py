@@ -305,7 +305,16 @@ class Postgres:
         return (sum(t - before.get(p, 0.0) for p, t in after.items())
                 - sum(t for p, t in before.items() if p not in after))
 
-    def stop(self):
+    def stop(self, keep=False):
+        """Stops the cluster and removes it (keep: its server log is kept, and named)."""
+        if keep:
+            fd, path = tempfile.mkstemp(prefix="rlyeh-bench-pg-", suffix=".log")
+            os.close(fd)
+            try:
+                shutil.copyfile(os.path.join(self.dir, "server.log"), path)
+                print("load.py: the PostgreSQL server's log kept:", path, file=sys.stderr)
+            except OSError:
+                pass
         subprocess.run([self.SCRIPT, "stop", self.dir], capture_output=True)
 
 
@@ -670,7 +679,7 @@ def main():
                   file=sys.stderr, flush=True)
     finally:
         if pg:
-            pg.stop()
+            pg.stop(args.keep)
 
 
 if __name__ == "__main__":
