@@ -577,7 +577,8 @@ def table(configs, medians, ratios, load_before, load_after, args):
     rows = ["", "%s, %d channels, %g s, rate %s, %d runs each, seeds %d..%d; load average "
             "%s before, %s after; %d cores" %
             (args.scenario, args.channels, args.duration,
-             "%g" % args.rate if args.rate is not None else "default", args.repeat,
+             "%g" % (args.rate if args.rate is not None else
+                     5000 if args.scenario == "steady" else 0), args.repeat,
              args.seed, args.seed + args.repeat - 1, " ".join(load_before),
              " ".join(load_after), os.cpu_count() or 0), "",
             "| configuration | interactions/s | p50 ms | p99 ms | × interactions/s | × p99 "
