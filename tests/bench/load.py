@@ -80,7 +80,9 @@ def parse_args():
     p.add_argument("--games-timeout", type=float, default=1800,
                    help="seconds allowed to open the games (games)")
     p.add_argument("--repeat", type=int, default=1, help="runs; the last line is their median")
-    p.add_argument("--seed", type=int, default=0, help="the generator's random seed (0: time)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="the generator's random seed of the first run, the next runs +1 each "
+                        "(0: drawn once from the clock)")
     p.add_argument("--perf", metavar="FILE",
                    help="record the daemon with `perf record --call-graph dwarf` during the "
                         "load into FILE")
