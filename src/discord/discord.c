@@ -1786,6 +1786,9 @@ static void flush(struct app *a)
 		return;
 	a->batching = 0;
 	ok = bot_batch_end(a->bot) == 0;
+	if (!ok)
+		log_msg(LOG_ERR, "the commit of %d interactions failed: %s", a->nbatch,
+		        store_errmsg(a->st));
 	a->metrics.commits++;
 	for (int i = 0; i < a->nbatch; i++) {
 		struct held *h = &a->batch[i];
@@ -1841,6 +1844,7 @@ static void on_interaction(struct app *a, const cJSON *d)
 {
 	struct discord_req r;
 	struct held *h;
+	long errors;
 	char err[128];
 	const char *id = str(d, "id");
 
@@ -1910,7 +1914,11 @@ static void on_interaction(struct app *a, const cJSON *d)
 	h->r.req.locale = h->r.locale[0] ? h->r.locale : NULL;
 	h->arrived_us = a->arrived_us;
 	msg_clear(&h->out);
+	errors = bot_store_errors(a->bot);
 	bot_handle(a->bot, &h->r.req, now_ms(), &h->out);
+	if (bot_store_errors(a->bot) != errors)
+		log_msg(LOG_WARN, "interaction %s: not stored, refused: %s", r.id,
+		        store_errmsg(a->st));
 	{
 		int64_t game = 0;
 		for (int i = 0; i < h->out.n && !game; i++)

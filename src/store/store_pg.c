@@ -299,7 +299,8 @@ static const struct {
 	[ST_INTERACTIONS_FORGET] = { "DELETE FROM interactions WHERE at < $1", 1 },
 	/* In a transaction: the next game's id stays ours until it ends. */
 	[ST_GAMES_MADE_LOCK] = { "SELECT last FROM game_ids FOR UPDATE", 0 },
-	/* Game ends are rated one transaction at a time ("rl" "ra"). */
+	/* Game ends are rated one transaction at a time ("rl" "ra"); a
+	 * transaction takes it before the game_ids row (ids_lock). */
 	[ST_RATE_LOCK] = { "SELECT pg_advisory_xact_lock(1919709793)", 0 },
 };
 
@@ -1038,12 +1039,24 @@ static int p_game(struct store_pg *st, struct params *ps, const struct store_gam
 	return 0;
 }
 
+/* In a transaction, takes the ratings lock (ST_RATE_LOCK) before the
+ * game_ids row: a transaction that both picks a game id and rates a game
+ * ended, in either order, then takes the two in one order, as every other
+ * does, so that two processes never wait for each other (a deadlock, which
+ * PostgreSQL breaks by failing one of them). 0, or -1 with the error set. */
+static int ids_lock(struct store_pg *st)
+{
+	return st->tx ? run(st, ST_RATE_LOCK, NULL, "lock game ids", NULL) : 0;
+}
+
 int store_pg_game_create(struct store_pg *st, struct store_game *g)
 {
 	struct params ps = { 0 };
 	int64_t id;
 
-	if (p_game(st, &ps, g) || one_i64(st, ST_GAME_INSERT, &ps, "create game", &id))
+	/* The insert's trigger writes the game_ids row. */
+	if (ids_lock(st) || p_game(st, &ps, g) ||
+	    one_i64(st, ST_GAME_INSERT, &ps, "create game", &id))
 		return -1;
 	g->id = id;
 	return 0;
@@ -1852,7 +1865,8 @@ int64_t store_pg_games_made(struct store_pg *st)
 {
 	int64_t made;
 
-	return one_i64(st, st->tx ? ST_GAMES_MADE_LOCK : ST_GAMES_MADE, NULL, "games made", &made)
+	return ids_lock(st) || one_i64(st, st->tx ? ST_GAMES_MADE_LOCK : ST_GAMES_MADE, NULL,
+	                               "games made", &made)
 	           ? -1
 	           : made;
 }

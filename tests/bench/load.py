@@ -26,7 +26,15 @@ created, a channel message edited, GETs, others), and per interaction answered. 
 the same seed), each line says which ran, and the last lines are each one's medians and the
 ratios daemon / baseline.
 
-Only the Python standard library is used."""
+With --scale the same scenario runs, in turn and with the same seed, on three
+configurations: one daemon on SQLite (the yardstick), one on PostgreSQL, and two on PostgreSQL
+owning shards 0-0/2 and 1-1/2; the tables are spread over --guilds guilds of both shards. The
+PostgreSQL cluster is a throwaway one (tests/pg/cluster.sh) that this script starts and stops,
+with a fresh database for each run. The last lines are each configuration's medians and its
+ratios against SQLite, and a Markdown table on stderr.
+  tests/bench/load.py --scale --scenario steady --channels 200 --duration 20 --repeat 3
+
+Only the Python standard library is used (and psql with --scale)."""
 import argparse
 import json
 import os
@@ -72,7 +80,9 @@ def parse_args():
     p.add_argument("--games-timeout", type=float, default=1800,
                    help="seconds allowed to open the games (games)")
     p.add_argument("--repeat", type=int, default=1, help="runs; the last line is their median")
-    p.add_argument("--seed", type=int, default=0, help="the generator's random seed (0: time)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="the generator's random seed of the first run, the next runs +1 each "
+                        "(0: drawn once from the clock)")
     p.add_argument("--perf", metavar="FILE",
                    help="record the daemon with `perf record --call-graph dwarf` during the "
                         "load into FILE")
@@ -82,6 +92,15 @@ def parse_args():
                         "(the memory figures are then the wrapper's)")
     p.add_argument("--baseline", metavar="RLYEH",
                    help="another daemon binary run in alternation with --rlyeh (a yardstick)")
+    p.add_argument("--scale", action="store_true",
+                   help="run SQLite (1 process), PostgreSQL (1 process) and PostgreSQL "
+                        "(2 processes, shards 0-0/2 and 1-1/2) in turn")
+    p.add_argument("--configs", default="sqlite-1,pg-1,pg-2",
+                   help="with --scale, the configurations to run, in this order (the first is "
+                        "the yardstick): sqlite-1, pg-1, pg-2 (default: all three)")
+    p.add_argument("--guilds", type=int, default=None,
+                   help="guilds the tables are spread over, alternately on shards 0 and 1 of 2 "
+                        "(default: 8 with --scale, else the one guild 500)")
     p.add_argument("--keep", action="store_true", help="keep each run's directory")
     p.add_argument("--verbose", action="store_true", help="progress on stderr")
     return p.parse_args()
@@ -98,7 +117,7 @@ class Fake:
         self.err = os.path.join(tmp, "fake.err")
         self.proc = subprocess.Popen(
             [path, "--port", "0", "--portfile", portfile, "--token", TOKEN, "--app-id", APP,
-             "--heartbeat-ms", "41250"],
+             "--heartbeat-ms", "41250", "--max-concurrency", "2"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(self.err, "w"))
         for _ in range(200):
             if os.path.exists(portfile) and open(portfile).read().strip():
@@ -133,21 +152,34 @@ class Fake:
 
 
 class Daemon:
-    def __init__(self, path, fake, tmp, wrapper=""):
+    def __init__(self, path, fake, tmp, wrapper="", database=None, shards=None, name="rlyeh"):
+        """database: a PostgreSQL URI (None: an SQLite file in tmp); shards: "A-B/N" or None."""
         # A wrapped daemon (valgrind) is slow to stop and writes its profile as it exits.
         self.grace = 300 if wrapper else 30
-        self.db = os.path.join(tmp, "rlyeh.db")
-        self.err = os.path.join(tmp, "rlyeh.err")
+        self.db = database or os.path.join(tmp, "rlyeh.db")
+        self.err = os.path.join(tmp, name + ".err")
         env = dict(os.environ)
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.health = s.getsockname()[1]
         env.update({"RLYEH_TOKEN": TOKEN, "RLYEH_API_URL": fake.base + "/api/v10",
                     "RLYEH_DATABASE": self.db, "RLYEH_TURN_TIMEOUT": "0",
-                    "RLYEH_LOG_LEVEL": "warning", "RLYEH_HEALTH_PORT": str(self.health)})
-        self.proc = subprocess.Popen(wrapper.split() + [path, "run"], env=env,
+                    "RLYEH_LOG_LEVEL": "warning", "RLYEH_HEALTH_PORT": str(self.health),
+                    "STATE_DIRECTORY": tmp})
+        if shards:
+            env["RLYEH_SHARDS"] = shards
+        self.proc = subprocess.Popen(wrapper.split() + [path, "run"], env=env, cwd=tmp,
                                      stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=open(self.err, "w"))
+
+    def log_counts(self):
+        """(errors, warnings) the daemon logged (syslog levels 3 and 4 on stderr)."""
+        try:
+            lines = open(self.err, errors="replace").read().splitlines()
+        except OSError:
+            return 0, 0
+        return (sum(1 for l in lines if l.startswith(("<0>", "<1>", "<2>", "<3>"))),
+                sum(1 for l in lines if l.startswith("<4>")))
 
     def status(self):
         """VmRSS and VmHWM in bytes (None once the process is gone)."""
@@ -177,11 +209,17 @@ class Daemon:
         return out
 
     def db_bytes(self):
+        if self.db.startswith("postgresql:"):
+            rows = Postgres.sql(self.db, "SELECT pg_database_size(current_database())")
+            return int(rows[0][0]) if rows else 0
         return sum(os.path.getsize(self.db + s) for s in ("", "-wal")
                    if os.path.exists(self.db + s))
 
     def games_by_state(self):
         """{state: count} read from the database (0 lobby, 1 playing, 2 finished, 3 aborted)."""
+        if self.db.startswith("postgresql:"):
+            rows = Postgres.sql(self.db, "SELECT state, count(*) FROM games GROUP BY state")
+            return {int(r[0]): int(r[1]) for r in rows if len(r) == 2}
         try:
             db = sqlite3.connect("file:%s?mode=ro" % self.db, uri=True, timeout=10)
             rows = db.execute("SELECT state, count(*) FROM games GROUP BY state").fetchall()
@@ -199,6 +237,87 @@ class Daemon:
                 self.proc.kill()
                 self.proc.wait()
         return self.proc.returncode
+
+
+class Postgres:
+    """A throwaway PostgreSQL cluster (tests/pg/cluster.sh), a fresh database for each run."""
+
+    SCRIPT = os.path.join(ROOT, "tests", "pg", "cluster.sh")
+
+    def __init__(self):
+        # cluster.sh makes the folder; the name only has to be free.
+        self.dir = tempfile.mktemp(prefix="rlyeh-bench-pg.")
+        out = subprocess.run([self.SCRIPT, "start", self.dir], capture_output=True, text=True)
+        if out.returncode:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            raise RuntimeError("cluster.sh start: %s" % out.stderr.strip())
+        self.uri = out.stdout.strip().splitlines()[-1]
+        self.n = 0
+
+    @staticmethod
+    def sql(uri, query):
+        """The rows of a query, as lists of strings; raises on an error."""
+        out = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-d", uri, "-c",
+                              query], capture_output=True, text=True, timeout=60)
+        if out.returncode:
+            raise RuntimeError("psql %s: %s" % (query, out.stderr.strip()))
+        return [line.split("|") for line in out.stdout.splitlines() if line]
+
+    def create(self):
+        """(name, URI) of a new empty database."""
+        self.n += 1
+        name = "bench%d" % self.n
+        self.sql(self.uri, "CREATE DATABASE %s" % name)
+        return name, self.uri.replace("postgresql:///postgres?", "postgresql:///%s?" % name, 1)
+
+    def drop(self, name):
+        try:
+            self.sql(self.uri, "DROP DATABASE IF EXISTS %s WITH (FORCE)" % name)
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            print("load.py:", e, file=sys.stderr)
+
+    def cpu(self):
+        """{pid: CPU seconds} of the postmaster (its reaped children included, key 0 for
+        those) and of each of its live children."""
+        try:
+            pm = int(open(os.path.join(self.dir, "data", "postmaster.pid")).readline())
+        except (OSError, ValueError):
+            return {}
+        out = {}
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    v = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            pid = int(d)
+            if pid == pm:
+                out[pid] = (int(v[11]) + int(v[12])) / os.sysconf("SC_CLK_TCK")
+                out[0] = (int(v[13]) + int(v[14])) / os.sysconf("SC_CLK_TCK")
+            elif int(v[1]) == pm:
+                out[pid] = (int(v[11]) + int(v[12])) / os.sysconf("SC_CLK_TCK")
+        return out
+
+    @staticmethod
+    def cpu_delta(before, after):
+        """CPU seconds the cluster spent between two cpu() snapshots: a child gone in between
+        counts in the postmaster's reaped time with all it ever spent."""
+        return (sum(t - before.get(p, 0.0) for p, t in after.items())
+                - sum(t for p, t in before.items() if p not in after))
+
+    def stop(self, keep=False):
+        """Stops the cluster and removes it (keep: its server log is kept, and named)."""
+        if keep:
+            fd, path = tempfile.mkstemp(prefix="rlyeh-bench-pg-", suffix=".log")
+            os.close(fd)
+            try:
+                shutil.copyfile(os.path.join(self.dir, "server.log"), path)
+                print("load.py: the PostgreSQL server's log kept:", path, file=sys.stderr)
+            except OSError:
+                pass
+        subprocess.run([self.SCRIPT, "stop", self.dir], capture_output=True)
 
 
 class Sampler(threading.Thread):
@@ -253,18 +372,45 @@ def wait_for(cond, seconds, what):
     raise RuntimeError("timed out waiting for " + what)
 
 
-def one_run(args, index, binary=None):
+def shard_guilds(n):
+    """n guild ids, alternately on shards 0 and 1 of 2 ((id >> 22) % 2, as Discord shards)."""
+    return [str(((k + 1) << 22) | 500) for k in range(n)]
+
+
+def live_sessions(fake):
+    return len(fake.call("GET", "/_fake/state")["live"])
+
+
+def one_run(args, index, config):
+    """One run of the scenario on config {"name", "binary", "pg" (a Postgres or None),
+    "processes" (1 or 2)}; returns its result line."""
     tmp = tempfile.mkdtemp(prefix="rlyeh-load-")
     fake = Fake(args.fake, tmp)
-    daemon = None
+    daemons = []
     perf = None
+    pg = config.get("pg")
+    dbname = None
     try:
-        daemon = Daemon(binary or args.rlyeh, fake, tmp, args.wrapper)
-        wait_for(lambda: fake.call("GET", "/_fake/state")["connected"], 60, "the gateway session")
+        guilds = shard_guilds(args.guilds) if args.guilds else None
+        if guilds:
+            fake.call("POST", "/_fake/guilds", {"ids": guilds})
+        database = None
+        if pg:
+            dbname, database = pg.create()
+        procs = config.get("processes", 1)
+        for k in range(procs):
+            shards = "%d-%d/%d" % (k, k, procs) if procs > 1 else None
+            daemons.append(Daemon(config["binary"], fake, tmp, args.wrapper, database, shards,
+                                  "rlyeh%d" % k if procs > 1 else "rlyeh"))
+            if k + 1 < procs:
+                # The first one makes the schema alone.
+                wait_for(lambda: live_sessions(fake) >= k + 1, 60, "the gateway session")
+        wait_for(lambda: live_sessions(fake) >= procs, 60, "the gateway sessions")
         # The command registration and the first requests settle first.
         time.sleep(0.5)
-        sampler = Sampler(daemon)
-        sampler.start()
+        samplers = [Sampler(d) for d in daemons]
+        for sm in samplers:
+            sm.start()
         games = args.scenario == "games"
         if args.rate is not None:
             rate = args.rate
@@ -274,15 +420,23 @@ def one_run(args, index, binary=None):
                 "duration_s": args.games_timeout if games else args.duration,
                 "mode": "burst" if args.scenario == "burst" else "steady",
                 "rate": rate, "concurrency": args.concurrency, "keep_open": games,
-                "computer": args.computer, "slash": args.slash, "guild": "500"}
-        if args.seed:
-            body["seed"] = args.seed + index
+                "computer": args.computer, "slash": args.slash, "seed": args.seed + index}
+        if guilds:
+            body["guilds"] = guilds
+        else:
+            body["guild"] = "500"
         if args.perf:
             perf = subprocess.Popen(["perf", "record", "-F", "999", "--call-graph", "dwarf",
-                                     "-o", args.perf, "-p", str(daemon.proc.pid)],
+                                     "-o", args.perf, "-p",
+                                     ",".join(str(d.proc.pid) for d in daemons)],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        log(args, "run %d: %s" % (index + 1, json.dumps(body)))
-        cpu0 = (cpu_seconds(daemon.proc.pid), cpu_seconds(fake.proc.pid), machine_cpu_seconds())
+        log(args, "run %d, %s: %s" % (index + 1, config["name"], json.dumps(body)))
+
+        def cpu_now():
+            return ([cpu_seconds(d.proc.pid) for d in daemons], cpu_seconds(fake.proc.pid),
+                    machine_cpu_seconds(), pg.cpu() if pg else {})
+
+        cpu0 = cpu_now()
         fake.call("POST", "/_fake/load", body)
         limit = time.time() + body["duration_s"] + 60
         while True:
@@ -292,23 +446,29 @@ def one_run(args, index, binary=None):
                 % (st["sent"], st["answered"], st["errors"], st["timeouts"], st["games_open"]))
             if not st["running"]:
                 break
-            if daemon.proc.poll() is not None:
-                raise RuntimeError("the daemon exited: %s" % open(daemon.err).read()[-2000:])
+            for d in daemons:
+                if d.proc.poll() is not None:
+                    raise RuntimeError("the daemon exited: %s" % open(d.err).read()[-2000:])
             if time.time() > limit:
                 fake.call("POST", "/_fake/load", {"stop": True})
-        cpu = (cpu_seconds(daemon.proc.pid) - cpu0[0], cpu_seconds(fake.proc.pid) - cpu0[1],
-               machine_cpu_seconds() - cpu0[2])
+        cpu1 = cpu_now()
+        by_process = [b - a for a, b in zip(cpu0[0], cpu1[0])]
+        cpu = (sum(by_process), cpu1[1] - cpu0[1], cpu1[2] - cpu0[2],
+               Postgres.cpu_delta(cpu0[3], cpu1[3]) if pg else 0.0)
         if perf:
             perf.send_signal(signal.SIGINT)
             perf.wait()
         if games:
             # What the daemon holds with the games in progress, once its queue is idle.
             time.sleep(2)
-        end = sampler.sample() or {}
-        metrics = daemon.metrics()
-        sampler.stopped.set()
-        sampler.join()
-        states = daemon.games_by_state()
+        ends = [sm.sample() or {} for sm in samplers]
+        metrics = [d.metrics() for d in daemons]
+        for sm in samplers:
+            sm.stopped.set()
+            sm.join()
+        states = daemons[0].games_by_state()
+        commits = sum(m.get("rlyeh_commits_total", 0) for m in metrics)
+        elapsed = max(st["elapsed_s"], 1e-9)
         result = {
             "scenario": args.scenario,
             "run": index + 1,
@@ -317,6 +477,7 @@ def one_run(args, index, binary=None):
             "rate_target": rate,
             "concurrency": args.concurrency,
             "slash": args.slash,
+            "seed": body["seed"],
             "sent": st["sent"],
             "answered": st["answered"],
             "interactions_per_s": round(st["rate"], 1),
@@ -328,22 +489,35 @@ def one_run(args, index, binary=None):
             "generator_gap_ms": round(st["gap_mean_ms"], 3),
             "errors": st["errors"],
             "timeouts": st["timeouts"],
-            "peak_rss_mib": round(max(sampler.hwm, end.get("VmHWM", 0)) / MIB, 2),
-            "rss_end_mib": round(end.get("VmRSS", 0) / MIB, 2),
-            "db_mib": round(daemon.db_bytes() / MIB, 2),
+            # With several processes: the sum of their peaks, and of their RSS at the end.
+            "peak_rss_mib": round(sum(max(sm.hwm, e.get("VmHWM", 0))
+                                      for sm, e in zip(samplers, ends)) / MIB, 2),
+            "rss_end_mib": round(sum(e.get("VmRSS", 0) for e in ends) / MIB, 2),
+            "db_mib": round(daemons[0].db_bytes() / MIB, 2),
             "games_finished": st["games_finished"],
             "games_in_progress": st["games_open"],
             "games_in_progress_db": states.get(1, 0),
             "violations": st["violations"],
             # Interactions per database commit (the daemon commits them in batches).
-            "per_commit": round(st["answered"] / metrics["rlyeh_commits_total"], 2)
-            if metrics.get("rlyeh_commits_total") else None,
-            # CPU seconds per second of load: 1.0 is one core busy.
-            "daemon_cpu": round(cpu[0] / max(st["elapsed_s"], 1e-9), 2),
-            "fake_cpu": round(cpu[1] / max(st["elapsed_s"], 1e-9), 2),
+            "per_commit": round(st["answered"] / commits, 2) if commits else None,
+            "db_errors": sum(int(m.get("rlyeh_database_errors_total", 0)) for m in metrics),
+            "log_errors": sum(d.log_counts()[0] for d in daemons),
+            "log_warnings": sum(d.log_counts()[1] for d in daemons),
+            # CPU seconds per second of load: 1.0 is one core busy (all the daemons together).
+            "daemon_cpu": round(cpu[0] / elapsed, 2),
+            "fake_cpu": round(cpu[1] / elapsed, 2),
             # Everything else on the machine (this script included): a busy machine skews runs.
-            "other_cpu": round(max(cpu[2] - cpu[0] - cpu[1], 0) / max(st["elapsed_s"], 1e-9), 2),
+            "other_cpu": round(max(cpu[2] - cpu[0] - cpu[1] - cpu[3], 0) / elapsed, 2),
         }
+        if pg:
+            # The PostgreSQL server's processes (counted out of other_cpu).
+            result["postgres_cpu"] = round(cpu[3] / elapsed, 2)
+        if len(daemons) > 1:
+            # Each process's share of the answers, from its /metrics.
+            result["answered_by_process"] = [
+                int(sum(v for k, v in m.items() if k.startswith("rlyeh_response_seconds_count")))
+                for m in metrics]
+            result["daemon_cpu_by_process"] = [round(t / elapsed, 2) for t in by_process]
         if args.scenario == "burst":
             result["busy_s"] = round(st["busy_s"], 3)
             result["busy_interactions_per_s"] = round(st["busy_rate"], 1)
@@ -359,9 +533,11 @@ def one_run(args, index, binary=None):
         if perf and perf.poll() is None:
             perf.send_signal(signal.SIGINT)
             perf.wait()
-        if daemon:
-            daemon.stop()
+        for d in daemons:
+            d.stop()
         fake.stop()
+        if dbname and not args.keep:
+            pg.drop(dbname)
         if args.keep:
             print("load.py: run directory kept:", tmp, file=sys.stderr)
         else:
@@ -370,9 +546,10 @@ def one_run(args, index, binary=None):
 
 MEDIAN_KEYS = ("duration_s", "sent", "answered", "interactions_per_s", "busy_interactions_per_s",
                "requests_per_interaction",
-               "p50_ms", "p99_ms", "p999_ms", "max_ms", "errors", "timeouts", "peak_rss_mib",
-               "rss_end_mib", "db_mib", "games_finished", "games_in_progress",
-               "games_in_progress_db", "violations", "daemon_cpu", "fake_cpu", "other_cpu")
+               "p50_ms", "p99_ms", "p999_ms", "max_ms", "mean_ms", "errors", "timeouts",
+               "peak_rss_mib", "rss_end_mib", "db_mib", "games_finished", "games_in_progress",
+               "games_in_progress_db", "violations", "db_errors", "log_errors", "log_warnings",
+               "daemon_cpu", "postgres_cpu", "fake_cpu", "other_cpu")
 
 
 def median_line(runs):
@@ -389,34 +566,123 @@ RATIO_KEYS = ("interactions_per_s", "p50_ms", "p99_ms", "requests_per_interactio
               "daemon_cpu")
 
 
+def uptime():
+    """The load averages (1, 5, 15 minutes) as `uptime` shows them."""
+    try:
+        return open("/proc/loadavg").read().split()[:3]
+    except OSError:
+        return []
+
+
+def table(configs, medians, ratios, load_before, load_after, args):
+    """A Markdown table of the medians and the ratios against the first configuration."""
+    rows = ["", "%s, %d channels, %g s, rate %s, %d runs each, seeds %d..%d; load average "
+            "%s before, %s after; %d cores" %
+            (args.scenario, args.channels, args.duration,
+             "%g" % (args.rate if args.rate is not None else
+                     5000 if args.scenario == "steady" else 0), args.repeat,
+             args.seed, args.seed + args.repeat - 1, " ".join(load_before),
+             " ".join(load_after), os.cpu_count() or 0), "",
+            "| configuration | interactions/s | p50 ms | p99 ms | × interactions/s | × p99 "
+            "| errors | timeouts | daemon CPU | postgres CPU | fake CPU | other CPU |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    rate_key = "busy_interactions_per_s" if args.scenario == "burst" else "interactions_per_s"
+    for c in configs:
+        m, r = medians[c["name"]], ratios.get(c["name"], {})
+        rows.append("| %s | %.0f | %.2f | %.2f | %s | %s | %g | %g | %.2f | %s | %.2f | %.2f |" % (
+            c["label"], m[rate_key], m["p50_ms"], m["p99_ms"],
+            "%.2f" % r[rate_key] if rate_key in r else "1", "%.2f" % r["p99_ms"]
+            if "p99_ms" in r else "1", m["errors"], m["timeouts"], m["daemon_cpu"],
+            "%.2f" % m["postgres_cpu"] if "postgres_cpu" in m else "-", m["fake_cpu"],
+            m["other_cpu"]))
+    if args.scenario == "burst":
+        rows.append("")
+        rows.append("(burst: interactions/s over the busy seconds alone)")
+    return "\n".join(rows)
+
+
 def main():
     args = parse_args()
+    # The daemons run in their run's directory.
+    args.rlyeh, args.fake = os.path.abspath(args.rlyeh), os.path.abspath(args.fake)
+    if args.baseline:
+        args.baseline = os.path.abspath(args.baseline)
     for path in (args.rlyeh, args.fake) + ((args.baseline,) if args.baseline else ()):
         if not os.access(path, os.X_OK):
             sys.exit("load.py: %s is not an executable (see --rlyeh, --fake, --baseline)" % path)
-    daemons = [("rlyeh", args.rlyeh)] + ([("baseline", args.baseline)] if args.baseline else [])
-    runs = {name: [] for name, _ in daemons}
-    for i in range(args.repeat):
-        for name, binary in daemons:
-            r = one_run(args, i, binary)
+    if args.scale and args.baseline:
+        sys.exit("load.py: --scale and --baseline do not go together")
+    if args.guilds is None:
+        args.guilds = 8 if args.scale else 0
+    if args.guilds < 0 or args.guilds > 64:
+        sys.exit("load.py: --guilds: 1 to 64")
+    if not args.seed:
+        # One seed for every configuration of a round: the same tables and moves.
+        args.seed = int(time.time()) % 1000000 + 1
+    # A signal ends the script through its finally clauses (the cluster is stopped).
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda n, f: sys.exit(128 + n))
+    pg = None
+    try:
+        if args.scale:
+            pg = Postgres() if "pg-" in args.configs else None
+            configs = [
+                {"name": "sqlite-1", "label": "SQLite, 1 process", "binary": args.rlyeh},
+                {"name": "pg-1", "label": "PostgreSQL, 1 process", "binary": args.rlyeh,
+                 "pg": pg},
+                {"name": "pg-2", "label": "PostgreSQL, 2 processes (shards 0-0/2, 1-1/2)",
+                 "binary": args.rlyeh, "pg": pg, "processes": 2}]
+            names = args.configs.split(",")
+            if not names or any(n not in [c["name"] for c in configs] for n in names):
+                sys.exit("load.py: --configs: a list of sqlite-1, pg-1, pg-2")
+            configs = [next(c for c in configs if c["name"] == n) for n in names]
+        else:
+            configs = [{"name": "rlyeh", "binary": args.rlyeh}]
             if args.baseline:
-                r["daemon"] = name
-            runs[name].append(r)
-            line = dict(r)
-            if not args.verbose:
-                line.pop("answered_per_s")
-            print(json.dumps(line), flush=True)
-    medians = {}
-    for name, _ in daemons:
-        if args.repeat > 1 or args.baseline:
-            medians[name] = median_line(runs[name])
-            if args.baseline:
-                medians[name]["daemon"] = name
-            print(json.dumps(medians[name]), flush=True)
-    if args.baseline:
-        a, b = medians["rlyeh"], medians["baseline"]
-        print(json.dumps({"ratio": "rlyeh / baseline", **{
-            k: round(a[k] / b[k], 3) for k in RATIO_KEYS if a.get(k) and b.get(k)}}), flush=True)
+                configs.append({"name": "baseline", "binary": args.baseline})
+        several = len(configs) > 1 or args.scale
+        load_before = uptime()
+        runs = {c["name"]: [] for c in configs}
+        for i in range(args.repeat):
+            for c in configs:
+                r = one_run(args, i, c)
+                if several:
+                    r["daemon" if args.baseline else "config"] = c["name"]
+                runs[c["name"]].append(r)
+                line = dict(r)
+                if not args.verbose:
+                    line.pop("answered_per_s")
+                print(json.dumps(line), flush=True)
+        load_after = uptime()
+        medians = {}
+        for c in configs:
+            if args.repeat > 1 or several:
+                medians[c["name"]] = median_line(runs[c["name"]])
+                if several:
+                    medians[c["name"]]["daemon" if args.baseline else "config"] = c["name"]
+                if args.scale:
+                    medians[c["name"]]["load_average"] = load_after
+                print(json.dumps(medians[c["name"]]), flush=True)
+        ratios = {}
+        if args.baseline:
+            a, b = medians["rlyeh"], medians["baseline"]
+            print(json.dumps({"ratio": "rlyeh / baseline", **{
+                k: round(a[k] / b[k], 3) for k in RATIO_KEYS if a.get(k) and b.get(k)}}),
+                flush=True)
+        if args.scale:
+            b = medians[configs[0]["name"]]
+            for c in configs[1:]:
+                a = medians[c["name"]]
+                ratios[c["name"]] = {k: round(a[k] / b[k], 3)
+                                     for k in RATIO_KEYS + ("busy_interactions_per_s",)
+                                     if a.get(k) and b.get(k)}
+                print(json.dumps({"ratio": "%s / %s" % (c["name"], configs[0]["name"]),
+                                  **ratios[c["name"]]}), flush=True)
+            print(table(configs, medians, ratios, load_before, load_after, args),
+                  file=sys.stderr, flush=True)
+    finally:
+        if pg:
+            pg.stop(args.keep)
 
 
 if __name__ == "__main__":

@@ -3335,8 +3335,9 @@ static const char *query_arg(const char *query, const char *name, char *out, siz
  * interactions/s; 0: as fast as the answers allow), "concurrency":C (in flight at most),
  * "keep_open":bool (tables stop once their game is started), "computer":0..1 (share of the
  * tables with a computer player), "slash":0..1 (share of the Eye choices and responses typed
- * as slash commands rather than clicked), "guild":"id", "seed":n} starts a run; {"stop":true}
- * ends it.
+ * as slash commands rather than clicked), "guild":"id", "guilds":["id", ...] (up to 64; channel i
+ * is in guilds[i % n], so that the tables spread over the shards; it replaces "guild"),
+ * "seed":n} starts a run; {"stop":true} ends it.
  * Burst mode dispatches in the even seconds only. GET /_fake/load: running, sent, answered,
  * errors (callbacks not 2xx or private), timeouts (no callback within 5 s), elapsed_s, rate,
  * busy_s and busy_rate (burst), p50/p90/p99/p999/max/mean_ms, games_finished, games_open,
@@ -3365,6 +3366,7 @@ static const char *const kind_names[K_KINDS] = { "callback",     "webhook", "cha
 #define LOAD_PACE_MAX_US  (10 * LWS_US_PER_MS) /* within these bounds */
 #define LOAD_SCAN_US      (100 * LWS_US_PER_MS)
 #define LOAD_SECONDS_MAX  3600
+#define LOAD_GUILDS_MAX   64
 #define LOAD_PROBES_MAX   3
 /* Latency histogram: 1 us buckets below 10 ms, 10 us below 100 ms, 1 ms below 10 s. */
 #define HIST_FINE   10000
@@ -3378,6 +3380,7 @@ static const char *const load_names[3] = { "alice", "bob", "carol" };
 
 struct lchan {
 	char cid[24];
+	int guild; /* index in L.guild */
 	uint64_t user[3];
 	int computer;   /* the table gets a computer player */
 	int opened;     /* /open was sent */
@@ -3415,7 +3418,8 @@ static struct {
 	double computer;
 	double slash; /* share of the Eye choices and responses sent as slash commands */
 	int64_t duration_us;
-	char guild[32];
+	char guild[LOAD_GUILDS_MAX][32]; /* the channels' guilds, in turn */
+	int nguilds;
 	int run;
 	struct lchan *ch;
 	int nch;
@@ -3526,7 +3530,8 @@ static void load_ready(struct lchan *c)
  * Returns 0, or -1 when no gateway session can take it. */
 static int load_send(struct lchan *c, int user, int type, const char *what, const char *options)
 {
-	struct session *ss = session_for_guild(L.guild);
+	const char *gid = L.guild[c->guild];
+	struct session *ss = session_for_guild(gid);
 	if (!ss || !conn_live(ss->conn)) {
 		L.no_session++;
 		return -1;
@@ -3539,7 +3544,7 @@ static int load_send(struct lchan *c, int user, int type, const char *what, cons
 	cJSON_AddStringToObject(d, "id", iid);
 	cJSON_AddNumberToObject(d, "type", type);
 	cJSON_AddStringToObject(d, "token", token);
-	cJSON_AddStringToObject(d, "guild_id", L.guild);
+	cJSON_AddStringToObject(d, "guild_id", gid);
 	cJSON_AddStringToObject(d, "channel_id", c->cid);
 	cJSON *u = cJSON_AddObjectToObject(cJSON_AddObjectToObject(d, "member"), "user");
 	cJSON_AddStringToObject(u, "id", uid);
@@ -4001,6 +4006,13 @@ static void ctl_load_start(struct req *r, const cJSON *b)
 	const cJSON *computer = cJSON_GetObjectItemCaseSensitive(b, "computer");
 	const cJSON *slash = cJSON_GetObjectItemCaseSensitive(b, "slash");
 	const cJSON *guild = cJSON_GetObjectItemCaseSensitive(b, "guild");
+	const cJSON *guilds = cJSON_GetObjectItemCaseSensitive(b, "guilds"), *gi;
+	int guilds_ok = !guilds || (cJSON_IsArray(guilds) && cJSON_GetArraySize(guilds) >= 1 &&
+	                            cJSON_GetArraySize(guilds) <= LOAD_GUILDS_MAX);
+	if (guilds_ok && guilds)
+		cJSON_ArrayForEach(gi, guilds) guilds_ok &= cJSON_IsString(gi) &&
+		                                            is_digits(gi->valuestring) &&
+		                                            strlen(gi->valuestring) <= 20;
 	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(b, "seed");
 	int n = cJSON_IsNumber(channels) ? channels->valueint : 0;
 	double dur = cJSON_IsNumber(duration) ? duration->valuedouble : 10;
@@ -4015,14 +4027,15 @@ static void ctl_load_start(struct req *r, const cJSON *b)
 	    (slash &&
 	     (!cJSON_IsNumber(slash) || slash->valuedouble < 0 || slash->valuedouble > 1)) ||
 	    (guild && (!cJSON_IsString(guild) || !is_digits(guild->valuestring) ||
-	               strlen(guild->valuestring) > 20))) {
+	               strlen(guild->valuestring) > 20)) ||
+	    !guilds_ok) {
 		set_body(
 		    r, 400,
 		    "{\"error\":\"need {\\\"channels\\\":1..100000, \\\"duration_s\\\":0..3600, "
 		    "\\\"mode\\\":\\\"steady\\\"|\\\"burst\\\", \\\"rate\\\":>=0, "
 		    "\\\"concurrency\\\":>=1, \\\"keep_open\\\":bool, \\\"computer\\\":0..1, "
 		    "\\\"slash\\\":0..1, "
-		    "\\\"guild\\\":digits}\"}");
+		    "\\\"guild\\\":digits, \\\"guilds\\\":[1..64 ids]}\"}");
 		return;
 	}
 	load_free();
@@ -4037,7 +4050,13 @@ static void ctl_load_start(struct req *r, const cJSON *b)
 	L.computer = comp;
 	L.slash = cJSON_IsNumber(slash) ? slash->valuedouble : 0;
 	L.duration_us = (int64_t)(dur * 1e6);
-	copy_str(L.guild, sizeof L.guild, guild ? guild->valuestring : "500");
+	if (guilds) {
+		cJSON_ArrayForEach(gi, guilds)
+		    copy_str(L.guild[L.nguilds++], sizeof L.guild[0], gi->valuestring);
+	} else {
+		copy_str(L.guild[0], sizeof L.guild[0], guild ? guild->valuestring : "500");
+		L.nguilds = 1;
+	}
 	L.rng = cJSON_IsNumber(seed) && seed->valuedouble >= 1 ? (uint64_t)seed->valuedouble
 	                                                       : (uint64_t)now_us() | 1;
 	L.nch = n;
@@ -4055,6 +4074,7 @@ static void ctl_load_start(struct req *r, const cJSON *b)
 		/* Spread the computer players evenly over the channels. */
 		c->computer = (int)((double)(i + 1) * comp) > (int)((double)i * comp);
 		c->actor = -1;
+		c->guild = i % L.nguilds;
 		index_put(&L.by_chan, key_lchan, (size_t)i, (size_t)n);
 	}
 	/* All the tables open at once; with keep_open, a new one opens only when none of the

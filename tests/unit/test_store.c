@@ -1261,6 +1261,44 @@ static void test_reconnect(void **state)
 	assert_int_equal(file_int(t->path, "SELECT count(*) FROM players"), 1);
 }
 
+/* A transaction that picked a game id holds the ratings lock as well: a game
+ * end in another transaction waits for it (here: gives up at lock_timeout)
+ * instead of taking the ratings lock first and then waiting for the game id,
+ * which deadlocked two processes, one creating a game and rating another in
+ * one transaction, the other the same in the other order. */
+static void test_ids_lock_order(void **state)
+{
+	struct tmp *t = *state;
+	struct store *a, *b;
+	char impatient[TESTDB_MAX + 64], err[256];
+	int64_t id;
+
+	if (!testdb_pg()) {
+		print_message("[  SKIP    ] %s: PostgreSQL only, not run on SQLite\n", __func__);
+		skip();
+	}
+	snprintf(impatient, sizeof(impatient), "%s&options=-c%%20lock_timeout%%3D300", t->path);
+	a = open_ok(t->path);
+	id = make_game(a, "c1", STORE_FINISHED, 0);
+	assert_int_equal(store_open(impatient, &b, err, sizeof(err)), 0);
+
+	assert_int_equal(store_begin(a), 0);
+	assert_int_equal(store_games_made(a), id);
+	assert_int_equal(store_begin(b), 0);
+	assert_int_equal(store_game_rate(b, id), -1);
+	assert_non_null(strstr(store_errmsg(b), "lock"));
+	store_rollback(b);
+	store_rollback(a);
+
+	/* Once a's transaction is over, b rates the game. */
+	assert_int_equal(store_begin(b), 0);
+	assert_int_equal(store_game_rate(b, id), 0);
+	assert_int_equal(store_commit(b), 0);
+	store_close(b);
+	store_close(a);
+	assert_int_equal(file_int(t->path, "SELECT rated FROM games"), 1);
+}
+
 /* The background checkpointer copies the WAL while commits go on, and the
  * WAL stays bounded. */
 static void test_background_checkpoints(void **state)
@@ -1402,6 +1440,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refused_write_in_transaction, tmp_setup,
 		                                tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_reconnect, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(test_ids_lock_order, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_background_checkpoints, tmp_setup,
 		                                tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, tmp_setup, tmp_teardown),
