@@ -27,15 +27,17 @@
 #define LIMITS_BEAT_MS  2000  /* how often a process beats and recomputes its share */
 #define LIMITS_DEAD_MS  10000 /* a process silent this long no longer counts */
 #define LIMITS_GAP_MS   5500  /* between two IDENTIFYs of one bucket: 5 s and the way there */
-#define LIMITS_HEADROOM 10    /* percent of the global limit several processes leave free */
+#define LIMITS_HEADROOM 20    /* percent of the global limit several processes leave free */
 
 /* The requests per second one of `live` processes may send when together
  * they may send `total`. One process alone (live <= 1) has it all. Several
- * leave a tenth of it free, LIMITS_HEADROOM: each one's requests keep to its
- * share as they leave, but reach Discord bunched by a few milliseconds, and
- * the processes' small overshoots add up (two at 25/s each were measured at
- * up to 54 in one second). So: total * 9 / 10 / live, rounded down, at least
- * 1 (more processes than that many requests overshoot). total < 1 gives 1. */
+ * leave a fifth of it free, LIMITS_HEADROOM: each one's requests keep to its
+ * share as they leave, but reach Discord bunched (a process or the network
+ * pausing lets requests of more than one second arrive within one), and the
+ * processes' overshoots add up (two at 25/s each were measured at up to 54
+ * in one second; two at 22/s, on a machine loaded 4 times over, up to 57).
+ * So: total * 8 / 10 / live, rounded down, at least 1 (more processes than
+ * that many requests overshoot). total < 1 gives 1. */
 int limits_share(int total, int live);
 
 struct limits;

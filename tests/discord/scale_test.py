@@ -74,7 +74,7 @@ def main():
             rt.check(b.proc.poll() is None, "both processes run")
         for name in ("a", "b"):
             err = open(os.path.join(tmp, name + ".err")).read()
-            rt.check("2 processes, 22 requests/s each" in err,
+            rt.check("2 processes, 20 requests/s each" in err,
                      "process %s keeps to half the global limit: %s" %
                      (name, [l for l in err.splitlines() if "shared limits" in l]))
         fake.call("POST", "/_fake/global_reset")

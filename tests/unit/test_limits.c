@@ -23,10 +23,10 @@ static void test_share(void **unused)
 	assert_int_equal(limits_share(50, 1), 50);
 	assert_int_equal(limits_share(50, 0), 50);
 	assert_int_equal(limits_share(50, -2), 50);
-	/* several: 45 of the 50 shared */
-	assert_int_equal(limits_share(50, 2), 22);
-	assert_int_equal(limits_share(50, 3), 15);
-	assert_int_equal(limits_share(50, 7), 6);
+	/* several: 40 of the 50 shared */
+	assert_int_equal(limits_share(50, 2), 20);
+	assert_int_equal(limits_share(50, 3), 13);
+	assert_int_equal(limits_share(50, 7), 5);
 	assert_int_equal(limits_share(50, 45), 1);
 	/* more processes than requests: each keeps one (an overshoot) */
 	assert_int_equal(limits_share(50, 60), 1);
