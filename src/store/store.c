@@ -92,6 +92,43 @@ void store_close(struct store *st)
 	free(st);
 }
 
+int store_set_durability(struct store *st, int durability)
+{
+	return st->pg ? 0 : store_sqlite_set_durability(st->lite, durability);
+}
+
+int store_check(const char *database, int full, char *report, size_t cap)
+{
+	if (!database) {
+		if (cap)
+			snprintf(report, cap, "no database given");
+		return -1;
+	}
+	if (store_pg_is_uri(database)) {
+		if (cap)
+			report[0] = '\0';
+		return 2;
+	}
+	return store_sqlite_check(database, full, report, cap);
+}
+
+int store_check_start(const char *database, char *msg, size_t cap)
+{
+	char report[512];
+	int rc = store_check(database, 0, report, sizeof(report));
+
+	if (rc == 1)
+		snprintf(msg, cap,
+		         "the database %s is damaged (%s). Nothing was written to it. Stop "
+		         "everything that uses it, keep a copy of the damaged file for "
+		         "inspection, then put the latest backup in its place: rlyeh restore "
+		         "BACKUP --db %s (rlyeh check-db --db %s checks a database in full)",
+		         database, report, database, database);
+	else if (rc < 0)
+		snprintf(msg, cap, "cannot check the database: %s", report);
+	return rc == 1 ? 1 : rc < 0 ? -1 : 0;
+}
+
 /* Both backends have one migration per number: the PostgreSQL files
  * (migrations/pg) match the SQLite ones one for one, as test_store checks. */
 int store_schema_latest(void)
