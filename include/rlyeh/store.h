@@ -162,12 +162,12 @@ int store_set_durability(struct store *st, int durability);
  * pg_dump). */
 int store_check(const char *database, int full, char *report, size_t cap);
 
-/* The check before a command that writes starts (run, console), PRAGMA
- * quick_check: 0 when the database may be opened (intact, new, or
- * PostgreSQL's); 1 when it is damaged, with msg naming the file, what is
- * wrong and how to put a backup back (rlyeh restore); -1 when it could not
- * be checked (msg says why). The command must refuse to start on 1 or -1.
- * Nothing is written. */
+/* The check before a command that writes starts (run, console): PRAGMA
+ * integrity_check for a database file up to 64 MiB, quick_check past that
+ * (its cost grows with the file: 2.3 s at 400 MB). 0 when the database may be opened (intact, new,
+ * or PostgreSQL's); 1 when it is damaged, with msg naming the file, what is wrong and how to put a
+ * backup back (rlyeh restore); -1 when it could not be checked (msg says why). The command must
+ * refuse to start on 1 or -1. Nothing is written. */
 int store_check_start(const char *database, char *msg, size_t cap);
 
 /* The newest schema version this binary knows, and the open database's. */
