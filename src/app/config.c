@@ -317,9 +317,9 @@ static int check_token(const char *token, const char *where, char *err, size_t e
 			return fail(err, errlen, where,
 			            "the token has %s (byte 0x%02x at position %zu); a bot token "
 			            "is printable ASCII without spaces",
-			            ch == ' '   ? "a space"
-			            : ch > 0x7e ? "a non-ASCII byte"
-			                        : "a control character",
+			            ch == ' '    ? "a space"
+			            : ch >= 0x80 ? "a non-ASCII byte"
+			                         : "a control character",
 			            ch, i + 1);
 	}
 	return 0;

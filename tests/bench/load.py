@@ -83,6 +83,9 @@ def parse_args():
     p.add_argument("--baseline", metavar="RLYEH",
                    help="another daemon binary run in alternation with --rlyeh (a yardstick)")
     p.add_argument("--keep", action="store_true", help="keep each run's directory")
+    p.add_argument("--durability", choices=("full", "normal", "both"), default=None,
+                   help="the daemon's durability key; both: full and normal in alternation, "
+                        "with the ratios full / normal")
     p.add_argument("--verbose", action="store_true", help="progress on stderr")
     return p.parse_args()
 
@@ -133,7 +136,7 @@ class Fake:
 
 
 class Daemon:
-    def __init__(self, path, fake, tmp, wrapper=""):
+    def __init__(self, path, fake, tmp, wrapper="", durability=None):
         # A wrapped daemon (valgrind) is slow to stop and writes its profile as it exits.
         self.grace = 300 if wrapper else 30
         self.db = os.path.join(tmp, "rlyeh.db")
@@ -145,6 +148,8 @@ class Daemon:
         env.update({"RLYEH_TOKEN": TOKEN, "RLYEH_API_URL": fake.base + "/api/v10",
                     "RLYEH_DATABASE": self.db, "RLYEH_TURN_TIMEOUT": "0",
                     "RLYEH_LOG_LEVEL": "warning", "RLYEH_HEALTH_PORT": str(self.health)})
+        if durability:
+            env["RLYEH_DURABILITY"] = durability
         self.proc = subprocess.Popen(wrapper.split() + [path, "run"], env=env,
                                      stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=open(self.err, "w"))
@@ -253,13 +258,13 @@ def wait_for(cond, seconds, what):
     raise RuntimeError("timed out waiting for " + what)
 
 
-def one_run(args, index, binary=None):
+def one_run(args, index, binary=None, durability=None):
     tmp = tempfile.mkdtemp(prefix="rlyeh-load-")
     fake = Fake(args.fake, tmp)
     daemon = None
     perf = None
     try:
-        daemon = Daemon(binary or args.rlyeh, fake, tmp, args.wrapper)
+        daemon = Daemon(binary or args.rlyeh, fake, tmp, args.wrapper, durability)
         wait_for(lambda: fake.call("GET", "/_fake/state")["connected"], 60, "the gateway session")
         # The command registration and the first requests settle first.
         time.sleep(0.5)
@@ -394,12 +399,21 @@ def main():
     for path in (args.rlyeh, args.fake) + ((args.baseline,) if args.baseline else ()):
         if not os.access(path, os.X_OK):
             sys.exit("load.py: %s is not an executable (see --rlyeh, --fake, --baseline)" % path)
-    daemons = [("rlyeh", args.rlyeh)] + ([("baseline", args.baseline)] if args.baseline else [])
-    runs = {name: [] for name, _ in daemons}
+    if args.durability == "both":
+        if args.baseline:
+            sys.exit("load.py: --durability both and --baseline do not go together")
+        daemons = [("full", args.rlyeh, "full"), ("normal", args.rlyeh, "normal")]
+    else:
+        daemons = [("rlyeh", args.rlyeh, args.durability)] + (
+            [("baseline", args.baseline, args.durability)] if args.baseline else [])
+    pair = len(daemons) > 1
+    runs = {name: [] for name, _, _ in daemons}
     for i in range(args.repeat):
-        for name, binary in daemons:
-            r = one_run(args, i, binary)
-            if args.baseline:
+        for name, binary, durability in daemons:
+            r = one_run(args, i, binary, durability)
+            if durability:
+                r["durability"] = durability
+            if pair:
                 r["daemon"] = name
             runs[name].append(r)
             line = dict(r)
@@ -407,15 +421,16 @@ def main():
                 line.pop("answered_per_s")
             print(json.dumps(line), flush=True)
     medians = {}
-    for name, _ in daemons:
-        if args.repeat > 1 or args.baseline:
+    for name, _, _ in daemons:
+        if args.repeat > 1 or pair:
             medians[name] = median_line(runs[name])
-            if args.baseline:
+            if pair:
                 medians[name]["daemon"] = name
             print(json.dumps(medians[name]), flush=True)
-    if args.baseline:
-        a, b = medians["rlyeh"], medians["baseline"]
-        print(json.dumps({"ratio": "rlyeh / baseline", **{
+    if pair:
+        first, second = daemons[0][0], daemons[1][0]
+        a, b = medians[first], medians[second]
+        print(json.dumps({"ratio": "%s / %s" % (first, second), **{
             k: round(a[k] / b[k], 3) for k in RATIO_KEYS if a.get(k) and b.get(k)}}), flush=True)
 
 
