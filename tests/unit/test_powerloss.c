@@ -6,9 +6,10 @@
  * Syncs themselves cost nothing here: what survives is decided by the log.
  * At a random write, truncate or sync the power goes: that operation and
  * every later one fails, so nothing more is announced; the bot and the
- * store are closed, every unsynced write is undone on the files (the disk
- * after the cut), and the machine "reboots": the store is opened again and
- * a new bot resumes the stored games.
+ * store are closed, the unsynced writes are undone on the files (the disk
+ * after the cut: every one of them, or every other round only a random
+ * number of the newest of each file), and the machine "reboots": the store
+ * is opened again and a new bot resumes the stored games.
  *
  * The player side is the daemon's: group commit through bot_batch_begin,
  * bot_handle for a few commands, bot_batch_end (what discord.c's flush
@@ -356,19 +357,30 @@ static void pv_install(void)
 	assert_int_equal(sqlite3_vfs_register(&pv.vfs, 1), SQLITE_OK);
 }
 
-/* The disk after the power cut: every write not followed by a sync of its
- * file is undone, newest first. Every connection is closed by then. */
-static void pv_power_loss(void)
+/* The disk after the power cut: the writes not followed by a sync of their
+ * file are undone, newest first: all of them, or with `partial` a random
+ * number of the newest of each file (the disk had written the older ones
+ * on its own). Every connection is closed by then. */
+static void pv_power_loss(int partial, uint64_t *rng)
 {
 	pthread_mutex_lock(&pv.lock);
 	for (int i = 0; i < pv.nfiles; i++) {
 		struct tracked *t = &pv.files[i];
-		int fd;
+		int fd, n = 0, undo;
 		if (!t->log)
 			continue;
+		for (struct undo *u = t->log; u; u = u->prev)
+			n++;
+		undo = n;
+		if (partial) {
+			*rng ^= *rng << 13;
+			*rng ^= *rng >> 7;
+			*rng ^= *rng << 17;
+			undo = (int)(*rng % (uint64_t)(n + 1));
+		}
 		fd = open(t->path, O_WRONLY);
 		if (fd >= 0) {
-			for (struct undo *u = t->log; u; u = u->prev) {
+			for (struct undo *u = t->log; u && undo-- > 0; u = u->prev) {
 				if (u->len)
 					assert_int_equal(
 					    pwrite(fd, u->bytes, (size_t)u->len, u->off), u->len);
@@ -615,7 +627,8 @@ static void round_once(struct world *w)
 	store_close(w->st);
 	w->bot = NULL;
 	w->st = NULL;
-	pv_power_loss();
+	/* Every other cut, the disk had written some of the unsynced writes. */
+	pv_power_loss(w->rounds % 2, &w->rng);
 	/* The reboot. */
 	{
 		sqlite3 *db;
