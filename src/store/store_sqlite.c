@@ -941,8 +941,9 @@ int store_sqlite_check(const char *path, int full, char *report, size_t cap)
 	if (step == SQLITE_DONE && rc >= 0)
 		goto out;
 failed:
-	/* A file too damaged to be read as a database at all is damaged too. */
-	if ((step & 0xff) == SQLITE_CORRUPT || (step & 0xff) == SQLITE_NOTADB) {
+	/* Problems found before an error, or a file too damaged to be read as a
+	 * database at all: damaged. */
+	if (rc == 1 || (step & 0xff) == SQLITE_CORRUPT || (step & 0xff) == SQLITE_NOTADB) {
 		rc = 1;
 		report_add(report, cap, sqlite3_errmsg(db));
 	} else {
