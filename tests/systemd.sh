@@ -40,6 +40,15 @@ grep -q '^Type=notify' "$tmp/rlyeh.service" && grep -q '^RestartPreventExitStatu
 	echo "FAIL the unit lacks notify, watchdog, credential, dynamic user or restart prevention"
 	failures=$((failures + 1))
 }
+# No core file of a process holding the token, and a damaged database (5)
+# is not restarted every few seconds.
+for u in "$tmp/rlyeh.service" ${instance:+"$instance"}; do
+	grep -q '^LimitCORE=0$' "$u" && grep -q '^RestartPreventExitStatus=2 3 4 5$' "$u" &&
+		passes=$((passes + 1)) || {
+		echo "FAIL $u: no LimitCORE=0 or no RestartPreventExitStatus=2 3 4 5"
+		failures=$((failures + 1))
+	}
+done
 if [ -n "$instance" ]; then
 	mkdir "$tmp/units"
 	sed "s|@CMAKE_INSTALL_FULL_BINDIR@|$bindir|" "$instance" >"$tmp/units/rlyeh@.service"

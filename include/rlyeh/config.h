@@ -36,6 +36,10 @@ struct config {
 	/* standby = on: with PostgreSQL, take a shard of the range only when it
 	 * has been free for 2 s (its owner died); off: take it at once. */
 	int standby;
+	/* durability = full (0, the default): each commit is synced to the
+	 * disk; normal (1): a power cut may lose the last commits (SQLite; see
+	 * store_set_durability). */
+	int durability;
 	char token[CONFIG_TOKEN_MAX]; /* filled by config_load_token */
 };
 
@@ -53,7 +57,9 @@ int config_set_shards(struct config *c, const char *value, const char *where, ch
                       size_t errlen);
 
 /* Reads the token (see above). Returns 0, 1 when there is none, or -1 with
- * the reason in err (never the token itself). */
+ * the reason in err (never the token itself): a token that is too long or
+ * holds a space or a control character (it could not be sent in an HTTP
+ * header) is refused. */
 int config_load_token(struct config *c, char *err, size_t errlen);
 
 #endif

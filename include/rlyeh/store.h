@@ -138,6 +138,38 @@ int store_open_version(const char *path, int version, struct store **out, char *
 /* Closes the database; NULL is a no-op. */
 void store_close(struct store *st);
 
+/* How a commit survives the machine failing (SQLite; on PostgreSQL that is
+ * the server's synchronous_commit, and this returns 0 and does nothing).
+ * STORE_DURABLE_FULL, what store_open sets: COMMIT returns once the
+ * write-ahead log is synced to the disk (one fsync per commit), so neither a
+ * killed process nor a power cut loses a committed write.
+ * STORE_DURABLE_NORMAL: COMMIT returns once the write reached the operating
+ * system; a killed process loses nothing, a power cut may lose the last
+ * commits (the database stays consistent). 0, or -1 (store_errmsg). */
+enum store_durability {
+	STORE_DURABLE_FULL = 0,
+	STORE_DURABLE_NORMAL = 1,
+};
+int store_set_durability(struct store *st, int durability);
+
+/* Checks the SQLite database at `database` without writing to its file:
+ * PRAGMA quick_check (full 0: the pages, records and free list; no index
+ * contents) or PRAGMA integrity_check (full 1: also every index against its
+ * table). A file that does not exist yet is intact (store_open creates it).
+ * Returns 0 intact, 1 damaged (report says the first problems), -1 not
+ * checked (report says why: unreadable file, out of memory). On PostgreSQL
+ * returns 2 and checks nothing: the server keeps its own pages (amcheck,
+ * pg_dump). */
+int store_check(const char *database, int full, char *report, size_t cap);
+
+/* The check before a command that writes starts (run, console): PRAGMA
+ * integrity_check for a database file up to 64 MiB, quick_check past that
+ * (its cost grows with the file: 2.3 s at 400 MB). 0 when the database may be opened (intact, new,
+ * or PostgreSQL's); 1 when it is damaged, with msg naming the file, what is wrong and how to put a
+ * backup back (rlyeh restore); -1 when it could not be checked (msg says why). The command must
+ * refuse to start on 1 or -1. Nothing is written. */
+int store_check_start(const char *database, char *msg, size_t cap);
+
 /* The newest schema version this binary knows, and the open database's. */
 int store_schema_latest(void);
 int store_schema_version(struct store *st);

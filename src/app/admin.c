@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rlyeh/cli.h"
 #include "rlyeh/config.h"
@@ -86,6 +87,78 @@ static int db_args(const char *cmd, const char *usage, int argc, char **argv, co
 	}
 	snprintf(db, cap, "%s", dbopt ? dbopt : c.database);
 	return 0;
+}
+
+int admin_check_db(int argc, char **argv)
+{
+	static const char usage[] =
+	    "Usage: rlyeh check-db [--db PATH | --config FILE]\n"
+	    "Check the whole SQLite database for damage (PRAGMA integrity_check: every page,\n"
+	    "record and index), reading it only; the daemon may keep running.\n"
+	    "Exit status 0 when intact, 1 when damaged or unreadable (the problems on stderr).\n"
+	    "A damaged database is put back from a backup with rlyeh restore.\n"
+	    "A PostgreSQL database keeps its own pages: check it on the server with amcheck\n"
+	    "(pg_amcheck) or by reading it all with pg_dump -f /dev/null 'postgresql://...'.\n";
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dbopt = NULL, *config = NULL, *db;
+	char err[1024], report[2048], shown[512];
+	struct config c;
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			dbopt = optarg;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			return cli_usage_error("check-db", "unknown option");
+		}
+	}
+	if (optind != argc)
+		return cli_usage_error("check-db", "unexpected argument '%s'", argv[optind]);
+	config_default(&c);
+	if (config_load(&c, config, err, sizeof(err))) {
+		fprintf(stderr, "rlyeh check-db: %s\n", err);
+		return 1;
+	}
+	db = dbopt ? dbopt : c.database;
+	store_describe(db, shown, sizeof(shown));
+	if (!store_is_postgresql(db) && access(db, F_OK)) {
+		fprintf(stderr, "rlyeh check-db: %s: no such database\n", db);
+		return 1;
+	}
+	rc = store_check(db, 1, report, sizeof(report));
+	switch (rc) {
+	case 0:
+		printf("%s: intact (integrity_check ok)\n", shown);
+		return 0;
+	case 1:
+		fprintf(stderr,
+		        "rlyeh check-db: %s is damaged: %s\nPut the latest backup in its place "
+		        "with the daemon stopped: rlyeh restore BACKUP --db %s\n",
+		        shown, report, shown);
+		return 1;
+	case 2:
+		printf("%s: PostgreSQL keeps and checks its own pages; check it on the server "
+		       "with amcheck (pg_amcheck) or read it all with pg_dump -f /dev/null\n",
+		       shown);
+		return 0;
+	default:
+		fprintf(stderr, "rlyeh check-db: %s\n", report);
+		return 1;
+	}
 }
 
 int admin_backup(int argc, char **argv)

@@ -208,6 +208,15 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 		return set_bool(&c->compress, value, where, err, errlen);
 	if (strcmp(key, "standby") == 0)
 		return set_bool(&c->standby, value, where, err, errlen);
+	if (strcmp(key, "durability") == 0) {
+		if (strcmp(value, "full") == 0)
+			c->durability = 0;
+		else if (strcmp(value, "normal") == 0)
+			c->durability = 1;
+		else
+			return fail(err, errlen, where, "durability: expected full or normal");
+		return 0;
+	}
 	if (strcmp(key, "log_level") == 0) {
 		int level = log_level_parse(value);
 		if (level < 0)
@@ -226,7 +235,7 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 static const char *const env_keys[] = {
 	"database",    "api_url",  "gateway_url",  "token_file", "application_id",
 	"guilds",      "language", "turn_timeout", "compress",   "log_level",
-	"health_port", "shards",   "standby",      NULL,
+	"health_port", "shards",   "standby",      "durability", NULL,
 };
 
 static char *trim(char *s)
@@ -297,6 +306,25 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Refuses a token holding anything but printable ASCII without spaces:
+ * it goes into an HTTP header and the gateway's IDENTIFY as it is. The
+ * message names the offending byte's place, never the token. */
+static int check_token(const char *token, const char *where, char *err, size_t errlen)
+{
+	for (size_t i = 0; token[i]; i++) {
+		unsigned char ch = (unsigned char)token[i];
+		if (ch < 0x21 || ch > 0x7e)
+			return fail(err, errlen, where,
+			            "the token has %s (byte 0x%02x at position %zu); a bot token "
+			            "is printable ASCII without spaces",
+			            ch == ' '    ? "a space"
+			            : ch >= 0x80 ? "a non-ASCII byte"
+			                         : "a control character",
+			            ch, i + 1);
+	}
+	return 0;
+}
+
 /* Reads the first line of a token file into c->token. */
 static int read_token_file(struct config *c, const char *path, char *err, size_t errlen)
 {
@@ -312,6 +340,8 @@ static int read_token_file(struct config *c, const char *path, char *err, size_t
 	fclose(f);
 	if (strlen(trim(buf)) >= CONFIG_TOKEN_MAX)
 		return fail(err, errlen, path, "the token is too long");
+	if (check_token(trim(buf), path, err, errlen))
+		return -1;
 	text_copy(c->token, sizeof(c->token), trim(buf));
 	return c->token[0] ? 0 : fail(err, errlen, path, "the token file is empty");
 }
@@ -325,6 +355,8 @@ int config_load_token(struct config *c, char *err, size_t errlen)
 	if (env && *env) {
 		if (strlen(env) >= CONFIG_TOKEN_MAX)
 			return fail(err, errlen, "RLYEH_TOKEN", "the token is too long");
+		if (check_token(env, "RLYEH_TOKEN", err, errlen))
+			return -1;
 		text_copy(c->token, sizeof(c->token), env);
 		return 0;
 	}

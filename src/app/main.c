@@ -25,6 +25,7 @@ static const char usage[] =
     "  replay        replay a game script and print the state after every turn\n"
     "  export        write a stored game as a replay script\n"
     "  check-config  validate the configuration without starting\n"
+    "  check-db      check the whole database for damage (read only)\n"
     "  backup        copy the database consistently while the daemon runs\n"
     "  restore       put a backup back in place (daemon stopped)\n"
     "  migrate-store copy an SQLite database into an empty PostgreSQL one\n"
@@ -38,11 +39,17 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", discord_main },     { "console", console_main },
-	{ "sim", sim_main },         { "replay", replay_main },
-	{ "export", export_main },   { "check-config", admin_check_config },
-	{ "backup", admin_backup },  { "restore", admin_restore },
-	{ "analyze", analyze_main }, { "migrate-store", admin_migrate_store },
+	{ "run", discord_main },
+	{ "console", console_main },
+	{ "sim", sim_main },
+	{ "replay", replay_main },
+	{ "export", export_main },
+	{ "check-config", admin_check_config },
+	{ "check-db", admin_check_db },
+	{ "backup", admin_backup },
+	{ "restore", admin_restore },
+	{ "analyze", analyze_main },
+	{ "migrate-store", admin_migrate_store },
 };
 
 int main(int argc, char **argv)

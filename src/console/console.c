@@ -477,6 +477,13 @@ int console_main(int argc, char **argv)
 	 * are kept beside the database. */
 	solvecache_background();
 	solvecache_beside(db);
+	{
+		char why[2048];
+		if (store_check_start(db, why, sizeof(why))) {
+			fprintf(stderr, "rlyeh console: %s\n", why);
+			return 1;
+		}
+	}
 	if ((!store_is_postgresql(db) && make_parents(db)) ||
 	    store_open(db, &st, err, sizeof(err))) {
 		char shown[512];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
@@ -2591,7 +2592,8 @@ static const char usage[] =
     "terminal),\n"
     "3 the token was refused (gateway close 4004), 4 the gateway refused the\n"
     "client (close 4010-4014: 4010 a shard id not below the count, 4011 too\n"
-    "many guilds for the shard count).\n";
+    "many guilds for the shard count), 5 the database is damaged (nothing\n"
+    "written; put a backup back with rlyeh restore).\n";
 
 static const char no_token[] =
     "rlyeh run: no bot token.\n"
@@ -2647,6 +2649,8 @@ int discord_main(int argc, char **argv)
 		free(a);
 		return 2;
 	}
+	/* No core file, no ptrace by the same user: the token is in memory. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	rcode = config_load_token(&a->cfg, err, sizeof(err));
 	if (rcode > 0 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		/* Someone trying it out: the same bot, in this terminal. */
@@ -2671,8 +2675,19 @@ int discord_main(int argc, char **argv)
 	solvecache_background();
 	solvecache_beside(a->cfg.database);
 	store_describe(a->cfg.database, shown, sizeof(shown));
-	if (store_open(a->cfg.database, &a->st, err, sizeof(err))) {
-		log_msg(LOG_ERR, "database %s: %s", shown, err);
+	{
+		char why[2048];
+		int damaged = store_check_start(a->cfg.database, why, sizeof(why));
+		if (damaged) {
+			log_msg(LOG_ERR, "%s", why);
+			free(a);
+			return damaged > 0 ? 5 : 1;
+		}
+	}
+	if (store_open(a->cfg.database, &a->st, err, sizeof(err)) ||
+	    store_set_durability(a->st, a->cfg.durability)) {
+		log_msg(LOG_ERR, "database %s: %s", shown, a->st ? store_errmsg(a->st) : err);
+		store_close(a->st);
 		free(a);
 		return 1;
 	}

@@ -6,20 +6,30 @@
  * prepared on first use (a database opened at an older schema version lacks
  * some tables) and kept until store_close.
  *
- * The connection runs with journal_mode=WAL and synchronous=NORMAL: a commit
- * has reached the operating system when COMMIT returns, so a killed process
- * loses nothing committed and the database stays consistent across power
- * loss, where only the last commits may be lost. FULL would add an fsync to
- * every move for protection against power loss alone.
+ * The connection runs with journal_mode=WAL and synchronous=FULL: COMMIT
+ * returns once the write-ahead log is synced, so neither a killed process
+ * nor a power cut loses a committed write. The caller batches the writes of
+ * an event-loop pass into one transaction, so that is one fsync per pass.
+ * store_set_durability(NORMAL) drops that fsync: a commit has then reached
+ * the operating system, and a power cut may lose the last commits (the
+ * database stays consistent).
+ *
+ * Files the store creates (the database, a backup) are created mode 0600
+ * whatever the umask; SQLite gives the -wal and -shm files the mode of the
+ * database.
  *
  * Unsigned 64-bit values are stored as the INTEGER with the same two's
  * complement bit pattern (see migrations/0001_tables.sql). */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -827,7 +837,7 @@ static int setup(struct store_sqlite *st, int version)
 	 * of /leaderboard and /stats, and those it updates as a game ends
 	 * (some 130 pages for four players): an 8 MiB page cache keeps them. */
 	if (sqlite3_exec(st->db,
-	                 "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
+	                 "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
 	                 "PRAGMA cache_size = -8192",
 	                 NULL, NULL, NULL)) {
 		set_db_err(st, "configure");
@@ -843,6 +853,107 @@ static int setup(struct store_sqlite *st, int version)
 		if (migrate_one(st, v))
 			return -1;
 	return 0;
+}
+
+/* Creates the file at `path`, empty and mode 0600 whatever the umask.
+ * With `exclusive`, an existing file is refused (errno EEXIST); without,
+ * it is left as it is. 0, or -1 with errno. */
+static int create_private(const char *path, int exclusive)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+	if (fd < 0)
+		return errno == EEXIST && !exclusive ? 0 : -1;
+	if (fchmod(fd, 0600)) {
+		int e = errno;
+		close(fd);
+		unlink(path);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+int store_sqlite_set_durability(struct store_sqlite *st, int durability)
+{
+	const char *sql = durability == STORE_DURABLE_NORMAL ? "PRAGMA synchronous = NORMAL"
+	                                                     : "PRAGMA synchronous = FULL";
+
+	if (durability != STORE_DURABLE_FULL && durability != STORE_DURABLE_NORMAL) {
+		set_err(st, "durability %d is neither full nor normal", durability);
+		return -1;
+	}
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL)) {
+		set_db_err(st, "durability");
+		return -1;
+	}
+	return 0;
+}
+
+/* Appends s to report (cap bytes), "; " between parts; cut when full. */
+static void report_add(char *report, size_t cap, const char *s)
+{
+	size_t used = strlen(report);
+
+	if (used + 1 >= cap)
+		return;
+	snprintf(report + used, cap - used, "%s%s", used ? "; " : "", s);
+}
+
+int store_sqlite_check(const char *path, int full, char *report, size_t cap)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	struct stat sb;
+	int rc = -1, step;
+
+	if (!cap)
+		return -1;
+	report[0] = '\0';
+	if (stat(path, &sb)) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(report, cap, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* Read only: a damaged file gets no write, not even a checkpoint. */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(report, cap, "%s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 5000);
+	if (sqlite3_prepare_v2(db, full ? "PRAGMA integrity_check(20)" : "PRAGMA quick_check(20)",
+	                       -1, &s, NULL) != SQLITE_OK) {
+		step = sqlite3_errcode(db);
+		goto failed;
+	}
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *line = (const char *)sqlite3_column_text(s, 0);
+		if (!line)
+			continue;
+		if (strcmp(line, "ok") == 0 && !report[0]) {
+			rc = 0;
+			continue;
+		}
+		rc = 1;
+		report_add(report, cap, line);
+	}
+	if (step == SQLITE_DONE && rc >= 0)
+		goto out;
+failed:
+	/* Problems found before an error, or a file too damaged to be read as a
+	 * database at all: damaged. */
+	if (rc == 1 || (step & 0xff) == SQLITE_CORRUPT || (step & 0xff) == SQLITE_NOTADB) {
+		rc = 1;
+		report_add(report, cap, sqlite3_errmsg(db));
+	} else {
+		rc = -1;
+		snprintf(report, cap, "%s: %s", path, sqlite3_errmsg(db));
+	}
+out:
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return rc;
 }
 
 int store_sqlite_open_version(const char *path, int version, struct store_sqlite **out, char *err,
@@ -870,6 +981,10 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
 		return -1;
 	}
 	st->fail_after = -1;
+	if (create_private(path, 0)) {
+		set_err(st, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
 		if (st->db)
 			set_err(st, "%s: %s", path, sqlite3_errmsg(st->db));
@@ -1955,12 +2070,13 @@ static int copy_db(sqlite3 *to, sqlite3 *from, char *err, size_t errlen)
 int store_sqlite_backup_file(const char *src, const char *dest, char *err, size_t errlen)
 {
 	sqlite3 *from = NULL, *to = NULL;
-	FILE *probe = fopen(dest, "r");
 	int version, rc = -1;
 
-	if (probe) {
-		fclose(probe);
-		snprintf(err, errlen, "%s already exists", dest);
+	if (create_private(dest, 1)) {
+		if (errno == EEXIST)
+			snprintf(err, errlen, "%s already exists", dest);
+		else
+			snprintf(err, errlen, "%s: %s", dest, strerror(errno));
 		return -1;
 	}
 	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
@@ -1999,6 +2115,10 @@ int store_sqlite_restore_file(const char *src, const char *dest, char *err, size
 		snprintf(err, errlen,
 		         "%s: schema version %d is not a database of this rlyeh (1-%d)", src,
 		         version, store_schema_latest());
+		goto out;
+	}
+	if (create_private(dest, 0)) {
+		snprintf(err, errlen, "%s: %s", dest, strerror(errno));
 		goto out;
 	}
 	if (sqlite3_open_v2(dest, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=

@@ -19,6 +19,10 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
 /* Closes st; NULL is a no-op. */
 void store_sqlite_close(struct store_sqlite *st);
 
+/* store_set_durability and store_check for SQLite. */
+int store_sqlite_set_durability(struct store_sqlite *st, int durability);
+int store_sqlite_check(const char *path, int full, char *report, size_t cap);
+
 /* The last error's text, owned by st. */
 const char *store_sqlite_errmsg(struct store_sqlite *st);
 

@@ -102,6 +102,9 @@ def parse_args():
                    help="guilds the tables are spread over, alternately on shards 0 and 1 of 2 "
                         "(default: 8 with --scale, else the one guild 500)")
     p.add_argument("--keep", action="store_true", help="keep each run's directory")
+    p.add_argument("--durability", choices=("full", "normal", "both"), default=None,
+                   help="the daemon's durability key; both: full and normal in alternation, "
+                        "with the ratios full / normal")
     p.add_argument("--verbose", action="store_true", help="progress on stderr")
     return p.parse_args()
 
@@ -152,8 +155,10 @@ class Fake:
 
 
 class Daemon:
-    def __init__(self, path, fake, tmp, wrapper="", database=None, shards=None, name="rlyeh"):
-        """database: a PostgreSQL URI (None: an SQLite file in tmp); shards: "A-B/N" or None."""
+    def __init__(self, path, fake, tmp, wrapper="", database=None, shards=None, name="rlyeh",
+                 durability=None):
+        """database: a PostgreSQL URI (None: an SQLite file in tmp); shards: "A-B/N" or None;
+        durability: the durability key (None: the default)."""
         # A wrapped daemon (valgrind) is slow to stop and writes its profile as it exits.
         self.grace = 300 if wrapper else 30
         self.db = database or os.path.join(tmp, "rlyeh.db")
@@ -168,6 +173,8 @@ class Daemon:
                     "STATE_DIRECTORY": tmp})
         if shards:
             env["RLYEH_SHARDS"] = shards
+        if durability:
+            env["RLYEH_DURABILITY"] = durability
         self.proc = subprocess.Popen(wrapper.split() + [path, "run"], env=env, cwd=tmp,
                                      stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=open(self.err, "w"))
@@ -401,7 +408,8 @@ def one_run(args, index, config):
         for k in range(procs):
             shards = "%d-%d/%d" % (k, k, procs) if procs > 1 else None
             daemons.append(Daemon(config["binary"], fake, tmp, args.wrapper, database, shards,
-                                  "rlyeh%d" % k if procs > 1 else "rlyeh"))
+                                  "rlyeh%d" % k if procs > 1 else "rlyeh",
+                                  config.get("durability", args.durability)))
             if k + 1 < procs:
                 # The first one makes the schema alone.
                 wait_for(lambda: live_sessions(fake) >= k + 1, 60, "the gateway session")
@@ -612,6 +620,8 @@ def main():
             sys.exit("load.py: %s is not an executable (see --rlyeh, --fake, --baseline)" % path)
     if args.scale and args.baseline:
         sys.exit("load.py: --scale and --baseline do not go together")
+    if args.scale and args.durability == "both":
+        sys.exit("load.py: --scale and --durability both do not go together")
     if args.guilds is None:
         args.guilds = 8 if args.scale else 0
     if args.guilds < 0 or args.guilds > 64:
@@ -636,6 +646,11 @@ def main():
             if not names or any(n not in [c["name"] for c in configs] for n in names):
                 sys.exit("load.py: --configs: a list of sqlite-1, pg-1, pg-2")
             configs = [next(c for c in configs if c["name"] == n) for n in names]
+        elif args.durability == "both":
+            if args.baseline:
+                sys.exit("load.py: --durability both and --baseline do not go together")
+            configs = [{"name": "full", "binary": args.rlyeh, "durability": "full"},
+                       {"name": "normal", "binary": args.rlyeh, "durability": "normal"}]
         else:
             configs = [{"name": "rlyeh", "binary": args.rlyeh}]
             if args.baseline:
@@ -648,6 +663,8 @@ def main():
                 r = one_run(args, i, c)
                 if several:
                     r["daemon" if args.baseline else "config"] = c["name"]
+                if c.get("durability", args.durability):
+                    r["durability"] = c.get("durability", args.durability)
                 runs[c["name"]].append(r)
                 line = dict(r)
                 if not args.verbose:
@@ -664,6 +681,11 @@ def main():
                     medians[c["name"]]["load_average"] = load_after
                 print(json.dumps(medians[c["name"]]), flush=True)
         ratios = {}
+        if args.durability == "both":
+            a, b = medians["full"], medians["normal"]
+            print(json.dumps({"ratio": "full / normal", **{
+                k: round(a[k] / b[k], 3) for k in RATIO_KEYS if a.get(k) and b.get(k)}}),
+                flush=True)
         if args.baseline:
             a, b = medians["rlyeh"], medians["baseline"]
             print(json.dumps({"ratio": "rlyeh / baseline", **{

@@ -52,3 +52,11 @@ target_include_directories(test_bot_shards PRIVATE ${CMOCKA_INCLUDE_DIRS})
 target_link_libraries(test_bot_shards PRIVATE rlyeh_bot rlyeh_testdb ${CMOCKA_LIBRARIES})
 add_test(NAME bot_shards COMMAND test_bot_shards)
 rlyeh_pg_test(bot_shards test_bot_shards)
+
+# Power loss at a random instant under a test VFS (SQLite's own).
+add_executable(test_powerloss unit/test_powerloss.c)
+target_include_directories(test_powerloss PRIVATE ${CMOCKA_INCLUDE_DIRS})
+target_link_libraries(test_powerloss PRIVATE rlyeh_bot rlyeh_store PkgConfig::SQLITE3
+                      ${CMOCKA_LIBRARIES})
+add_test(NAME powerloss COMMAND test_powerloss)
+set_tests_properties(powerloss PROPERTIES TIMEOUT 300)

@@ -57,6 +57,7 @@ static void test_example_parses(void **unused)
 	assert_int_equal(c.nguilds, 0);
 	assert_int_equal(c.compress, 0);
 	assert_int_equal(c.log_level, LOG_INFO);
+	assert_int_equal(c.durability, 0);
 }
 
 static void test_refusals_name_file_and_line(void **unused)
@@ -84,6 +85,8 @@ static void test_refusals_name_file_and_line(void **unused)
 		{ "shards = 0-1/x\n", ":1: shards: '0-1/x': expected auto" },
 		{ "shards = 0-1/8/2\n", ":1: shards: '0-1/8/2': expected auto" },
 		{ "shards = Auto\n", ":1: shards: 'Auto': expected auto" },
+		{ "durability = fast\n", ":1: durability: expected full or normal" },
+		{ "durability = FULL\n", ":1: durability: expected full or normal" },
 		{ "shards = 0-199/200\n",
 		  ":1: shards: '0-199/200': at most 128 shards in one process" },
 	};
@@ -197,6 +200,68 @@ static void test_token_sources(void **unused)
 	assert_null(strstr(err, "credential-token"));
 }
 
+/* The durability key: full (the default) or normal, from the file or the
+ * environment. */
+static void test_durability(void **unused)
+{
+	struct config c;
+	char err[512];
+
+	(void)unused;
+	config_default(&c);
+	assert_int_equal(c.durability, 0);
+	assert_int_equal(
+	    config_load(&c, write_file("d.conf", "durability = normal\n"), err, sizeof(err)), 0);
+	assert_int_equal(c.durability, 1);
+	setenv("RLYEH_DURABILITY", "full", 1);
+	assert_int_equal(
+	    config_load(&c, write_file("d.conf", "durability = normal\n"), err, sizeof(err)), 0);
+	assert_int_equal(c.durability, 0);
+	unsetenv("RLYEH_DURABILITY");
+}
+
+/* A token that could not go into an HTTP header is refused from every
+ * source, with the reason and without the token. */
+static void test_token_bytes(void **unused)
+{
+	static const struct {
+		const char *token, *reason;
+	} bad[] = {
+		{ "secret\001token", "a control character (byte 0x01 at position 7)" },
+		{ "secret\033[2Jtoken", "a control character (byte 0x1b at position 7)" },
+		{ "secret token", "a space (byte 0x20 at position 7)" },
+		{ "secret\ttoken", "a control character (byte 0x09 at position 7)" },
+		{ "secret\xc3\xa9token", "a non-ASCII byte (byte 0xc3 at position 7)" },
+		{ "secret\x7ftoken", "a control character (byte 0x7f at position 7)" },
+	};
+	struct config c;
+	char err[512], line[64];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		config_default(&c);
+		setenv("RLYEH_TOKEN", bad[i].token, 1);
+		assert_int_equal(config_load_token(&c, err, sizeof(err)), -1);
+		if (!strstr(err, "RLYEH_TOKEN") || !strstr(err, bad[i].reason))
+			fail_msg("'%s': message '%s' lacks '%s'", bad[i].token, err, bad[i].reason);
+		assert_null(strstr(err, "secret"));
+		assert_string_equal(c.token, "");
+		unsetenv("RLYEH_TOKEN");
+		snprintf(line, sizeof(line), "%s\n", bad[i].token);
+		snprintf(c.token_file, sizeof(c.token_file), "%s", write_file("badtok", line));
+		assert_int_equal(config_load_token(&c, err, sizeof(err)), -1);
+		if (!strstr(err, c.token_file) || !strstr(err, bad[i].reason))
+			fail_msg("'%s' in a file: message '%s' lacks '%s'", bad[i].token, err,
+			         bad[i].reason);
+		assert_null(strstr(err, "secret"));
+	}
+	/* A token file's line end (\r\n too) is not part of the token. */
+	config_default(&c);
+	snprintf(c.token_file, sizeof(c.token_file), "%s", write_file("tok2", "MTIz.abc_-\r\n"));
+	assert_int_equal(config_load_token(&c, err, sizeof(err)), 0);
+	assert_string_equal(c.token, "MTIz.abc_-");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +270,8 @@ int main(void)
 		cmocka_unit_test(test_environment_overrides),
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_token_sources),
+		cmocka_unit_test(test_durability),
+		cmocka_unit_test(test_token_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
