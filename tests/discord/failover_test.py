@@ -299,16 +299,49 @@ def shown_and_exported(fake, uri):
              % (content, "\n".join(want)))
 
 
-def owned(bot):
-    """The shards a daemon owns now, from its log."""
+def owned(bot, count=SHARDS):
+    """The shards (of count) a daemon owns now, from its log."""
     have = set()
     for line in bot.stderr().splitlines():
-        for s in range(SHARDS):
-            if "shard %d of %d: owned here" % (s, SHARDS) in line:
+        for s in range(count):
+            if "shard %d of %d: owned here" % (s, count) in line:
                 have.add(s)
-            elif "shard %d of %d: no longer owned here" % (s, SHARDS) in line:
+            elif "shard %d of %d: no longer owned here" % (s, count) in line:
                 have.discard(s)
     return have
+
+
+def answered_once(fake, uri_guild, what):
+    """Sends /leaderboard in a guild: exactly one process answers it."""
+    d = in_guild(rt.slash(rt.USERS["bob"], "leaderboard"), uri_guild)
+    path = "/api/v10/interactions/%s/%s/callback" % (d["id"], d["token"])
+    fake.dispatch(d)
+    rt.wait(lambda: [e for e in fake.all_log() if e.get("kind") == "http" and e.get("path") == path],
+            15, "the answer to " + what)
+    time.sleep(1)  # a second answer, were there one, would come as fast as the first
+    n = len([e for e in fake.all_log() if e.get("kind") == "http" and e.get("path") == path])
+    rt.check(n == 1, "%s: answered once (%d)" % (what, n))
+
+
+def auto_shards(tmp, fake, uri, bots):
+    """shards = auto on PostgreSQL: the count is Discord's recommendation (1 for 40 guilds) and
+    every shard is wanted by every process, owned through the database: the first process owns
+    them, the second waits and takes them over when the first is killed."""
+    env = {"RLYEH_DATABASE": uri, "RLYEH_LOG_LEVEL": "info", "RLYEH_SHARDS": None}
+    first = rt.Bot(tmp, fake, "auto0", extra_env=env)
+    bots.append(first)
+    rt.wait(lambda: owned(first, 1) == {0} and len(live(fake)) == 1, 20, "shards = auto: the first process owning shard 0 of 1")
+    second = rt.Bot(tmp, fake, "auto1", extra_env=env)
+    bots.append(second)
+    rt.wait(lambda: "shards 0-0 of 1: owned through the database" in second.stderr(), 15, "the second process started")
+    answered_once(fake, GUILDS[0], "shards = auto, two processes")
+    rt.check(owned(second, 1) == set() and second.proc.poll() is None, "shards = auto: the second process waits")
+    first.proc.send_signal(signal.SIGKILL)
+    first.proc.wait(timeout=10)
+    rt.wait(lambda: owned(second, 1) == {0} and len(live(fake)) == 1, BOUND_S, "shards = auto: the second process taking shard 0 over")
+    answered_once(fake, GUILDS[1], "shards = auto, after the takeover")
+    second.proc.send_signal(signal.SIGTERM)
+    rt.check(second.proc.wait(timeout=15) == 0, "it stops cleanly")
 
 
 def main():
@@ -469,6 +502,7 @@ def main():
         rt.check(kept and kept == rebuilt and sql(uri, "SELECT value FROM settings WHERE key = 'ratings'") == [["built"]],
                  "the all-servers ratings (%d rows) equal those rebuilt from the stored games (%d rows)"
                  % (len(kept), len(rebuilt)))
+        auto_shards(tmp, fake, uri, bots)
     finally:
         for b in bots:
             if b.proc.poll() is None:
