@@ -1119,6 +1119,8 @@ struct purpose {
 	int original;  /* that message is the interaction's original response */
 };
 
+#define DIRTY_MAX 256 /* channels whose live message waits to be kept */
+
 /* What the adapter knows of a channel's live message: the newest public
  * message the bot posted there, holding the table, the last moves and the
  * buttons of the moment. Every new one takes the buttons off the one
@@ -1134,6 +1136,7 @@ struct chan {
 	int original;                /* it is that interaction's original response */
 	char clicked[SNOWFLAKE_MAX]; /* the message a click's answer took the buttons off last */
 	int stored;                  /* the store holds a value for it (restore_live, keep_live) */
+	int dirty;                   /* in app.dirty: to be kept (keep_dirty) */
 	struct chan *next;           /* in its hash bucket */
 };
 
@@ -1227,7 +1230,13 @@ struct app {
 	int64_t own_saved_seq[CONFIG_SHARDS_MAX];
 	/* connected while processes of another shard count still run */
 	unsigned char own_waiting[CONFIG_SHARDS_MAX];
+	/* Channels whose new live message is still to be kept (keep_dirty). */
+	struct chan *dirty[DIRTY_MAX];
+	int ndirty;
 };
+
+static void keep_live(struct app *a, struct chan *c);
+static void keep_dirty(struct app *a);
 
 /* A /healthz or /metrics answer being written. */
 struct http_session {
@@ -1808,6 +1817,7 @@ static void flush(struct app *a)
 			msg_free(&h->out);
 	}
 	a->nbatch = 0;
+	keep_dirty(a);
 	schedule_tick(a);
 }
 
@@ -2228,8 +2238,6 @@ static void response_message_id(const char *body, char *id)
 	cJSON_Delete(root);
 }
 
-static void keep_live(struct app *a, struct chan *c);
-
 /* The request p making a live message was answered: while that message is
  * the channel's newest, the channel notes that it exists (and its id, when
  * the body tells it); one already replaced loses its buttons now (the answer
@@ -2245,8 +2253,14 @@ static void live_made(struct app *a, const struct pending *p, const char *body)
 	if (c->live == p->live) {
 		c->made = 1;
 		text_copy(c->msg_id, sizeof(c->msg_id), id);
-		if (a->owner)
-			keep_live(a, c);
+		if (a->owner && !c->dirty) {
+			if (a->ndirty == DIRTY_MAX)
+				keep_dirty(a);
+			if (a->ndirty < DIRTY_MAX) {
+				c->dirty = 1;
+				a->dirty[a->ndirty++] = c;
+			}
+		}
 	} else if (!id[0] || strcmp(c->clicked, id) != 0) {
 		freeze_message(a, p->channel, id, p->token, p->sent, p->original, now_ms());
 	}
@@ -2305,6 +2319,7 @@ static void drain(struct app *a)
 
 	while (rest_poll(a->rest, &resp))
 		on_response(a, &resp);
+	keep_dirty(a);
 }
 
 /* Keeps, for channel c whose live message still has buttons, what it takes
@@ -2330,6 +2345,28 @@ static void keep_live(struct app *a, struct chan *c)
 		return;
 	}
 	c->stored = keep;
+}
+
+/* Keeps the live messages made since the last call (live_made), in one
+ * transaction, outside the bot's batch: a failed write must not refuse its
+ * moves. Inside that batch it does nothing (flush calls it again after the
+ * commit). */
+static void keep_dirty(struct app *a)
+{
+	int own;
+
+	if (!a->ndirty || store_in_transaction(a->st))
+		return;
+	own = store_begin(a->st) == 0;
+	for (int i = 0; i < a->ndirty; i++) {
+		a->dirty[i]->dirty = 0;
+		keep_live(a, a->dirty[i]);
+	}
+	a->ndirty = 0;
+	if (own && store_commit(a->st)) {
+		log_msg(LOG_WARN, "live tables not kept: %s", store_errmsg(a->st));
+		store_rollback(a->st);
+	}
 }
 
 /* Keeps the live message of every channel (keep_live) at a clean stop. A
@@ -2601,7 +2638,9 @@ static const char usage[] =
     "  --config FILE   configuration (see config/rlyeh.conf); RLYEH_<KEY> variables\n"
     "                  override it\n"
     "  --shards SPEC   gateway shards run here (key shards): auto, as many as\n"
-    "                  Discord recommends; A-B/N, shards A to B of N; A/N, one\n"
+    "                  Discord recommends; A-B/N, shards A to B of N; A/N, one.\n"
+    "                  With PostgreSQL each shard is owned by one process at a\n"
+    "                  time: the others wait and take it over if its owner dies\n"
     "  --help          this text\n"
     "\n"
     "The token comes from $RLYEH_TOKEN, the file named by token_file, or\n"
