@@ -459,6 +459,9 @@ def main():
                      "the table the killed owner showed lost its buttons: %s" % gone.get("components"))
             rt.check(m is not None and "seen" in timed and " took too long: the computer made that move." in m["content"],
                      "the timeout was told: %s" % (m or {}).get("content", "")[:120])
+            logged = sql(uri, "SELECT count(*) FROM events e JOIN games g ON g.id = e.game_id "
+                              "WHERE g.channel = '%s' AND e.kind = 'timeout'" % CHANNEL_OF[TIMED])
+            rt.check(logged and int(logged[0][0]) >= 1, "the timeout is in the game's log (%s)" % logged)
         end = time.time() + 120
         while time.time() < end and players.step() < len(GUILDS):
             time.sleep(0.15)
