@@ -17,7 +17,9 @@ ratings, equal the Weng-Lin Plackett-Luce ratings computed here from the exporte
 order they were rated. The daemons run with a turn timeout: the owner of one guild is killed while
 its awaited player's timer runs, and the move times out on the process that took the shard over,
 which takes the buttons off the table the dead owner showed. The standby's /healthz and /metrics
-say it is a standby owning no shard.
+say it is a standby owning no shard. Last, with every daemon stopped, two processes with
+shards = auto: the first owns every shard (1 for 40 guilds), the second waits, a command is
+answered once, and the second takes over when the first is killed.
 
 Usage: failover_test.py RLYEH FAKEDISCORD [KILLS]"""
 import json
