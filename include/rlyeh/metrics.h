@@ -31,6 +31,8 @@ struct metrics_shard {
 struct metrics_gauges {
 	int gateway_state; /* enum gateway_state */
 	int gateway_ready;
+	int shards_owned; /* the shards this process runs now */
+	int standby;      /* 1: owns none now and waits to take one over */
 	long reconnects;
 	int games;
 	long rate_limited_waits;

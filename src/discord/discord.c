@@ -1120,6 +1120,8 @@ struct purpose {
 	int original;  /* that message is the interaction's original response */
 };
 
+#define DIRTY_MAX 256 /* channels whose live message waits to be kept */
+
 /* What the adapter knows of a channel's live message: the newest public
  * message the bot posted there, holding the table, the last moves and the
  * buttons of the moment. Every new one takes the buttons off the one
@@ -1134,7 +1136,8 @@ struct chan {
 	int64_t token_at;            /* when */
 	int original;                /* it is that interaction's original response */
 	char clicked[SNOWFLAKE_MAX]; /* the message a click's answer took the buttons off last */
-	int restored;                /* it was read back from the store at start */
+	int stored;                  /* the store holds a value for it (restore_live, keep_live) */
+	int dirty;                   /* in app.dirty: to be kept (keep_dirty) */
 	struct chan *next;           /* in its hash bucket */
 };
 
@@ -1228,7 +1231,13 @@ struct app {
 	int64_t own_saved_seq[CONFIG_SHARDS_MAX];
 	/* connected while processes of another shard count still run */
 	unsigned char own_waiting[CONFIG_SHARDS_MAX];
+	/* Channels whose new live message is still to be kept (keep_dirty). */
+	struct chan *dirty[DIRTY_MAX];
+	int ndirty;
 };
+
+static void keep_live(struct app *a, struct chan *c);
+static void keep_dirty(struct app *a);
 
 /* A /healthz or /metrics answer being written. */
 struct http_session {
@@ -1327,7 +1336,7 @@ static void restore_live(struct app *a, struct chan *c)
 	if (sscanf(value, "%20s %lld %d %511s", id, &at, &original, token) < 3 ||
 	    (!is_snowflake(id) && strcmp(id, "-") != 0))
 		return;
-	c->restored = 1;
+	c->stored = 1;
 	c->open = c->made = 1;
 	text_copy(c->msg_id, sizeof(c->msg_id), is_snowflake(id) ? id : "");
 	c->original = original != 0;
@@ -1567,14 +1576,16 @@ static const char freeze_body[] = "{\"components\":[]}";
 
 /* Takes the buttons off message `id` of `channel`, through the webhook of
  * the interaction `token` made it with while that token lasts (no global
- * limit), else through the channel. */
+ * limit) and the application id is known (a process that took a shard over
+ * by RESUME learns it from its first interaction), else through the channel. */
 static void freeze_message(struct app *a, const char *channel, const char *id, const char *token,
                            int64_t token_at, int original, int64_t now)
 {
 	struct purpose pu = { .kind = TAG_OTHER, .channel = channel };
 	char path[768];
 
-	if (token && now - token_at < TOKEN_LIFE_MS && (original || is_snowflake(id)))
+	if (token && a->app_id[0] && now - token_at < TOKEN_LIFE_MS &&
+	    (original || is_snowflake(id)))
 		snprintf(path, sizeof(path), "/webhooks/%s/%s/messages/%s", a->app_id, token,
 		         original ? "@original" : id);
 	else if (is_snowflake(id))
@@ -1807,6 +1818,7 @@ static void flush(struct app *a)
 			msg_free(&h->out);
 	}
 	a->nbatch = 0;
+	keep_dirty(a);
 	schedule_tick(a);
 }
 
@@ -2242,6 +2254,14 @@ static void live_made(struct app *a, const struct pending *p, const char *body)
 	if (c->live == p->live) {
 		c->made = 1;
 		text_copy(c->msg_id, sizeof(c->msg_id), id);
+		if (a->owner && !c->dirty) {
+			if (a->ndirty == DIRTY_MAX)
+				keep_dirty(a);
+			if (a->ndirty < DIRTY_MAX) {
+				c->dirty = 1;
+				a->dirty[a->ndirty++] = c;
+			}
+		}
 	} else if (!id[0] || strcmp(c->clicked, id) != 0) {
 		freeze_message(a, p->channel, id, p->token, p->sent, p->original, now_ms());
 	}
@@ -2300,37 +2320,66 @@ static void drain(struct app *a)
 
 	while (rest_poll(a->rest, &resp))
 		on_response(a, &resp);
+	keep_dirty(a);
 }
 
-/* Keeps, for every channel whose live message still has buttons, what it
- * takes to freeze it after a restart: "<id or -> <token_at> <original>
- * [<token>]" under "live:<channel>"; clears the value of a channel read back
- * at start whose live message has none now. A stop by SIGKILL keeps none
- * (the buttons of that message are refused as stale). */
-static void persist_live(struct app *a)
+/* Keeps, for channel c whose live message still has buttons, what it takes
+ * to freeze it from another process or after a restart: "<id or -> <token_at>
+ * <original> [<token>]" under "live:<channel>" (restore_live); clears a value
+ * kept before once the live message has none. A write that fails is logged
+ * and leaves the stored value as it was. */
+static void keep_live(struct app *a, struct chan *c)
 {
 	char key[64], value[1024];
+	int keep = c->open && c->made && (c->msg_id[0] || (c->original && c->token));
 
-	if (!a->st)
+	if (!a->st || (!keep && !c->stored))
 		return;
-	for (size_t i = 0; i < a->nbuckets; i++) {
-		for (const struct chan *c = a->chans[i]; c; c = c->next) {
-			int keep =
-			    c->open && c->made && (c->msg_id[0] || (c->original && c->token));
-			if (!keep && !c->restored)
-				continue;
-			value[0] = '\0';
-			if (keep)
-				snprintf(value, sizeof(value), "%s %lld %d %s",
-				         c->msg_id[0] ? c->msg_id : "-", (long long)c->token_at,
-				         c->original,
-				         c->token && strlen(c->token) < 512 ? c->token : "");
-			live_key(c->channel, key, sizeof(key));
-			if (store_setting_put(a->st, key, value))
-				log_msg(LOG_WARN, "the live table of channel %s could not be kept",
-				        c->channel);
-		}
+	value[0] = '\0';
+	if (keep)
+		snprintf(value, sizeof(value), "%s %lld %d %s", c->msg_id[0] ? c->msg_id : "-",
+		         (long long)c->token_at, c->original,
+		         c->token && strlen(c->token) < 512 ? c->token : "");
+	live_key(c->channel, key, sizeof(key));
+	if (store_setting_put(a->st, key, value)) {
+		log_msg(LOG_WARN, "the live table of channel %s could not be kept", c->channel);
+		return;
 	}
+	c->stored = keep;
+}
+
+/* Keeps the live messages made since the last call (live_made), in one
+ * transaction, outside the bot's batch: a failed write must not refuse its
+ * moves. Inside that batch it does nothing (flush calls it again after the
+ * commit). */
+static void keep_dirty(struct app *a)
+{
+	int own;
+
+	if (!a->ndirty || store_in_transaction(a->st))
+		return;
+	own = store_begin(a->st) == 0;
+	for (int i = 0; i < a->ndirty; i++) {
+		a->dirty[i]->dirty = 0;
+		keep_live(a, a->dirty[i]);
+	}
+	a->ndirty = 0;
+	if (own && store_commit(a->st)) {
+		log_msg(LOG_WARN, "live tables not kept: %s", store_errmsg(a->st));
+		store_rollback(a->st);
+	}
+}
+
+/* Keeps the live message of every channel (keep_live) at a clean stop. A
+ * single process stopped by SIGKILL keeps none (the buttons of those
+ * messages are refused as stale); a process owning its shards through the
+ * database keeps each one as it is made (live_made), so that the process
+ * taking a shard over takes those buttons off. */
+static void persist_live(struct app *a)
+{
+	for (size_t i = 0; i < a->nbuckets; i++)
+		for (struct chan *c = a->chans[i]; c; c = c->next)
+			keep_live(a, c);
 }
 
 /* Answers GET /healthz (gateway state, database writable) and /metrics on
@@ -2353,12 +2402,18 @@ static int health_request(struct app *a, struct lws *wsi, struct http_session *h
 	if (strcmp(uri, "/healthz") == 0) {
 		char stamp[32];
 		int ready = shards_ready(a->shards);
-		int writable;
+		int writable, owned = shards_owned(a->shards);
+		/* A process owning its shards through the database that owns none
+		 * now waits to take one over: healthy, but not serving. */
+		int standby = a->owner && owned == 0;
 		snprintf(stamp, sizeof(stamp), "%lld", (long long)now_ms());
 		writable = store_setting_put(a->st, "health", stamp) == 0;
-		status = ready && writable ? 200 : 503;
+		status = (ready || standby) && writable ? 200 : 503;
 		text_addf(&tx, "{\"gateway\":\"%s\",\"shards\":%d,\"shards_not_ready\":",
-		          ready ? "ready" : "not ready", shards_owned(a->shards));
+		          standby ? "standby"
+		          : ready ? "ready"
+		                  : "not ready",
+		          owned);
 		shards_not_ready_json(a->shards, &tx);
 		text_addf(&tx, ",\"database\":\"%s\",\"games\":%d}\n",
 		          writable ? "writable" : "failing", bot_open_games(a->bot));
@@ -2368,7 +2423,9 @@ static int health_request(struct app *a, struct lws *wsi, struct http_session *h
 		rest_stats(a->rest, &w, &tm);
 		g.nshards = shards_gauges(a->shards, sh, CONFIG_SHARDS_MAX);
 		g.shards = sh;
-		g.gateway_ready = shards_ready(a->shards);
+		g.shards_owned = shards_owned(a->shards);
+		g.standby = a->owner && g.shards_owned == 0;
+		g.gateway_ready = shards_ready(a->shards) && !g.standby;
 		g.gateway_state = GATEWAY_READY;
 		for (int i = 0; i < g.nshards; i++) {
 			if (g.gateway_state == GATEWAY_READY)
@@ -2582,7 +2639,9 @@ static const char usage[] =
     "  --config FILE   configuration (see config/rlyeh.conf); RLYEH_<KEY> variables\n"
     "                  override it\n"
     "  --shards SPEC   gateway shards run here (key shards): auto, as many as\n"
-    "                  Discord recommends; A-B/N, shards A to B of N; A/N, one\n"
+    "                  Discord recommends; A-B/N, shards A to B of N; A/N, one.\n"
+    "                  With PostgreSQL each shard is owned by one process at a\n"
+    "                  time: the others wait and take it over if its owner dies\n"
     "  --help          this text\n"
     "\n"
     "The token comes from $RLYEH_TOKEN, the file named by token_file, or\n"
@@ -2707,16 +2766,6 @@ int discord_main(int argc, char **argv)
 	bc.seed = seed;
 	bc.turn_timeout_ms = (int64_t)a->cfg.turn_timeout * 1000;
 	bc.lang = a->cfg.lang;
-	if (store_is_postgresql(a->cfg.database) && a->cfg.shard_count > 0)
-		bc.shards = a->cfg.shard_count;
-	a->bot = bot_new(a->st, &bc, err, sizeof(err));
-	if (!a->bot) {
-		log_msg(LOG_ERR, "cannot resume the stored games: %s", err);
-		store_close(a->st);
-		free(a->batch);
-		free(a);
-		return 1;
-	}
 	text_copy(a->app_id, sizeof(a->app_id), a->cfg.application_id);
 	memset(&info, 0, sizeof(info));
 	info.port = a->cfg.health_port ? a->cfg.health_port : CONTEXT_PORT_NO_LISTEN;
@@ -2760,6 +2809,16 @@ int discord_main(int argc, char **argv)
 		goto out;
 	if ((status = plan_shards(a, &sc)) != 0)
 		goto out;
+	/* On PostgreSQL every process owns its shards through the database,
+	 * shards = auto too (then all of them are wanted here). */
+	if (store_is_postgresql(a->cfg.database))
+		bc.shards = sc.count;
+	a->bot = bot_new(a->st, &bc, err, sizeof(err));
+	if (!a->bot) {
+		log_msg(LOG_ERR, "cannot resume the stored games: %s", err);
+		status = 1;
+		goto out;
+	}
 	sc.gw.url = a->gateway_url;
 	sc.gw.token = a->cfg.token;
 	sc.gw.compress = a->cfg.compress;
@@ -2863,7 +2922,8 @@ out:
 		lws_context_destroy(a->ctx);
 	shards_free(a->shards);
 	bot_free(a->bot);
-	persist_live(a);
+	if (!bc.shards)
+		persist_live(a); /* else each was kept as made, and may be another's now */
 	store_checkpoint(a->st);
 	store_close(a->st);
 	msg_free(&a->out);

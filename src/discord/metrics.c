@@ -28,6 +28,12 @@ void metrics_render(const struct metrics *m, const struct metrics_gauges *g, str
 	text_add(out, "# HELP rlyeh_gateway_ready 1 when the gateway session is ready.\n"
 	              "# TYPE rlyeh_gateway_ready gauge\n");
 	text_addf(out, "rlyeh_gateway_ready %d\n", g->gateway_ready);
+	text_add(out, "# HELP rlyeh_shards_owned The gateway shards this process runs now.\n"
+	              "# TYPE rlyeh_shards_owned gauge\n");
+	text_addf(out, "rlyeh_shards_owned %d\n", g->shards_owned);
+	text_add(out, "# HELP rlyeh_standby 1 when this process owns no shard and waits to take "
+	              "one over.\n# TYPE rlyeh_standby gauge\n");
+	text_addf(out, "rlyeh_standby %d\n", g->standby);
 	text_add(out, "# HELP rlyeh_gateway_state The gateway client's state (0 idle .. 7 "
 	              "stopped).\n# TYPE rlyeh_gateway_state gauge\n");
 	text_addf(out, "rlyeh_gateway_state %d\n", g->gateway_state);
