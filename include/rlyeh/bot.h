@@ -17,16 +17,20 @@
 struct bot;
 
 struct bot_config {
-	uint64_t seed;           /* dice seed source */
-	int64_t turn_timeout_ms; /* an awaited human move times out after this (0: never) */
-	int strikes;             /* timeouts in a row that put a seat on autopilot (3) */
-	int min_games;           /* games needed to be ranked on the leaderboard (3) */
-	const char *lang;        /* default language of new tables ("en") */
-	int shards;              /* N > 0: only the games of the shards given to the bot
-	                            (bot_shard_gain), each write fenced; 0: every game */
+	uint64_t seed;            /* dice seed source */
+	int64_t turn_timeout_ms;  /* an awaited human move times out after this (0: never) */
+	int strikes;              /* timeouts in a row that put a seat on autopilot (3) */
+	int min_games;            /* games needed to be ranked on the leaderboard (3) */
+	const char *lang;         /* default language of new tables ("en") */
+	int shards;               /* N > 0: only the games of the shards given to the bot
+	                             (bot_shard_gain), each write fenced; 0: every game */
+	int64_t lobby_timeout_ms; /* a lobby nobody touched for this long is closed (0: never) */
+	int64_t finished_keep_ms; /* a finished or aborted table is let go of from memory
+	                             this long after its last event (0: kept) */
 };
 
-/* Sets the defaults: timeout 120 s, 3 strikes, 3 games, English. */
+/* Sets the defaults: timeout 120 s, 3 strikes, 3 games, English, lobbies
+ * closed after 24 h, finished tables kept in memory for 1 h. */
 void bot_config_default(struct bot_config *cfg);
 
 /* One command from one user in one channel. Strings are borrowed for the call. */
@@ -114,5 +118,9 @@ long bot_store_errors(const struct bot *b);
 
 /* Number of games in the lobby or playing. */
 int bot_open_games(const struct bot *b);
+
+/* Tables kept in memory: the open ones and the finished or aborted ones
+ * not let go of yet. */
+size_t bot_tables_kept(const struct bot *b);
 
 #endif

@@ -232,6 +232,8 @@ void bot_config_default(struct bot_config *cfg)
 	cfg->min_games = 3;
 	cfg->lang = "en";
 	cfg->shards = 0;
+	cfg->lobby_timeout_ms = 24 * 3600 * 1000LL;
+	cfg->finished_keep_ms = 3600 * 1000LL;
 }
 
 /* ---- tables ---- */
@@ -308,12 +310,16 @@ static int grow(struct bot *b)
 	return 0;
 }
 
-/* When a kept table next wants bot_tick (0: never): its reminder, when one
- * is due before its deadline, else its deadline. */
-static int64_t slot_wake(const struct slot *s)
+/* When a kept table next wants bot_tick (0: never): a game's reminder, when
+ * one is due before its deadline, else its deadline; a lobby's expiry; when
+ * a finished or aborted table is let go of (cfg: lobby_timeout_ms,
+ * finished_keep_ms; 0 never). */
+static int64_t slot_wake(const struct bot *b, const struct slot *s)
 {
+	if (s->state == STORE_LOBBY)
+		return b->cfg.lobby_timeout_ms > 0 ? s->last_at + b->cfg.lobby_timeout_ms : 0;
 	if (s->state != STORE_PLAYING)
-		return 0;
+		return b->cfg.finished_keep_ms > 0 ? s->last_at + b->cfg.finished_keep_ms : 0;
 	return s->remind > 0 && s->remind < s->deadline ? s->remind : s->deadline;
 }
 
@@ -441,7 +447,7 @@ static int keep_table(struct bot *b, const struct table *t)
 		b->buckets[k] = s;
 		b->nslots++;
 	} else {
-		before = slot_wake(s);
+		before = slot_wake(b, s);
 	}
 	free(s->blob);
 	s->blob = blob;
@@ -457,7 +463,7 @@ static int keep_table(struct bot *b, const struct table *t)
 	pack_members(t->m, t->nm, blob + slen);
 	if (state_size)
 		memcpy(blob + slen + mlen, t->state, state_size);
-	deadline_moved(b, before, slot_wake(s));
+	deadline_moved(b, before, slot_wake(b, s));
 	return 0;
 }
 
@@ -1244,6 +1250,13 @@ static void cmd_join(struct call *c)
 		deny(c, S_ERR_ALREADY_JOINED, NULL, NULL);
 		return;
 	}
+	for (int i = 0; i < c->t->nm; i++) {
+		/* a human may not pass for a computer player */
+		if (c->t->m[i].policy[0] && text_name_is(c->t->m[i].name, c->req->name)) {
+			deny(c, S_ERR_NAME_TAKEN, c->req->name, NULL);
+			return;
+		}
+	}
 	if (!room_for_one_more(c))
 		return;
 	work_init(&w, c->b, c->t, c->now);
@@ -1351,6 +1364,8 @@ static void cmd_leave(struct call *c)
 	work_free(&w);
 }
 
+static int find_member(const struct table *t, const char *who);
+
 static void cmd_addbot(struct call *c)
 {
 	const struct game_policy *p;
@@ -1377,10 +1392,16 @@ static void cmd_addbot(struct call *c)
 	}
 	for (int i = 0; i < c->t->nm; i++)
 		same += strcmp(c->t->m[i].policy, p->name) == 0;
-	if (c->t->game->bot_name)
-		c->t->game->bot_name(&c->t->row, p->name, same, name, sizeof(name));
-	else
-		snprintf(name, sizeof(name), "%s-bot-%d", p->name, same);
+	/* the next number whose name no member has (a human may have joined
+	 * under it) */
+	for (int tries = 0; tries <= STORE_MEMBERS_MAX; tries++, same++) {
+		if (c->t->game->bot_name)
+			c->t->game->bot_name(&c->t->row, p->name, same, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%s-bot-%d", p->name, same);
+		if (find_member(c->t, name) < 0)
+			break;
+	}
 	work_init(&w, c->b, c->t, c->now);
 	new_member(&w.t.m[w.t.nm], "", name, p->name);
 	log_event(&w, "addbot", w.t.nm, -1, p->name);
@@ -1938,6 +1959,8 @@ static int button_current(struct call *c)
 	return 1;
 }
 
+static int restore_finished(struct bot *b, const char *server, const char *channel);
+
 void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct msg_list *out)
 {
 	struct call c = { .b = b, .req = req, .now = now, .out = out };
@@ -1948,6 +1971,17 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 	    strlen(req->channel) >= STORE_ID_MAX || !req->user[0]) {
 		deny(&c, S_ERR_IDENTITY, NULL, NULL);
 		return;
+	}
+	if (!c.t && req->cmd.kind == CMD_REMATCH) {
+		/* The finished table is not kept after a restart (or once dropped):
+		 * the rematch brings it back from the store. */
+		if (restore_finished(b, req->server, req->channel) < 0) {
+			b->store_errors++;
+			deny(&c, S_ERR_STORAGE, NULL, NULL);
+			return;
+		}
+		c.t = find_table(b, req->server, req->channel);
+		c.lang = user_lang(b, req, c.t);
 	}
 	if (!button_current(&c))
 		return;
@@ -2085,14 +2119,14 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
  * written; the reminder is not repeated for this move. */
 static void remind(struct bot *b, struct slot *s, int64_t now, struct msg_list *out)
 {
-	int64_t before = slot_wake(s);
+	int64_t before = slot_wake(b, s);
 	struct table t;
 	struct work w;
 	char left[24];
 	int k;
 
 	s->remind = 0;
-	deadline_moved(b, before, slot_wake(s));
+	deadline_moved(b, before, slot_wake(b, s));
 	expand(s, &t);
 	k = called_member(&t);
 	if (k < 0)
@@ -2110,14 +2144,59 @@ static void remind(struct bot *b, struct slot *s, int64_t now, struct msg_list *
 	work_free(&w);
 }
 
+/* Closes the lobby of s, untouched since s->last_at, without a game and
+ * tells the channel. */
+static void expire_lobby(struct bot *b, struct slot *s, int64_t now, struct msg_list *out)
+{
+	struct table t;
+	struct work w;
+
+	expand(s, &t);
+	work_init(&w, b, &t, now);
+	close_unrated(&w, "abort", -1, "expired");
+	say(&w, S_LOBBY_EXPIRED, NULL, NULL);
+	commit(&w, NULL, 0, out);
+	work_free(&w);
+}
+
+/* Lets go of the finished or aborted tables kept longer than
+ * cfg.finished_keep_ms (a rematch brings a finished one back from the
+ * store). Not inside a batch, whose undo may hold them. */
+static void let_go(struct bot *b, int64_t now)
+{
+	if (b->batch || b->cfg.finished_keep_ms <= 0)
+		return;
+	for (size_t i = 0; i < b->nbuckets; i++) {
+		for (struct slot **at = &b->buckets[i]; *at;) {
+			struct slot *s = *at;
+			if (s->state == STORE_LOBBY || s->state == STORE_PLAYING ||
+			    s->last_at + b->cfg.finished_keep_ms > now) {
+				at = &s->next;
+				continue;
+			}
+			*at = s->next;
+			free(s->blob);
+			free(s);
+			b->nslots--;
+			b->earliest = -1;
+		}
+	}
+}
+
 void bot_tick(struct bot *b, int64_t now, struct msg_list *out)
 {
 	int64_t next = bot_next_deadline(b);
 
 	if (!next || next > now)
 		return;
+	let_go(b, now);
 	for (size_t i = 0; i < b->nbuckets; i++) {
 		for (struct slot *s = b->buckets[i]; s; s = s->next) {
+			if (s->state == STORE_LOBBY && b->cfg.lobby_timeout_ms > 0 &&
+			    s->last_at + b->cfg.lobby_timeout_ms <= now) {
+				expire_lobby(b, s, now, out);
+				continue;
+			}
 			if (s->state != STORE_PLAYING || s->deadline <= 0)
 				continue;
 			if (s->deadline <= now) {
@@ -2139,7 +2218,7 @@ int64_t bot_next_deadline(struct bot *b)
 		return b->earliest;
 	for (size_t i = 0; i < b->nbuckets; i++) {
 		for (const struct slot *s = b->buckets[i]; s; s = s->next) {
-			int64_t wake = slot_wake(s);
+			int64_t wake = slot_wake(b, s);
 			if (wake > 0 && (next == 0 || wake < next))
 				next = wake;
 		}
@@ -2166,6 +2245,11 @@ const char *bot_channel_game(const struct bot *b, const char *server, const char
 	return (open ? s->game : play_games[0])->ops->name;
 }
 
+size_t bot_tables_kept(const struct bot *b)
+{
+	return b->nslots;
+}
+
 long bot_store_errors(const struct bot *b)
 {
 	return b->store_errors;
@@ -2190,7 +2274,8 @@ struct resume {
 	size_t errlen;
 };
 
-/* Rebuilds one stored open game from its row, members and log. */
+/* Rebuilds one stored game (open, or finished: its final state) from its
+ * row, members and log, and keeps it as its channel's table. */
 static int resume_game(void *ctx, const struct store_loaded *g)
 {
 	struct resume *rs = ctx;
@@ -2211,7 +2296,7 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 	memcpy(t.m, g->members, (size_t)t.nm * sizeof(t.m[0]));
 	t.seq = g->nevents ? g->events[g->nevents - 1].seq : 0;
 	t.last_at = g->nevents ? g->events[g->nevents - 1].at : t.row.created_at;
-	if (t.row.state == STORE_PLAYING) {
+	if (t.row.state == STORE_PLAYING || t.row.state == STORE_FINISHED) {
 		if (play_log_init(t.game, &t.row, t.nm, t.state) != GAME_OK) {
 			snprintf(rs->err, rs->errlen, "game %lld: bad setup", (long long)t.row.id);
 			return -1;
@@ -2234,7 +2319,8 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 			         (long long)t.row.id, applied, t.row.moves);
 			return -1;
 		}
-		if (t.row.deadline > 0 && rs->b->cfg.turn_timeout_ms > 0 &&
+		if (t.row.state == STORE_PLAYING && t.row.deadline > 0 &&
+		    rs->b->cfg.turn_timeout_ms > 0 &&
 		    called_member(&t) >=
 		        0) /* the reminder of the awaited move, as advance set it */
 			t.remind = t.row.deadline - move_wait(&t, rs->b->cfg.turn_timeout_ms) / 4;
@@ -2246,6 +2332,27 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 	if (t.row.id > rs->b->games_made)
 		rs->b->games_made = t.row.id;
 	return 0;
+}
+
+/* Keeps the channel's last game as its table when it is finished (the
+ * newest game of the channel, found in the store). Returns 1 when kept, 0
+ * when there is none, -1 on a store error or when it does not replay (logged
+ * in the store's error message; nothing kept). */
+static int restore_finished(struct bot *b, const char *server, const char *channel)
+{
+	char err[256];
+	struct resume rs = { .b = b, .shard = -1, .err = err, .errlen = sizeof(err) };
+	int64_t id = 0;
+
+	for (int i = 0; play_games[i] && !id; i++)
+		if (store_channel_finished(b->st, play_games[i]->ops->name, server, channel, &id))
+			return -1;
+	if (!id)
+		return 0;
+	err[0] = '\0';
+	if (store_game_load(b->st, id, resume_game, &rs))
+		return -1;
+	return find_slot(b, server, channel) ? 1 : 0;
 }
 
 struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, size_t errlen)

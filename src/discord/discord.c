@@ -2650,6 +2650,7 @@ int discord_main(int argc, char **argv)
 		seed = (uint64_t)now_ms() ^ (uint64_t)getpid();
 	bc.seed = seed;
 	bc.turn_timeout_ms = (int64_t)a->cfg.turn_timeout * 1000;
+	bc.lobby_timeout_ms = (int64_t)a->cfg.lobby_timeout * 1000;
 	bc.lang = a->cfg.lang;
 	if (store_is_postgresql(a->cfg.database) && a->cfg.shard_count > 0)
 		bc.shards = a->cfg.shard_count;

@@ -1473,8 +1473,18 @@ def test_restart_freezes(tmp, fake, table):
     table.refresh()
     before = table.message_id
     check(table.components, "before the restart the channel's live table has buttons")
-    if game_over(table):
-        interact(fake, table, slash(USERS["alice"], "open"))
+    over = game_over(table)
+    if over:
+        # the finished game is not kept in memory over the restart: the rematch brings it back
+        old_game = int(table.buttons()[0]["custom_id"].split(":")[0]) if table.buttons() else 0
+        seen = len(fake.all_log())
+        body = interact(fake, table, slash(USERS["alice"], "rematch"))
+        check(body and body["data"].get("flags") != 64,
+              "/rematch after the restart is accepted: %s" % (body and body["data"]))
+        check(not game_over(table) and "Rematch!" in json.dumps(fake.all_log()[seen:]),
+              "the rematch after the restart started a game: %s" % table.text()[:200])
+        new_game = int(table.buttons()[0]["custom_id"].split(":")[0]) if table.buttons() else 0
+        check(new_game > old_game, "the rematch is a new game (%d after %d)" % (new_game, old_game))
     else:
         play_move(fake, table, use_slash=True)
     check(table.message_id != before, "a new live table after the restart")

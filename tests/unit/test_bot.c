@@ -532,6 +532,118 @@ static void test_matrix_finished_and_rematch(void **unused)
 	assert_true(fx->out.n == 1 && fx->out.m[0].kind == MSG_ERROR);
 }
 
+/* A restart keeps only the open games: /rematch and the Rematch button bring
+ * the channel's finished table back from the store, with its players (the
+ * computer one too) and its winner; a channel whose last game was aborted
+ * has nothing to rematch. */
+static void test_rematch_after_restart(void **unused)
+{
+	int64_t first_game;
+	long winner;
+
+	(void)unused;
+	lobby();
+	accepted("alice", "/addbot heuristic");
+	accepted("alice", "/start");
+	play_out();
+	first_game = game_id();
+	winner = count("SELECT winner FROM games");
+	bot_free(fx->bot);
+	start_bot(fx);
+	refused("carol", "/rematch", S_ERR_NOT_MEMBER);
+	accepted("carol", "/status");
+	assert_true(any_text("Game over"));
+	bot_free(fx->bot);
+	start_bot(fx);
+	click("bob", "/rematch", first_game, 0);
+	for (int i = 0; i < fx->out.n; i++)
+		if (fx->out.m[i].kind == MSG_ERROR)
+			fail_msg("rematch button refused: %s", fx->out.m[i].text);
+	assert_true(game_id() == first_game + 1);
+	assert_int_equal(count("SELECT series_of FROM games ORDER BY id DESC LIMIT 1"), first_game);
+	assert_int_equal(count("SELECT count(*) FROM members WHERE game_id = (SELECT max(id) FROM "
+	                       "games) AND policy = 'heuristic'"),
+	                 1);
+	assert_int_equal(count("SELECT count(*) FROM members WHERE game_id = (SELECT max(id) FROM "
+	                       "games)"),
+	                 3);
+	if (winner >= 0)
+		assert_int_equal(count("SELECT first FROM games ORDER BY id DESC LIMIT 1"), winner);
+	assert_true(any_text(winner >= 0 ? "the previous winner casts first" : "drawn"));
+	/* The rematch is aborted: after a restart there is nothing to rematch. */
+	accepted("alice", "/abort");
+	bot_free(fx->bot);
+	start_bot(fx);
+	refused("alice", "/rematch", S_ERR_NO_FINISHED);
+	click("alice", "/rematch", first_game, 0);
+	assert_true(fx->out.n == 1 && fx->out.m[0].kind == MSG_ERROR);
+	assert_int_equal(count("SELECT count(*) FROM games"), 2);
+}
+
+/* A lobby nobody touches for 24 hours is closed without a game and the
+ * channel told; a finished or aborted table is let go of from memory an
+ * hour after its last event, and a rematch brings a finished one back. */
+static void test_lobby_expires_and_tables_let_go(void **unused)
+{
+	char said[128];
+	int told = 0;
+
+	(void)unused;
+	lobby();
+	fx->now += 24 * 3600 * 1000LL - 1;
+	msg_clear(&fx->out);
+	bot_tick(fx->bot, fx->now, &fx->out);
+	assert_int_equal(fx->out.n, 0);
+	assert_int_equal(count("SELECT state FROM games"), 0);
+	fx->now += 1;
+	bot_tick(fx->bot, fx->now, &fx->out);
+	assert_int_equal(count("SELECT state FROM games"), 3);
+	template_prefix(S_LOBBY_EXPIRED, said, sizeof(said));
+	for (int i = 0; i < fx->out.n; i++)
+		told += fx->out.m[i].audience == MSG_CHANNEL && strstr(fx->out.m[i].text, said);
+	assert_int_equal(told, 1);
+	assert_true(bot_tables_kept(fx->bot) == 1);
+	refused("alice", "/start", S_ERR_NO_TABLE);
+	fx->now += 3600 * 1000LL;
+	msg_clear(&fx->out);
+	bot_tick(fx->bot, fx->now, &fx->out);
+	assert_int_equal(fx->out.n, 0);
+	assert_true(bot_tables_kept(fx->bot) == 0);
+	/* A finished game: let go of after an hour, back for the rematch. */
+	lobby();
+	accepted("alice", "/start");
+	play_out();
+	assert_true(bot_tables_kept(fx->bot) == 1);
+	fx->now += 3600 * 1000LL;
+	bot_tick(fx->bot, fx->now, &fx->out);
+	assert_true(bot_tables_kept(fx->bot) == 0);
+	assert_int_equal(bot_next_deadline(fx->bot), 0);
+	accepted("bob", "/rematch");
+	assert_int_equal(count("SELECT count(*) FROM games WHERE state = 1"), 1);
+	assert_true(bot_tables_kept(fx->bot) == 1);
+}
+
+/* A human may not join under the name of a computer player at the table;
+ * a computer added after a human took its name gets the next number. */
+static void test_computer_names_kept_apart(void **unused)
+{
+	char *name;
+
+	(void)unused;
+	accepted("alice", "/open");
+	accepted("alice", "/addbot heuristic");
+	name = testdb_rows(fx->path, "SELECT name FROM members WHERE policy <> ''");
+	assert_string_equal(name, "heuristic-bot-1|\n");
+	free(name);
+	refused("heuristic-bot-1", "/join", S_ERR_NAME_TAKEN);
+	refused("HEURISTIC-BOT-1", "/join", S_ERR_NAME_TAKEN);
+	accepted("heuristic-bot-2", "/join");
+	accepted("alice", "/addbot heuristic");
+	name = testdb_rows(fx->path, "SELECT name FROM members WHERE policy <> '' ORDER BY idx");
+	assert_string_equal(name, "heuristic-bot-1|\nheuristic-bot-3|\n");
+	free(name);
+}
+
 /* Opens games until alice's opening curse rolls the Eye. */
 static void until_alice_rolls_eye(void)
 {
@@ -1717,6 +1829,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_matrix_rival_cults_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_matrix_playing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_matrix_finished_and_rematch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rematch_after_restart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lobby_expires_and_tables_let_go, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_computer_names_kept_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_eye_choice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mad_victim_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),
