@@ -27,10 +27,13 @@ struct bot_config {
 	int64_t lobby_timeout_ms; /* a lobby nobody touched for this long is closed (0: never) */
 	int64_t finished_keep_ms; /* a finished or aborted table is let go of from memory
 	                             this long after its last event (0: kept) */
+	int moves_per_pass;       /* computer moves one command or tick makes at most; the
+	                             rest wait for the next bot_tick (0: no bound) */
 };
 
 /* Sets the defaults: timeout 120 s, 3 strikes, 3 games, English, lobbies
- * closed after 24 h, finished tables kept in memory for 1 h. */
+ * closed after 24 h, finished tables kept in memory for 1 h, 64 computer
+ * moves per pass. */
 void bot_config_default(struct bot_config *cfg);
 
 /* One command from one user in one channel. Strings are borrowed for the call. */
@@ -96,8 +99,14 @@ int bot_batch_end(struct bot *b);
 void bot_batch_refusal(struct bot *b, const struct bot_req *req, struct msg_list *out);
 
 /* Plays every awaited move whose deadline is at or before `now` for its idle
- * player, and appends what the tables are told. */
+ * player, plays on the computer moves a table left for a later pass (at most
+ * cfg.moves_per_pass per table and call), closes the lobbies untouched for
+ * cfg.lobby_timeout_ms, lets go of the finished tables kept for
+ * cfg.finished_keep_ms, and appends what the tables are told. */
 void bot_tick(struct bot *b, int64_t now, struct msg_list *out);
+
+/* The tables whose computer moves wait for the next bot_tick. */
+int bot_pending(const struct bot *b);
 
 /* The earliest pending deadline, or 0 when none. */
 int64_t bot_next_deadline(struct bot *b);

@@ -24,6 +24,7 @@ struct table {
 	int64_t seq;     /* last event written */
 	int64_t last_at; /* when it was written */
 	int64_t remind;  /* when the awaited player is reminded, 0 for never; not stored */
+	int pending;     /* computer moves are left for bot_tick (cfg.moves_per_pass); not stored */
 };
 
 #define WORK_FOLD_EVENTS 512       /* events gathered for a game's fold, at most */
@@ -62,6 +63,7 @@ struct slot {
 	const struct play_game *game;
 	int64_t id, seq, last_at, created_at, started_at, finished_at, deadline, series_of;
 	int64_t remind; /* struct table's */
+	int pending;    /* struct table's */
 	uint64_t seed, rng[4];
 	int per_player, state, first, moves, winner, note, revision, nm;
 	uint32_t slen, mlen;
@@ -234,6 +236,7 @@ void bot_config_default(struct bot_config *cfg)
 	cfg->shards = 0;
 	cfg->lobby_timeout_ms = 24 * 3600 * 1000LL;
 	cfg->finished_keep_ms = 3600 * 1000LL;
+	cfg->moves_per_pass = 64;
 }
 
 /* ---- tables ---- */
@@ -264,6 +267,7 @@ static void expand(const struct slot *s, struct table *t)
 	t->seq = s->seq;
 	t->last_at = s->last_at;
 	t->remind = s->remind;
+	t->pending = s->pending;
 	t->nm = s->nm;
 	if (s->nm)
 		unpack_members(s->blob + s->slen, s->nm, t->m);
@@ -320,6 +324,8 @@ static int64_t slot_wake(const struct bot *b, const struct slot *s)
 		return b->cfg.lobby_timeout_ms > 0 ? s->last_at + b->cfg.lobby_timeout_ms : 0;
 	if (s->state != STORE_PLAYING)
 		return b->cfg.finished_keep_ms > 0 ? s->last_at + b->cfg.finished_keep_ms : 0;
+	if (s->pending)
+		return s->last_at > 0 ? s->last_at : 1; /* at once */
 	return s->remind > 0 && s->remind < s->deadline ? s->remind : s->deadline;
 }
 
@@ -455,6 +461,7 @@ static int keep_table(struct bot *b, const struct table *t)
 	s->seq = t->seq;
 	s->last_at = t->last_at;
 	s->remind = t->row.state == STORE_PLAYING ? t->remind : 0;
+	s->pending = t->row.state == STORE_PLAYING ? t->pending : 0;
 	s->nm = t->nm;
 	s->slen = slen;
 	s->mlen = mlen;
@@ -679,7 +686,8 @@ static void set_call(struct msg *m, const struct table *t, int k, int id, const 
 	i18n_add(&tx, table_lang(t), id, a1, NULL);
 }
 
-/* Appends the public table message; while a human's move is awaited, it
+/* Appends the public table message (not while computer moves wait for a
+ * later pass: only the narration then); while a human's move is awaited, it
  * calls that player unless they turned calls off (/notify off). */
 static void show_table(struct work *w)
 {
@@ -687,6 +695,8 @@ static void show_table(struct work *w)
 	struct msg *m;
 
 	flush_narration(w);
+	if (w->t.pending)
+		return; /* shown once the computer moves left for later passes are made */
 	m = reply(w, MSG_CHANNEL, NULL, MSG_TABLE);
 	if (!m)
 		return;
@@ -889,11 +899,25 @@ static void finish(struct work *w)
  * settles (play.h: settle) until a human must act or the game ends; then
  * sets the deadline of the awaited move (with timeouts off, the game's idle
  * limit, if it has one). */
+/* 1 when w has applied the moves one pass may (cfg.moves_per_pass): the
+ * next automatic move waits for bot_tick, with no deadline meanwhile. */
+static int pass_spent(struct work *w)
+{
+	int per = w->b->cfg.moves_per_pass;
+
+	if (per <= 0 || w->t.row.moves - w->row0.moves < per)
+		return 0;
+	w->t.pending = 1;
+	w->t.row.deadline = 0;
+	return 1;
+}
+
 static void advance(struct work *w)
 {
 	struct game_step step;
 
 	w->t.remind = 0;
+	w->t.pending = 0;
 	for (int guard = 0; guard < 100000 && !w->oom; guard++) {
 		int member;
 
@@ -907,17 +931,23 @@ static void advance(struct work *w)
 			if (!w->t.game->auto_roll(w->t.state, &step) &&
 			    !computer_controls(&w->t, member))
 				break;
+			if (pass_spent(w))
+				return;
 			roll(w, member, &step);
 		} else {
 			struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
 			int value;
 			if (w->t.game->settle && w->t.game->settle(w->t.state, &c, &step, &value)) {
+				if (pass_spent(w))
+					return;
 				if (apply(w, member, value, "choice") != GAME_OK)
 					w->oom = 1; /* a game's own error: nothing is kept */
 				continue;
 			}
 			if (!computer_controls(&w->t, member))
 				break;
+			if (pass_spent(w))
+				return;
 			choose(w, member, &step, policy_of(&w->t, member));
 		}
 	}
@@ -945,7 +975,7 @@ static void go_on(struct work *w, int who, struct cmd *more, struct game_events 
 		return;
 	for (int guard = 0; guard < 1000 && !w->oom; guard++) {
 		advance(w);
-		if (w->t.row.state != STORE_PLAYING ||
+		if (w->t.row.state != STORE_PLAYING || w->t.pending ||
 		    !w->t.game->follow(w->t.state, &c, who, more, ev->ev, ev->n, &value,
 		                       &w->t.row.note) ||
 		    apply_ev(w, who, value, "choice", ev) != GAME_OK)
@@ -2183,6 +2213,22 @@ static void let_go(struct bot *b, int64_t now)
 	}
 }
 
+/* Plays on the computer moves s's table left for a later pass (at most
+ * cfg.moves_per_pass of them); the table is shown once they are all made. */
+static void play_pending(struct bot *b, struct slot *s, int64_t now, struct msg_list *out)
+{
+	struct table t;
+	struct work w;
+
+	expand(s, &t);
+	work_init(&w, b, &t, now);
+	advance(&w);
+	if (!w.t.pending)
+		show_table(&w);
+	commit(&w, NULL, 0, out);
+	work_free(&w);
+}
+
 void bot_tick(struct bot *b, int64_t now, struct msg_list *out)
 {
 	int64_t next = bot_next_deadline(b);
@@ -2195,6 +2241,10 @@ void bot_tick(struct bot *b, int64_t now, struct msg_list *out)
 			if (s->state == STORE_LOBBY && b->cfg.lobby_timeout_ms > 0 &&
 			    s->last_at + b->cfg.lobby_timeout_ms <= now) {
 				expire_lobby(b, s, now, out);
+				continue;
+			}
+			if (s->state == STORE_PLAYING && s->pending) {
+				play_pending(b, s, now, out);
 				continue;
 			}
 			if (s->state != STORE_PLAYING || s->deadline <= 0)
@@ -2245,6 +2295,16 @@ const char *bot_channel_game(const struct bot *b, const char *server, const char
 	return (open ? s->game : play_games[0])->ops->name;
 }
 
+int bot_pending(const struct bot *b)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < b->nbuckets; i++)
+		for (const struct slot *s = b->buckets[i]; s; s = s->next)
+			n += s->state == STORE_PLAYING && s->pending;
+	return n;
+}
+
 size_t bot_tables_kept(const struct bot *b)
 {
 	return b->nslots;
@@ -2273,6 +2333,24 @@ struct resume {
 	char *err;
 	size_t errlen;
 };
+
+/* 1 when the next move of t's game is one advance makes (a computer's, an
+ * automatic roll, a decision the table settles). */
+static int automatic_next(const struct table *t)
+{
+	struct play_ctx c = ctx_of(t, table_lang(t));
+	struct game_step step;
+	int member, value;
+
+	t->game->ops->step(t->state, &step);
+	if (step.node == GAME_NODE_OVER)
+		return 0;
+	member = t->game->member_of(t->state, step.seat);
+	if (step.node == GAME_NODE_CHANCE)
+		return t->game->auto_roll(t->state, &step) || computer_controls(t, member);
+	return (t->game->settle && t->game->settle(t->state, &c, &step, &value)) ||
+	       computer_controls(t, member);
+}
 
 /* Rebuilds one stored game (open, or finished: its final state) from its
  * row, members and log, and keeps it as its channel's table. */
@@ -2319,6 +2397,8 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 			         (long long)t.row.id, applied, t.row.moves);
 			return -1;
 		}
+		/* a stretch of computer moves cut by a pass goes on */
+		t.pending = t.row.state == STORE_PLAYING && automatic_next(&t);
 		if (t.row.state == STORE_PLAYING && t.row.deadline > 0 &&
 		    rs->b->cfg.turn_timeout_ms > 0 &&
 		    called_member(&t) >=

@@ -308,6 +308,12 @@ static void run(struct console *c, const char *name, const struct cmd *cmd, stru
 
 	bot_handle(c->bot, &req, now_ms(), out);
 	flush(c, out);
+	/* One channel: the computer moves left for later passes are played
+	 * before the next line is read. */
+	while (bot_pending(c->bot)) {
+		bot_tick(c->bot, now_ms(), out);
+		flush(c, out);
+	}
 }
 
 /* A private console error for `name`. */

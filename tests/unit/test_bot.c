@@ -36,6 +36,7 @@ struct fixture {
 	struct msg_list out;
 	int64_t now;
 	uint64_t seed;
+	int per_pass; /* cfg.moves_per_pass; -1: the default */
 };
 
 static struct fixture *fx;
@@ -48,6 +49,8 @@ static void start_bot(struct fixture *f)
 	bot_config_default(&cfg);
 	cfg.seed = f->seed;
 	cfg.turn_timeout_ms = TIMEOUT;
+	if (f->per_pass >= 0)
+		cfg.moves_per_pass = f->per_pass;
 	f->bot = bot_new(f->st, &cfg, err, sizeof(err));
 	if (!f->bot)
 		fail_msg("bot_new: %s", err);
@@ -65,6 +68,7 @@ static void open_fixture(uint64_t seed)
 		fail_msg("store_open: %s", err);
 	fx->now = T0;
 	fx->seed = seed;
+	fx->per_pass = -1;
 	start_bot(fx);
 }
 
@@ -642,6 +646,124 @@ static void test_computer_names_kept_apart(void **unused)
 	name = testdb_rows(fx->path, "SELECT name FROM members WHERE policy <> '' ORDER BY idx");
 	assert_string_equal(name, "heuristic-bot-1|\nheuristic-bot-3|\n");
 	free(name);
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* A CTHULHU!!! game of three computer players that alice leaves at once,
+ * with `per_pass` moves per pass (0: no bound): the stored log, what the
+ * channel was told (every public text, the tables' too), the most moves
+ * and milliseconds one call took, and the calls. */
+struct computer_run {
+	char *log, *told, last_table[MSG_TEXT_MAX];
+	int tables;
+	int most_moves, calls;
+	double most_ms;
+	char times[512]; /* each call's ms */
+};
+
+static void computer_game(int per_pass, struct computer_run *r)
+{
+	size_t cap = 1 << 22, len = 0;
+	int before = 0;
+
+	teardown(NULL);
+	open_fixture(7);
+	bot_free(fx->bot);
+	fx->per_pass = per_pass;
+	start_bot(fx);
+	memset(r, 0, sizeof(*r));
+	r->told = calloc(1, cap);
+	assert_non_null(r->told);
+	accepted("alice", "/open cthulhu");
+	for (int i = 0; i < 3; i++)
+		accepted("alice", "/addbot");
+	accepted("alice", "/start");
+	before = moves();
+	for (int call = 0; call < 1000; call++) {
+		struct timespec t0;
+		double ms;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (call == 0) {
+			as("alice", "/leave");
+		} else {
+			msg_clear(&fx->out);
+			fx->now += 1;
+			bot_tick(fx->bot, fx->now, &fx->out);
+		}
+		ms = ms_since(&t0);
+		r->calls++;
+		if (strlen(r->times) + 16 < sizeof(r->times))
+			snprintf(r->times + strlen(r->times), 16, " %.1f", ms);
+		if (ms > r->most_ms)
+			r->most_ms = ms;
+		if (moves() - before > r->most_moves)
+			r->most_moves = moves() - before;
+		/* committed before it is told: the store holds what was shown */
+		if (fx->out.n)
+			assert_true(moves() > before || count("SELECT state FROM games") != 1);
+		before = moves();
+		for (int i = 0; i < fx->out.n; i++) {
+			const struct msg *m = &fx->out.m[i];
+			if (m->audience != MSG_CHANNEL)
+				continue;
+			if (m->kind == MSG_TABLE) {
+				r->tables++;
+				snprintf(r->last_table, sizeof(r->last_table), "%s", m->text);
+			}
+			len += (size_t)snprintf(r->told + len, cap - len, "%s\n", m->text);
+			assert_true(len < cap);
+		}
+		if (!bot_pending(fx->bot))
+			break;
+	}
+	assert_int_equal(count("SELECT state FROM games"), 2);
+	assert_int_equal(bot_pending(fx->bot), 0);
+	r->log = testdb_rows(fx->path, "SELECT seq, kind, actor, value FROM events ORDER BY seq");
+}
+
+/* One command cannot run a whole game of computer players on the caller's
+ * pass: it makes at most moves_per_pass moves and bot_tick plays on, pass
+ * by pass, to the same game, every move told, each pass committed before it
+ * is told. The longest pass is printed against the unbounded one. */
+static void test_computer_moves_bounded_per_pass(void **unused)
+{
+	struct computer_run whole, bounded;
+
+	(void)unused;
+	computer_game(0, &whole);
+	computer_game(64, &bounded);
+	assert_int_equal(whole.calls, 1);
+	assert_true(whole.most_moves > 200);
+	assert_true(bounded.most_moves <= 64);
+	assert_true(bounded.calls >= whole.most_moves / 64);
+	assert_string_equal(whole.log, bounded.log);
+	/* The same end shown once; every turn told (the narration of a pass
+	 * folds fewer events, so its words may say more than the whole's). */
+	assert_int_equal(bounded.tables, 1);
+	assert_string_equal(whole.last_table, bounded.last_table);
+	assert_true(strlen(bounded.told) >= strlen(whole.told));
+	for (const char *p = whole.told; (p = strstr(p, "\nRound ")); p++) {
+		char head[64];
+		size_t n = strcspn(p + 1, ":\n");
+		snprintf(head, sizeof(head), "\n%.*s:", (int)(n < 40 ? n : 40), p + 1);
+		if (!strstr(bounded.told, head))
+			fail_msg("not told with passes: %s", head + 1);
+	}
+	print_message("computer game of %d moves: longest pass %.2f ms in one call, %.2f ms in "
+	              "%d calls of at most 64 moves (ms:%s)\n",
+	              whole.most_moves, whole.most_ms, bounded.most_ms, bounded.calls,
+	              bounded.times);
+	free(whole.log);
+	free(whole.told);
+	free(bounded.log);
+	free(bounded.told);
 }
 
 /* Opens games until alice's opening curse rolls the Eye. */
@@ -1833,6 +1955,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lobby_expires_and_tables_let_go, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_computer_names_kept_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_computer_moves_bounded_per_pass, setup,
+		                                teardown),
 		cmocka_unit_test_setup_teardown(test_eye_choice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mad_victim_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),
