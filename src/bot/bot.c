@@ -13,7 +13,8 @@
 #include "rlyeh/text.h"
 
 #define LOCAL_NAME_MAX 32
-#define BATCH_MAX      256 /* tables one batch may change */
+#define PASS_GAP_MS    1000 /* from a command to the first later pass of its computer moves */
+#define BATCH_MAX      256  /* tables one batch may change */
 
 struct table {
 	struct store_game row;
@@ -49,6 +50,7 @@ struct work {
 	struct game_event fold[WORK_FOLD_EVENTS];
 	int nfold;
 	int oom;
+	int holding; /* a later pass of computer moves (play_pending): its narration is held */
 };
 
 /* A table as the bot keeps it between commands, found by a hash of
@@ -64,6 +66,8 @@ struct slot {
 	int64_t id, seq, last_at, created_at, started_at, finished_at, deadline, series_of;
 	int64_t remind; /* struct table's */
 	int pending;    /* struct table's */
+	char *held;     /* the narration of the passes since the command that left
+	                   computer moves pending, told with the table (NUL-ended) */
 	uint64_t seed, rng[4];
 	int per_player, state, first, moves, winner, note, revision, nm;
 	uint32_t slen, mlen;
@@ -324,8 +328,9 @@ static int64_t slot_wake(const struct bot *b, const struct slot *s)
 		return b->cfg.lobby_timeout_ms > 0 ? s->last_at + b->cfg.lobby_timeout_ms : 0;
 	if (s->state != STORE_PLAYING)
 		return b->cfg.finished_keep_ms > 0 ? s->last_at + b->cfg.finished_keep_ms : 0;
-	if (s->pending)
-		return s->last_at > 0 ? s->last_at : 1; /* at once */
+	if (s->pending) /* the first later pass after a pause for the command's
+	                   own answer to go out first, the next ones at once */
+		return (s->last_at > 0 ? s->last_at : 1) + (s->held ? 0 : PASS_GAP_MS);
 	return s->remind > 0 && s->remind < s->deadline ? s->remind : s->deadline;
 }
 
@@ -372,6 +377,7 @@ static int remember(struct bot *b, const char *server, const char *channel)
 	u->existed = 1;
 	u->copy = *s;
 	u->copy.next = NULL;
+	u->copy.held = NULL; /* the slot's own: an undo keeps it */
 	if (!(u->copy.blob = malloc(blob_size(s))))
 		return -1;
 	memcpy(u->copy.blob, s->blob, blob_size(s));
@@ -392,6 +398,7 @@ static void drop_slot(struct bot *b, const char *server, const char *channel)
 		if (strcmp(slot_channel(s), channel) == 0 && strcmp(slot_server(s), server) == 0) {
 			*p = s->next;
 			free(s->blob);
+			free(s->held);
 			free(s);
 			b->nslots--;
 			return;
@@ -417,6 +424,7 @@ static void undo_batch(struct bot *b)
 		}
 		free(s->blob);
 		u->copy.next = s->next;
+		u->copy.held = s->held;
 		*s = u->copy;
 	}
 	b->nundo = 0;
@@ -1068,10 +1076,61 @@ static void refuse(struct msg_list *out, const struct bot_req *req, int lang, in
 	i18n_add(&tx, lang, id, a1, a2, NULL);
 }
 
-/* Commits the work and releases its replies, or refuses with a storage
- * error; the bot's table changes only on success. */
+#define HELD_MAX (1 << 16) /* bytes of narration held for a table, at most */
+
+/* Appends text to out as narration of game `game` in `channel`: one channel
+ * message per MSG_TEXT_MAX - 1 bytes at most, cut at line ends. */
+static void tell_held(struct msg_list *out, const char *channel, int64_t game, const char *text)
+{
+	while (*text) {
+		size_t n = strlen(text);
+		struct msg *m;
+		if (n > MSG_TEXT_MAX - 1) {
+			n = MSG_TEXT_MAX - 1;
+			while (n > 1 && text[n - 1] != '\n')
+				n--;
+		}
+		m = msg_add(out, MSG_CHANNEL, NULL, MSG_EVENT);
+		if (!m)
+			return;
+		text_copy(m->channel, sizeof(m->channel), channel);
+		m->game = game;
+		memcpy(m->text, text, n);
+		m->text[n] = '\0';
+		text += n;
+	}
+}
+
+/* Adds narration text to what s holds while computer moves are pending,
+ * telling what it held at once (to out) when HELD_MAX would be passed or
+ * memory is short. */
+static void hold(struct slot *s, struct msg_list *out, const char *text)
+{
+	size_t len = s->held ? strlen(s->held) : 0, n = strlen(text);
+	char *more;
+
+	if (len + n + 1 > HELD_MAX && s->held) {
+		tell_held(out, slot_channel(s), s->id, s->held);
+		s->held[0] = '\0';
+		len = 0;
+	}
+	if (!(more = realloc(s->held, len + n + 1))) {
+		tell_held(out, slot_channel(s), s->id, text);
+		return;
+	}
+	memcpy(more + len, text, n + 1);
+	s->held = more;
+}
+
+/* Writes w and keeps its table; then appends its messages to out (after
+ * what the table held, when its stretch of computer moves is over), or, in
+ * a later pass while computer moves are still pending, holds its narration
+ * in the table's slot. On failure, a refusal for req (when given) and
+ * nothing kept. */
 static void commit(struct work *w, const struct bot_req *req, int lang, struct msg_list *out)
 {
+	struct slot *s;
+
 	flush_narration(w);
 	if (remember(w->b, w->t.row.server, w->t.row.channel)) {
 		if (req)
@@ -1090,9 +1149,22 @@ static void commit(struct work *w, const struct bot_req *req, int lang, struct m
 			refuse(out, req, lang, S_ERR_MEMORY, NULL, NULL);
 		return;
 	}
+	s = find_slot(w->b, w->t.row.server, w->t.row.channel);
+	if (s && s->held && !s->pending) {
+		/* the stretch is over: what it held is told first */
+		tell_held(out, w->t.row.channel, w->t.row.id, s->held);
+		free(s->held);
+		s->held = NULL;
+	}
 	/* Copies: the pictures go with them, w->out's own are freed with it. */
-	for (int i = 0; i < w->out.n; i++)
-		msg_add_copy(out, &w->out.m[i]);
+	for (int i = 0; i < w->out.n; i++) {
+		const struct msg *m = &w->out.m[i];
+		if (w->holding && s && s->pending && m->audience == MSG_CHANNEL &&
+		    m->kind == MSG_EVENT)
+			hold(s, out, m->text);
+		else
+			msg_add_copy(out, m);
+	}
 }
 
 /* ---- commands ---- */
@@ -2206,6 +2278,7 @@ static void let_go(struct bot *b, int64_t now)
 			}
 			*at = s->next;
 			free(s->blob);
+			free(s->held);
 			free(s);
 			b->nslots--;
 			b->earliest = -1;
@@ -2214,7 +2287,9 @@ static void let_go(struct bot *b, int64_t now)
 }
 
 /* Plays on the computer moves s's table left for a later pass (at most
- * cfg.moves_per_pass of them); the table is shown once they are all made. */
+ * cfg.moves_per_pass of them); what they tell is held until the last pass,
+ * which tells it with the table (commit): the channel gets the narration of
+ * the command's own pass at once and one message for the rest. */
 static void play_pending(struct bot *b, struct slot *s, int64_t now, struct msg_list *out)
 {
 	struct table t;
@@ -2222,6 +2297,7 @@ static void play_pending(struct bot *b, struct slot *s, int64_t now, struct msg_
 
 	expand(s, &t);
 	work_init(&w, b, &t, now);
+	w.holding = 1;
 	advance(&w);
 	if (!w.t.pending)
 		show_table(&w);
@@ -2485,6 +2561,7 @@ static void drop_slots(struct bot *b, int shard)
 			}
 			*at = s->next;
 			free(s->blob);
+			free(s->held);
 			free(s);
 			b->nslots--;
 		}
@@ -2573,6 +2650,7 @@ void bot_free(struct bot *b)
 		for (struct slot *s = b->buckets[i], *next; s; s = next) {
 			next = s->next;
 			free(s->blob);
+			free(s->held);
 			free(s);
 		}
 	}

@@ -311,7 +311,8 @@ static void run(struct console *c, const char *name, const struct cmd *cmd, stru
 	/* One channel: the computer moves left for later passes are played
 	 * before the next line is read. */
 	while (bot_pending(c->bot)) {
-		bot_tick(c->bot, now_ms(), out);
+		int64_t at = bot_next_deadline(c->bot), now = now_ms();
+		bot_tick(c->bot, at > now ? at : now, out);
 		flush(c, out);
 	}
 }

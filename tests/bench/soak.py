@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -247,6 +248,12 @@ def main():
             daemon.start()
         wait_connected(fake, 60)
         st = fake.call("GET", "/_fake/load?games=1")
+        # the fake's violations of Discord's rules, by kind (numbers taken out)
+        kinds = {}
+        for e in fake.call("GET", "/_fake/log?since=0", timeout=60)["entries"]:
+            if e.get("kind") == "violation":
+                k = re.sub(r"\d+", "N", e.get("what", ""))[:160]
+                kinds[k] = kinds.get(k, 0) + 1
         time.sleep(1)
         rc = daemon.stop()
         db = sqlite3.connect(daemon.db)
@@ -274,6 +281,7 @@ def main():
             "p50_ms": st["p50_ms"], "p99_ms": st["p99_ms"], "p999_ms": st["p999_ms"],
             "max_ms": st["max_ms"],
             "violations": st["violations"], "channels_broken": st["channels_broken"],
+            "violation_kinds": sorted(kinds.items(), key=lambda kv: -kv[1])[:8],
             "integrity": integrity, "exit_on_sigterm": rc,
             "rss_mib_first": rss[0] if rss else None, "rss_mib_max": max(rss) if rss else None,
             "rss_mib_last": rss[-1] if rss else None,
