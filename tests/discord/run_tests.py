@@ -1361,7 +1361,7 @@ def test_faults(fake, table, tmp):
         check(ok, "a move after the fault: " + name)
     # A dispatch delivered twice (as after a resume) is applied once.
     if game_over(table):
-        interact(fake, table, slash(USERS["alice"], "open"))
+        interact(fake, table, slash(USERS["alice"], "rematch"))
     uid, action, custom = whose_turn(table)
     d = click(uid, custom)
     interact(fake, table, d)
@@ -1382,7 +1382,7 @@ def test_locked_database(fake, table, tmp):
     """A locked database: the move is refused privately, nothing is announced,
     and the same move works once the lock is gone."""
     if game_over(table):
-        interact(fake, table, slash(USERS["alice"], "open"))
+        interact(fake, table, slash(USERS["alice"], "rematch"))
     uid, action, custom = whose_turn(table)
     before = table.text()
     db = sqlite3.connect(os.path.join(tmp, "rlyeh.db"), timeout=5, isolation_level=None)
