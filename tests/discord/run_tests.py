@@ -1473,9 +1473,24 @@ def test_sigterm(tmp, fake):
     check(puts_after == puts_before, "unchanged commands are not registered again")
 
 
+def rematch_after_restart(fake, table):
+    """/rematch of the channel's finished game, which the started daemon does not keep in
+    memory: it is taken up and starts a new game."""
+    old_game = int(table.buttons()[0]["custom_id"].split(":")[0]) if table.buttons() else 0
+    seen = len(fake.all_log())
+    body = interact(fake, table, slash(USERS["alice"], "rematch"))
+    check(body and body["data"].get("flags") != 64,
+          "/rematch after the restart is accepted: %s" % (body and body["data"]))
+    check(not game_over(table) and "Rematch!" in json.dumps(fake.all_log()[seen:]),
+          "the rematch after the restart started a game: %s" % table.text()[:200])
+    new_game = int(table.buttons()[0]["custom_id"].split(":")[0]) if table.buttons() else 0
+    check(new_game > old_game, "the rematch is a new game (%d after %d)" % (new_game, old_game))
+
+
 def test_restart_freezes(tmp, fake, table):
     """After a stop (SIGTERM) and a start, the first table of a channel still takes the buttons
-    off the one the channel showed before the stop."""
+    off the one the channel showed before the stop; a game that ended before a stop is
+    rematched after the start."""
     bot = Bot(tmp, fake, "bot8")
     wait(connected(fake), 15, "the restarted bot connects")
     table.refresh()
@@ -1483,23 +1498,25 @@ def test_restart_freezes(tmp, fake, table):
     check(table.components, "before the restart the channel's live table has buttons")
     over = game_over(table)
     if over:
-        # the finished game is not kept in memory over the restart: the rematch brings it back
-        old_game = int(table.buttons()[0]["custom_id"].split(":")[0]) if table.buttons() else 0
-        seen = len(fake.all_log())
-        body = interact(fake, table, slash(USERS["alice"], "rematch"))
-        check(body and body["data"].get("flags") != 64,
-              "/rematch after the restart is accepted: %s" % (body and body["data"]))
-        check(not game_over(table) and "Rematch!" in json.dumps(fake.all_log()[seen:]),
-              "the rematch after the restart started a game: %s" % table.text()[:200])
-        new_game = int(table.buttons()[0]["custom_id"].split(":")[0]) if table.buttons() else 0
-        check(new_game > old_game, "the rematch is a new game (%d after %d)" % (new_game, old_game))
+        rematch_after_restart(fake, table)
     else:
         play_move(fake, table, use_slash=True)
-    print("restart: %s" % ("the game before it was over: /rematch" if over else "a move"))
     check(table.message_id != before, "a new live table after the restart")
     old = api(fake, "GET", "/channels/%s/messages/%s" % (CHANNEL, before))
     check(not old.get("components"), "the table shown before the restart lost its buttons: %s"
           % old.get("components"))
+    if not over:
+        # the game played to its end, a stop and a start: the rematch is taken up
+        for _ in range(300):
+            if game_over(table) or not play_move(fake, table, use_slash=False):
+                break
+        if check(game_over(table), "the game before the second restart ended"):
+            bot.proc.send_signal(signal.SIGTERM)
+            check(bot.proc.wait(timeout=10) == 0, "the restarted bot stops cleanly")
+            bot = Bot(tmp, fake, "bot8b")
+            wait(connected(fake), 15, "the bot connects again")
+            table.refresh()
+            rematch_after_restart(fake, table)
     bot.proc.send_signal(signal.SIGTERM)
     check(bot.proc.wait(timeout=10) == 0, "the restarted bot stops cleanly")
 
