@@ -153,6 +153,19 @@ if [ "$("$rlyeh" export 1 --db "$tmp/ct-lobby.db")" = '{"game":"cthulhu","player
 fi
 # ---- end of the CTHULHU!!! round trip ----
 
+# ---- names: letters, digits and _-. only, and none of a computer player ----
+# A name with a character outside those (U+202E turns the text around, an
+# accented letter) is refused with the rule and changes nothing; a human may
+# not join under the name of a computer player at the table.
+out=$(printf 'alice: /open\nalice: /addbot heuristic\nbo\342\200\256b: /join\nJos\303\251: /join\nheuristic-bot-1: /join\nbob: /join\n' |
+	"$rlyeh" console --db "$tmp/names.db" --seed 1 --timeout 0 2>&1)
+[ "$(printf '%s\n' "$out" | grep -c "^console: a name is 1-32 letters, digits, '_', '-' or '.'$")" = 2 ] && ok ||
+	bad "names outside letters, digits and _-. are refused: $out"
+printf '%s\n' "$out" | grep -q "heuristic-bot-1 is the name of a computer player at this table" && ok ||
+	bad "a human takes a computer player's name: $out"
+[ "$(sql "$tmp/names.db" "SELECT group_concat(name, ',') FROM (SELECT name FROM members ORDER BY idx)")" = "alice,heuristic-bot-1,bob" ] && ok ||
+	bad "members after the refused names: $(sql "$tmp/names.db" 'SELECT name FROM members')"
+
 # ---- CTHULHU!!!: golden transcripts (cthulhu-en, cthulhu-nl) ----
 # A seeded game that alice types to its end (cap:4) against a computer
 # player, in English and in Dutch. The transcript is golden, the map's text
@@ -232,14 +245,19 @@ out, run = sys.argv[1], sys.argv[2]
 paths = re.findall(r"(?:picture|afbeelding): (\S+)$", open(out, encoding="utf-8").read(), re.M)
 assert len(paths) >= 20 and len(set(paths)) == len(paths), paths
 assert any("/preview-" in p for p in paths) and any("/map-" in p for p in paths), paths
+# the game leaves its latest picture of each kind: the last path printed per
+# kind and game is on disk, and nothing else
+latest = {}
 for p in paths:
     assert p.startswith("pictures/") and p.endswith(".png"), p
+    latest[re.match(r"pictures/([a-z]+-\d+-)", p).group(1)] = p
+for p in latest.values():
     with open(os.path.join(run, p), "rb") as f:
         head = f.read(8)
         f.seek(0, 2)
         assert head == b"\x89PNG\r\n\x1a\n" and f.tell() > 1000, p
 on_disk = sorted("pictures/" + n for n in os.listdir(os.path.join(run, "pictures")))
-assert on_disk == sorted(paths), set(on_disk) ^ set(paths)
+assert on_disk == sorted(latest.values()), set(on_disk) ^ set(latest.values())
 PY
 	if python3 "$tmp/ct-private.py" "$tmp/$t.out" "$lang" >"$tmp/$t.private"; then ok; else
 		bad "$t shows alice's hand to everyone: $(cat "$tmp/$t.private")"

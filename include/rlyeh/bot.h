@@ -17,16 +17,23 @@
 struct bot;
 
 struct bot_config {
-	uint64_t seed;           /* dice seed source */
-	int64_t turn_timeout_ms; /* an awaited human move times out after this (0: never) */
-	int strikes;             /* timeouts in a row that put a seat on autopilot (3) */
-	int min_games;           /* games needed to be ranked on the leaderboard (3) */
-	const char *lang;        /* default language of new tables ("en") */
-	int shards;              /* N > 0: only the games of the shards given to the bot
-	                            (bot_shard_gain), each write fenced; 0: every game */
+	uint64_t seed;            /* dice seed source */
+	int64_t turn_timeout_ms;  /* an awaited human move times out after this (0: never) */
+	int strikes;              /* timeouts in a row that put a seat on autopilot (3) */
+	int min_games;            /* games needed to be ranked on the leaderboard (3) */
+	const char *lang;         /* default language of new tables ("en") */
+	int shards;               /* N > 0: only the games of the shards given to the bot
+	                             (bot_shard_gain), each write fenced; 0: every game */
+	int64_t lobby_timeout_ms; /* a lobby nobody touched for this long is closed (0: never) */
+	int64_t finished_keep_ms; /* a finished or aborted table is let go of from memory
+	                             this long after its last event (0: kept) */
+	int moves_per_pass;       /* computer moves one command or tick makes at most; the
+	                             rest wait for the next bot_tick (0: no bound) */
 };
 
-/* Sets the defaults: timeout 120 s, 3 strikes, 3 games, English. */
+/* Sets the defaults: timeout 120 s, 3 strikes, 3 games, English, lobbies
+ * closed after 24 h, finished tables kept in memory for 1 h, 64 computer
+ * moves per pass. */
 void bot_config_default(struct bot_config *cfg);
 
 /* One command from one user in one channel. Strings are borrowed for the call. */
@@ -92,8 +99,14 @@ int bot_batch_end(struct bot *b);
 void bot_batch_refusal(struct bot *b, const struct bot_req *req, struct msg_list *out);
 
 /* Plays every awaited move whose deadline is at or before `now` for its idle
- * player, and appends what the tables are told. */
+ * player, plays on the computer moves a table left for a later pass (at most
+ * cfg.moves_per_pass per table and call), closes the lobbies untouched for
+ * cfg.lobby_timeout_ms, lets go of the finished tables kept for
+ * cfg.finished_keep_ms, and appends what the tables are told. */
 void bot_tick(struct bot *b, int64_t now, struct msg_list *out);
+
+/* The tables whose computer moves wait for the next bot_tick. */
+int bot_pending(const struct bot *b);
 
 /* The earliest pending deadline, or 0 when none. */
 int64_t bot_next_deadline(struct bot *b);
@@ -114,5 +127,9 @@ long bot_store_errors(const struct bot *b);
 
 /* Number of games in the lobby or playing. */
 int bot_open_games(const struct bot *b);
+
+/* Tables kept in memory: the open ones and the finished or aborted ones
+ * not let go of yet. */
+size_t bot_tables_kept(const struct bot *b);
 
 #endif

@@ -26,10 +26,11 @@ struct config {
 	char guilds[CONFIG_GUILDS][32]; /* register commands here; none: globally */
 	int nguilds;
 	char lang[8];
-	int turn_timeout; /* seconds, 0 = none */
-	int compress;     /* zlib-stream transport compression */
-	int log_level;    /* enum log_level */
-	int health_port;  /* /healthz and /metrics on 127.0.0.1; 0 off */
+	int turn_timeout;  /* seconds, 0 = none */
+	int lobby_timeout; /* seconds a lobby may stay untouched before it is closed, 0 = never */
+	int compress;      /* zlib-stream transport compression */
+	int log_level;     /* enum log_level */
+	int health_port;   /* /healthz and /metrics on 127.0.0.1; 0 off */
 	/* shards = auto (shard_count 0: the count GET /gateway/bot recommends,
 	 * all of them here) or A-B/N (shards A..B of N; A/N one). */
 	int shard_first, shard_last, shard_count;

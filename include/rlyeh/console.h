@@ -14,7 +14,7 @@
 /* What console_parse_line returns besides the cmd_parse results. */
 enum console_line {
 	CONSOLE_LINE_EMPTY = 1,   /* blank, or a '#' comment: nothing to do */
-	CONSOLE_LINE_BADNAME = 2, /* "name:" is not 1-32 letters, digits, '_', '-', '.' */
+	CONSOLE_LINE_BADNAME = 2, /* "name:" is not 1-32 ASCII letters, digits, '_', '-', '.' */
 };
 
 /* Prints one message as terminal text to f, in language `lang` for the
@@ -38,8 +38,10 @@ void console_show(FILE *f, const struct msg *m, int lang, const char *dir);
 /* Writes m's picture to <dir>/<picture_name> (made, with its parents, mode
  * 0700, when missing), through a temporary file renamed into place, so a
  * viewer never sees half a picture; the next picture of that name replaces
- * it. Returns 0 with the path in path[0..cap-1], 1 when m has no picture, or
- * -1 with the reason in err (no file left behind). */
+ * it, and once it is written the earlier pictures of its table and kind
+ * ("map-<game>-<move>.png": every other map-<game>-*.png in dir) are
+ * removed, so a game leaves its latest picture of each kind. Returns 0 with the path in
+ * path[0..cap-1], 1 when m has no picture, or -1 with the reason in err (no file left behind). */
 int console_save_picture(const char *dir, const struct msg *m, char *path, size_t cap, char *err,
                          size_t errlen);
 

@@ -437,6 +437,9 @@ enum i18n_id {
 	S_CTP_RULES_COMBAT,
 	S_CTP_RULES_SITES,
 	S_CTP_RULES_COMMANDS,
+	/* lobby expiry, names */
+	S_LOBBY_EXPIRED,
+	S_ERR_NAME_TAKEN,
 	I18N_COUNT,
 };
 

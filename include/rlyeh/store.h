@@ -385,6 +385,12 @@ int store_migrate(const char *from, const char *to, char *err, size_t errlen);
  * other processes creating games. */
 int64_t store_games_made(struct store *st);
 
+/* Sets *id to the channel's newest finished game of kind `game`, or to 0
+ * when it has none or a later game of any kind (aborted, open) follows it.
+ * Returns 0, or -1 (*id 0) on a store error. */
+int store_channel_finished(struct store *st, const char *game, const char *server,
+                           const char *channel, int64_t *id);
+
 /* ---- shards: who owns each, and its gateway session (migrations/0008) ----
  *
  * Several processes may share one PostgreSQL database, each running some of

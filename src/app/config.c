@@ -18,6 +18,7 @@ void config_default(struct config *c)
 	text_copy(c->api_url, sizeof(c->api_url), "https://discord.com/api/v10");
 	text_copy(c->lang, sizeof(c->lang), "en");
 	c->turn_timeout = 120;
+	c->lobby_timeout = 86400;
 	c->log_level = LOG_INFO;
 }
 
@@ -196,6 +197,13 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 		c->turn_timeout = (int)v;
 		return 0;
 	}
+	if (strcmp(key, "lobby_timeout") == 0) {
+		if (cli_parse_ll(value, 0, 2592000, &v))
+			return fail(err, errlen, where,
+			            "lobby_timeout: expected 0 (never) to 2592000 seconds");
+		c->lobby_timeout = (int)v;
+		return 0;
+	}
 	if (strcmp(key, "health_port") == 0) {
 		if (cli_parse_ll(value, 0, 65535, &v))
 			return fail(err, errlen, where, "health_port: expected 0 (off) to 65535");
@@ -233,9 +241,9 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 }
 
 static const char *const env_keys[] = {
-	"database",    "api_url",  "gateway_url",  "token_file", "application_id",
-	"guilds",      "language", "turn_timeout", "compress",   "log_level",
-	"health_port", "shards",   "standby",      "durability", NULL,
+	"database", "api_url",      "gateway_url",   "token_file", "application_id", "guilds",
+	"language", "turn_timeout", "compress",      "log_level",  "health_port",    "shards",
+	"standby",  "durability",   "lobby_timeout", NULL,
 };
 
 static char *trim(char *s)

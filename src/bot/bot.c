@@ -13,7 +13,8 @@
 #include "rlyeh/text.h"
 
 #define LOCAL_NAME_MAX 32
-#define BATCH_MAX      256 /* tables one batch may change */
+#define PASS_GAP_MS    1000 /* from a command to the first later pass of its computer moves */
+#define BATCH_MAX      256  /* tables one batch may change */
 
 struct table {
 	struct store_game row;
@@ -24,6 +25,7 @@ struct table {
 	int64_t seq;     /* last event written */
 	int64_t last_at; /* when it was written */
 	int64_t remind;  /* when the awaited player is reminded, 0 for never; not stored */
+	int pending;     /* computer moves are left for bot_tick (cfg.moves_per_pass); not stored */
 };
 
 #define WORK_FOLD_EVENTS 512       /* events gathered for a game's fold, at most */
@@ -48,6 +50,7 @@ struct work {
 	struct game_event fold[WORK_FOLD_EVENTS];
 	int nfold;
 	int oom;
+	int holding; /* a later pass of computer moves (play_pending): its narration is held */
 };
 
 /* A table as the bot keeps it between commands, found by a hash of
@@ -62,6 +65,9 @@ struct slot {
 	const struct play_game *game;
 	int64_t id, seq, last_at, created_at, started_at, finished_at, deadline, series_of;
 	int64_t remind; /* struct table's */
+	int pending;    /* struct table's */
+	char *held;     /* the narration of the passes since the command that left
+	                   computer moves pending, told with the table (NUL-ended) */
 	uint64_t seed, rng[4];
 	int per_player, state, first, moves, winner, note, revision, nm;
 	uint32_t slen, mlen;
@@ -232,6 +238,9 @@ void bot_config_default(struct bot_config *cfg)
 	cfg->min_games = 3;
 	cfg->lang = "en";
 	cfg->shards = 0;
+	cfg->lobby_timeout_ms = 24 * 3600 * 1000LL;
+	cfg->finished_keep_ms = 3600 * 1000LL;
+	cfg->moves_per_pass = 64;
 }
 
 /* ---- tables ---- */
@@ -262,6 +271,7 @@ static void expand(const struct slot *s, struct table *t)
 	t->seq = s->seq;
 	t->last_at = s->last_at;
 	t->remind = s->remind;
+	t->pending = s->pending;
 	t->nm = s->nm;
 	if (s->nm)
 		unpack_members(s->blob + s->slen, s->nm, t->m);
@@ -308,12 +318,19 @@ static int grow(struct bot *b)
 	return 0;
 }
 
-/* When a kept table next wants bot_tick (0: never): its reminder, when one
- * is due before its deadline, else its deadline. */
-static int64_t slot_wake(const struct slot *s)
+/* When a kept table next wants bot_tick (0: never): a game's reminder, when
+ * one is due before its deadline, else its deadline; a lobby's expiry; when
+ * a finished or aborted table is let go of (cfg: lobby_timeout_ms,
+ * finished_keep_ms; 0 never). */
+static int64_t slot_wake(const struct bot *b, const struct slot *s)
 {
+	if (s->state == STORE_LOBBY)
+		return b->cfg.lobby_timeout_ms > 0 ? s->last_at + b->cfg.lobby_timeout_ms : 0;
 	if (s->state != STORE_PLAYING)
-		return 0;
+		return b->cfg.finished_keep_ms > 0 ? s->last_at + b->cfg.finished_keep_ms : 0;
+	if (s->pending) /* the first later pass after a pause for the command's
+	                   own answer to go out first, the next ones at once */
+		return (s->last_at > 0 ? s->last_at : 1) + (s->held ? 0 : PASS_GAP_MS);
 	return s->remind > 0 && s->remind < s->deadline ? s->remind : s->deadline;
 }
 
@@ -360,6 +377,7 @@ static int remember(struct bot *b, const char *server, const char *channel)
 	u->existed = 1;
 	u->copy = *s;
 	u->copy.next = NULL;
+	u->copy.held = NULL; /* the slot's own: an undo keeps it */
 	if (!(u->copy.blob = malloc(blob_size(s))))
 		return -1;
 	memcpy(u->copy.blob, s->blob, blob_size(s));
@@ -380,6 +398,7 @@ static void drop_slot(struct bot *b, const char *server, const char *channel)
 		if (strcmp(slot_channel(s), channel) == 0 && strcmp(slot_server(s), server) == 0) {
 			*p = s->next;
 			free(s->blob);
+			free(s->held);
 			free(s);
 			b->nslots--;
 			return;
@@ -405,6 +424,7 @@ static void undo_batch(struct bot *b)
 		}
 		free(s->blob);
 		u->copy.next = s->next;
+		u->copy.held = s->held;
 		*s = u->copy;
 	}
 	b->nundo = 0;
@@ -441,7 +461,7 @@ static int keep_table(struct bot *b, const struct table *t)
 		b->buckets[k] = s;
 		b->nslots++;
 	} else {
-		before = slot_wake(s);
+		before = slot_wake(b, s);
 	}
 	free(s->blob);
 	s->blob = blob;
@@ -449,6 +469,7 @@ static int keep_table(struct bot *b, const struct table *t)
 	s->seq = t->seq;
 	s->last_at = t->last_at;
 	s->remind = t->row.state == STORE_PLAYING ? t->remind : 0;
+	s->pending = t->row.state == STORE_PLAYING ? t->pending : 0;
 	s->nm = t->nm;
 	s->slen = slen;
 	s->mlen = mlen;
@@ -457,7 +478,7 @@ static int keep_table(struct bot *b, const struct table *t)
 	pack_members(t->m, t->nm, blob + slen);
 	if (state_size)
 		memcpy(blob + slen + mlen, t->state, state_size);
-	deadline_moved(b, before, slot_wake(s));
+	deadline_moved(b, before, slot_wake(b, s));
 	return 0;
 }
 
@@ -673,7 +694,8 @@ static void set_call(struct msg *m, const struct table *t, int k, int id, const 
 	i18n_add(&tx, table_lang(t), id, a1, NULL);
 }
 
-/* Appends the public table message; while a human's move is awaited, it
+/* Appends the public table message (not while computer moves wait for a
+ * later pass: only the narration then); while a human's move is awaited, it
  * calls that player unless they turned calls off (/notify off). */
 static void show_table(struct work *w)
 {
@@ -681,6 +703,8 @@ static void show_table(struct work *w)
 	struct msg *m;
 
 	flush_narration(w);
+	if (w->t.pending)
+		return; /* shown once the computer moves left for later passes are made */
 	m = reply(w, MSG_CHANNEL, NULL, MSG_TABLE);
 	if (!m)
 		return;
@@ -883,11 +907,25 @@ static void finish(struct work *w)
  * settles (play.h: settle) until a human must act or the game ends; then
  * sets the deadline of the awaited move (with timeouts off, the game's idle
  * limit, if it has one). */
+/* 1 when w has applied the moves one pass may (cfg.moves_per_pass): the
+ * next automatic move waits for bot_tick, with no deadline meanwhile. */
+static int pass_spent(struct work *w)
+{
+	int per = w->b->cfg.moves_per_pass;
+
+	if (per <= 0 || w->t.row.moves - w->row0.moves < per)
+		return 0;
+	w->t.pending = 1;
+	w->t.row.deadline = 0;
+	return 1;
+}
+
 static void advance(struct work *w)
 {
 	struct game_step step;
 
 	w->t.remind = 0;
+	w->t.pending = 0;
 	for (int guard = 0; guard < 100000 && !w->oom; guard++) {
 		int member;
 
@@ -901,17 +939,23 @@ static void advance(struct work *w)
 			if (!w->t.game->auto_roll(w->t.state, &step) &&
 			    !computer_controls(&w->t, member))
 				break;
+			if (pass_spent(w))
+				return;
 			roll(w, member, &step);
 		} else {
 			struct play_ctx c = ctx_of(&w->t, table_lang(&w->t));
 			int value;
 			if (w->t.game->settle && w->t.game->settle(w->t.state, &c, &step, &value)) {
+				if (pass_spent(w))
+					return;
 				if (apply(w, member, value, "choice") != GAME_OK)
 					w->oom = 1; /* a game's own error: nothing is kept */
 				continue;
 			}
 			if (!computer_controls(&w->t, member))
 				break;
+			if (pass_spent(w))
+				return;
 			choose(w, member, &step, policy_of(&w->t, member));
 		}
 	}
@@ -939,7 +983,7 @@ static void go_on(struct work *w, int who, struct cmd *more, struct game_events 
 		return;
 	for (int guard = 0; guard < 1000 && !w->oom; guard++) {
 		advance(w);
-		if (w->t.row.state != STORE_PLAYING ||
+		if (w->t.row.state != STORE_PLAYING || w->t.pending ||
 		    !w->t.game->follow(w->t.state, &c, who, more, ev->ev, ev->n, &value,
 		                       &w->t.row.note) ||
 		    apply_ev(w, who, value, "choice", ev) != GAME_OK)
@@ -1032,10 +1076,61 @@ static void refuse(struct msg_list *out, const struct bot_req *req, int lang, in
 	i18n_add(&tx, lang, id, a1, a2, NULL);
 }
 
-/* Commits the work and releases its replies, or refuses with a storage
- * error; the bot's table changes only on success. */
+#define HELD_MAX (1 << 16) /* bytes of narration held for a table, at most */
+
+/* Appends text to out as narration of game `game` in `channel`: one channel
+ * message per MSG_TEXT_MAX - 1 bytes at most, cut at line ends. */
+static void tell_held(struct msg_list *out, const char *channel, int64_t game, const char *text)
+{
+	while (*text) {
+		size_t n = strlen(text);
+		struct msg *m;
+		if (n > MSG_TEXT_MAX - 1) {
+			n = MSG_TEXT_MAX - 1;
+			while (n > 1 && text[n - 1] != '\n')
+				n--;
+		}
+		m = msg_add(out, MSG_CHANNEL, NULL, MSG_EVENT);
+		if (!m)
+			return;
+		text_copy(m->channel, sizeof(m->channel), channel);
+		m->game = game;
+		memcpy(m->text, text, n);
+		m->text[n] = '\0';
+		text += n;
+	}
+}
+
+/* Adds narration text to what s holds while computer moves are pending,
+ * telling what it held at once (to out) when HELD_MAX would be passed or
+ * memory is short. */
+static void hold(struct slot *s, struct msg_list *out, const char *text)
+{
+	size_t len = s->held ? strlen(s->held) : 0, n = strlen(text);
+	char *more;
+
+	if (len + n + 1 > HELD_MAX && s->held) {
+		tell_held(out, slot_channel(s), s->id, s->held);
+		s->held[0] = '\0';
+		len = 0;
+	}
+	if (!(more = realloc(s->held, len + n + 1))) {
+		tell_held(out, slot_channel(s), s->id, text);
+		return;
+	}
+	memcpy(more + len, text, n + 1);
+	s->held = more;
+}
+
+/* Writes w and keeps its table; then appends its messages to out (after
+ * what the table held, when its stretch of computer moves is over), or, in
+ * a later pass while computer moves are still pending, holds its narration
+ * in the table's slot. On failure, a refusal for req (when given) and
+ * nothing kept. */
 static void commit(struct work *w, const struct bot_req *req, int lang, struct msg_list *out)
 {
+	struct slot *s;
+
 	flush_narration(w);
 	if (remember(w->b, w->t.row.server, w->t.row.channel)) {
 		if (req)
@@ -1054,9 +1149,22 @@ static void commit(struct work *w, const struct bot_req *req, int lang, struct m
 			refuse(out, req, lang, S_ERR_MEMORY, NULL, NULL);
 		return;
 	}
+	s = find_slot(w->b, w->t.row.server, w->t.row.channel);
+	if (s && s->held && !s->pending) {
+		/* the stretch is over: what it held is told first */
+		tell_held(out, w->t.row.channel, w->t.row.id, s->held);
+		free(s->held);
+		s->held = NULL;
+	}
 	/* Copies: the pictures go with them, w->out's own are freed with it. */
-	for (int i = 0; i < w->out.n; i++)
-		msg_add_copy(out, &w->out.m[i]);
+	for (int i = 0; i < w->out.n; i++) {
+		const struct msg *m = &w->out.m[i];
+		if (w->holding && s && s->pending && m->audience == MSG_CHANNEL &&
+		    m->kind == MSG_EVENT)
+			hold(s, out, m->text);
+		else
+			msg_add_copy(out, m);
+	}
 }
 
 /* ---- commands ---- */
@@ -1244,6 +1352,13 @@ static void cmd_join(struct call *c)
 		deny(c, S_ERR_ALREADY_JOINED, NULL, NULL);
 		return;
 	}
+	for (int i = 0; i < c->t->nm; i++) {
+		/* a human may not pass for a computer player */
+		if (c->t->m[i].policy[0] && text_name_is(c->t->m[i].name, c->req->name)) {
+			deny(c, S_ERR_NAME_TAKEN, c->req->name, NULL);
+			return;
+		}
+	}
 	if (!room_for_one_more(c))
 		return;
 	work_init(&w, c->b, c->t, c->now);
@@ -1351,6 +1466,8 @@ static void cmd_leave(struct call *c)
 	work_free(&w);
 }
 
+static int find_member(const struct table *t, const char *who);
+
 static void cmd_addbot(struct call *c)
 {
 	const struct game_policy *p;
@@ -1377,10 +1494,16 @@ static void cmd_addbot(struct call *c)
 	}
 	for (int i = 0; i < c->t->nm; i++)
 		same += strcmp(c->t->m[i].policy, p->name) == 0;
-	if (c->t->game->bot_name)
-		c->t->game->bot_name(&c->t->row, p->name, same, name, sizeof(name));
-	else
-		snprintf(name, sizeof(name), "%s-bot-%d", p->name, same);
+	/* the next number whose name no member has (a human may have joined
+	 * under it) */
+	for (int tries = 0; tries <= STORE_MEMBERS_MAX; tries++, same++) {
+		if (c->t->game->bot_name)
+			c->t->game->bot_name(&c->t->row, p->name, same, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%s-bot-%d", p->name, same);
+		if (find_member(c->t, name) < 0)
+			break;
+	}
 	work_init(&w, c->b, c->t, c->now);
 	new_member(&w.t.m[w.t.nm], "", name, p->name);
 	log_event(&w, "addbot", w.t.nm, -1, p->name);
@@ -1938,6 +2061,8 @@ static int button_current(struct call *c)
 	return 1;
 }
 
+static int restore_finished(struct bot *b, const char *server, const char *channel);
+
 void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct msg_list *out)
 {
 	struct call c = { .b = b, .req = req, .now = now, .out = out };
@@ -1948,6 +2073,17 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 	    strlen(req->channel) >= STORE_ID_MAX || !req->user[0]) {
 		deny(&c, S_ERR_IDENTITY, NULL, NULL);
 		return;
+	}
+	if (!c.t && req->cmd.kind == CMD_REMATCH) {
+		/* The finished table is not kept after a restart (or once dropped):
+		 * the rematch brings it back from the store. */
+		if (restore_finished(b, req->server, req->channel) < 0) {
+			b->store_errors++;
+			deny(&c, S_ERR_STORAGE, NULL, NULL);
+			return;
+		}
+		c.t = find_table(b, req->server, req->channel);
+		c.lang = user_lang(b, req, c.t);
 	}
 	if (!button_current(&c))
 		return;
@@ -2085,14 +2221,14 @@ static void time_out(struct bot *b, struct table *t, int64_t now, struct msg_lis
  * written; the reminder is not repeated for this move. */
 static void remind(struct bot *b, struct slot *s, int64_t now, struct msg_list *out)
 {
-	int64_t before = slot_wake(s);
+	int64_t before = slot_wake(b, s);
 	struct table t;
 	struct work w;
 	char left[24];
 	int k;
 
 	s->remind = 0;
-	deadline_moved(b, before, slot_wake(s));
+	deadline_moved(b, before, slot_wake(b, s));
 	expand(s, &t);
 	k = called_member(&t);
 	if (k < 0)
@@ -2110,14 +2246,83 @@ static void remind(struct bot *b, struct slot *s, int64_t now, struct msg_list *
 	work_free(&w);
 }
 
+/* Closes the lobby of s, untouched since s->last_at, without a game and
+ * tells the channel. */
+static void expire_lobby(struct bot *b, struct slot *s, int64_t now, struct msg_list *out)
+{
+	struct table t;
+	struct work w;
+
+	expand(s, &t);
+	work_init(&w, b, &t, now);
+	close_unrated(&w, "abort", -1, "expired");
+	say(&w, S_LOBBY_EXPIRED, NULL, NULL);
+	commit(&w, NULL, 0, out);
+	work_free(&w);
+}
+
+/* Lets go of the finished or aborted tables kept longer than
+ * cfg.finished_keep_ms (a rematch brings a finished one back from the
+ * store). Not inside a batch, whose undo may hold them. */
+static void let_go(struct bot *b, int64_t now)
+{
+	if (b->batch || b->cfg.finished_keep_ms <= 0)
+		return;
+	for (size_t i = 0; i < b->nbuckets; i++) {
+		for (struct slot **at = &b->buckets[i]; *at;) {
+			struct slot *s = *at;
+			if (s->state == STORE_LOBBY || s->state == STORE_PLAYING ||
+			    s->last_at + b->cfg.finished_keep_ms > now) {
+				at = &s->next;
+				continue;
+			}
+			*at = s->next;
+			free(s->blob);
+			free(s->held);
+			free(s);
+			b->nslots--;
+			b->earliest = -1;
+		}
+	}
+}
+
+/* Plays on the computer moves s's table left for a later pass (at most
+ * cfg.moves_per_pass of them); what they tell is held until the last pass,
+ * which tells it with the table (commit): the channel gets the narration of
+ * the command's own pass at once and one message for the rest. */
+static void play_pending(struct bot *b, struct slot *s, int64_t now, struct msg_list *out)
+{
+	struct table t;
+	struct work w;
+
+	expand(s, &t);
+	work_init(&w, b, &t, now);
+	w.holding = 1;
+	advance(&w);
+	if (!w.t.pending)
+		show_table(&w);
+	commit(&w, NULL, 0, out);
+	work_free(&w);
+}
+
 void bot_tick(struct bot *b, int64_t now, struct msg_list *out)
 {
 	int64_t next = bot_next_deadline(b);
 
 	if (!next || next > now)
 		return;
+	let_go(b, now);
 	for (size_t i = 0; i < b->nbuckets; i++) {
 		for (struct slot *s = b->buckets[i]; s; s = s->next) {
+			if (s->state == STORE_LOBBY && b->cfg.lobby_timeout_ms > 0 &&
+			    s->last_at + b->cfg.lobby_timeout_ms <= now) {
+				expire_lobby(b, s, now, out);
+				continue;
+			}
+			if (s->state == STORE_PLAYING && s->pending) {
+				play_pending(b, s, now, out);
+				continue;
+			}
 			if (s->state != STORE_PLAYING || s->deadline <= 0)
 				continue;
 			if (s->deadline <= now) {
@@ -2139,7 +2344,7 @@ int64_t bot_next_deadline(struct bot *b)
 		return b->earliest;
 	for (size_t i = 0; i < b->nbuckets; i++) {
 		for (const struct slot *s = b->buckets[i]; s; s = s->next) {
-			int64_t wake = slot_wake(s);
+			int64_t wake = slot_wake(b, s);
 			if (wake > 0 && (next == 0 || wake < next))
 				next = wake;
 		}
@@ -2166,6 +2371,21 @@ const char *bot_channel_game(const struct bot *b, const char *server, const char
 	return (open ? s->game : play_games[0])->ops->name;
 }
 
+int bot_pending(const struct bot *b)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < b->nbuckets; i++)
+		for (const struct slot *s = b->buckets[i]; s; s = s->next)
+			n += s->state == STORE_PLAYING && s->pending;
+	return n;
+}
+
+size_t bot_tables_kept(const struct bot *b)
+{
+	return b->nslots;
+}
+
 long bot_store_errors(const struct bot *b)
 {
 	return b->store_errors;
@@ -2190,7 +2410,26 @@ struct resume {
 	size_t errlen;
 };
 
-/* Rebuilds one stored open game from its row, members and log. */
+/* 1 when the next move of t's game is one advance makes (a computer's, an
+ * automatic roll, a decision the table settles). */
+static int automatic_next(const struct table *t)
+{
+	struct play_ctx c = ctx_of(t, table_lang(t));
+	struct game_step step;
+	int member, value;
+
+	t->game->ops->step(t->state, &step);
+	if (step.node == GAME_NODE_OVER)
+		return 0;
+	member = t->game->member_of(t->state, step.seat);
+	if (step.node == GAME_NODE_CHANCE)
+		return t->game->auto_roll(t->state, &step) || computer_controls(t, member);
+	return (t->game->settle && t->game->settle(t->state, &c, &step, &value)) ||
+	       computer_controls(t, member);
+}
+
+/* Rebuilds one stored game (open, or finished: its final state) from its
+ * row, members and log, and keeps it as its channel's table. */
 static int resume_game(void *ctx, const struct store_loaded *g)
 {
 	struct resume *rs = ctx;
@@ -2211,7 +2450,7 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 	memcpy(t.m, g->members, (size_t)t.nm * sizeof(t.m[0]));
 	t.seq = g->nevents ? g->events[g->nevents - 1].seq : 0;
 	t.last_at = g->nevents ? g->events[g->nevents - 1].at : t.row.created_at;
-	if (t.row.state == STORE_PLAYING) {
+	if (t.row.state == STORE_PLAYING || t.row.state == STORE_FINISHED) {
 		if (play_log_init(t.game, &t.row, t.nm, t.state) != GAME_OK) {
 			snprintf(rs->err, rs->errlen, "game %lld: bad setup", (long long)t.row.id);
 			return -1;
@@ -2234,7 +2473,10 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 			         (long long)t.row.id, applied, t.row.moves);
 			return -1;
 		}
-		if (t.row.deadline > 0 && rs->b->cfg.turn_timeout_ms > 0 &&
+		/* a stretch of computer moves cut by a pass goes on */
+		t.pending = t.row.state == STORE_PLAYING && automatic_next(&t);
+		if (t.row.state == STORE_PLAYING && t.row.deadline > 0 &&
+		    rs->b->cfg.turn_timeout_ms > 0 &&
 		    called_member(&t) >=
 		        0) /* the reminder of the awaited move, as advance set it */
 			t.remind = t.row.deadline - move_wait(&t, rs->b->cfg.turn_timeout_ms) / 4;
@@ -2246,6 +2488,27 @@ static int resume_game(void *ctx, const struct store_loaded *g)
 	if (t.row.id > rs->b->games_made)
 		rs->b->games_made = t.row.id;
 	return 0;
+}
+
+/* Keeps the channel's last game as its table when it is finished (the
+ * newest game of the channel, found in the store). Returns 1 when kept, 0
+ * when there is none, -1 on a store error or when it does not replay (logged
+ * in the store's error message; nothing kept). */
+static int restore_finished(struct bot *b, const char *server, const char *channel)
+{
+	char err[256];
+	struct resume rs = { .b = b, .shard = -1, .err = err, .errlen = sizeof(err) };
+	int64_t id = 0;
+
+	for (int i = 0; play_games[i] && !id; i++)
+		if (store_channel_finished(b->st, play_games[i]->ops->name, server, channel, &id))
+			return -1;
+	if (!id)
+		return 0;
+	err[0] = '\0';
+	if (store_game_load(b->st, id, resume_game, &rs))
+		return -1;
+	return find_slot(b, server, channel) ? 1 : 0;
 }
 
 struct bot *bot_new(struct store *st, const struct bot_config *cfg, char *err, size_t errlen)
@@ -2298,6 +2561,7 @@ static void drop_slots(struct bot *b, int shard)
 			}
 			*at = s->next;
 			free(s->blob);
+			free(s->held);
 			free(s);
 			b->nslots--;
 		}
@@ -2386,6 +2650,7 @@ void bot_free(struct bot *b)
 		for (struct slot *s = b->buckets[i], *next; s; s = next) {
 			next = s->next;
 			free(s->blob);
+			free(s->held);
 			free(s);
 		}
 	}

@@ -689,6 +689,17 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                        "bonus, free weapons before limited ones, the Chopper last.",
 	                        "Je wapen volgt nu je vaste voorkeur: de hoogste bonus, vrije "
 	                        "wapens voor beperkte, de Chopper als laatste." },
+	/* lobby expiry, names */
+	[S_LOBBY_EXPIRED] = { "Nobody has touched this table for a long while: it is closed "
+	                      "without a "
+	                      "game.",
+	                      "Al lang heeft niemand iets aan deze tafel gedaan: hij is gesloten "
+	                      "zonder spel." },
+	[S_ERR_NAME_TAKEN] = { "{1} is the name of a computer player at this table: join under "
+	                       "another name.",
+	                       "{1} is de naam van een computerspeler aan deze tafel: doe mee "
+	                       "onder "
+	                       "een andere naam." },
 	[S_IDLE_CLOSED] = { "Nobody has moved for 48 hours: the game is closed without a result.",
 	                    "Al 48 uur heeft niemand gezet: het spel wordt gesloten zonder "
 	                    "uitslag." },

@@ -1,5 +1,6 @@
 #include "rlyeh/console.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -158,6 +159,44 @@ static int make_parents(const char *path)
 	return 0;
 }
 
+/* The length of the part of a picture name that names its table and kind,
+ * "<kind>-<game>-" of "map-12-40.png" or "preview-12-40-3.png"; 0 for a
+ * name of another form. */
+static size_t table_prefix(const char *name)
+{
+	const char *dash = strchr(name, '-'), *p;
+
+	if (!dash || dash == name || dash[1] < '0' || dash[1] > '9')
+		return 0;
+	for (p = dash + 1; *p >= '0' && *p <= '9'; p++)
+		;
+	return *p == '-' ? (size_t)(p - name) + 1 : 0;
+}
+
+/* Removes the earlier pictures of the table and kind of `kept` from dir, so
+ * that a game leaves one picture of each kind rather than one per move.
+ * Failures are ignored (the pictures stay). */
+static void forget_older(const char *dir, const char *kept)
+{
+	size_t n = table_prefix(kept), len;
+	char path[4096];
+	struct dirent *e;
+	DIR *d;
+
+	if (!n || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		len = strlen(e->d_name);
+		if (e->d_name[0] == '.' || len < n + 4 || strncmp(e->d_name, kept, n) != 0 ||
+		    strcmp(e->d_name + len - 4, ".png") != 0 || strcmp(e->d_name, kept) == 0 ||
+		    table_prefix(e->d_name) != n)
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
+			unlink(path);
+	}
+	closedir(d);
+}
+
 int console_save_picture(const char *dir, const struct msg *m, char *path, size_t cap, char *err,
                          size_t errlen)
 {
@@ -200,6 +239,7 @@ int console_save_picture(const char *dir, const struct msg *m, char *path, size_
 		unlink(tmp);
 		return -1;
 	}
+	forget_older(dir, m->picture_name);
 	return 0;
 }
 
@@ -268,6 +308,13 @@ static void run(struct console *c, const char *name, const struct cmd *cmd, stru
 
 	bot_handle(c->bot, &req, now_ms(), out);
 	flush(c, out);
+	/* One channel: the computer moves left for later passes are played
+	 * before the next line is read. */
+	while (bot_pending(c->bot)) {
+		int64_t at = bot_next_deadline(c->bot), now = now_ms();
+		bot_tick(c->bot, at > now ? at : now, out);
+		flush(c, out);
+	}
 }
 
 /* A private console error for `name`. */
@@ -290,7 +337,7 @@ static int valid_name(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
 		if (!(ch >= 'a' && ch <= 'z') && !(ch >= 'A' && ch <= 'Z') &&
-		    !(ch >= '0' && ch <= '9') && ch != '_' && ch != '-' && ch != '.' && ch < 0x80)
+		    !(ch >= '0' && ch <= '9') && ch != '_' && ch != '-' && ch != '.')
 			return 0;
 	}
 	return 1;

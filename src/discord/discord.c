@@ -2765,6 +2765,7 @@ int discord_main(int argc, char **argv)
 		seed = (uint64_t)now_ms() ^ (uint64_t)getpid();
 	bc.seed = seed;
 	bc.turn_timeout_ms = (int64_t)a->cfg.turn_timeout * 1000;
+	bc.lobby_timeout_ms = (int64_t)a->cfg.lobby_timeout * 1000;
 	bc.lang = a->cfg.lang;
 	text_copy(a->app_id, sizeof(a->app_id), a->cfg.application_id);
 	memset(&info, 0, sizeof(info));

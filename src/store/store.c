@@ -436,6 +436,13 @@ int64_t store_games_made(struct store *st)
 	return st->pg ? store_pg_games_made(st->pg) : store_sqlite_games_made(st->lite);
 }
 
+int store_channel_finished(struct store *st, const char *game, const char *server,
+                           const char *channel, int64_t *id)
+{
+	return st->pg ? store_pg_channel_finished(st->pg, game, server, channel, id)
+	              : store_sqlite_channel_finished(st->lite, game, server, channel, id);
+}
+
 /* Shard ids and counts outside what Discord allows are refused here, once
  * for both backends. */
 static int shard_ok(int count, int shard)

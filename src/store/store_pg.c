@@ -100,6 +100,7 @@ enum stmt_id {
 	ST_INTERACTIONS_FORGET,
 	ST_GAMES_MADE_LOCK,
 	ST_RATE_LOCK,
+	ST_CHANNEL_FINISHED,
 	ST_COUNT
 };
 
@@ -302,6 +303,14 @@ static const struct {
 	/* Game ends are rated one transaction at a time ("rl" "ra"); a
 	 * transaction takes it before the game_ids row (ids_lock). */
 	[ST_RATE_LOCK] = { "SELECT pg_advisory_xact_lock(1919709793)", 0 },
+	/* by the games_finished index, then the primary key past that game */
+	[ST_CHANNEL_FINISHED] = { "SELECT id FROM (SELECT id FROM games WHERE state = 2 AND game = "
+	                          "$1 "
+	                          "AND server = $2 AND channel = $3 ORDER BY finished_at DESC, id "
+	                          "DESC "
+	                          "LIMIT 1) AS f WHERE NOT EXISTS (SELECT 1 FROM games h "
+	                          "WHERE h.id > f.id AND h.server = $2 AND h.channel = $3)",
+	                          0 },
 };
 
 struct store_pg {
@@ -2334,4 +2343,23 @@ int store_pg_interactions_forget(struct store_pg *st, int64_t before)
 
 	p_i64(&ps, 1, before);
 	return run(st, ST_INTERACTIONS_FORGET, &ps, "forget interactions", NULL);
+}
+
+int store_pg_channel_finished(struct store_pg *st, const char *game, const char *server,
+                              const char *channel, int64_t *id)
+{
+	struct params ps = { 0 };
+	PGresult *r;
+
+	*id = 0;
+	if (p_id(st, &ps, 1, game, STORE_KIND_MAX, "game") ||
+	    p_id(st, &ps, 2, server, STORE_ID_MAX, "server id") ||
+	    p_id(st, &ps, 3, channel, STORE_ID_MAX, "channel id"))
+		return -1;
+	if (!(r = exec(st, ST_CHANNEL_FINISHED, &ps, "find the channel's finished game")))
+		return -1;
+	if (PQntuples(r) == 1)
+		*id = v_i64(r, 0, 0);
+	PQclear(r);
+	return 0;
 }

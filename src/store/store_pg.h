@@ -104,6 +104,8 @@ int store_pg_shard_session_get(struct store_pg *st, int count, int shard,
                                struct store_shard_session *out);
 int store_pg_checkpoint(struct store_pg *st);
 int64_t store_pg_games_made(struct store_pg *st);
+int store_pg_channel_finished(struct store_pg *st, const char *game, const char *server,
+                              const char *channel, int64_t *id);
 void store_pg_fail_after(struct store_pg *st, int writes);
 
 #endif

@@ -103,6 +103,7 @@ enum stmt_id {
 	ST_SHARD_SESSION_GET,
 	ST_INTERACTION_MARK,
 	ST_INTERACTIONS_FORGET,
+	ST_CHANNEL_FINISHED,
 	ST_COUNT
 };
 
@@ -222,6 +223,14 @@ static const struct {
 	                          "ON CONFLICT (id) DO NOTHING",
 	                          1 },
 	[ST_INTERACTIONS_FORGET] = { "DELETE FROM interactions WHERE at < ?1", 1 },
+	/* by the games_finished index, then the primary key past that game */
+	[ST_CHANNEL_FINISHED] = { "SELECT id FROM (SELECT id FROM games WHERE state = 2 AND game = "
+	                          "?1 "
+	                          "AND server = ?2 AND channel = ?3 ORDER BY finished_at DESC, id "
+	                          "DESC "
+	                          "LIMIT 1) AS f WHERE NOT EXISTS (SELECT 1 FROM games h "
+	                          "WHERE h.id > f.id AND h.server = ?2 AND h.channel = ?3)",
+	                          0 },
 	[ST_RATINGS_PENDING] = { "SELECT value FROM settings WHERE key = 'ratings'", 0 },
 	[ST_RATINGS_BUILT] = { "UPDATE settings SET value = 'built' WHERE key = 'ratings'", 1 },
 	[ST_RATINGS_CLEAR] = { "DELETE FROM ratings", 1 },
@@ -2263,4 +2272,28 @@ int store_sqlite_interactions_forget(struct store_sqlite *st, int64_t before)
 		return -1;
 	sqlite3_bind_int64(s, 1, before);
 	return run(st, ST_INTERACTIONS_FORGET, "forget interactions");
+}
+
+int store_sqlite_channel_finished(struct store_sqlite *st, const char *game, const char *server,
+                                  const char *channel, int64_t *id)
+{
+	sqlite3_stmt *s = stmt_get(st, ST_CHANNEL_FINISHED);
+	int rc;
+
+	*id = 0;
+	if (!s)
+		return -1;
+	if (bind_id(st, s, 1, game, STORE_KIND_MAX, "game") ||
+	    bind_id(st, s, 2, server, STORE_ID_MAX, "server id") ||
+	    bind_id(st, s, 3, channel, STORE_ID_MAX, "channel id")) {
+		stmt_done(s);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(s, 0);
+	else if (rc != SQLITE_DONE)
+		set_db_err(st, "find the channel's finished game");
+	stmt_done(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }

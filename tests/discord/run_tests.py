@@ -766,8 +766,16 @@ class CtTable:
         return self.fake.call("GET", "/_fake/message?id=" + (mid or self.msg_id))
 
     def table(self):
-        """The live table: the newest public message of the channel."""
-        msgs = [m for m in self.api_get("/channels/%s/messages" % CT_CHANNEL) if public(m)]
+        """The live table: the newest public message of the channel. A long stretch of computer
+        moves is told pass by pass (64 moves each) before the table comes: a newest message
+        without an embed is narration, and the table follows (5 s at most)."""
+        end = time.time() + 5
+        while True:
+            msgs = [m for m in self.api_get("/channels/%s/messages" % CT_CHANNEL) if public(m)]
+            if msgs[0].get("embeds") or time.time() > end:
+                break
+            time.sleep(0.05)
+            self.quiet()
         self.msg_id = msgs[0]["id"]
         LIVE[CT_CHANNEL] = self.msg_id
         return msgs[0]
@@ -1355,7 +1363,7 @@ def test_faults(fake, table, tmp):
         check(ok, "a move after the fault: " + name)
     # A dispatch delivered twice (as after a resume) is applied once.
     if game_over(table):
-        interact(fake, table, slash(USERS["alice"], "open"))
+        interact(fake, table, slash(USERS["alice"], "rematch"))
     uid, action, custom = whose_turn(table)
     d = click(uid, custom)
     interact(fake, table, d)
@@ -1376,7 +1384,7 @@ def test_locked_database(fake, table, tmp):
     """A locked database: the move is refused privately, nothing is announced,
     and the same move works once the lock is gone."""
     if game_over(table):
-        interact(fake, table, slash(USERS["alice"], "open"))
+        interact(fake, table, slash(USERS["alice"], "rematch"))
     uid, action, custom = whose_turn(table)
     before = table.text()
     db = sqlite3.connect(os.path.join(tmp, "rlyeh.db"), timeout=5, isolation_level=None)
@@ -1467,22 +1475,50 @@ def test_sigterm(tmp, fake):
     check(puts_after == puts_before, "unchanged commands are not registered again")
 
 
+def rematch_after_restart(fake, table):
+    """/rematch of the channel's finished game, which the started daemon does not keep in
+    memory: it is taken up and starts a new game."""
+    old_game = int(table.buttons()[0]["custom_id"].split(":")[0]) if table.buttons() else 0
+    seen = len(fake.all_log())
+    body = interact(fake, table, slash(USERS["alice"], "rematch"))
+    check(body and body["data"].get("flags") != 64,
+          "/rematch after the restart is accepted: %s" % (body and body["data"]))
+    check(not game_over(table) and "Rematch!" in json.dumps(fake.all_log()[seen:]),
+          "the rematch after the restart started a game: %s" % table.text()[:200])
+    new_game = int(table.buttons()[0]["custom_id"].split(":")[0]) if table.buttons() else 0
+    check(new_game > old_game, "the rematch is a new game (%d after %d)" % (new_game, old_game))
+
+
 def test_restart_freezes(tmp, fake, table):
     """After a stop (SIGTERM) and a start, the first table of a channel still takes the buttons
-    off the one the channel showed before the stop."""
+    off the one the channel showed before the stop; a game that ended before a stop is
+    rematched after the start."""
     bot = Bot(tmp, fake, "bot8")
     wait(connected(fake), 15, "the restarted bot connects")
     table.refresh()
     before = table.message_id
     check(table.components, "before the restart the channel's live table has buttons")
-    if game_over(table):
-        interact(fake, table, slash(USERS["alice"], "open"))
+    over = game_over(table)
+    if over:
+        rematch_after_restart(fake, table)
     else:
         play_move(fake, table, use_slash=True)
     check(table.message_id != before, "a new live table after the restart")
     old = api(fake, "GET", "/channels/%s/messages/%s" % (CHANNEL, before))
     check(not old.get("components"), "the table shown before the restart lost its buttons: %s"
           % old.get("components"))
+    if not over:
+        # the game played to its end, a stop and a start: the rematch is taken up
+        for _ in range(300):
+            if game_over(table) or not play_move(fake, table, use_slash=False):
+                break
+        if check(game_over(table), "the game before the second restart ended"):
+            bot.proc.send_signal(signal.SIGTERM)
+            check(bot.proc.wait(timeout=10) == 0, "the restarted bot stops cleanly")
+            bot = Bot(tmp, fake, "bot8b")
+            wait(connected(fake), 15, "the bot connects again")
+            table.refresh()
+            rematch_after_restart(fake, table)
     bot.proc.send_signal(signal.SIGTERM)
     check(bot.proc.wait(timeout=10) == 0, "the restarted bot stops cleanly")
 

@@ -3344,7 +3344,9 @@ static const char *query_arg(const char *query, const char *name, char *out, siz
  * violations, unlogged (requests kept out of the log while the run goes on), per_s (callbacks
  * in each second), requests (the bot's API requests during the run by kind: callback, webhook
  * (followups and edits of interaction messages), channel_create, channel_edit, get (any GET),
- * other; and total) and requests_per_interaction (total / answered).
+ * other; and total) and requests_per_interaction (total / answered); doubled (callbacks
+ * refused as the second answer to one interaction), games_announced (games whose buttons were
+ * seen) and with ?games=1 "announced": [[game, highest move number its buttons showed], ...].
  *
  * A channel acts on its newest table: the newest message with buttons the bot made there (type 4
  * callback, followup, channel POST, or an edit that gives buttons). A table that loses its
@@ -3445,6 +3447,11 @@ static struct {
 	uint64_t gaps;
 	uint32_t per_s[LOAD_SECONDS_MAX];
 	lws_sorted_usec_list_t pace, scan;
+	/* The highest move number each game's buttons showed (open addressing, game 0: free). */
+	int64_t *ann_game;
+	int32_t *ann_move;
+	size_t ann_cap, ann_n;
+	uint64_t doubled; /* callbacks refused as a second answer to one interaction */
 } L;
 
 static int load_quiet(void)
@@ -3510,6 +3517,46 @@ static double hist_percentile(double p)
 		return (double)L.max_us;
 	}
 	return (double)L.max_us;
+}
+
+static size_t ann_slot(const int64_t *games, size_t cap, int64_t game)
+{
+	size_t i = (size_t)((uint64_t)game * 11400714819323198485ull) & (cap - 1);
+	while (games[i] && games[i] != game)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* Remembers that game's buttons showed move number move (the highest one stays). */
+static void load_announced(int64_t game, long move)
+{
+	if (game <= 0 || move < 0)
+		return;
+	if ((L.ann_n + 1) * 2 > L.ann_cap) {
+		size_t cap = L.ann_cap ? L.ann_cap * 2 : 4096;
+		int64_t *g = xcalloc(cap, sizeof *g);
+		int32_t *m = xcalloc(cap, sizeof *m);
+		for (size_t i = 0; i < L.ann_cap; i++) {
+			if (!L.ann_game[i])
+				continue;
+			size_t j = ann_slot(g, cap, L.ann_game[i]);
+			g[j] = L.ann_game[i];
+			m[j] = L.ann_move[i];
+		}
+		free(L.ann_game);
+		free(L.ann_move);
+		L.ann_game = g;
+		L.ann_move = m;
+		L.ann_cap = cap;
+	}
+	size_t i = ann_slot(L.ann_game, L.ann_cap, game);
+	if (!L.ann_game[i]) {
+		L.ann_game[i] = game;
+		L.ann_move[i] = (int32_t)move;
+		L.ann_n++;
+	} else if (move > L.ann_move[i]) {
+		L.ann_move[i] = (int32_t)move;
+	}
 }
 
 static int load_can_act(const struct lchan *c)
@@ -3766,6 +3813,8 @@ static void load_table(const char *channel, const char *mid, const cJSON *body)
 	char *end;
 	long long game = strtoll(ids[0], &end, 10);
 	long move = *end == ':' ? strtol(end + 1, NULL, 10) : 0;
+	if (*end == ':')
+		load_announced(game, move);
 	if (!c->probe && (game < c->game || (game == c->game && move < c->move)))
 		return; /* older than what the channel knows */
 	const char *d = desc->valuestring;
@@ -3961,6 +4010,11 @@ static void load_free(void)
 	free(L.ch);
 	free(L.ring);
 	free(L.hist);
+	free(L.ann_game);
+	free(L.ann_move);
+	L.ann_game = NULL;
+	L.ann_move = NULL;
+	L.ann_cap = L.ann_n = 0;
 	index_free(&L.by_chan);
 	L.ch = NULL;
 	L.ring = NULL;
@@ -4123,6 +4177,8 @@ static void ctl_load_status(struct req *r)
 	cJSON_AddNumberToObject(j, "errors", (double)L.errors);
 	cJSON_AddNumberToObject(j, "timeouts", (double)L.timeouts);
 	cJSON_AddNumberToObject(j, "late", (double)L.late);
+	cJSON_AddNumberToObject(j, "doubled", (double)L.doubled);
+	cJSON_AddNumberToObject(j, "games_announced", (double)L.ann_n);
 	cJSON_AddNumberToObject(j, "stalls", (double)L.stalls);
 	cJSON_AddNumberToObject(j, "probes", (double)L.probes);
 	cJSON_AddNumberToObject(j, "in_flight", L.inflight);
@@ -4166,6 +4222,18 @@ static void ctl_load_status(struct req *r)
 	int64_t secs = (end - L.start_us) / LWS_US_PER_SEC + 1;
 	for (int64_t i = 0; L.active && i < secs && i < LOAD_SECONDS_MAX; i++)
 		cJSON_AddItemToArray(per, cJSON_CreateNumber(L.per_s[i]));
+	if (strstr(r->query, "games=1")) {
+		/* [[game, highest move its buttons showed], ...] */
+		cJSON *ann = cJSON_AddArrayToObject(j, "announced");
+		for (size_t i = 0; i < L.ann_cap; i++) {
+			if (!L.ann_game[i])
+				continue;
+			cJSON *pair = cJSON_CreateArray();
+			cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)L.ann_game[i]));
+			cJSON_AddItemToArray(pair, cJSON_CreateNumber(L.ann_move[i]));
+			cJSON_AddItemToArray(ann, pair);
+		}
+	}
 	set_json(r, 200, j);
 }
 
@@ -4678,6 +4746,8 @@ static void api_answer(struct req *r, const char *id, const char *token, const c
 		return;
 	}
 	if (it->acked) {
+		if (it->load && L.running)
+			L.doubled++;
 		refuse(r, 400, "Interaction has already been acknowledged.", 40060,
 		       "interaction %.30s answered twice", id);
 		return;

@@ -36,6 +36,7 @@ struct fixture {
 	struct msg_list out;
 	int64_t now;
 	uint64_t seed;
+	int per_pass; /* cfg.moves_per_pass; -1: the default */
 };
 
 static struct fixture *fx;
@@ -48,6 +49,8 @@ static void start_bot(struct fixture *f)
 	bot_config_default(&cfg);
 	cfg.seed = f->seed;
 	cfg.turn_timeout_ms = TIMEOUT;
+	if (f->per_pass >= 0)
+		cfg.moves_per_pass = f->per_pass;
 	f->bot = bot_new(f->st, &cfg, err, sizeof(err));
 	if (!f->bot)
 		fail_msg("bot_new: %s", err);
@@ -65,6 +68,7 @@ static void open_fixture(uint64_t seed)
 		fail_msg("store_open: %s", err);
 	fx->now = T0;
 	fx->seed = seed;
+	fx->per_pass = -1;
 	start_bot(fx);
 }
 
@@ -530,6 +534,236 @@ static void test_matrix_finished_and_rematch(void **unused)
 	/* An old game's button is stale now. */
 	click("alice", "/curse #1", first_game, 3);
 	assert_true(fx->out.n == 1 && fx->out.m[0].kind == MSG_ERROR);
+}
+
+/* A restart keeps only the open games: /rematch and the Rematch button bring
+ * the channel's finished table back from the store, with its players (the
+ * computer one too) and its winner; a channel whose last game was aborted
+ * has nothing to rematch. */
+static void test_rematch_after_restart(void **unused)
+{
+	int64_t first_game;
+	long winner;
+
+	(void)unused;
+	lobby();
+	accepted("alice", "/addbot heuristic");
+	accepted("alice", "/start");
+	play_out();
+	first_game = game_id();
+	winner = count("SELECT winner FROM games");
+	bot_free(fx->bot);
+	start_bot(fx);
+	refused("carol", "/rematch", S_ERR_NOT_MEMBER);
+	accepted("carol", "/status");
+	assert_true(any_text("Game over"));
+	bot_free(fx->bot);
+	start_bot(fx);
+	click("bob", "/rematch", first_game, 0);
+	for (int i = 0; i < fx->out.n; i++)
+		if (fx->out.m[i].kind == MSG_ERROR)
+			fail_msg("rematch button refused: %s", fx->out.m[i].text);
+	assert_true(game_id() == first_game + 1);
+	assert_int_equal(count("SELECT series_of FROM games ORDER BY id DESC LIMIT 1"), first_game);
+	assert_int_equal(count("SELECT count(*) FROM members WHERE game_id = (SELECT max(id) FROM "
+	                       "games) AND policy = 'heuristic'"),
+	                 1);
+	assert_int_equal(count("SELECT count(*) FROM members WHERE game_id = (SELECT max(id) FROM "
+	                       "games)"),
+	                 3);
+	if (winner >= 0)
+		assert_int_equal(count("SELECT first FROM games ORDER BY id DESC LIMIT 1"), winner);
+	assert_true(any_text(winner >= 0 ? "the previous winner casts first" : "drawn"));
+	/* The rematch is aborted: after a restart there is nothing to rematch. */
+	accepted("alice", "/abort");
+	bot_free(fx->bot);
+	start_bot(fx);
+	refused("alice", "/rematch", S_ERR_NO_FINISHED);
+	click("alice", "/rematch", first_game, 0);
+	assert_true(fx->out.n == 1 && fx->out.m[0].kind == MSG_ERROR);
+	assert_int_equal(count("SELECT count(*) FROM games"), 2);
+}
+
+/* A lobby nobody touches for 24 hours is closed without a game and the
+ * channel told; a finished or aborted table is let go of from memory an
+ * hour after its last event, and a rematch brings a finished one back. */
+static void test_lobby_expires_and_tables_let_go(void **unused)
+{
+	char said[128];
+	int told = 0;
+
+	(void)unused;
+	lobby();
+	fx->now += 24 * 3600 * 1000LL - 1;
+	msg_clear(&fx->out);
+	bot_tick(fx->bot, fx->now, &fx->out);
+	assert_int_equal(fx->out.n, 0);
+	assert_int_equal(count("SELECT state FROM games"), 0);
+	fx->now += 1;
+	bot_tick(fx->bot, fx->now, &fx->out);
+	assert_int_equal(count("SELECT state FROM games"), 3);
+	template_prefix(S_LOBBY_EXPIRED, said, sizeof(said));
+	for (int i = 0; i < fx->out.n; i++)
+		told += fx->out.m[i].audience == MSG_CHANNEL && strstr(fx->out.m[i].text, said);
+	assert_int_equal(told, 1);
+	assert_true(bot_tables_kept(fx->bot) == 1);
+	refused("alice", "/start", S_ERR_NO_TABLE);
+	fx->now += 3600 * 1000LL;
+	msg_clear(&fx->out);
+	bot_tick(fx->bot, fx->now, &fx->out);
+	assert_int_equal(fx->out.n, 0);
+	assert_true(bot_tables_kept(fx->bot) == 0);
+	/* A finished game: let go of after an hour, back for the rematch. */
+	lobby();
+	accepted("alice", "/start");
+	play_out();
+	assert_true(bot_tables_kept(fx->bot) == 1);
+	fx->now += 3600 * 1000LL;
+	bot_tick(fx->bot, fx->now, &fx->out);
+	assert_true(bot_tables_kept(fx->bot) == 0);
+	assert_int_equal(bot_next_deadline(fx->bot), 0);
+	accepted("bob", "/rematch");
+	assert_int_equal(count("SELECT count(*) FROM games WHERE state = 1"), 1);
+	assert_true(bot_tables_kept(fx->bot) == 1);
+}
+
+/* A human may not join under the name of a computer player at the table;
+ * a computer added after a human took its name gets the next number. */
+static void test_computer_names_kept_apart(void **unused)
+{
+	char *name;
+
+	(void)unused;
+	accepted("alice", "/open");
+	accepted("alice", "/addbot heuristic");
+	name = testdb_rows(fx->path, "SELECT name FROM members WHERE policy <> ''");
+	assert_string_equal(name, "heuristic-bot-1|\n");
+	free(name);
+	refused("heuristic-bot-1", "/join", S_ERR_NAME_TAKEN);
+	refused("HEURISTIC-BOT-1", "/join", S_ERR_NAME_TAKEN);
+	accepted("heuristic-bot-2", "/join");
+	accepted("alice", "/addbot heuristic");
+	name = testdb_rows(fx->path, "SELECT name FROM members WHERE policy <> '' ORDER BY idx");
+	assert_string_equal(name, "heuristic-bot-1|\nheuristic-bot-3|\n");
+	free(name);
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* A CTHULHU!!! game of three computer players that alice leaves at once,
+ * with `per_pass` moves per pass (0: no bound): the stored log, what the
+ * channel was told (every public text, the tables' too), the most moves
+ * and milliseconds one call took, and the calls. */
+struct computer_run {
+	char *log, *told, last_table[MSG_TEXT_MAX];
+	int tables;
+	int most_moves, calls;
+	double most_ms;
+	char times[512]; /* each call's ms */
+};
+
+static void computer_game(int per_pass, struct computer_run *r)
+{
+	size_t cap = 1 << 22, len = 0;
+	int before = 0;
+
+	teardown(NULL);
+	open_fixture(7);
+	bot_free(fx->bot);
+	fx->per_pass = per_pass;
+	start_bot(fx);
+	memset(r, 0, sizeof(*r));
+	r->told = calloc(1, cap);
+	assert_non_null(r->told);
+	accepted("alice", "/open cthulhu");
+	for (int i = 0; i < 3; i++)
+		accepted("alice", "/addbot");
+	accepted("alice", "/start");
+	before = moves();
+	for (int call = 0; call < 1000; call++) {
+		struct timespec t0;
+		double ms;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (call == 0) {
+			as("alice", "/leave");
+		} else {
+			msg_clear(&fx->out);
+			fx->now = bot_next_deadline(fx->bot);
+			bot_tick(fx->bot, fx->now, &fx->out);
+		}
+		ms = ms_since(&t0);
+		r->calls++;
+		if (strlen(r->times) + 16 < sizeof(r->times))
+			snprintf(r->times + strlen(r->times), 16, " %.1f", ms);
+		if (ms > r->most_ms)
+			r->most_ms = ms;
+		if (moves() - before > r->most_moves)
+			r->most_moves = moves() - before;
+		/* committed before it is told: the store holds what was shown */
+		if (fx->out.n)
+			assert_true(moves() > before || count("SELECT state FROM games") != 1);
+		before = moves();
+		for (int i = 0; i < fx->out.n; i++) {
+			const struct msg *m = &fx->out.m[i];
+			if (m->audience != MSG_CHANNEL)
+				continue;
+			if (m->kind == MSG_TABLE) {
+				r->tables++;
+				snprintf(r->last_table, sizeof(r->last_table), "%s", m->text);
+			}
+			len += (size_t)snprintf(r->told + len, cap - len, "%s\n", m->text);
+			assert_true(len < cap);
+		}
+		if (!bot_pending(fx->bot))
+			break;
+	}
+	assert_int_equal(count("SELECT state FROM games"), 2);
+	assert_int_equal(bot_pending(fx->bot), 0);
+	r->log = testdb_rows(fx->path, "SELECT seq, kind, actor, value FROM events ORDER BY seq");
+}
+
+/* One command cannot run a whole game of computer players on the caller's
+ * pass: it makes at most moves_per_pass moves and bot_tick plays on, pass
+ * by pass, to the same game, every move told, each pass committed before it
+ * is told. The longest pass is printed against the unbounded one. */
+static void test_computer_moves_bounded_per_pass(void **unused)
+{
+	struct computer_run whole, bounded;
+
+	(void)unused;
+	computer_game(0, &whole);
+	computer_game(64, &bounded);
+	assert_int_equal(whole.calls, 1);
+	assert_true(whole.most_moves > 200);
+	assert_true(bounded.most_moves <= 64);
+	assert_true(bounded.calls >= whole.most_moves / 64);
+	assert_string_equal(whole.log, bounded.log);
+	/* The same end shown once; every turn told (the narration of a pass
+	 * folds fewer events, so its words may say more than the whole's). */
+	assert_int_equal(bounded.tables, 1);
+	assert_string_equal(whole.last_table, bounded.last_table);
+	assert_true(strlen(bounded.told) >= strlen(whole.told));
+	for (const char *p = whole.told; (p = strstr(p, "\nRound ")); p++) {
+		char head[64];
+		size_t n = strcspn(p + 1, ":\n");
+		snprintf(head, sizeof(head), "\n%.*s:", (int)(n < 40 ? n : 40), p + 1);
+		if (!strstr(bounded.told, head))
+			fail_msg("not told with passes: %s", head + 1);
+	}
+	print_message("computer game of %d moves: longest pass %.2f ms in one call, %.2f ms in "
+	              "%d calls of at most 64 moves (ms:%s)\n",
+	              whole.most_moves, whole.most_ms, bounded.most_ms, bounded.calls,
+	              bounded.times);
+	free(whole.log);
+	free(whole.told);
+	free(bounded.log);
+	free(bounded.told);
 }
 
 /* Opens games until alice's opening curse rolls the Eye. */
@@ -1388,8 +1622,10 @@ static void test_elder_signs_timeout(void **unused)
 	accepted("alice", "/open elder-signs");
 	accepted("bob", "/join");
 	accepted("alice", "/start alice");
-	for (int i = 0; i < 6 && count("SELECT state FROM games") == 1; i++)
-		assert_true(tick_to_deadline(&out) > 0);
+	/* once on autopilot, the computer plays on 64 moves a pass, told
+	 * with the table at the end */
+	for (int i = 0; i < 60 && count("SELECT state FROM games") == 1; i++)
+		assert_true(tick_to_deadline(&out) > 0 || bot_pending(fx->bot));
 	assert_true(count("SELECT count(*) FROM events WHERE kind = 'timeout'") > 0);
 	/* Rebuild the game from its log: each move after a timeout is the one
 	 * "expect" makes in that state. */
@@ -1717,6 +1953,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_matrix_rival_cults_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_matrix_playing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_matrix_finished_and_rematch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rematch_after_restart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lobby_expires_and_tables_let_go, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_computer_names_kept_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_computer_moves_bounded_per_pass, setup,
+		                                teardown),
 		cmocka_unit_test_setup_teardown(test_eye_choice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mad_victim_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeouts, setup, teardown),

@@ -54,6 +54,7 @@ static void test_example_parses(void **unused)
 	assert_string_equal(c.database, "/var/lib/rlyeh/rlyeh.db");
 	assert_string_equal(c.api_url, "https://discord.com/api/v10");
 	assert_int_equal(c.turn_timeout, 120);
+	assert_int_equal(c.lobby_timeout, 86400);
 	assert_int_equal(c.nguilds, 0);
 	assert_int_equal(c.compress, 0);
 	assert_int_equal(c.log_level, LOG_INFO);
@@ -67,6 +68,7 @@ static void test_refusals_name_file_and_line(void **unused)
 	} bad[] = {
 		{ "# ok\nspeed = 3\n", ":2: unknown key 'speed'" },
 		{ "turn_timeout = soon\n", ":1: turn_timeout: expected 0 to 86400 seconds" },
+		{ "lobby_timeout = 2592001\n", ":1: lobby_timeout: expected 0 (never) to 2592000" },
 		{ "\n\nlanguage = fr\n", ":3: language: expected en or nl" },
 		{ "compress = maybe\n", ":1: expected true or false" },
 		{ "api_url = ftp://x\n", ":1: expected an http(s) URL" },

@@ -1200,7 +1200,9 @@ static void test_shared_win_recorded(void **state)
 		for (int i = 0; i < 3; i++)
 			as("alice", "/addbot");
 		as("alice", "/start");
-		as("alice", "/leave"); /* the computers play it to its end */
+		as("alice", "/leave");       /* the computers play it to its end, */
+		while (bot_pending(fx->bot)) /* 64 moves a pass */
+			tick_to(bot_next_deadline(fx->bot));
 		assert_int_equal(query("SELECT state FROM games ORDER BY id DESC LIMIT 1"),
 		                 STORE_FINISHED);
 		stored_state(&g);
