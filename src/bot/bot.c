@@ -2074,16 +2074,34 @@ void bot_handle(struct bot *b, const struct bot_req *req, int64_t now, struct ms
 		deny(&c, S_ERR_IDENTITY, NULL, NULL);
 		return;
 	}
-	if (!c.t && req->cmd.kind == CMD_REMATCH) {
+	if (!c.t &&
+	    (req->cmd.kind == CMD_REMATCH || req->cmd.kind == CMD_STATUS || req->cmd.game != 0)) {
 		/* The finished table is not kept after a restart (or once dropped):
-		 * the rematch brings it back from the store. */
-		if (restore_finished(b, req->server, req->channel) < 0) {
+		 * a rematch, /status or a click on one of its buttons brings it
+		 * back from the store. */
+		int kept = restore_finished(b, req->server, req->channel);
+
+		if (kept < 0) {
 			b->store_errors++;
 			deny(&c, S_ERR_STORAGE, NULL, NULL);
 			return;
 		}
 		c.t = find_table(b, req->server, req->channel);
 		c.lang = user_lang(b, req, c.t);
+		if (kept && c.t && req->cmd.kind != CMD_REMATCH && req->cmd.game == c.t->row.id) {
+			/* A click on a table of the game, which ended while the
+			 * channel still showed it: the process may have stopped
+			 * between the commit of the last move and its announcement,
+			 * so the end is shown now, as the channel's table. */
+			struct work w;
+
+			work_init(&w, b, c.t, now);
+			show_table(&w);
+			if (w.out.n)
+				msg_add_copy(out, &w.out.m[w.out.n - 1]);
+			work_free(&w);
+			return;
+		}
 	}
 	if (!button_current(&c))
 		return;

@@ -557,6 +557,25 @@ static void test_rematch_after_restart(void **unused)
 	refused("carol", "/rematch", S_ERR_NOT_MEMBER);
 	accepted("carol", "/status");
 	assert_true(any_text("Game over"));
+	/* The process stopped between the commit of the last move and its
+	 * announcement: the channel still shows a move's buttons. A click on
+	 * one shows the end, publicly, as the channel's table; nothing is
+	 * written. */
+	bot_free(fx->bot);
+	start_bot(fx);
+	{
+		long events = count("SELECT count(*) FROM events");
+		int shown = 0;
+
+		click("bob", "/eye tentacle", first_game, 3);
+		for (int i = 0; i < fx->out.n; i++)
+			shown +=
+			    fx->out.m[i].audience == MSG_CHANNEL && fx->out.m[i].kind != MSG_ERROR;
+		assert_int_equal(shown, 1);
+		assert_true(any_text("Game over"));
+		assert_int_equal(count("SELECT count(*) FROM events"), events);
+		assert_int_equal(count("SELECT count(*) FROM games"), 1);
+	}
 	bot_free(fx->bot);
 	start_bot(fx);
 	click("bob", "/rematch", first_game, 0);
