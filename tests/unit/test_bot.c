@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "rlyeh/board.h"
 #include "rlyeh/bot.h"
 #include "rlyeh/cdice.h"
 #include "rlyeh/esigns.h"
@@ -2010,5 +2011,8 @@ int main(void)
 		/* last: it leaves the solver cache building in the background */
 		cmocka_unit_test_setup_teardown(test_solver_table_in_background, setup, teardown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+
+	board_cleanup(); /* the font caches of the pictures, for the leak checker */
+	return failed;
 }
