@@ -33,6 +33,7 @@
 
 #include <sqlite3.h>
 
+#include "powervfs.h"
 #include "rlyeh/store.h"
 #include "store_sqlite.h"
 
@@ -969,6 +970,7 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
                               size_t errlen)
 {
 	struct store_sqlite *st;
+	const char *undo;
 	int latest = store_schema_latest();
 
 	*out = NULL;
@@ -994,6 +996,9 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
 		set_err(st, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
+	undo = getenv("RLYEH_TEST_POWERLOSS_UNDO");
+	if (undo && *undo && powervfs_install(undo, st->err, sizeof(st->err)))
+		goto fail;
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
 		if (st->db)
 			set_err(st, "%s: %s", path, sqlite3_errmsg(st->db));
