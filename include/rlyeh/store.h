@@ -158,7 +158,9 @@ int store_set_durability(struct store *st, int durability);
  * database, write-ahead log or journal, the bytes the write replaces, and
  * forgets a file's records when the file is synced (src/store/powervfs.h has
  * the layout). A harness that kills the process and applies the records
- * newest first gets the disk a power cut would have left. Not for hosts. */
+ * newest first gets the disk a power cut would have left.
+ * RLYEH_TEST_POWERLOSS_SYNC_US (0 to 1000000) makes each sync of those files
+ * that much slower, a slow disk. Not for hosts. */
 
 /* Checks the SQLite database at `database` without writing to its file:
  * PRAGMA quick_check (full 0: the pages, records and free list; no index

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -26,6 +27,7 @@ static struct {
 	sqlite3_vfs *real;
 	pthread_mutex_t lock;
 	int fd; /* the undo file; -1 before install */
+	long sync_us;
 	struct tracked files[FILES_MAX];
 	int nfiles;
 } pv = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
@@ -177,8 +179,14 @@ static int pv_truncate(sqlite3_file *f, sqlite3_int64 size)
 static int pv_sync(sqlite3_file *f, int flags)
 {
 	struct pfile *p = (struct pfile *)f;
-	int rc = p->real->pMethods->xSync(p->real, flags);
+	int rc;
 
+	if (p->t && pv.sync_us > 0) {
+		struct timespec d = { pv.sync_us / 1000000, pv.sync_us % 1000000 * 1000 };
+		while (nanosleep(&d, &d) && errno == EINTR)
+			;
+	}
+	rc = p->real->pMethods->xSync(p->real, flags);
 	if (rc != SQLITE_OK || !p->t)
 		return rc;
 	pthread_mutex_lock(&pv.lock);
@@ -337,7 +345,7 @@ static int pv_delete(sqlite3_vfs *vfs, const char *name, int dirsync)
 	return rc;
 }
 
-int powervfs_install(const char *undo_path, char *err, size_t errlen)
+int powervfs_install(const char *undo_path, long sync_us, char *err, size_t errlen)
 {
 	int rc = 0;
 
@@ -355,6 +363,7 @@ int powervfs_install(const char *undo_path, char *err, size_t errlen)
 		rc = -1;
 		goto out;
 	}
+	pv.sync_us = sync_us;
 	pv.vfs = *pv.real;
 	pv.vfs.zName = "rlyeh-powervfs";
 	pv.vfs.szOsFile = (int)sizeof(struct pfile) + pv.real->szOsFile;

@@ -14,9 +14,11 @@
  * record left. Applying the remaining records newest first to the files
  * gives the disk as a power cut would have left it. Record layout (host
  * byte order): 'W', u32 path length, path, i64 offset, i64 old size,
- * u32 n, n old bytes; 'S', u32 path length, path. Returns 0 (also when
- * already installed, whatever undo_path), or -1 with err set and nothing
- * installed. */
-int powervfs_install(const char *undo_path, char *err, size_t errlen);
+ * u32 n, n old bytes; 'S', u32 path length, path. Each sync of a tracked
+ * file first sleeps sync_us microseconds (0: none), a slow disk: the window
+ * in which a commit is written but not yet durable. Returns 0 (also when
+ * already installed, whatever the arguments), or -1 with err set and
+ * nothing installed. */
+int powervfs_install(const char *undo_path, long sync_us, char *err, size_t errlen);
 
 #endif
