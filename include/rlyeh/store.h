@@ -152,6 +152,16 @@ enum store_durability {
 };
 int store_set_durability(struct store *st, int durability);
 
+/* Test hook (SQLite): when the environment has RLYEH_TEST_POWERLOSS_UNDO=path
+ * at the first store_open of the process, every SQLite connection of the
+ * process runs over a VFS that appends to that file, before each write to a
+ * database, write-ahead log or journal, the bytes the write replaces, and
+ * forgets a file's records when the file is synced (src/store/powervfs.h has
+ * the layout). A harness that kills the process and applies the records
+ * newest first gets the disk a power cut would have left.
+ * RLYEH_TEST_POWERLOSS_SYNC_US (0 to 1000000) makes each sync of those files
+ * that much slower, a slow disk. Not for hosts. */
+
 /* Checks the SQLite database at `database` without writing to its file:
  * PRAGMA quick_check (full 0: the pages, records and free list; no index
  * contents) or PRAGMA integrity_check (full 1: also every index against its

@@ -33,6 +33,7 @@
 
 #include <sqlite3.h>
 
+#include "powervfs.h"
 #include "rlyeh/store.h"
 #include "store_sqlite.h"
 
@@ -969,6 +970,7 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
                               size_t errlen)
 {
 	struct store_sqlite *st;
+	const char *undo;
 	int latest = store_schema_latest();
 
 	*out = NULL;
@@ -993,6 +995,18 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
 	if (create_private(path, 0)) {
 		set_err(st, "%s: %s", path, strerror(errno));
 		goto fail;
+	}
+	undo = getenv("RLYEH_TEST_POWERLOSS_UNDO");
+	if (undo && *undo) {
+		const char *us = getenv("RLYEH_TEST_POWERLOSS_SYNC_US");
+		char *end = NULL;
+		long sync_us = us && *us ? strtol(us, &end, 10) : 0;
+		if (us && *us && (*end || sync_us < 0 || sync_us > 1000000)) {
+			set_err(st, "RLYEH_TEST_POWERLOSS_SYNC_US: expected 0 to 1000000");
+			goto fail;
+		}
+		if (powervfs_install(undo, sync_us, st->err, sizeof(st->err)))
+			goto fail;
 	}
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
 		if (st->db)
