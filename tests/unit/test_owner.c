@@ -20,25 +20,17 @@
 #include "rlyeh/store.h"
 #include "testdb.h"
 
-struct tmp {
-	char dir[64];
-	char path[TESTDB_MAX];
-};
+/* The advisory locks granted on the server, every connection's. */
+#define ADVISORY_LOCKS "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
 
 static int tmp_setup(void **state)
 {
-	struct tmp *t = calloc(1, sizeof(*t));
+	struct testdb_tmp *t = testdb_tmp_new("/tmp/rlyeh-owner-XXXXXX");
 	struct store *st = NULL;
 	char err[256];
 
 	if (!t)
 		return -1;
-	snprintf(t->dir, sizeof(t->dir), "/tmp/rlyeh-owner-XXXXXX");
-	if (!mkdtemp(t->dir)) {
-		free(t);
-		return -1;
-	}
-	testdb_fresh(t->path, t->dir, "rlyeh.db");
 	if (store_open(t->path, &st, err, sizeof(err)))
 		fail_msg("open: %s", err);
 	store_close(st);
@@ -48,16 +40,7 @@ static int tmp_setup(void **state)
 
 static int tmp_teardown(void **state)
 {
-	struct tmp *t = *state;
-	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
-	char file[TESTDB_MAX + 16];
-
-	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
-		snprintf(file, sizeof(file), "%s%s", t->path, suffix[i]);
-		unlink(file);
-	}
-	rmdir(t->dir);
-	free(t);
+	testdb_tmp_free(*state);
 	return 0;
 }
 
@@ -129,7 +112,7 @@ static void pg_only(const char *test)
 
 static void test_bad_config_refused(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct owner_events h = { 0 };
 	struct owner_config c = { .count = 4, .first = 2, .last = 4, .name = "x" };
 	char err[256];
@@ -150,7 +133,7 @@ static void test_bad_config_refused(void **state)
  * gives them back on release and takes them again with the next epochs. */
 static void test_one_owner(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct seen s;
 	struct owner *o = owner_ok(t->path, 1, 2, 4, 1, 2, "solo:1", &s);
 	char *rows;
@@ -187,7 +170,7 @@ static void test_one_owner(void **state)
  * gives them back. */
 static void test_standby_takes_over(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct seen sa, sb, ss;
 	struct owner *a, *b, *s;
 	char *rows;
@@ -206,10 +189,7 @@ static void test_standby_takes_over(void **state)
 	owner_free(a); /* its connection closes: as a killed process's does */
 	/* the server lets the locks go once that backend has exited, which a
 	 * loaded machine may take a while to do */
-	for (int i = 0; i < 100 && testdb_int(t->path, "SELECT count(*) FROM pg_locks WHERE "
-	                                               "locktype = 'advisory' AND granted") > 2;
-	     i++)
-		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	testdb_wait_at_most(t->path, ADVISORY_LOCKS, 2);
 	assert_int_equal(owner_poll(s, 10), 0);
 	assert_int_equal(owner_poll(s, 11), 0);
 	assert_int_equal(owner_poll(s, 12), 2);
@@ -236,7 +216,7 @@ static void test_standby_takes_over(void **state)
  * epochs (the bot reloads their games). */
 static void test_lost_connection(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct seen s;
 	struct owner *o;
 
@@ -247,10 +227,7 @@ static void test_lost_connection(void **state)
 	                                "pg_stat_activity WHERE datname = current_database() "
 	                                "AND pid <> pg_backend_pid()") >= 1);
 	nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
-	for (int i = 0; i < 100 && testdb_int(t->path, "SELECT count(*) FROM pg_locks WHERE "
-	                                               "locktype = 'advisory' AND granted") > 0;
-	     i++)
-		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	testdb_wait_at_most(t->path, ADVISORY_LOCKS, 0);
 	assert_int_equal(owner_poll(o, 2), 4);
 	assert_string_equal(s.log, "+0@1 +1@1 -0 -1 +0@2 +1@2 ");
 	owner_free(o);
@@ -263,7 +240,7 @@ static void test_lost_connection(void **state)
  * for the new one in turn. */
 static void test_resharding_waits_for_the_old_count(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct seen so, sn, ss, s2;
 	struct owner *o, *n, *sb, *o2;
 
@@ -283,10 +260,7 @@ static void test_resharding_waits_for_the_old_count(void **state)
 	assert_string_equal(so.log, "+0@1 +1@1 ");
 
 	owner_free(o);
-	for (int i = 0; i < 100 && testdb_int(t->path, "SELECT count(*) FROM pg_locks WHERE "
-	                                               "locktype = 'advisory' AND granted") > 4;
-	     i++)
-		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	testdb_wait_at_most(t->path, ADVISORY_LOCKS, 4);
 	assert_int_equal(owner_poll(n, 10), 4);
 	assert_string_equal(sn.log, "~0 ~1 ~2 ~3 +0@1 +1@1 +2@1 +3@1 ");
 	assert_int_equal(owner_waiting(n), 0);

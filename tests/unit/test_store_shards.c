@@ -25,39 +25,19 @@
 #include "rlyeh/store.h"
 #include "testdb.h"
 
-struct tmp {
-	char dir[64];
-	char path[TESTDB_MAX];
-};
-
 static int tmp_setup(void **state)
 {
-	struct tmp *t = calloc(1, sizeof(*t));
+	struct testdb_tmp *t = testdb_tmp_new("/tmp/rlyeh-shards-XXXXXX");
 
 	if (!t)
 		return -1;
-	snprintf(t->dir, sizeof(t->dir), "/tmp/rlyeh-shards-XXXXXX");
-	if (!mkdtemp(t->dir)) {
-		free(t);
-		return -1;
-	}
-	testdb_fresh(t->path, t->dir, "rlyeh.db");
 	*state = t;
 	return 0;
 }
 
 static int tmp_teardown(void **state)
 {
-	struct tmp *t = *state;
-	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
-	char file[TESTDB_MAX + 16];
-
-	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
-		snprintf(file, sizeof(file), "%s%s", t->path, suffix[i]);
-		unlink(file);
-	}
-	rmdir(t->dir);
-	free(t);
+	testdb_tmp_free(*state);
 	return 0;
 }
 
@@ -152,7 +132,7 @@ static void test_shard_of(void **state)
  * limits are refused with nothing written. */
 static void test_session_round_trip(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct store *st = open_ok(t->path);
 	struct store_shard_session s, got;
 	char *rows;
@@ -192,7 +172,7 @@ static void test_session_round_trip(void **state)
  * by its caller, leaving nothing. */
 static void test_claim_and_fence(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct store *a = open_ok(t->path), *b = open_ok(t->path);
 	struct store_shard_session s;
 	struct store_event e1 = event(1), e2 = event(2);
@@ -241,7 +221,7 @@ static void test_claim_and_fence(void **state)
 /* SQLite: one process owns every shard. */
 static void test_sqlite_owns_all(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct store *a, *b;
 
 	TESTDB_SQLITE_ONLY();
@@ -273,7 +253,7 @@ static int lock_soon(struct store *st, int count, int shard)
  * another count are other locks. */
 static void test_lock_exclusive(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct store *a, *b;
 
 	pg_only(__func__);
@@ -317,7 +297,7 @@ static void test_lock_exclusive(void **state)
  * close. The time is printed; it must stay under 5 s. */
 static void test_killed_owner_taken_over(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct store *b;
 	int fds[2], got = 0;
 	int64_t killed, took = -1;
@@ -364,7 +344,7 @@ static void test_killed_owner_taken_over(void **state)
  * fenced, so the new owner loads it; the old owner's next fence refuses. */
 static void test_claim_waits_for_fenced_write(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct store *a;
 	struct store_event e1 = event(1), e2 = event(2);
 	int64_t ea, id;
@@ -426,7 +406,7 @@ static void test_claim_waits_for_fenced_write(void **state)
  * rating waiting until it ends, so that each reads the other's rows. */
 static void test_rating_one_at_a_time(void **state)
 {
-	struct tmp *t = *state;
+	struct testdb_tmp *t = *state;
 	struct store *a;
 	int64_t g1, g2;
 	int fds[2], status, fl;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "testdb.h"
@@ -211,4 +212,45 @@ char *testdb_rows(const char *db, const char *sql)
 		sqlite3_close(d);
 	}
 	return buf;
+}
+
+struct testdb_tmp *testdb_tmp_new(const char *pattern)
+{
+	struct testdb_tmp *t = calloc(1, sizeof(*t));
+
+	if (!t || strlen(pattern) >= sizeof(t->dir)) {
+		free(t);
+		return NULL;
+	}
+	memcpy(t->dir, pattern, strlen(pattern) + 1);
+	if (!mkdtemp(t->dir)) {
+		free(t);
+		return NULL;
+	}
+	testdb_fresh(t->path, t->dir, "rlyeh.db");
+	return t;
+}
+
+void testdb_tmp_free(struct testdb_tmp *t)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	char file[TESTDB_MAX + 16];
+
+	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		snprintf(file, sizeof(file), "%s%s", t->path, suffix[i]);
+		unlink(file);
+	}
+	rmdir(t->dir);
+	free(t);
+}
+
+int64_t testdb_wait_at_most(const char *db, const char *sql, int64_t most)
+{
+	int64_t v = testdb_int(db, sql);
+
+	for (int i = 0; i < 100 && v > most; i++) {
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+		v = testdb_int(db, sql);
+	}
+	return v;
 }

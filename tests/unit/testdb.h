@@ -43,4 +43,20 @@ int testdb_try(const char *db, const char *sql);
 void testdb_sqlite_only(const char *test);
 #define TESTDB_SQLITE_ONLY() testdb_sqlite_only(__func__)
 
+/* A temporary folder holding a fresh database (testdb_fresh's "rlyeh.db"),
+ * for a test's setup: testdb_tmp_new makes the folder from `pattern` (a
+ * mkdtemp pattern, under 64 bytes) and returns NULL when it cannot;
+ * testdb_tmp_free removes the SQLite files, the folder, and t. */
+struct testdb_tmp {
+	char dir[64];
+	char path[TESTDB_MAX];
+};
+struct testdb_tmp *testdb_tmp_new(const char *pattern);
+void testdb_tmp_free(struct testdb_tmp *t);
+
+/* Asks `sql` (as testdb_int) on db every 50 ms, for up to 5 s, until it
+ * answers at most `most`; returns the last answer. For the server's side
+ * of an ended connection, which a loaded machine may take a while to end. */
+int64_t testdb_wait_at_most(const char *db, const char *sql, int64_t most);
+
 #endif
