@@ -91,7 +91,7 @@ static void test_hand_response_eye(void **unused)
 	g.victim = 1;
 	g.phase = CDICE_RESPONSE_EYE;
 	cdice_step(&g, &step);
-	best = solve_options(t, &g, &step, v);
+	best = solve_options(t, &g, &step, v, NULL);
 	assert_int_equal(step.options[best], CDICE_YELLOW_SIGN);
 	assert_float_equal(v[CDICE_YELLOW_SIGN * W + 1], 1, 1e-12);
 	assert_float_equal(v[CDICE_TENTACLE * W + 0], 1, 1e-12);
@@ -121,7 +121,7 @@ static void test_two_cultists_converged(void **unused)
 			g.victim = 1;
 			g.phase = CDICE_CURSE_EYE;
 			cdice_step(&g, &step);
-			best = solve_options(t, &g, &step, o);
+			best = solve_options(t, &g, &step, o, NULL);
 			for (int k = 0; k < step.count; k++)
 				assert_true(o[k * W + 0] <= o[best * W + 0] + 1e-12);
 		}
