@@ -25,13 +25,17 @@
  * below -SOLVE_CUT (solve_choice); chance nodes average over the d12. The
  * table is the fixed point of that stationary profile, found by
  * Gauss-Seidel value iteration: first at SOLVE_TAU_START from all-zero
- * values, then at each temperature SOLVE_TAU_STEP times the last from the
- * values of the last, until SOLVE_TAU_MIN, until SOLVE_BUDGET state
- * backups are spent (the first temperature always completes), or until a
- * temperature does not converge within SOLVE_STAGE_SWEEPS sweeps (each sweep moves every state
- * a step of its backup; the step halves, down to SOLVE_ALPHA_MIN, whenever
- * the residual grows): then the last temperature that converged is kept
- * (solve_stats: tau, stages) and polished until a sweep changes no win
+ * values (four times warmer, from zero again, should that not settle),
+ * then along falling temperatures, each started from the values
+ * of the last that converged (to SOLVE_STAGE_EPS within
+ * SOLVE_STAGE_SWEEPS sweeps; a sweep moves every state a step of its
+ * backup, the step halving down to SOLVE_ALPHA_MIN whenever the residual
+ * grows). The next temperature is SOLVE_TAU_STEP times the last; when it
+ * does not converge, the values go back and the step's exponent halves
+ * (as a homotopy shortens its step), until the step would be nearer 1
+ * than SOLVE_STEP_MAX, SOLVE_TAU_MIN is reached or SOLVE_BUDGET state
+ * backups are spent. The last temperature that converged is kept
+ * (solve_stats: tau, stages, failed) and polished until a sweep changes no win
  * chance by more than SOLVE_EPS. The profile is mixed wherever options lie
  * within a few tau of each other. How far it is from an equilibrium is
  * measured exactly by solve_exploit: each seat's gain from an exact best
@@ -62,12 +66,13 @@
 #include "rlyeh/rng.h"
 
 #define SOLVE_MAX_CULTISTS 6
-#define SOLVE_TAU_START    0.1    /* first logit temperature, in win probability */
+#define SOLVE_TAU_START    0.025  /* first logit temperature, in win probability */
 #define SOLVE_TAU_STEP     0.5    /* each temperature is this times the last */
+#define SOLVE_STEP_MAX     0.97   /* no step nearer 1 than this is tried */
 #define SOLVE_TAU_MIN      1e-6   /* the lowest temperature tried */
-#define SOLVE_STAGE_SWEEPS 60     /* sweeps a temperature may take to converge */
+#define SOLVE_STAGE_SWEEPS 400    /* sweeps a temperature may take to converge */
 #define SOLVE_STAGE_EPS    1e-8   /* convergence of a temperature on the way */
-#define SOLVE_BUDGET       3e6    /* state backups after which no lower temperature is tried */
+#define SOLVE_BUDGET       2.5e6  /* state backups after which no lower temperature is tried */
 #define SOLVE_ALPHA_MIN    0.0625 /* smallest step of a sweep */
 #define SOLVE_CUT          40     /* exponents below -SOLVE_CUT weigh 0 */
 #define SOLVE_SWEEPS       1000   /* cap on the final polish (reported) */
@@ -84,6 +89,7 @@ struct solve_stats {
 	long states;       /* stored turn-start states */
 	int sweeps;        /* sweeps run, over every temperature */
 	int stages;        /* temperatures that converged */
+	int failed;        /* sweeps spent on temperatures that did not */
 	double tau;        /* the profile's temperature (0: uniform) */
 	double residual;   /* largest change of a win chance in the last sweep */
 	size_t bytes_kept; /* memory the table keeps */

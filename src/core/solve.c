@@ -256,18 +256,35 @@ static double own(const struct solve_table *t, const double *v, int q)
 
 void solve_choice(double tau, const double *x, int count, double *p)
 {
-	double top = x[0], z = 0;
+	double top = x[0], z = 0, inv, floor;
+	int at = 0, live = 0;
 
 	for (int k = 1; k < count; k++)
-		if (x[k] > top)
+		if (x[k] > top) {
 			top = x[k];
+			at = k;
+		}
+	if (tau <= 0) {
+		for (int k = 0; k < count; k++)
+			p[k] = 1.0 / count;
+		return;
+	}
+	floor = top - SOLVE_CUT * tau;
+	for (int k = 0; k < count; k++)
+		live += x[k] >= floor;
+	if (live == 1) {
+		for (int k = 0; k < count; k++)
+			p[k] = k == at;
+		return;
+	}
+	inv = 1 / tau;
 	for (int k = 0; k < count; k++) {
-		double d = tau > 0 ? (x[k] - top) / tau : 0;
-		p[k] = d < -SOLVE_CUT ? 0 : exp(d);
+		p[k] = x[k] < floor ? 0 : x[k] == top ? 1 : exp((x[k] - top) * inv);
 		z += p[k];
 	}
+	inv = 1 / z;
 	for (int k = 0; k < count; k++)
-		p[k] /= z;
+		p[k] *= inv;
 }
 
 /* The profile's choices in one turn start: victim slot probabilities
@@ -471,23 +488,40 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 		converge(&wk, SOLVE_EPS, SOLVE_SWEEPS);
 	} else {
 		/* The logit path: each temperature starts from the values of
-		 * the one before; the last that converged is kept. */
-		double tau = SOLVE_TAU_START;
-		for (;;) {
-			t->tau = tau;
-			if (!converge(&wk, SOLVE_STAGE_EPS, SOLVE_STAGE_SWEEPS)) {
-				if (t->stats.stages == 0)
-					break; /* the first stage is polished below */
+		 * the last that converged. When one does not, the values go
+		 * back and the next try lies nearer (the step's exponent
+		 * halves), as a homotopy shortens its step. */
+		double step = SOLVE_TAU_STEP, budget = SOLVE_BUDGET;
+		int ok;
+		t->tau = SOLVE_TAU_START;
+		/* a start too cold for the iteration to settle from zero
+		 * values starts again four times warmer */
+		while (!(ok = converge(&wk, SOLVE_STAGE_EPS, SOLVE_STAGE_SWEEPS)) && t->tau < 1) {
+			t->stats.failed += SOLVE_STAGE_SWEEPS;
+			memset(t->w, 0,
+			       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
+			t->tau *= 4;
+		}
+		memcpy(save, t->w, bytes);
+		t->stats.stages = ok;
+		while (ok && t->tau > SOLVE_TAU_MIN * (1 + 1e-9) && step < SOLVE_STEP_MAX) {
+			double spent = (double)t->stats.sweeps * (double)wk.playing_count;
+			int cap = (int)((budget - spent) / (double)wk.playing_count),
+			    last = t->stats.sweeps;
+			double from = t->tau;
+			if (cap < 1)
+				break;
+			t->tau = fmax(from * step, SOLVE_TAU_MIN);
+			if (converge(&wk, SOLVE_STAGE_EPS,
+			             cap < SOLVE_STAGE_SWEEPS ? cap : SOLVE_STAGE_SWEEPS)) {
+				t->stats.stages++;
+				memcpy(save, t->w, bytes);
+			} else {
 				memcpy(t->w, save, bytes);
-				t->tau = tau / SOLVE_TAU_STEP;
-				break;
+				t->tau = from;
+				step = sqrt(step);
+				t->stats.failed += t->stats.sweeps - last;
 			}
-			t->stats.stages++;
-			memcpy(save, t->w, bytes);
-			if (tau * SOLVE_TAU_STEP < SOLVE_TAU_MIN * (1 - 1e-9) ||
-			    (double)t->stats.sweeps * (double)wk.playing_count > SOLVE_BUDGET)
-				break;
-			tau *= SOLVE_TAU_STEP;
 		}
 		converge(&wk, SOLVE_EPS, SOLVE_SWEEPS);
 	}
@@ -646,7 +680,7 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 	memcpy(&h, buf, sizeof(h));
 	if (memcmp(h.magic, image_magic, sizeof(h.magic)) != 0 || h.byteorder != 0x01020304u ||
 	    h.n != n || h.per_player != per_player || h.eps != SOLVE_EPS || h.cut != SOLVE_CUT ||
-	    h.uniform != 0 || !(h.tau >= SOLVE_TAU_MIN * (1 - 1e-9) && h.tau <= SOLVE_TAU_START))
+	    h.uniform != 0 || !(h.tau >= SOLVE_TAU_MIN * (1 - 1e-9) && h.tau <= 2))
 		return NULL;
 	if (!(t = table_new(n, per_player)))
 		return NULL;
