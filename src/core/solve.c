@@ -35,7 +35,7 @@ struct solve_table {
 
 /* Builder-only data: the transitions. */
 struct work {
-	struct solve_table *t;
+	const struct solve_table *t;
 	int32_t *next;    /* [state][victim slot][curse face][response face] */
 	uint8_t *playing; /* [state]: at least two cultists sane */
 	uint8_t *sum;     /* [state]: the sanity sum */
@@ -364,9 +364,8 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 /* One Gauss-Seidel sweep, each state moving the fraction `alpha` of the
  * way to its backup; returns the largest change a full backup would make
  * to a win chance. */
-static double sweep(struct work *wk, double alpha)
+static double sweep(struct solve_table *t, const struct work *wk, double alpha)
 {
-	struct solve_table *t = wk->t;
 	double res = 0, v[WIDTH_MAX];
 
 	for (long o = 0; o < wk->playing_count; o++) {
@@ -386,13 +385,12 @@ static double sweep(struct work *wk, double alpha)
 /* Sweeps at the table's temperature until the residual is at most eps or
  * `cap` sweeps are spent; the step shrinks (down to SOLVE_ALPHA_MIN) each
  * time the residual grows. Returns 1 when converged. */
-static int converge(struct work *wk, double eps, int cap)
+static int converge(struct solve_table *t, const struct work *wk, double eps, int cap)
 {
-	struct solve_table *t = wk->t;
 	double alpha = 1, prev = HUGE_VAL;
 
 	for (int s = 0; s < cap; s++) {
-		double res = sweep(wk, alpha);
+		double res = sweep(t, wk, alpha);
 		t->stats.sweeps++;
 		t->stats.residual = res;
 		if (res <= eps)
@@ -436,7 +434,7 @@ static struct solve_table *table_new(int n, int per_player)
 
 /* The transitions of t's states into wk; 0, or -1 when memory runs out
  * (wk freed then). */
-static int work_new(struct work *wk, struct solve_table *t)
+static int work_new(struct work *wk, const struct solve_table *t)
 {
 	size_t states = (size_t)t->stats.states, slots = (size_t)t->n - 1;
 
@@ -485,7 +483,7 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 	                      states * (2 + sizeof(int32_t));
 	if (profile == SOLVE_RANDOM) {
 		t->uniform = 1;
-		converge(&wk, SOLVE_EPS, SOLVE_SWEEPS);
+		converge(t, &wk, SOLVE_EPS, SOLVE_SWEEPS);
 	} else {
 		/* The logit path: each temperature starts from the values of
 		 * the last that converged. When one does not, the values go
@@ -496,7 +494,8 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 		t->tau = SOLVE_TAU_START;
 		/* a start too cold for the iteration to settle from zero
 		 * values starts again four times warmer */
-		while (!(ok = converge(&wk, SOLVE_STAGE_EPS, SOLVE_STAGE_SWEEPS)) && t->tau < 1) {
+		while (!(ok = converge(t, &wk, SOLVE_STAGE_EPS, SOLVE_STAGE_SWEEPS)) &&
+		       t->tau < 1) {
 			t->stats.failed += SOLVE_STAGE_SWEEPS;
 			memset(t->w, 0,
 			       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
@@ -512,7 +511,7 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 			if (cap < 1)
 				break;
 			t->tau = fmax(from * step, SOLVE_TAU_MIN);
-			if (converge(&wk, SOLVE_STAGE_EPS,
+			if (converge(t, &wk, SOLVE_STAGE_EPS,
 			             cap < SOLVE_STAGE_SWEEPS ? cap : SOLVE_STAGE_SWEEPS)) {
 				t->stats.stages++;
 				memcpy(save, t->w, bytes);
@@ -523,7 +522,7 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 				t->stats.failed += t->stats.sweeps - last;
 			}
 		}
-		converge(&wk, SOLVE_EPS, SOLVE_SWEEPS);
+		converge(t, &wk, SOLVE_EPS, SOLVE_SWEEPS);
 	}
 	t->stats.tau = t->uniform ? 0 : t->tau;
 	free(save);
@@ -531,10 +530,8 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 	return t;
 }
 
-int solve_exploit(const struct solve_table *ct, struct solve_exploit *out)
+int solve_exploit(const struct solve_table *t, struct solve_exploit *out)
 {
-	/* the transitions are built for t; nothing in t changes */
-	struct solve_table *t = (struct solve_table *)(uintptr_t)ct;
 	struct work wk = { 0 };
 	int n = t->n, groups = t->per_player ? 2 : n, slots = n - 1;
 	double *br;
@@ -560,7 +557,7 @@ int solve_exploit(const struct solve_table *ct, struct solve_exploit *out)
 				/* group d (this state's coordinates) is dn in the next
 				 * Caster's; seat q (own coordinates) is in it when */
 				int dn = t->per_player ? d ^ 1 : (d - 1 + n) % n;
-				int caster_in = t->per_player ? d == 0 : d == 0;
+				int caster_in = d == 0; /* the Caster is seat 0 */
 				double best = -1, mixed = 0, nv;
 				for (int k = 0; k < slots; k++) {
 					const int32_t *nx =
