@@ -327,8 +327,8 @@ static struct cdice start_of(int n, int pp)
 static void test_self_play_matches_table(void **unused)
 {
 	static const int sizes[][3] = {
-		{ 2, 0, 20000 }, { 3, 0, 20000 }, { 4, 0, 12000 }, { 5, 0, 5000 },
-		{ 6, 0, 2500 },  { 4, 2, 12000 }, { 6, 3, 2500 },
+		{ 2, 0, 20000 }, { 3, 0, 20000 }, { 4, 0, 8000 }, { 5, 0, 3000 },
+		{ 6, 0, 2000 },  { 4, 2, 8000 },  { 6, 3, 2000 },
 	};
 	const struct game_policy *sol = game_policy_find(&cdice_ops, "solver");
 
