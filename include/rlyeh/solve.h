@@ -51,7 +51,10 @@
  *
  * Memory: the table keeps (n + 2) doubles per state (6 cultists: 8.6 MB);
  * while solving it also holds the transitions (16 int32 per state and
- * victim: 43 MB for 6 cultists), freed before solve_build returns. solve_stats reports both. Beyond
+ * victim: 43 MB for 6 cultists), the values of the last temperature that
+ * converged (8.6 MB) and the sweep order, freed before solve_build
+ * returns (61 MB at the peak for 6 cultists; solve_exploit needs about as
+ * much again). solve_stats reports both. Beyond
  * SOLVE_MAX_CULTISTS the table is not built (7 cultists would need ~1.2 M states and ~0.5 GB while
  * solving).
  *

@@ -1,6 +1,8 @@
 /* Solver (solve.h): hand-checked positions, probabilities, the exact
  * evaluation of the "random" policy against the rules file's reference
- * values, and a seeded tournament with seats rotated. */
+ * values, a seeded tournament with seats rotated, and the equilibrium:
+ * the 2-cultist row against an independent solve, exploitability bounds,
+ * replay of mixed choices, solver self-play against the table. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
