@@ -440,6 +440,8 @@ enum i18n_id {
 	/* lobby expiry, names */
 	S_LOBBY_EXPIRED,
 	S_ERR_NAME_TAKEN,
+	S_HINT_MIX,
+	S_HINT_MIX_PURE,
 	I18N_COUNT,
 };
 

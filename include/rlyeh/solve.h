@@ -12,41 +12,49 @@
  *
  * Values. For every state, each seat's probability of winning and
  * Cthulhu's, summing to 1, plus the expected number of complete turns left.
- * A choice made by a seat maximises its owner's total (in Rival Cults the
- * winner is a player, so the sum over that player's cultists).
+ * A choice made by a seat is valued by its owner's total (in Rival Cults
+ * the winner is a player, so the sum over that player's cultists).
  *
- * Solution concept: a logit (quantal response) equilibrium at the fixed
- * temperature SOLVE_TAU. Every chooser (victim, Eye face) picks option k
- * with probability proportional to exp(x_k / SOLVE_TAU), x_k being the
- * option's chance for the chooser's owner; chance nodes average over the
- * d12. The table holds the fixed point of that profile, found by
- * Gauss-Seidel value iteration from all-zero values; it stops when a sweep
- * changes no win chance by more than SOLVE_EPS (residual and sweeps in
- * solve_stats), with SOLVE_SWEEPS as a cap that is reported, never hit
- * silently. Why not max^n: with 3 or more cultists the "everyone for
- * themselves" iteration with a pure best response cycles (best-response
- * cycles, see the rules file; measured here: residual 0.2-0.7 after 200
- * sweeps), so its values depend on where it is stopped. The logit profile
- * is smooth, converges for every size solved here in 20-40 sweeps, and
- * its values are exact win chances of a real (mixed) stationary profile:
- * they sum to 1 with Cthulhu and every game ends with probability 1 under
- * it (two Cthulhu faces a turn, chance 1/144, take a token from every sane
- * cultist, so from any state the game ends within 3n turns with positive
- * probability). With 2 cultists the only choices are Eye faces and the
- * logit values are within a few thousandths of the pure equilibrium.
- * The policy "solver" (cdice.h) plays purely: it looks one turn ahead on
- * the table, scoring each option by the chance it gives when the rest of
- * the turn's Eye choices are also the best ones and later turns follow the
- * table, and plays the best; ties within SOLVE_TIE go to the first option
- * in cdice_step order (lowest seat, then Yellow Sign, Tentacle, Elder
- * Sign, Cthulhu).
+ * Solution concept: the logit equilibrium traced towards temperature 0
+ * (McKelvey and Palfrey's logit quantal response equilibrium, whose limit
+ * as the temperature goes to 0 is a Nash equilibrium; followed here by
+ * warm starts along a falling temperature, the homotopy of Turocy 2005).
+ * At temperature tau every chooser (victim, Eye face) picks option k with
+ * probability proportional to exp((x_k - max x) / tau), x_k being the
+ * option's chance for the chooser's owner, and 0 where that exponent is
+ * below -SOLVE_CUT (solve_choice); chance nodes average over the d12. The
+ * table is the fixed point of that stationary profile, found by
+ * Gauss-Seidel value iteration: first at SOLVE_TAU_START from all-zero
+ * values (four times warmer, from zero again, should that not settle),
+ * then along falling temperatures, each started from the values
+ * of the last that converged (to SOLVE_STAGE_EPS within
+ * SOLVE_STAGE_SWEEPS sweeps; a sweep moves every state a step of its
+ * backup, the step halving down to SOLVE_ALPHA_MIN whenever the residual
+ * grows). The next temperature is SOLVE_TAU_STEP times the last; when it
+ * does not converge, the values go back and the step's exponent halves
+ * (as a homotopy shortens its step), until the step would be nearer 1
+ * than SOLVE_STEP_MAX, SOLVE_TAU_MIN is reached or SOLVE_BUDGET state
+ * backups are spent. The last temperature that converged is kept
+ * (solve_stats: tau, stages, failed) and polished until a sweep changes no win
+ * chance by more than SOLVE_EPS. The profile is mixed wherever options lie
+ * within a few tau of each other. How far it is from an equilibrium is
+ * measured exactly by solve_exploit: each seat's gain from an exact best
+ * response to the others' profile. The values are exact win chances of
+ * that (mixed) stationary profile: they sum to 1 with Cthulhu, and every
+ * game ends with probability 1 (two Cthulhu faces a turn, chance 1/144,
+ * take a token from every sane cultist). The policy "solver" (cdice.h)
+ * plays exactly this profile: at each choice it draws from the options'
+ * probabilities (solve_pick) with the game's own random stream.
  *
  * The same machinery evaluates the uniform "random" policy exactly
  * (SOLVE_RANDOM), which checks it against the reference values.
  *
  * Memory: the table keeps (n + 2) doubles per state (6 cultists: 8.6 MB);
  * while solving it also holds the transitions (16 int32 per state and
- * victim: 43 MB for 6 cultists), freed before solve_build returns. solve_stats reports both. Beyond
+ * victim: 43 MB for 6 cultists), the values of the last temperature that
+ * converged (8.6 MB) and the sweep order, freed before solve_build
+ * returns (61 MB at the peak for 6 cultists; solve_exploit needs about as
+ * much again). solve_stats reports both. Beyond
  * SOLVE_MAX_CULTISTS the table is not built (7 cultists would need ~1.2 M states and ~0.5 GB while
  * solving).
  *
@@ -58,12 +66,21 @@
 #include <stddef.h>
 
 #include "rlyeh/cdice.h"
+#include "rlyeh/rng.h"
 
 #define SOLVE_MAX_CULTISTS 6
-#define SOLVE_TAU          0.1   /* logit temperature, in win probability */
-#define SOLVE_SWEEPS       1000  /* cap on sweeps (reported in solve_stats) */
-#define SOLVE_EPS          1e-12 /* convergence: largest change in a sweep */
-#define SOLVE_TIE          1e-12 /* options closer than this are tied */
+#define SOLVE_TAU_START    0.025  /* first logit temperature, in win probability */
+#define SOLVE_TAU_STEP     0.5    /* each temperature is this times the last */
+#define SOLVE_STEP_MAX     0.97   /* no step nearer 1 than this is tried */
+#define SOLVE_TAU_MIN      1e-6   /* the lowest temperature tried */
+#define SOLVE_STAGE_SWEEPS 400    /* sweeps a temperature may take to converge */
+#define SOLVE_STAGE_EPS    1e-8   /* convergence of a temperature on the way */
+#define SOLVE_BUDGET       2.5e6  /* state backups after which no lower temperature is tried */
+#define SOLVE_ALPHA_MIN    0.0625 /* smallest step of a sweep */
+#define SOLVE_CUT          40     /* exponents below -SOLVE_CUT weigh 0 */
+#define SOLVE_SWEEPS       1000   /* cap on the final polish (reported) */
+#define SOLVE_EPS          1e-12  /* convergence: largest change in a sweep */
+#define SOLVE_TIE          1e-12  /* options closer than this are tied */
 
 enum solve_profile {
 	SOLVE_PERFECT, /* the logit equilibrium above */
@@ -73,7 +90,10 @@ enum solve_profile {
 struct solve_stats {
 	int n, per_player;
 	long states;       /* stored turn-start states */
-	int sweeps;        /* sweeps run */
+	int sweeps;        /* sweeps run, over every temperature */
+	int stages;        /* temperatures that converged */
+	int failed;        /* sweeps spent on temperatures that did not */
+	double tau;        /* the profile's temperature (0: uniform) */
 	double residual;   /* largest change of a win chance in the last sweep */
 	size_t bytes_kept; /* memory the table keeps */
 	size_t bytes_peak; /* memory held while solving */
@@ -115,11 +135,41 @@ double solve_length(const struct solve_table *t, const struct cdice *g);
 
 /* At a choice node of g (`step` from cdice_step), the value vector of each
  * option, in step->options order: out[k * (CDICE_MAX + 1) + i] is seat i's
- * chance (i = n for Cthulhu) after option k. Returns the index of the
- * option best for the chooser's owner (ties: the first), or -1 when `step`
- * is not a choice. */
+ * chance (i = n for Cthulhu) after option k (out may be NULL), and the
+ * profile's probability of each option into prob[k] (may be NULL).
+ * Returns the index of the option best for the chooser's owner (ties
+ * within SOLVE_TIE: the first), or -1 when `step` is not a choice. */
 int solve_options(const struct solve_table *t, const struct cdice *g, const struct game_step *step,
-                  double *out);
+                  double *out, double *prob);
+
+/* The profile's choice at g's choice node `step`: an index into
+ * step->options drawn with solve_options' probabilities from one value of
+ * rng (taken at every choice, pure or mixed, so a game replays from its
+ * seed). -1 when `step` is not a choice (rng untouched then). */
+int solve_pick(const struct solve_table *t, const struct cdice *g, const struct game_step *step,
+               struct rng *rng);
+
+/* The logit choice among count options (count <= GAME_MAX_OPTIONS) worth
+ * x[k] to the chooser, at temperature tau (0: uniform): probabilities
+ * into p (see "Solution concept" above). */
+void solve_choice(double tau, const double *x, int count, double *p);
+
+/* How far the table's profile is from an equilibrium: for each group (a
+ * seat, or a player in Rival Cults) the best response to the others'
+ * profile, solved exactly as a one-agent decision problem (value
+ * iteration until no value moves by more than SOLVE_EPS), minus the
+ * group's value under the profile. */
+struct solve_exploit {
+	int groups;                 /* seats, or 2 players in Rival Cults */
+	double at_start[CDICE_MAX]; /* from the start, seat 0 casting first, by seat or player */
+	double worst;               /* the largest over every turn start and group */
+	int sweeps;                 /* value-iteration sweeps */
+	double residual;            /* largest change in the last one */
+};
+
+/* Fills *out for table t; 0, or -1 when memory runs out (out zeroed).
+ * Takes about as long as solving a few temperatures. */
+int solve_exploit(const struct solve_table *t, struct solve_exploit *out);
 
 /* Finds the table for n cultists and variant; NULL when none (too many
  * cultists, no provider, or out of memory). Used by the "solver" policy. */

@@ -5,19 +5,20 @@
  * Rival Cults 2x2 and 2x3), at most 7 tables, 17 MB for all of them. A
  * table is built once, under a mutex, by the first thread that needs it;
  * others needing the same table wait; readers of a built table take no
- * lock. Kept on disk when solvecache_set_dir names a directory: the
- * largest tables (6 cultists) take seconds to build, see README
- * "rlyeh analyze". */
+ * lock. Kept on disk when solvecache_set_dir names a directory: tables
+ * of 4 or more cultists take seconds to build, see README "rlyeh
+ * analyze". */
 #ifndef RLYEH_SOLVECACHE_H
 #define RLYEH_SOLVECACHE_H
 
 #include "rlyeh/solve.h"
 
 /* Tables of at most this many cultists are solved on the calling thread
- * even in background mode: measured (RelWithDebInfo, one core) 2 cultists
- * 0.14 ms, 3: 2.6 ms, 4 (and Rival Cults 2x2): 40 ms, 5: 0.55 s, 6 (and
- * 2x3): 7.6-8.3 s; reading a kept table takes at most 7 ms (6 cultists). */
-#define SOLVECACHE_AT_ONCE_MAX 4
+ * even in background mode: measured (Release, one core; the solver is
+ * optimised in every build type) 2 cultists under 1 ms, 3: 0.2 s, 4: 1.8
+ * s, Rival Cults 2x2: 0.3 s, 5: 2 s, 6 (and 2x3): 8-10 s; reading a kept
+ * table takes at most 7 ms (6 cultists). */
+#define SOLVECACHE_AT_ONCE_MAX 3
 
 /* The table for n cultists and variant (per_player 0, 2 or 3): the one in
  * memory, else the one kept on disk (solvecache_set_dir), else solved now.

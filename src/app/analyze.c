@@ -11,9 +11,12 @@ static const char usage[] =
     "Usage: rlyeh analyze [--random]\n"
     "Cthulhu Dice from the solved tables: for 2-6 cultists and Rival Cults 2x2\n"
     "and 2x3, seat 0 casting first, each seat's chance of winning under the\n"
-    "solver's profile (a logit equilibrium, see README \"rlyeh analyze\"), Cthulhu's\n"
-    "chance and the expected number of complete turns, all exact (no\n"
-    "sampling); then what each solve took.\n"
+    "solver's profile (the logit equilibrium traced towards temperature 0, see\n"
+    "README \"rlyeh analyze\"), Cthulhu's chance and the expected number of\n"
+    "complete turns, all exact (no sampling); then what each solve took. A\n"
+    "second table gives the profile's exploitability: what each seat (each\n"
+    "player in Rival Cults) gains from the start by an exact best response\n"
+    "to the others, and the largest gain over every position.\n"
     "  --random  the uniform \"random\" policy instead of perfect play\n";
 
 static double now_seconds(void)
@@ -30,6 +33,9 @@ int analyze_main(int argc, char **argv)
 		{ 2, 0 }, { 3, 0 }, { 4, 0 }, { 5, 0 }, { 6, 0 }, { 4, 2 }, { 6, 3 },
 	};
 	enum solve_profile profile = SOLVE_PERFECT;
+	struct solve_table *tables[sizeof(sizes) / sizeof(sizes[0])] = { 0 };
+	double secs[sizeof(sizes) / sizeof(sizes[0])];
+	int rc = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--random") == 0) {
@@ -42,35 +48,64 @@ int analyze_main(int argc, char **argv)
 		}
 	}
 	printf("| table | seat 0 | seat 1 | seat 2 | seat 3 | seat 4 | seat 5 | Cthulhu | turns |"
-	       " states | sweeps | residual | solve s | MB kept | MB peak |\n");
-	printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	       " --- | --- |\n");
+	       " states | tau | sweeps | residual | solve s | MB kept | MB peak |\n");
+	printf(
+	    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	    " --- | --- |\n");
 	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
 		int n = sizes[c][0], pp = sizes[c][1];
 		struct game_setup setup = { .players = pp ? 2 : n, .per_player = pp };
-		double start = now_seconds(), v[CDICE_MAX + 1], secs;
-		struct solve_table *t = solve_build(n, pp, profile);
+		double start = now_seconds(), v[CDICE_MAX + 1];
 		const struct solve_stats *st;
 		struct cdice g;
 
-		secs = now_seconds() - start;
-		if (!t) {
+		tables[c] = solve_build(n, pp, profile);
+		secs[c] = now_seconds() - start;
+		if (!tables[c]) {
 			fprintf(stderr, "rlyeh analyze: out of memory for %d cultists\n", n);
-			return 1;
+			rc = 1;
+			break;
 		}
-		st = solve_stats(t);
+		st = solve_stats(tables[c]);
 		cdice_init(&g, &setup);
-		solve_value(t, &g, v);
+		solve_value(tables[c], &g, v);
 		if (pp)
 			printf("| rival %dx%d |", 2, pp);
 		else
 			printf("| %d cultists |", n);
 		for (int i = 0; i < 6; i++)
 			printf(i < n ? " %.4f |" : " |", i < n ? v[i] : 0.0);
-		printf(" %.4f | %.2f | %ld | %d | %.1e | %.2f | %.1f | %.1f |\n", v[n],
-		       solve_length(t, &g), st->states, st->sweeps, st->residual, secs,
-		       (double)st->bytes_kept / 1e6, (double)st->bytes_peak / 1e6);
-		solve_free(t);
+		printf(" %.4f | %.2f | %ld | %.2g | %d | %.1e | %.2f | %.1f | %.1f |\n", v[n],
+		       solve_length(tables[c], &g), st->states, st->tau, st->sweeps, st->residual,
+		       secs[c], (double)st->bytes_kept / 1e6, (double)st->bytes_peak / 1e6);
+		fflush(stdout);
 	}
-	return 0;
+	if (rc == 0) {
+		printf(
+		    "\n| table | exploitability from the start (by seat; Rival Cults: by player) |"
+		    " worst over every position | BR sweeps | BR residual | exploit s |\n");
+		printf("| --- | --- | --- | --- | --- | --- |\n");
+	}
+	for (size_t c = 0; rc == 0 && c < sizeof(sizes) / sizeof(sizes[0]); c++) {
+		struct solve_exploit ex;
+		double start = now_seconds();
+
+		if (solve_exploit(tables[c], &ex) != 0) {
+			fprintf(stderr, "rlyeh analyze: out of memory\n");
+			rc = 1;
+			break;
+		}
+		if (sizes[c][1])
+			printf("| rival %dx%d |", 2, sizes[c][1]);
+		else
+			printf("| %d cultists |", sizes[c][0]);
+		for (int d = 0; d < ex.groups; d++)
+			printf("%s%.1e", d ? " / " : " ", ex.at_start[d]);
+		printf(" | %.1e | %d | %.1e | %.2f |\n", ex.worst, ex.sweeps, ex.residual,
+		       now_seconds() - start);
+		fflush(stdout);
+	}
+	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++)
+		solve_free(tables[c]);
+	return rc;
 }

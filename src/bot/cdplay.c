@@ -390,10 +390,10 @@ static int hint(const void *state, const struct play_ctx *c, int who, struct tex
 	const struct cdice *g = state;
 	const struct solve_table *t;
 	struct game_step step;
-	double v[GAME_MAX_OPTIONS * (CDICE_MAX + 1)];
-	char name[80], label[80], list[768], pct[16];
-	struct text lt;
-	int best;
+	double v[GAME_MAX_OPTIONS * (CDICE_MAX + 1)], p[GAME_MAX_OPTIONS];
+	char name[80], label[80], list[768], mix[768], pct[16];
+	struct text lt, mt;
+	int best, used = 0;
 
 	cdice_step(g, &step);
 	if (step.node == GAME_NODE_OVER || cdice_owner(g, step.seat) != who)
@@ -417,7 +417,7 @@ static int hint(const void *state, const struct play_ctx *c, int who, struct tex
 		i18n_add(out, c->lang, S_HINT_NOW, name, pct, NULL);
 		return 0;
 	}
-	best = solve_options(t, g, &step, v);
+	best = solve_options(t, g, &step, v, p);
 	text_init(&lt, list, sizeof(list));
 	for (int k = 0; k < step.count; k++) {
 		option_label(g, c, step.kind, step.options[k], label, sizeof(label));
@@ -431,6 +431,25 @@ static int hint(const void *state, const struct play_ctx *c, int who, struct tex
 		text_add(&lt, ")");
 	}
 	i18n_add(out, c->lang, S_HINT_CHOICES, name, list, NULL);
+	/* the options the profile uses, with their probabilities (those it
+	 * plays less than once in 2,000 times are left out) */
+	text_init(&mt, mix, sizeof(mix));
+	for (int k = 0; k < step.count; k++) {
+		if (p[k] < 0.0005)
+			continue;
+		option_label(g, c, step.kind, step.options[k], label, sizeof(label));
+		snprintf(pct, sizeof(pct), "%.1f%%", 100 * p[k]);
+		text_addf(&mt, "%s%s %s", used++ ? " · " : "", label, pct);
+	}
+	if (used == 1) {
+		for (int k = 0; k < step.count; k++)
+			if (p[k] >= 0.0005)
+				option_label(g, c, step.kind, step.options[k], label,
+				             sizeof(label));
+		i18n_add(out, c->lang, S_HINT_MIX_PURE, label, NULL);
+	} else {
+		i18n_add(out, c->lang, S_HINT_MIX, mix, NULL);
+	}
 	return 0;
 }
 

@@ -391,18 +391,17 @@ int cdice_policy_heuristic(const void *state, const struct game_step *step, stru
 	return best;
 }
 
-/* The solved table's best option for the chooser's owner (solve.h); the
- * heuristic where no table is provided (more than SOLVE_MAX_CULTISTS
- * cultists, or no provider installed). */
+/* The solved table's profile (solve.h), drawn from rng; the heuristic
+ * where no table is provided (more than SOLVE_MAX_CULTISTS cultists, or no
+ * provider installed). */
 int cdice_policy_solver(const void *state, const struct game_step *step, struct rng *rng)
 {
 	const struct cdice *g = state;
 	const struct solve_table *t = solve_provided(g->n, g->per_player);
-	double v[GAME_MAX_OPTIONS * (CDICE_MAX + 1)];
 
 	if (!t)
 		return cdice_policy_heuristic(state, step, rng);
-	return step->options[solve_options(t, g, step, v)];
+	return step->options[solve_pick(t, g, step, rng)];
 }
 
 /* ---- the generic boundary ---- */

@@ -26,19 +26,21 @@ struct solve_table {
 	 * below[k][r][v]: those whose first entry is below v (ranking). */
 	long cnt[SOLVE_MAX_CULTISTS + 1][TMAX + 1];
 	long below[SOLVE_MAX_CULTISTS + 1][TMAX + 1][TMAX + 2];
-	double *w; /* width values per state, Caster at seat 0 */
+	int uniform; /* the "random" profile instead of the logit one */
+	double tau;  /* the logit profile's temperature */
+	/* width values per state, Caster at seat 0; then the rows of the
+	 * ends of a game (rows_of) */
+	double *w;
 };
 
 /* Builder-only data: the transitions. */
 struct work {
-	struct solve_table *t;
+	const struct solve_table *t;
 	int32_t *next;    /* [state][victim slot][curse face][response face] */
 	uint8_t *playing; /* [state]: at least two cultists sane */
-};
-
-enum mode {
-	MODE_LOGIT,   /* logit responses at temperature SOLVE_TAU */
-	MODE_UNIFORM, /* uniform choices */
+	uint8_t *sum;     /* [state]: the sanity sum */
+	int32_t *order;   /* the playing states by rising sanity sum */
+	long playing_count;
 };
 
 static const struct solve_table *provider_table(int n, int per_player);
@@ -79,7 +81,7 @@ static long rank_of(const struct solve_table *t, const uint8_t *s)
 /* Rank of g's sanity seen from `caster`: seat (caster + j) % n goes to j. */
 static long rank_from(const struct solve_table *t, const struct cdice *g, int caster)
 {
-	uint8_t s[SOLVE_MAX_CULTISTS];
+	uint8_t s[SOLVE_MAX_CULTISTS] = { 0 };
 
 	for (int j = 0; j < t->n; j++)
 		s[j] = g->sanity[(caster + j) % t->n];
@@ -139,12 +141,14 @@ static void position(const struct solve_table *t, const uint8_t *s, struct cdice
 	g->pool = (uint8_t)(TOKENS(t->n) - sum);
 }
 
-/* Code of the position after a complete turn: the next state's index (seen
- * from the next Caster, seat 1), or -1 - winner, or -1 - n for Cthulhu. */
+/* Code of the position after a complete turn: the next state's row (seen
+ * from the next Caster, seat 1), or the row of its end. */
 static int32_t turn_code(const struct solve_table *t, const struct cdice *g)
 {
+	int n = t->n;
+
 	if (g->phase == CDICE_OVER)
-		return g->winner >= 0 ? -1 - g->winner : -1 - t->n;
+		return (int32_t)(t->stats.states + (g->winner >= 0 ? (g->winner - 1 + n) % n : n));
 	assert(g->phase == CDICE_VICTIM && g->caster == 1);
 	return (int32_t)rank_from(t, g, 1);
 }
@@ -153,12 +157,15 @@ static int32_t turn_code(const struct solve_table *t, const struct cdice *g)
 static void build_state(struct work *wk, long idx, const uint8_t *s)
 {
 	const struct solve_table *t = wk->t;
-	int slots = t->n - 1, sane = 0;
+	int slots = t->n - 1, sane = 0, sum = 0;
 	struct cdice g;
 
-	for (int i = 0; i < t->n; i++)
+	for (int i = 0; i < t->n; i++) {
 		sane += s[i] > 0;
+		sum += s[i];
+	}
 	wk->playing[idx] = sane >= 2;
+	wk->sum[idx] = (uint8_t)sum;
 	position(t, s, &g);
 	for (int k = 0; k < slots; k++) {
 		int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
@@ -205,24 +212,28 @@ static void build_all(struct work *wk)
 		}
 	} while (i >= 0);
 	assert(idx == t->stats.states);
+	/* Sweep order: positions with fewer tokens in the cultists' hands
+	 * first. They are nearer the end, so a sweep carries the values of
+	 * the ends further back than in rank order. */
+	wk->playing_count = 0;
+	for (int total = 0; total <= TOKENS(n); total++)
+		for (long k = 0; k < idx; k++)
+			if (wk->playing[k] && wk->sum[k] == total)
+				wk->order[wk->playing_count++] = (int32_t)k;
 }
 
-/* The value vector (n seats, Cthulhu, turns left) at transition `code`,
- * seen from the Caster of the turn just played (seat 0). */
-static void code_value(const struct solve_table *t, int32_t code, double *out)
+/* The rows of the ends of a game, after the turn starts in `rows` (width
+ * values a row, next-Caster coordinates): seat j wins, then Cthulhu. */
+static void set_ends(const struct solve_table *t, double *rows, int width, int groups)
 {
-	int n = t->n;
+	double *e = rows + (size_t)t->stats.states * (size_t)width;
 
-	if (code < 0) {
-		memset(out, 0, sizeof(double) * (size_t)t->width);
-		out[-1 - code] = 1;
-		return;
-	}
-	const double *v = t->w + (size_t)code * t->width;
-	out[0] = v[n - 1];
-	memcpy(out + 1, v, sizeof(double) * (size_t)(n - 1));
-	out[n] = v[n];
-	out[n + 1] = v[n + 1];
+	memset(e, 0, sizeof(double) * (size_t)width * (size_t)(t->n + 1));
+	for (int j = 0; j < t->n; j++)
+		e[(size_t)j * (size_t)width + (size_t)(groups == 2 && t->per_player ? j % 2 : j)] =
+		    1;
+	if (groups == 0) /* the value rows: Cthulhu's column */
+		e[(size_t)t->n * (size_t)width + (size_t)t->n] = 1;
 }
 
 static void axpy(int width, double a, const double *x, double *y)
@@ -231,105 +242,172 @@ static void axpy(int width, double a, const double *x, double *y)
 		y[i] += a * x[i];
 }
 
-/* Index of the option among `count` vectors (stride WIDTH_MAX) best for the
- * owner of seat q; ties within SOLVE_TIE go to the first. */
-static int best_of(const struct solve_table *t, double (*v)[WIDTH_MAX], int count, int q)
+/* Value to the owner of next-coordinate seat q of the row v. */
+static double own(const struct solve_table *t, const double *v, int q)
 {
-	int best = 0;
-	double bv = owner_value(t, v[0], q);
+	double sum = 0;
 
-	for (int k = 1; k < count; k++) {
-		double x = owner_value(t, v[k], q);
-		if (x > bv + SOLVE_TIE) {
-			best = k;
-			bv = x;
-		}
-	}
-	return best;
+	if (!t->per_player)
+		return v[q];
+	for (int j = q % 2; j < t->n; j += 2)
+		sum += v[j];
+	return sum;
 }
 
-/* Adds `scale` times the mix of the `count` option vectors into out: the
- * logit (softmax) response of the owner of seat q at temperature
- * SOLVE_TAU, or the uniform mix. */
-static void mix(const struct solve_table *t, double (*v)[WIDTH_MAX], int count, int q,
-                enum mode mode, double scale, double *out)
+void solve_choice(double tau, const double *x, int count, double *p)
 {
-	double x[GAME_MAX_OPTIONS], top = 0, z = 0;
+	double top = x[0], z = 0, inv, floor;
+	int at = 0, live = 0;
 
-	for (int k = 0; k < count; k++) {
-		x[k] = owner_value(t, v[k], q);
-		if (k == 0 || x[k] > top)
+	for (int k = 1; k < count; k++)
+		if (x[k] > top) {
 			top = x[k];
+			at = k;
+		}
+	if (tau <= 0) {
+		for (int k = 0; k < count; k++)
+			p[k] = 1.0 / count;
+		return;
 	}
-	for (int k = 0; k < count; k++) {
-		x[k] = mode == MODE_UNIFORM ? 1 : exp((x[k] - top) / SOLVE_TAU);
-		z += x[k];
-	}
+	floor = top - SOLVE_CUT * tau;
 	for (int k = 0; k < count; k++)
-		axpy(t->width, scale * x[k] / z, v[k], out);
+		live += x[k] >= floor;
+	if (live == 1) {
+		for (int k = 0; k < count; k++)
+			p[k] = k == at;
+		return;
+	}
+	inv = 1 / tau;
+	for (int k = 0; k < count; k++) {
+		p[k] = x[k] < floor ? 0 : x[k] == top ? 1 : exp((x[k] - top) * inv);
+		z += p[k];
+	}
+	inv = 1 / z;
+	for (int k = 0; k < count; k++)
+		p[k] *= inv;
 }
 
-/* One backup of state idx under `mode` into out (width values). */
-static void backup(struct work *wk, long idx, enum mode mode, double *out)
+/* The profile's choices in one turn start: victim slot probabilities
+ * (0 for an illegal victim), the Caster's Eye after each victim, the
+ * Victim's Eye after each victim and curse face. */
+struct turn_mix {
+	double victim[SOLVE_MAX_CULTISTS];
+	double caster_eye[SOLVE_MAX_CULTISTS][PLAIN];
+	double victim_eye[SOLVE_MAX_CULTISTS][PLAIN][PLAIN];
+};
+
+/* One backup of state idx under the table's profile: its values (width,
+ * the state's own coordinates) into out, the choices into mix (NULL: not
+ * wanted). Rows are read from t->w. */
+static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
 {
 	const struct solve_table *t = wk->t;
-	int width = t->width, slots = t->n - 1, legal = 0;
-	double cv[SOLVE_MAX_CULTISTS][WIDTH_MAX];
+	int n = t->n, width = t->width, slots = n - 1, legal = 0, slot_of[SOLVE_MAX_CULTISTS];
+	double cv[SOLVE_MAX_CULTISTS][WIDTH_MAX], xv[SOLVE_MAX_CULTISTS] = { 0 },
+	                                          pv[SOLVE_MAX_CULTISTS];
+	double acc[WIDTH_MAX] = { 0 };
+	double tau = t->uniform ? 0 : t->tau;
 
-	memset(out, 0, sizeof(double) * (size_t)width);
 	for (int k = 0; k < slots; k++) {
 		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
-		double rv[PLAIN][WIDTH_MAX];
+		double rv[PLAIN][WIDTH_MAX], x[PLAIN], xc[PLAIN], p[PLAIN], q[PLAIN];
 
+		if (m)
+			m->victim[k] = 0;
 		if (nx[0] == INT32_MIN)
 			continue;
 		for (int cf = 0; cf < PLAIN; cf++) {
-			double fv[PLAIN][WIDTH_MAX];
+			const double *row[PLAIN];
+			for (int rf = 0; rf < PLAIN; rf++) {
+				row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * (size_t)width;
+				x[rf] = own(t, row[rf], k);
+			}
+			solve_choice(tau, x, PLAIN, p);
 			memset(rv[cf], 0, sizeof(rv[cf]));
 			for (int rf = 0; rf < PLAIN; rf++) {
-				code_value(t, nx[cf * PLAIN + rf], fv[rf]);
-				axpy(width, face_p[rf], fv[rf], rv[cf]);
+				double a = face_p[rf] + face_p[CDICE_EYE] * p[rf];
+				for (int i = 0; i < width; i++)
+					rv[cf][i] += a * row[rf][i];
+				if (m)
+					m->victim_eye[k][cf][rf] = p[rf];
 			}
-			/* The Victim's Eye. */
-			mix(t, fv, PLAIN, k + 1, mode, face_p[CDICE_EYE], rv[cf]);
+			xc[cf] = own(t, rv[cf], n - 1);
 		}
+		solve_choice(tau, xc, PLAIN, q);
 		memset(cv[legal], 0, sizeof(cv[legal]));
-		for (int cf = 0; cf < PLAIN; cf++)
-			axpy(width, face_p[cf], rv[cf], cv[legal]);
-		/* The Caster's Eye. */
-		mix(t, rv, PLAIN, 0, mode, face_p[CDICE_EYE], cv[legal]);
-		legal++;
+		for (int cf = 0; cf < PLAIN; cf++) {
+			double a = face_p[cf] + face_p[CDICE_EYE] * q[cf];
+			for (int i = 0; i < width; i++)
+				cv[legal][i] += a * rv[cf][i];
+			if (m)
+				m->caster_eye[k][cf] = q[cf];
+		}
+		xv[legal] = own(t, cv[legal], n - 1);
+		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
-	mix(t, cv, legal, 0, mode, 1, out);
-	out[t->n + 1] += 1; /* the turn just played */
+	solve_choice(tau, xv, legal, pv);
+	for (int l = 0; l < legal; l++) {
+		for (int i = 0; i < width; i++)
+			acc[i] += pv[l] * cv[l][i];
+		if (m)
+			m->victim[slot_of[l]] = pv[l];
+	}
+	/* next-Caster coordinates to this state's own */
+	out[0] = acc[n - 1];
+	for (int i = 1; i < n; i++)
+		out[i] = acc[i - 1];
+	out[n] = acc[n];
+	out[n + 1] = acc[n + 1] + 1; /* the turn just played */
 }
 
-/* One Gauss-Seidel sweep; returns the largest change of a win chance. */
-static double sweep(struct work *wk, enum mode mode)
+/* One Gauss-Seidel sweep, each state moving the fraction `alpha` of the
+ * way to its backup; returns the largest change a full backup would make
+ * to a win chance. */
+static double sweep(struct solve_table *t, const struct work *wk, double alpha)
 {
-	struct solve_table *t = wk->t;
 	double res = 0, v[WIDTH_MAX];
 
-	for (long idx = 0; idx < t->stats.states; idx++) {
-		double *w = t->w + (size_t)idx * t->width;
-		if (!wk->playing[idx])
-			continue;
-		backup(wk, idx, mode, v);
+	for (long o = 0; o < wk->playing_count; o++) {
+		long idx = wk->order[o];
+		double *w = t->w + (size_t)idx * (size_t)t->width;
+		backup(wk, idx, v, NULL);
 		for (int i = 0; i <= t->n + 1; i++) {
-			double d = v[i] > w[i] ? v[i] - w[i] : w[i] - v[i];
+			double d = fabs(v[i] - w[i]);
 			if (d > res && i <= t->n)
 				res = d;
+			w[i] += alpha * (v[i] - w[i]);
 		}
-		memcpy(w, v, sizeof(double) * (size_t)t->width);
 	}
 	return res;
+}
+
+/* Sweeps at the table's temperature until the residual is at most eps or
+ * `cap` sweeps are spent; the step shrinks (down to SOLVE_ALPHA_MIN) each
+ * time the residual grows. Returns 1 when converged. */
+static int converge(struct solve_table *t, const struct work *wk, double eps, int cap)
+{
+	double alpha = 1, prev = HUGE_VAL;
+
+	for (int s = 0; s < cap; s++) {
+		double res = sweep(t, wk, alpha);
+		t->stats.sweeps++;
+		t->stats.residual = res;
+		if (res <= eps)
+			return 1;
+		if (res > prev && alpha > SOLVE_ALPHA_MIN)
+			alpha /= 2;
+		prev = res;
+	}
+	return 0;
 }
 
 static void work_free(struct work *wk)
 {
 	free(wk->next);
 	free(wk->playing);
+	free(wk->sum);
+	free(wk->order);
 }
 
 /* A table for n cultists and variant per_player with its ranks and no
@@ -348,54 +426,216 @@ static struct solve_table *table_new(int n, int per_player)
 	t->per_player = per_player;
 	t->width = n + 2;
 	init_ranks(t);
+	t->stats.n = n;
+	t->stats.per_player = per_player;
+	t->stats.states = t->cnt[n][TOKENS(n)];
 	return t;
+}
+
+/* The transitions of t's states into wk; 0, or -1 when memory runs out
+ * (wk freed then). */
+static int work_new(struct work *wk, const struct solve_table *t)
+{
+	size_t states = (size_t)t->stats.states, slots = (size_t)t->n - 1;
+
+	wk->t = t;
+	wk->next = malloc(states * slots * PLAIN * PLAIN * sizeof(int32_t));
+	wk->playing = malloc(states);
+	wk->sum = malloc(states);
+	wk->order = malloc(states * sizeof(int32_t));
+	if (!wk->next || !wk->playing || !wk->sum || !wk->order) {
+		work_free(wk);
+		return -1;
+	}
+	build_all(wk);
+	return 0;
+}
+
+/* Rows of the values: the turn starts, then the n + 1 ends. */
+static size_t rows_of(const struct solve_table *t)
+{
+	return (size_t)t->stats.states + (size_t)t->n + 1;
 }
 
 struct solve_table *solve_build(int n, int per_player, enum solve_profile profile)
 {
 	struct solve_table *t;
 	struct work wk = { 0 };
-	size_t states, slots;
+	size_t states, slots, bytes;
+	double *save;
 
 	if (!(t = table_new(n, per_player)))
 		return NULL;
-	states = (size_t)t->cnt[n][TOKENS(n)];
+	states = (size_t)t->stats.states;
 	slots = (size_t)n - 1;
-	t->stats.n = n;
-	t->stats.per_player = per_player;
-	t->stats.states = (long)states;
-	t->w = calloc(states * (size_t)t->width, sizeof(double));
-	wk.t = t;
-	wk.next = malloc(states * slots * PLAIN * PLAIN * sizeof(int32_t));
-	wk.playing = malloc(states);
-	if (!t->w || !wk.next || !wk.playing) {
-		work_free(&wk);
+	bytes = rows_of(t) * (size_t)t->width * sizeof(double);
+	t->w = calloc(1, bytes);
+	save = malloc(bytes);
+	if (!t->w || !save || work_new(&wk, t) != 0) {
+		free(save);
 		solve_free(t);
 		return NULL;
 	}
-	t->stats.bytes_kept = sizeof(*t) + states * (size_t)t->width * sizeof(double);
-	t->stats.bytes_peak =
-	    t->stats.bytes_kept + states * slots * PLAIN * PLAIN * sizeof(int32_t) + states;
-	build_all(&wk);
-	do {
-		t->stats.residual =
-		    sweep(&wk, profile == SOLVE_PERFECT ? MODE_LOGIT : MODE_UNIFORM);
-		t->stats.sweeps++;
-	} while (t->stats.residual > SOLVE_EPS && t->stats.sweeps < SOLVE_SWEEPS);
+	set_ends(t, t->w, t->width, 0);
+	t->stats.bytes_kept = sizeof(*t) + bytes;
+	t->stats.bytes_peak = t->stats.bytes_kept + bytes +
+	                      states * slots * PLAIN * PLAIN * sizeof(int32_t) +
+	                      states * (2 + sizeof(int32_t));
+	if (profile == SOLVE_RANDOM) {
+		t->uniform = 1;
+		converge(t, &wk, SOLVE_EPS, SOLVE_SWEEPS);
+	} else {
+		/* The logit path: each temperature starts from the values of
+		 * the last that converged. When one does not, the values go
+		 * back and the next try lies nearer (the step's exponent
+		 * halves), as a homotopy shortens its step. */
+		double step = SOLVE_TAU_STEP, budget = SOLVE_BUDGET;
+		int ok;
+		t->tau = SOLVE_TAU_START;
+		/* a start too cold for the iteration to settle from zero
+		 * values starts again four times warmer */
+		while (!(ok = converge(t, &wk, SOLVE_STAGE_EPS, SOLVE_STAGE_SWEEPS)) &&
+		       t->tau < 1) {
+			t->stats.failed += SOLVE_STAGE_SWEEPS;
+			memset(t->w, 0,
+			       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
+			t->tau *= 4;
+		}
+		memcpy(save, t->w, bytes);
+		t->stats.stages = ok;
+		while (ok && t->tau > SOLVE_TAU_MIN * (1 + 1e-9) && step < SOLVE_STEP_MAX) {
+			double spent = (double)t->stats.sweeps * (double)wk.playing_count;
+			int cap = (int)((budget - spent) / (double)wk.playing_count),
+			    last = t->stats.sweeps;
+			double from = t->tau;
+			if (cap < 1)
+				break;
+			t->tau = fmax(from * step, SOLVE_TAU_MIN);
+			if (converge(t, &wk, SOLVE_STAGE_EPS,
+			             cap < SOLVE_STAGE_SWEEPS ? cap : SOLVE_STAGE_SWEEPS)) {
+				t->stats.stages++;
+				memcpy(save, t->w, bytes);
+			} else {
+				memcpy(t->w, save, bytes);
+				t->tau = from;
+				step = sqrt(step);
+				t->stats.failed += t->stats.sweeps - last;
+			}
+		}
+		converge(t, &wk, SOLVE_EPS, SOLVE_SWEEPS);
+	}
+	t->stats.tau = t->uniform ? 0 : t->tau;
+	free(save);
 	work_free(&wk);
 	return t;
 }
 
+int solve_exploit(const struct solve_table *t, struct solve_exploit *out)
+{
+	struct work wk = { 0 };
+	int n = t->n, groups = t->per_player ? 2 : n, slots = n - 1;
+	double *br;
+	uint8_t start[SOLVE_MAX_CULTISTS];
+	long init;
+
+	memset(out, 0, sizeof(*out));
+	br = calloc(rows_of(t) * (size_t)groups, sizeof(double));
+	if (!br || work_new(&wk, t) != 0) {
+		free(br);
+		return -1;
+	}
+	set_ends(t, br, groups, groups);
+	out->groups = groups;
+	do {
+		double res = 0;
+		for (long o = 0; o < wk.playing_count; o++) {
+			long idx = wk.order[o];
+			struct turn_mix m;
+			double v[WIDTH_MAX], *b = br + (size_t)idx * (size_t)groups;
+			backup(&wk, idx, v, &m);
+			for (int d = 0; d < groups; d++) {
+				/* group d (this state's coordinates) is dn in the next
+				 * Caster's; seat q (own coordinates) is in it when */
+				int dn = t->per_player ? d ^ 1 : (d - 1 + n) % n;
+				int caster_in = d == 0; /* the Caster is seat 0 */
+				double best = -1, mixed = 0, nv;
+				for (int k = 0; k < slots; k++) {
+					const int32_t *nx =
+					    wk.next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
+					int victim_in =
+					    t->per_player ? (k + 1) % 2 == d : k + 1 == d;
+					double cv = 0, ctop = -1, rvs[PLAIN];
+					if (nx[0] == INT32_MIN)
+						continue;
+					for (int cf = 0; cf < PLAIN; cf++) {
+						double rv = 0, top = -1, ev = 0;
+						for (int rf = 0; rf < PLAIN; rf++) {
+							double y = br[(size_t)nx[cf * PLAIN + rf] *
+							                  (size_t)groups +
+							              (size_t)dn];
+							rv += face_p[rf] * y;
+							ev += m.victim_eye[k][cf][rf] * y;
+							if (y > top)
+								top = y;
+						}
+						rv += face_p[CDICE_EYE] * (victim_in ? top : ev);
+						rvs[cf] = rv;
+						cv += face_p[cf] * rv;
+						if (rv > ctop)
+							ctop = rv;
+					}
+					if (caster_in) {
+						cv += face_p[CDICE_EYE] * ctop;
+					} else {
+						double ev = 0;
+						for (int cf = 0; cf < PLAIN; cf++)
+							ev += m.caster_eye[k][cf] * rvs[cf];
+						cv += face_p[CDICE_EYE] * ev;
+					}
+					if (cv > best)
+						best = cv;
+					mixed += m.victim[k] * cv;
+				}
+				nv = caster_in ? best : mixed;
+				if (fabs(nv - b[d]) > res)
+					res = fabs(nv - b[d]);
+				b[d] = nv;
+			}
+		}
+		out->sweeps++;
+		out->residual = res;
+	} while (out->residual > SOLVE_EPS && out->sweeps < SOLVE_SWEEPS);
+	for (int i = 0; i < n; i++)
+		start[i] = CDICE_SANITY;
+	init = rank_of(t, start);
+	for (long idx = 0; idx < t->stats.states; idx++) {
+		const double *w = t->w + (size_t)idx * (size_t)t->width;
+		if (!wk.playing[idx])
+			continue;
+		for (int d = 0; d < groups; d++) {
+			double gap = br[(size_t)idx * (size_t)groups + (size_t)d] - own(t, w, d);
+			if (idx == init)
+				out->at_start[d] = gap;
+			if (gap > out->worst)
+				out->worst = gap;
+		}
+	}
+	free(br);
+	work_free(&wk);
+	return 0;
+}
+
 /* The serialized table: this header, then states * width doubles. */
 struct image_head {
-	char magic[8];      /* "rlyehsv1" */
+	char magic[8];      /* "rlyehsv2" */
 	uint32_t byteorder; /* 0x01020304 as written */
 	int32_t n, per_player, width, sweeps;
 	int64_t states;
-	double tau, eps, residual;
+	double tau, eps, residual, cut;
+	int32_t stages, uniform;
 };
 
-static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '1' };
+static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '2' };
 
 size_t solve_image_size(const struct solve_table *t)
 {
@@ -415,9 +655,12 @@ void solve_image_write(const struct solve_table *t, void *buf)
 	h.width = t->width;
 	h.sweeps = t->stats.sweeps;
 	h.states = t->stats.states;
-	h.tau = SOLVE_TAU;
+	h.tau = t->tau;
 	h.eps = SOLVE_EPS;
 	h.residual = t->stats.residual;
+	h.cut = SOLVE_CUT;
+	h.stages = t->stats.stages;
+	h.uniform = t->uniform;
 	memcpy(buf, &h, sizeof(h));
 	memcpy((char *)buf + sizeof(h), t->w,
 	       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
@@ -433,18 +676,20 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 		return NULL;
 	memcpy(&h, buf, sizeof(h));
 	if (memcmp(h.magic, image_magic, sizeof(h.magic)) != 0 || h.byteorder != 0x01020304u ||
-	    h.n != n || h.per_player != per_player || h.tau != SOLVE_TAU || h.eps != SOLVE_EPS)
+	    h.n != n || h.per_player != per_player || h.eps != SOLVE_EPS || h.cut != SOLVE_CUT ||
+	    h.uniform != 0 || !(h.tau >= SOLVE_TAU_MIN * (1 - 1e-9) && h.tau <= 2))
 		return NULL;
 	if (!(t = table_new(n, per_player)))
 		return NULL;
-	values = (size_t)t->cnt[n][TOKENS(n)] * (size_t)t->width;
-	if (h.width != t->width || h.states != t->cnt[n][TOKENS(n)] ||
+	values = (size_t)t->stats.states * (size_t)t->width;
+	if (h.width != t->width || h.states != t->stats.states ||
 	    len != sizeof(h) + values * sizeof(double) ||
-	    !(t->w = malloc(values * sizeof(double)))) {
+	    !(t->w = malloc(rows_of(t) * (size_t)t->width * sizeof(double)))) {
 		solve_free(t);
 		return NULL;
 	}
 	memcpy(t->w, (const char *)buf + sizeof(h), values * sizeof(double));
+	set_ends(t, t->w, t->width, 0);
 	/* chances in [0, 1] summing to 1, then a length that is not negative;
 	 * or, for a turn start that cannot be played, all zero */
 	for (size_t i = 0; i < values; i += (size_t)t->width) {
@@ -463,12 +708,12 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 			return NULL;
 		}
 	}
-	t->stats.n = n;
-	t->stats.per_player = per_player;
-	t->stats.states = h.states;
+	t->tau = h.tau;
+	t->stats.tau = h.tau;
+	t->stats.stages = h.stages;
 	t->stats.sweeps = h.sweeps;
 	t->stats.residual = h.residual;
-	t->stats.bytes_kept = sizeof(*t) + values * sizeof(double);
+	t->stats.bytes_kept = sizeof(*t) + rows_of(t) * (size_t)t->width * sizeof(double);
 	t->stats.bytes_peak = t->stats.bytes_kept;
 	return t;
 }
@@ -494,7 +739,7 @@ int solve_fits(const struct solve_table *t, const struct cdice *g)
 /* ---- queries ---- */
 
 /* Values (width) of any position g, looking ahead to the end of the turn:
- * chance nodes average, Eye choices take the best for the roller's owner. */
+ * chance nodes average, Eye choices follow the profile. */
 static void node_value(const struct solve_table *t, const struct cdice *g, double *out)
 {
 	int n = t->n;
@@ -505,7 +750,7 @@ static void node_value(const struct solve_table *t, const struct cdice *g, doubl
 		out[g->winner >= 0 ? g->winner : n] = 1;
 		return;
 	case CDICE_VICTIM: {
-		const double *v = t->w + (size_t)rank_from(t, g, g->caster) * t->width;
+		const double *v = t->w + (size_t)rank_from(t, g, g->caster) * (size_t)t->width;
 		for (int i = 0; i < n; i++)
 			out[i] = v[(i - g->caster + n) % n];
 		out[n] = v[n];
@@ -527,7 +772,7 @@ static void node_value(const struct solve_table *t, const struct cdice *g, doubl
 		return;
 	case CDICE_CURSE_EYE:
 	case CDICE_RESPONSE_EYE: {
-		double v[PLAIN][WIDTH_MAX];
+		double v[PLAIN][WIDTH_MAX], x[PLAIN], p[PLAIN];
 		int seat = g->phase == CDICE_CURSE_EYE ? g->caster : g->victim;
 		for (int f = 0; f < PLAIN; f++) {
 			struct cdice c = *g;
@@ -535,8 +780,12 @@ static void node_value(const struct solve_table *t, const struct cdice *g, doubl
 			node_value(t, &c, v[f]);
 			if (c.phase == CDICE_VICTIM || c.phase == CDICE_OVER)
 				v[f][n + 1] += 1;
+			x[f] = owner_value(t, v[f], seat);
 		}
-		memcpy(out, v[best_of(t, v, PLAIN, seat)], sizeof(double) * (size_t)t->width);
+		solve_choice(t->uniform ? 0 : t->tau, x, PLAIN, p);
+		memset(out, 0, sizeof(double) * (size_t)t->width);
+		for (int f = 0; f < PLAIN; f++)
+			axpy(t->width, p[f], v[f], out);
 		return;
 	}
 	default:
@@ -565,10 +814,10 @@ double solve_length(const struct solve_table *t, const struct cdice *g)
 }
 
 int solve_options(const struct solve_table *t, const struct cdice *g, const struct game_step *step,
-                  double *out)
+                  double *out, double *prob)
 {
-	double v[GAME_MAX_OPTIONS][WIDTH_MAX];
-	int n = t->n;
+	double v[GAME_MAX_OPTIONS][WIDTH_MAX], x[GAME_MAX_OPTIONS], p[GAME_MAX_OPTIONS];
+	int n = t->n, best = 0;
 
 	assert(solve_fits(t, g));
 	if (step->node != GAME_NODE_CHOICE)
@@ -579,8 +828,37 @@ int solve_options(const struct solve_table *t, const struct cdice *g, const stru
 		assert(rc == GAME_OK);
 		(void)rc;
 		node_value(t, &c, v[k]);
-		for (int i = 0; i <= n; i++)
-			out[k * (CDICE_MAX + 1) + i] = v[k][i];
+		if (c.phase == CDICE_VICTIM || c.phase == CDICE_OVER)
+			v[k][n + 1] += 1;
+		x[k] = owner_value(t, v[k], step->seat);
+		if (x[k] > x[best] + SOLVE_TIE)
+			best = k;
+		if (out)
+			for (int i = 0; i <= n; i++)
+				out[k * (CDICE_MAX + 1) + i] = v[k][i];
 	}
-	return best_of(t, v, step->count, step->seat);
+	solve_choice(t->uniform ? 0 : t->tau, x, step->count, p);
+	if (prob)
+		memcpy(prob, p, sizeof(double) * (size_t)step->count);
+	return best;
+}
+
+int solve_pick(const struct solve_table *t, const struct cdice *g, const struct game_step *step,
+               struct rng *rng)
+{
+	double p[GAME_MAX_OPTIONS], u, acc = 0;
+	int k;
+
+	if (solve_options(t, g, step, NULL, p) < 0)
+		return -1;
+	/* one draw a choice, pure or not, 53 bits in [0, 1) */
+	u = (double)(rng_next(rng) >> 11) * 0x1p-53;
+	for (k = 0; k < step->count - 1; k++) {
+		acc += p[k];
+		if (u < acc)
+			break;
+	}
+	while (p[k] == 0) /* rounding left u past the last option in use */
+		k--;
+	return k;
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Solver benchmark: solve times and memory for 2-6 cultists and Rival Cults
-# 2x2, 2x3 (rlyeh analyze), then tournaments of solver against heuristic and
-# random with the solver's seat rotated, GAMES games a seat (seed 7).
+# Solver benchmark: values, solve times, memory and exploitability for 2-6
+# cultists and Rival Cults 2x2, 2x3 (rlyeh analyze), then tournaments of
+# solver (the equilibrium's mixed profile, drawn from each game's seeded
+# stream) against heuristic and random with the solver's seat rotated,
+# GAMES games a seat (seed 7). Every `rlyeh sim` solves its table anew.
 # Usage: tests/bench/solve.sh path/to/rlyeh [GAMES]   (use a Release build)
 set -eu
 RLYEH=${1:?usage: solve.sh path/to/rlyeh [games]}

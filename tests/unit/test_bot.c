@@ -1100,6 +1100,13 @@ static void test_hint(void **unused)
 	assert_non_null(strstr(fx->out.m[0].text, "bob "));
 	assert_non_null(strstr(fx->out.m[0].text, "%"));
 	assert_non_null(strstr(fx->out.m[0].text, "best: "));
+	/* and the options the equilibrium plays, with their probabilities */
+	{
+		const char *mix = strstr(fx->out.m[0].text, " The equilibrium ");
+		assert_non_null(mix);
+		assert_non_null(strstr(mix, "%."));
+		print_message("%s\n", fx->out.m[0].text);
+	}
 	refused("bob", "/hint", S_CD_ERR_NOT_YOUR_MOVE);
 	refused("carol", "/hint", S_ERR_NOT_MEMBER);
 	after = dump();

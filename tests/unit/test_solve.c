@@ -1,6 +1,8 @@
 /* Solver (solve.h): hand-checked positions, probabilities, the exact
  * evaluation of the "random" policy against the rules file's reference
- * values, and a seeded tournament with seats rotated. */
+ * values, a seeded tournament with seats rotated, and the equilibrium:
+ * the 2-cultist row against an independent solve, exploitability bounds,
+ * replay of mixed choices, solver self-play against the table. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,7 +93,7 @@ static void test_hand_response_eye(void **unused)
 	g.victim = 1;
 	g.phase = CDICE_RESPONSE_EYE;
 	cdice_step(&g, &step);
-	best = solve_options(t, &g, &step, v);
+	best = solve_options(t, &g, &step, v, NULL);
 	assert_int_equal(step.options[best], CDICE_YELLOW_SIGN);
 	assert_float_equal(v[CDICE_YELLOW_SIGN * W + 1], 1, 1e-12);
 	assert_float_equal(v[CDICE_TENTACLE * W + 0], 1, 1e-12);
@@ -121,7 +123,7 @@ static void test_two_cultists_converged(void **unused)
 			g.victim = 1;
 			g.phase = CDICE_CURSE_EYE;
 			cdice_step(&g, &step);
-			best = solve_options(t, &g, &step, o);
+			best = solve_options(t, &g, &step, o, NULL);
 			for (int k = 0; k < step.count; k++)
 				assert_true(o[k * W + 0] <= o[best * W + 0] + 1e-12);
 		}
@@ -309,6 +311,320 @@ static void test_image_round_trip(void **unused)
 	solve_free(t);
 }
 
+/* ---- the equilibrium ---- */
+
+static struct cdice start_of(int n, int pp)
+{
+	struct cdice g;
+	struct game_setup setup = { .players = pp ? 2 : n, .per_player = pp };
+
+	assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+	return g;
+}
+
+/* solver self-play, seat 0 first: every seat's win rate and Cthulhu's
+ * agree with the table within 4 standard errors, at 2-6 cultists and in
+ * Rival Cults 2x2 and 2x3 (fewer games at the large sizes: a game there
+ * takes longer to play). */
+static void test_self_play_matches_table(void **unused)
+{
+	static const int sizes[][3] = {
+		{ 2, 0, 20000 }, { 3, 0, 20000 }, { 4, 0, 8000 }, { 5, 0, 3000 },
+		{ 6, 0, 2000 },  { 4, 2, 8000 },  { 6, 3, 2000 },
+	};
+	const struct game_policy *sol = game_policy_find(&cdice_ops, "solver");
+
+	(void)unused;
+	solve_set_provider(provide);
+	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
+		int n = sizes[c][0], pp = sizes[c][1], games = sizes[c][2];
+		const struct game_policy *pol[CDICE_MAX];
+		struct cdice g0 = start_of(n, pp);
+		long wins[CDICE_MAX + 1] = { 0 };
+		double v[W], worst = 0;
+
+		solve_value(provide(n, pp), &g0, v);
+		for (int i = 0; i < n; i++)
+			pol[i] = sol;
+		for (int k = 0; k < games; k++) {
+			struct cdice g = g0;
+			struct game_result r;
+			struct rng rng;
+			rng_seed_stream(&rng, 20, (uint64_t)k);
+			game_play(&cdice_ops, &g, pol, &rng);
+			cdice_result(&g, &r);
+			wins[r.winner >= 0 ? r.winner : n]++;
+		}
+		for (int i = 0; i <= n; i++) {
+			double rate = (double)wins[i] / games;
+			double se = sqrt(v[i] * (1 - v[i]) / games), z = fabs(rate - v[i]) / se;
+			print_message("%d cultists (%d a player): %s %d: table %.4f, played %.4f, "
+			              "%.1f standard errors\n",
+			              n, pp, i < n ? "seat" : "Cthulhu", i, v[i], rate, z);
+			assert_true(z < 4);
+			if (z > worst)
+				worst = z;
+		}
+		print_message("%d cultists (%d a player): largest gap %.2f standard errors\n", n,
+		              pp, worst);
+	}
+	solve_set_provider(NULL);
+}
+
+/* The exploitability of every table the unit tests can afford to check
+ * (6 cultists and Rival Cults 2x3 take seconds each: `rlyeh analyze`
+ * reports them): a best response never gains less than nothing, and
+ * gains no more than the bound measured for each table. The uniform
+ * profile, far from an equilibrium, fails such a bound. */
+static void test_exploitability_bound(void **unused)
+{
+	static const struct {
+		int n, pp;
+		double bound;
+	} sizes[] = {
+		{ 2, 0, 1e-9 }, { 3, 0, 2e-3 }, { 4, 0, 6e-3 }, { 5, 0, 1.5e-2 }, { 4, 2, 1e-6 },
+	};
+	struct solve_table *rnd = solve_build(3, 0, SOLVE_RANDOM);
+	struct solve_exploit ex;
+
+	(void)unused;
+	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
+		assert_int_equal(solve_exploit(provide(sizes[c].n, sizes[c].pp), &ex), 0);
+		assert_int_equal(ex.groups, sizes[c].pp ? 2 : sizes[c].n);
+		assert_true(ex.residual <= SOLVE_EPS);
+		for (int d = 0; d < ex.groups; d++) {
+			print_message(
+			    "%d cultists (%d a player): group %d gains %.2e, worst %.2e\n",
+			    sizes[c].n, sizes[c].pp, d, ex.at_start[d], ex.worst);
+			assert_true(ex.at_start[d] > -1e-9);
+			assert_true(ex.at_start[d] <= ex.worst + 1e-12);
+		}
+		assert_true(ex.worst <= sizes[c].bound);
+	}
+	assert_non_null(rnd);
+	assert_int_equal(solve_exploit(rnd, &ex), 0);
+	assert_true(ex.at_start[0] > 0.05);
+	solve_free(rnd);
+}
+
+/* ---- 2 cultists, solved independently from the rules ---- */
+
+/* A position: the two sanities and the pool. */
+struct pos2 {
+	int s[2], pool;
+};
+
+/* One face rolled by `roller` against `target`, `caster` casting. */
+static void face2(struct pos2 *p, int face, int roller, int target, int caster)
+{
+	int victim = 1 - caster;
+
+	switch (face) {
+	case CDICE_YELLOW_SIGN:
+		if (p->s[target] > 0) {
+			p->s[target]--;
+			p->pool++;
+		}
+		break;
+	case CDICE_TENTACLE:
+		if (p->s[victim] > 0) {
+			p->s[victim]--;
+			if (p->s[caster] > 0)
+				p->s[caster]++;
+			else
+				p->pool++;
+		}
+		break;
+	case CDICE_ELDER_SIGN:
+		if (p->pool > 0) {
+			p->pool--;
+			p->s[roller]++;
+		}
+		break;
+	case CDICE_CTHULHU:
+		for (int i = 0; i < 2; i++)
+			if (p->s[i] > 0) {
+				p->s[i]--;
+				p->pool++;
+			}
+		break;
+	default:
+		fail();
+	}
+}
+
+/* V2[s0][s1][caster][0..2]: seat 0, seat 1, Cthulhu at a turn start. */
+static double V2[7][7][2][3];
+
+/* The value at the end of a turn of `caster`. */
+static void end2(const struct pos2 *p, int caster, double *out)
+{
+	int sane0 = p->s[0] > 0, sane1 = p->s[1] > 0;
+
+	out[0] = out[1] = out[2] = 0;
+	if (sane0 && sane1)
+		memcpy(out, V2[p->s[0]][p->s[1]][1 - caster], sizeof(double) * 3);
+	else
+		out[sane0 ? 0 : sane1 ? 1 : 2] = 1;
+}
+
+/* The choice among four face values best for `seat`; options within
+ * 1e-12 of the best share the choice equally. */
+static void best2(double (*o)[3], int seat, double *out)
+{
+	double top = o[0][seat];
+	int ties = 0;
+
+	for (int f = 1; f < 4; f++)
+		if (o[f][seat] > top)
+			top = o[f][seat];
+	out[0] = out[1] = out[2] = 0;
+	for (int f = 0; f < 4; f++)
+		if (o[f][seat] >= top - 1e-12)
+			ties++;
+	for (int f = 0; f < 4; f++)
+		if (o[f][seat] >= top - 1e-12)
+			for (int i = 0; i < 3; i++)
+				out[i] += o[f][i] / ties;
+}
+
+/* The response of the victim after the curse left p. */
+static void response2(const struct pos2 *p, int caster, double *out)
+{
+	static const double pf[4] = { 5.0 / 12, 4.0 / 12, 1.0 / 12, 1.0 / 12 };
+	double o[4][3], eye[3];
+	int victim = 1 - caster;
+
+	out[0] = out[1] = out[2] = 0;
+	for (int f = 0; f < 4; f++) {
+		struct pos2 q = *p;
+		face2(&q, f, victim, caster, caster);
+		end2(&q, caster, o[f]);
+		for (int i = 0; i < 3; i++)
+			out[i] += pf[f] * o[f][i];
+	}
+	best2(o, victim, eye);
+	for (int i = 0; i < 3; i++)
+		out[i] += eye[i] / 12;
+}
+
+static double turn2(int s0, int s1, int caster)
+{
+	static const double pf[4] = { 5.0 / 12, 4.0 / 12, 1.0 / 12, 1.0 / 12 };
+	struct pos2 p = { { s0, s1 }, 6 - s0 - s1 };
+	double o[4][3], eye[3], out[3] = { 0 }, change = 0;
+
+	for (int f = 0; f < 4; f++) {
+		struct pos2 q = p;
+		face2(&q, f, caster, 1 - caster, caster);
+		response2(&q, caster, o[f]);
+		for (int i = 0; i < 3; i++)
+			out[i] += pf[f] * o[f][i];
+	}
+	best2(o, caster, eye);
+	for (int i = 0; i < 3; i++) {
+		out[i] += eye[i] / 12;
+		change = fmax(change, fabs(out[i] - V2[s0][s1][caster][i]));
+		V2[s0][s1][caster][i] = out[i];
+	}
+	return change;
+}
+
+/* The 2-cultist table equals value iteration in which each cultist takes
+ * the Eye face best for itself (the victim is forced), written here from
+ * the rules file alone: every turn start, either Caster, to 1e-6. */
+static void test_two_cultists_independent(void **unused)
+{
+	const struct solve_table *t = provide(2, 0);
+	double change, gap = 0;
+	int sweeps = 0;
+
+	(void)unused;
+	memset(V2, 0, sizeof(V2));
+	do {
+		change = 0;
+		for (int s0 = 1; s0 <= 6; s0++)
+			for (int s1 = 1; s0 + s1 <= 6; s1++)
+				for (int c = 0; c < 2; c++)
+					change = fmax(change, turn2(s0, s1, c));
+		sweeps++;
+	} while (change > 1e-14 && sweeps < 10000);
+	assert_true(change <= 1e-14);
+	for (int s0 = 1; s0 <= 6; s0++)
+		for (int s1 = 1; s0 + s1 <= 6; s1++)
+			for (int c = 0; c < 2; c++) {
+				struct cdice g = classic(2, c);
+				double v[W];
+				set2(&g, s0, s1);
+				solve_value(t, &g, v);
+				for (int i = 0; i < 3; i++)
+					gap = fmax(gap, fabs(v[i] - V2[s0][s1][c][i]));
+			}
+	print_message("2 cultists: %d sweeps; start %.6f / %.6f / %.6f; largest gap %.1e\n", sweeps,
+	              V2[3][3][0][0], V2[3][3][0][1], V2[3][3][0][2], gap);
+	assert_true(gap < 1e-6);
+}
+
+/* ---- replay ---- */
+
+/* Plays a 3-cultist solver game from `seed`, recording every value
+ * applied; returns how many choices the profile mixed. */
+static int record(uint64_t seed, int *values, int cap, int *count)
+{
+	const struct solve_table *t = provide(3, 0);
+	struct cdice g = classic(3, 0);
+	struct rng rng;
+	int mixed = 0;
+
+	rng_seed_stream(&rng, seed, 0);
+	*count = 0;
+	for (;;) {
+		struct game_step step;
+		int value;
+		cdice_step(&g, &step);
+		if (step.node == GAME_NODE_OVER)
+			break;
+		if (step.node == GAME_NODE_CHANCE) {
+			value = (int)rng_below(&rng, (uint32_t)step.count);
+		} else {
+			double p[GAME_MAX_OPTIONS];
+			int k = 0;
+			solve_options(t, &g, &step, NULL, p);
+			for (int j = 0; j < step.count; j++)
+				k += p[j] > 0.01 && p[j] < 0.99;
+			mixed += k > 0;
+			value = cdice_policy_solver(&g, &step, &rng);
+		}
+		assert_true(*count < cap);
+		values[(*count)++] = value;
+		assert_int_equal(cdice_apply(&g, value, NULL), GAME_OK);
+	}
+	return mixed;
+}
+
+/* A game in which solver's choices are mixed replays to the same game
+ * from its seed, and another seed gives another game. */
+static void test_replay_mixed(void **unused)
+{
+	int a[4096], b[4096], na, nb, mixed = 0;
+	uint64_t seed;
+
+	(void)unused;
+	solve_set_provider(provide);
+	for (seed = 1; seed < 200 && mixed < 2; seed++)
+		mixed = record(seed, a, 4096, &na);
+	assert_true(mixed >= 2);
+	seed--;
+	print_message("seed %llu: %d values, %d mixed choices\n", (unsigned long long)seed, na,
+	              mixed);
+	assert_int_equal(record(seed, b, 4096, &nb), mixed);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, sizeof(int) * (size_t)na);
+	record(seed + 1000, b, 4096, &nb);
+	assert_true(na != nb || memcmp(a, b, sizeof(int) * (size_t)na) != 0);
+	solve_set_provider(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +636,10 @@ int main(void)
 		cmocka_unit_test(test_tournament_margin),
 		cmocka_unit_test(test_fallback_beyond_six),
 		cmocka_unit_test(test_image_round_trip),
+		cmocka_unit_test(test_two_cultists_independent),
+		cmocka_unit_test(test_exploitability_bound),
+		cmocka_unit_test(test_replay_mixed),
+		cmocka_unit_test(test_self_play_matches_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
