@@ -254,7 +254,7 @@ def shown_and_exported(fake, uri):
         places = [0 if winner == i else 1 for i in range(len(seats))]  # Cthulhu won: nobody first
         if places != [p for _, _, p, _ in seats] or [int(winner is None)] * len(seats) != [c for _, _, _, c in seats]:
             wrong_places.append((gid, winner, seats))
-        # The leaderboard's rules (README "Records and ranking"): the winner first, the others tie
+        # The leaderboard's rules (docs/playing.md, "Records and ranking"): the winner first, the others tie
         # second; when Cthulhu wins, all tie.
         who = [players.setdefault(p, [name, MU, SIGMA, 0, 0, 0]) for p, name, _, _ in seats]
         for w, i in zip(who, range(len(seats))):
