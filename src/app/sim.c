@@ -51,7 +51,7 @@ static void play_range(struct worker *w)
 		rc = ops->init(state, &cfg->setup);
 		if (rc != GAME_OK)
 			abort(); /* sim_run validated the setup */
-		game_play(ops, state, cfg->policy, &rng);
+		game_play_fast(ops, state, cfg->policy, &rng);
 		ops->result(state, &res);
 		r->games++;
 		r->turns += res.turns;

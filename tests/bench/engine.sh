@@ -46,32 +46,70 @@ done
 [ "$failures" -eq 0 ] || exit 1
 [ "$check_only" -eq 0 ] || exit 0
 
-echo "load before: $(uptime)"
-k=1
-rates_r=""
-rates_l=""
-ratios=""
-while [ "$k" -le "$pairs" ]; do
-	if [ $((k % 2)) -eq 1 ]; then
-		l=$("$loop" --players 3 --games "$games" --seed "$k" | rate)
-		r=$("$rlyeh" sim --players 3 --games "$games" --seed "$k" --policy random --threads 1 | rate)
+# One run: "WALL_GAMES_PER_S CPU_GAMES_PER_S", the second from the process's
+# user + system time (/usr/bin/time), steadier than the wall clock on a
+# shared machine; "-" without /usr/bin/time.
+run() {
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%U %S' -o "$tmp/time" "$@" >"$tmp/out"
+		cpu=$(awk -v g="$games" '{ s = $1 + $2; printf "%.0f", (s > 0 ? g / s : 0) }' "$tmp/time")
 	else
-		r=$("$rlyeh" sim --players 3 --games "$games" --seed "$k" --policy random --threads 1 | rate)
-		l=$("$loop" --players 3 --games "$games" --seed "$k" | rate)
+		"$@" >"$tmp/out"
+		cpu=-
 	fi
-	ratio=$(awk -v r="$r" -v l="$l" 'BEGIN { printf "%.3f", r / l }')
-	echo "pair $k: rlyeh $r games/s, loop $l games/s, ratio $ratio"
-	rates_r="$rates_r $r"
-	rates_l="$rates_l $l"
-	ratios="$ratios $ratio"
-	k=$((k + 1))
-done
-echo "load after: $(uptime)"
+	echo "$(rate <"$tmp/out") $cpu"
+}
+
+lowest() {
+	printf '%s\n' "$@" | sort -g | head -n 1
+}
+
+highest() {
+	printf '%s\n' "$@" | sort -g | tail -n 1
+}
 
 median() {
 	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-lo=$(printf '%s\n' $ratios | sort -g | head -n 1)
-hi=$(printf '%s\n' $ratios | sort -g | tail -n 1)
-echo "games=$games pairs=$pairs median rlyeh_games_per_s=$(median $rates_r)" \
-	"loop_games_per_s=$(median $rates_l) ratio_rlyeh_over_loop=$(median $ratios) (range $lo-$hi)"
+
+ratio() {
+	awk -v r="$1" -v l="$2" 'BEGIN { if (r == "-" || l + 0 == 0) print "-"; else printf "%.3f", r / l }'
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "load before: $(uptime)"
+k=1
+wall_r=""
+wall_l=""
+cpu_r=""
+cpu_l=""
+wall_x=""
+cpu_x=""
+while [ "$k" -le "$pairs" ]; do
+	if [ $((k % 2)) -eq 1 ]; then
+		l=$(run "$loop" --players 3 --games "$games" --seed "$k")
+		r=$(run "$rlyeh" sim --players 3 --games "$games" --seed "$k" --policy random --threads 1)
+	else
+		r=$(run "$rlyeh" sim --players 3 --games "$games" --seed "$k" --policy random --threads 1)
+		l=$(run "$loop" --players 3 --games "$games" --seed "$k")
+	fi
+	set -- $r $l
+	wx=$(ratio "$1" "$3")
+	cx=$(ratio "$2" "$4")
+	echo "pair $k: rlyeh $1 games/s ($2 per CPU second), loop $3 games/s ($4 per CPU second)," \
+		"ratio $wx (CPU $cx)"
+	wall_r="$wall_r $1"
+	cpu_r="$cpu_r $2"
+	wall_l="$wall_l $3"
+	cpu_l="$cpu_l $4"
+	wall_x="$wall_x $wx"
+	cpu_x="$cpu_x $cx"
+	k=$((k + 1))
+done
+echo "load after: $(uptime)"
+echo "games=$games pairs=$pairs medians:"
+echo "  wall: rlyeh $(median $wall_r) games/s, loop $(median $wall_l) games/s," \
+	"ratio rlyeh/loop $(median $wall_x) (range $(lowest $wall_x)-$(highest $wall_x))"
+echo "  CPU:  rlyeh $(median $cpu_r) games/s, loop $(median $cpu_l) games/s," \
+	"ratio rlyeh/loop $(median $cpu_x) (range $(lowest $cpu_x)-$(highest $cpu_x))"
