@@ -165,8 +165,11 @@ long game_play(const struct game_ops *ops, void *state, const struct game_policy
 
 /* The same game as game_play (same draws, same final state and rng, same
  * count), by the game's fast path ops->play where it has one. */
-long game_play_fast(const struct game_ops *ops, void *state,
-                    const struct game_policy *const *policy, struct rng *rng);
+static inline long game_play_fast(const struct game_ops *ops, void *state,
+                                  const struct game_policy *const *policy, struct rng *rng)
+{
+	return ops->play ? ops->play(state, policy, rng) : game_play(ops, state, policy, rng);
+}
 
 /* Appends an event; the engine guarantees capacity (asserted). No-op when
  * `ev` is NULL. Inline, so that an engine's code called with a constant

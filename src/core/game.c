@@ -70,9 +70,3 @@ long game_play(const struct game_ops *ops, void *state, const struct game_policy
 		applied++;
 	}
 }
-
-long game_play_fast(const struct game_ops *ops, void *state,
-                    const struct game_policy *const *policy, struct rng *rng)
-{
-	return ops->play ? ops->play(state, policy, rng) : game_play(ops, state, policy, rng);
-}
