@@ -4,9 +4,10 @@
 # no game interface, no events), PAIRS pairs of runs of GAMES games each,
 # interleaved (the one that goes first alternates), seed k for pair k.
 # First checks that both give the same seats, cthulhu and mean_turns for the
-# same seeds (2 to 12 players); then prints each run's games/s, the median of
-# each, the median of the per-pair ratios rlyeh / loop, and the load average
-# before and after. Build in Release first.
+# same seeds (2 to 12 players); then prints each run's games/s (wall clock,
+# and per CPU second of the process), the median of each, the median of the
+# per-pair ratios rlyeh / loop, and the load average before and after.
+# Build in Release first.
 # Usage: tests/bench/engine.sh [BUILD_DIR] [GAMES] [PAIRS]
 #        tests/bench/engine.sh --check [BUILD_DIR]   (the check alone; exit 1 on a difference)
 set -eu
