@@ -8,16 +8,31 @@
 # and per CPU second of the process), the median of each, the median of the
 # per-pair ratios rlyeh / loop, and the load average before and after.
 # Build in Release first.
+# With --instructions, the same comparison by instructions per game under
+# callgrind instead (GAMES games, default 200,000, less a run of one game,
+# which takes out the start of each process): the machine's load does not
+# change it.
 # Usage: tests/bench/engine.sh [BUILD_DIR] [GAMES] [PAIRS]
 #        tests/bench/engine.sh --check [BUILD_DIR]   (the check alone; exit 1 on a difference)
+#        tests/bench/engine.sh --instructions [BUILD_DIR] [GAMES]
 set -eu
-check_only=0
-if [ "${1:-}" = "--check" ]; then
-	check_only=1
+mode=time
+case "${1:-}" in
+--check)
+	mode=check
 	shift
-fi
+	;;
+--instructions)
+	mode=instructions
+	shift
+	;;
+esac
 build=${1:-build}
-games=${2:-5000000}
+if [ "$mode" = instructions ]; then
+	games=${2:-200000}
+else
+	games=${2:-5000000}
+fi
 pairs=${3:-7}
 rlyeh=$build/rlyeh
 loop=$build/tests/bench_cdloop
@@ -45,7 +60,27 @@ for spec in "3 1000000 1" "3 1000000 2" "2 200000 3" "5 200000 4" "12 100000 5";
 	fi
 done
 [ "$failures" -eq 0 ] || exit 1
-[ "$check_only" -eq 0 ] || exit 0
+[ "$mode" != check ] || exit 0
+
+# Instructions the program runs for G games (callgrind's Ir).
+instructions() {
+	g=$1
+	shift
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" --games "$g" 2>&1 >/dev/null |
+		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+}
+
+if [ "$mode" = instructions ]; then
+	command -v valgrind >/dev/null || { echo "engine.sh: --instructions needs valgrind"; exit 1; }
+	set -- "$rlyeh" sim --players 3 --seed 1 --policy random --threads 1
+	r=$(($(instructions "$games" "$@") - $(instructions 1 "$@")))
+	set -- "$loop" --players 3 --seed 1
+	l=$(($(instructions "$games" "$@") - $(instructions 1 "$@")))
+	awk -v r="$r" -v l="$l" -v g="$games" 'BEGIN {
+		printf "games=%d instructions per game: rlyeh %.1f, loop %.1f, ratio rlyeh/loop %.3f (loop / rlyeh instructions)\n",
+			g, r / (g - 1), l / (g - 1), l / r }'
+	exit 0
+fi
 
 # One run: "WALL_GAMES_PER_S CPU_GAMES_PER_S", the second from the process's
 # user + system time (/usr/bin/time), steadier than the wall clock on a
