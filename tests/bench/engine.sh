@@ -16,7 +16,7 @@
 #        tests/bench/engine.sh --check [BUILD_DIR]   (the check alone; exit 1 on a difference)
 #        tests/bench/engine.sh --instructions [BUILD_DIR] [GAMES]
 set -eu
-mode=time
+mode="time"
 case "${1:-}" in
 --check)
 	mode=check
