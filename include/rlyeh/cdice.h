@@ -124,6 +124,13 @@ int cdice_policy_random(const void *state, const struct game_step *step, struct 
 int cdice_policy_heuristic(const void *state, const struct game_step *step, struct rng *rng);
 int cdice_policy_solver(const void *state, const struct game_step *step, struct rng *rng);
 
+/* The fast path of game_play (game.h, cdice_ops.play): plays `g` to the
+ * end, from any node, with no events: the same draws from `rng` in the same
+ * order, the same final state and the same count of applied values as
+ * game_play(&cdice_ops, g, policy, rng). The random policy's draws are made
+ * here without a call; other policies are called as game_play calls them. */
+long cdice_play(struct cdice *g, const struct game_policy *const *policy, struct rng *rng);
+
 extern const struct game_ops cdice_ops;
 
 #endif

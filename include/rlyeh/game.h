@@ -11,6 +11,7 @@
 #ifndef RLYEH_GAME_H
 #define RLYEH_GAME_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -114,6 +115,12 @@ struct game_ops {
 	void (*result)(const void *state, struct game_result *out);
 	int (*seats)(const void *state);
 	const struct game_policy *policies; /* terminated by a NULL name */
+	/* Optional (NULL when the game has none): the fast path of game_play
+	 * for simulation. Plays `state` to the end with no events, drawing the
+	 * same values in the same order as game_play with the same policies
+	 * and rng, so it leaves the same state and rng and returns the same
+	 * count. */
+	long (*play)(void *state, const struct game_policy *const *policy, struct rng *rng);
 };
 
 /* Defines, in a game's file, the static functions ops_init, ops_step,
@@ -150,13 +157,32 @@ const struct game_ops *game_find(const char *name);
 /* Finds a policy of `ops` by name; NULL when unknown. */
 const struct game_policy *game_policy_find(const struct game_ops *ops, const char *name);
 
-/* Plays `state` to the end: chance values from `rng`, choices from
+/* Plays `state` to the end through the generic interface (step, then
+ * apply with no events): chance values from `rng`, choices from
  * `policy[seat]`. Returns the number of values applied. */
 long game_play(const struct game_ops *ops, void *state, const struct game_policy *const *policy,
                struct rng *rng);
 
+/* The same game as game_play (same draws, same final state and rng, same
+ * count), by the game's fast path ops->play where it has one. */
+static inline long game_play_fast(const struct game_ops *ops, void *state,
+                                  const struct game_policy *const *policy, struct rng *rng)
+{
+	return ops->play ? ops->play(state, policy, rng) : game_play(ops, state, policy, rng);
+}
+
 /* Appends an event; the engine guarantees capacity (asserted). No-op when
- * `ev` is NULL. */
-void game_emit(struct game_events *ev, int kind, int seat, int target, int value);
+ * `ev` is NULL. Inline, so that an engine's code called with a constant
+ * NULL drops its events altogether. */
+static inline void game_emit(struct game_events *ev, int kind, int seat, int target, int value)
+{
+	if (!ev)
+		return;
+	assert(ev->n < GAME_MAX_EVENTS);
+	if (ev->n >= GAME_MAX_EVENTS)
+		return; /* never past the array, even where asserts are off */
+	ev->ev[ev->n++] =
+	    (struct game_event){ (int16_t)kind, (int16_t)seat, (int16_t)target, (int16_t)value };
+}
 
 #endif

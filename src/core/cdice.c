@@ -7,6 +7,10 @@
 
 #define PLAYING (-2)
 
+/* For the rules' helpers: inlined into every caller, so that the fast path,
+ * which passes no event list, keeps none of the events' code. */
+#define RULE static inline __attribute__((always_inline))
+
 static const uint8_t die_faces[CDICE_DIE] = {
 	CDICE_YELLOW_SIGN, CDICE_YELLOW_SIGN, CDICE_YELLOW_SIGN, CDICE_YELLOW_SIGN,
 	CDICE_YELLOW_SIGN, CDICE_TENTACLE,    CDICE_TENTACLE,    CDICE_TENTACLE,
@@ -83,7 +87,7 @@ int cdice_init(struct cdice *g, const struct game_setup *setup)
 }
 
 /* One token leaves `from` (a seat, or the pool); it goes to `to`. */
-static void move_token(struct cdice *g, int from, int to, struct game_events *ev)
+RULE void move_token(struct cdice *g, int from, int to, struct game_events *ev)
 {
 	if (from == CDICE_POOL)
 		g->pool--;
@@ -101,8 +105,8 @@ static void move_token(struct cdice *g, int from, int to, struct game_events *ev
 }
 
 /* Resolves `face` (never the Eye) rolled by `roller` against `target`. */
-static void resolve(struct cdice *g, int roller, int target, enum cdice_face face,
-                    struct game_events *ev)
+RULE void resolve(struct cdice *g, int roller, int target, enum cdice_face face,
+                  struct game_events *ev)
 {
 	int moved = 0;
 
@@ -154,7 +158,7 @@ static int clamp16(uint32_t v)
 
 /* End of a complete turn (R11): exactly one sane cultist wins, none means
  * Cthulhu wins, otherwise the seat to the Caster's left casts next. */
-static void end_turn(struct cdice *g, struct game_events *ev)
+RULE void end_turn(struct cdice *g, struct game_events *ev)
 {
 	int sane = 0, last = -1;
 
@@ -172,7 +176,7 @@ static void end_turn(struct cdice *g, struct game_events *ev)
 		          sane == 1 && g->per_player ? cdice_owner(g, last) : -1, clamp16(g->turn));
 		return;
 	}
-	g->caster = (uint8_t)((g->caster + 1) % g->n);
+	g->caster = (uint8_t)(g->caster + 1 == g->n ? 0 : g->caster + 1);
 	g->phase = CDICE_VICTIM;
 }
 
@@ -197,7 +201,7 @@ int cdice_victim(struct cdice *g, int victim, struct game_events *ev)
 }
 
 /* Resolves a face rolled or chosen in the current phase and moves on. */
-static void finish_roll(struct cdice *g, enum cdice_face face, struct game_events *ev)
+RULE void finish_roll(struct cdice *g, enum cdice_face face, struct game_events *ev)
 {
 	if (g->phase == CDICE_CURSE || g->phase == CDICE_CURSE_EYE) {
 		resolve(g, g->caster, g->victim, face, ev);
@@ -404,9 +408,68 @@ int cdice_policy_solver(const void *state, const struct game_step *step, struct 
 	return step->options[solve_pick(t, g, step, rng)];
 }
 
+/* ---- the fast path ---- */
+
+long cdice_play(struct cdice *g, const struct game_policy *const *policy, struct rng *rng)
+{
+	long applied = 0;
+
+	for (;; applied++) {
+		const struct game_policy *p;
+		struct game_step step;
+		int rc;
+
+		switch (g->phase) {
+		case CDICE_CURSE:
+		case CDICE_RESPONSE: {
+			enum cdice_face face =
+			    (enum cdice_face)die_faces[rng_below(rng, CDICE_DIE)];
+			if (face == CDICE_EYE)
+				g->phase =
+				    g->phase == CDICE_CURSE ? CDICE_CURSE_EYE : CDICE_RESPONSE_EYE;
+			else
+				finish_roll(g, face, NULL);
+			continue;
+		}
+		case CDICE_VICTIM:
+		case CDICE_CURSE_EYE:
+			p = policy[g->caster];
+			break;
+		case CDICE_RESPONSE_EYE:
+			p = policy[g->victim];
+			break;
+		default:
+			return applied;
+		}
+		if (p->choose == cdice_policy_random) {
+			/* The draws of cdice_policy_random from cdice_step's options. */
+			if (g->phase == CDICE_VICTIM) {
+				int options[CDICE_MAX], count = 0;
+				for (int i = 0; i < g->n; i++)
+					if (legal_victim(g, i))
+						options[count++] = i;
+				g->victim = (uint8_t)options[rng_below(rng, (uint32_t)count)];
+				g->phase = CDICE_CURSE;
+			} else {
+				finish_roll(g, (enum cdice_face)rng_below(rng, CDICE_EYE), NULL);
+			}
+			continue;
+		}
+		cdice_step(g, &step);
+		rc = cdice_apply(g, p->choose(g, &step, rng), NULL);
+		assert(rc == GAME_OK);
+		(void)rc;
+	}
+}
+
 /* ---- the generic boundary ---- */
 
 GAME_OPS_ADAPTERS(cdice)
+
+static long ops_play(void *state, const struct game_policy *const *policy, struct rng *rng)
+{
+	return cdice_play(state, policy, rng);
+}
 
 static const struct game_policy policies[] = {
 	{ "random", cdice_policy_random },
@@ -425,4 +488,5 @@ const struct game_ops cdice_ops = {
 	.result = ops_result,
 	.seats = ops_seats,
 	.policies = policies,
+	.play = ops_play,
 };

@@ -70,14 +70,3 @@ long game_play(const struct game_ops *ops, void *state, const struct game_policy
 		applied++;
 	}
 }
-
-void game_emit(struct game_events *ev, int kind, int seat, int target, int value)
-{
-	if (!ev)
-		return;
-	assert(ev->n < GAME_MAX_EVENTS);
-	if (ev->n >= GAME_MAX_EVENTS)
-		return; /* never past the array, even where asserts are off */
-	ev->ev[ev->n++] =
-	    (struct game_event){ (int16_t)kind, (int16_t)seat, (int16_t)target, (int16_t)value };
-}

@@ -688,6 +688,182 @@ static void test_invariants_many_games(void **unused)
 	}
 }
 
+/* Every field of two states (the padding aside) is the same. */
+static void assert_same_state(const struct cdice *a, const struct cdice *b, const char *what)
+{
+	if (a->n != b->n || a->per_player != b->per_player || a->phase != b->phase ||
+	    a->caster != b->caster || a->victim != b->victim || a->pool != b->pool ||
+	    a->winner != b->winner || a->turn != b->turn ||
+	    memcmp(a->sanity, b->sanity, sizeof(a->sanity)) != 0)
+		fail_msg("%s: states differ (phase %d/%d, turn %u/%u, winner %d/%d, pool %d/%d)",
+		         what, a->phase, b->phase, a->turn, b->turn, a->winner, b->winner, a->pool,
+		         b->pool);
+}
+
+/* A finished game's state keeps the tokens and ends by R11. */
+static void assert_finished(const struct cdice *g)
+{
+	int sum = g->pool, sane = 0, last = -1;
+
+	assert_int_equal(g->phase, CDICE_OVER);
+	for (int i = 0; i < g->n; i++) {
+		sum += g->sanity[i];
+		if (g->sanity[i] > 0) {
+			sane++;
+			last = i;
+		}
+	}
+	assert_int_equal(sum, 3 * g->n);
+	assert_true(sane <= 1);
+	assert_int_equal(g->winner, sane == 1 ? last : CDICE_CTHULHU_WINS);
+}
+
+/* The fast path (cdice_play, cdice_ops.play, game_play_fast) plays the same
+ * games as the generic one (game_play) and as the event path (step, apply
+ * with events, whose log of values replays to the same state): the same
+ * final state, the same rng state after (so the same draws), the same count
+ * of values, from the start and from every kind of node mid-game. */
+static void test_fast_path_same_games(void **unused)
+{
+	static const struct game_setup setups[] = {
+		{ .players = 2 },
+		{ .players = 3 },
+		{ .players = 4, .first = 2 },
+		{ .players = 5, .first = 4 },
+		{ .players = 12, .first = 7 },
+		{ .players = 2, .per_player = 2 },
+		{ .players = 2, .per_player = 3, .first = 1 },
+	};
+	const struct game_policy *random = game_policy_find(&cdice_ops, "random");
+	const struct game_policy *heuristic = game_policy_find(&cdice_ops, "heuristic");
+	const struct game_policy *solver = game_policy_find(&cdice_ops, "solver");
+	long games = 0, resumed[CDICE_OVER + 1] = { 0 };
+
+	(void)unused;
+	assert_non_null(random);
+	assert_non_null(heuristic);
+	assert_non_null(solver);
+	assert_ptr_equal(cdice_ops.play != NULL, 1);
+	for (size_t si = 0; si < sizeof(setups) / sizeof(setups[0]); si++) {
+		for (int n = 0; n < 2000; n++, games++) {
+			const struct game_policy *pol[CDICE_MAX];
+			struct cdice start, ev_path, generic, fast, via_ops, replayed;
+			struct rng rng, r_ev, r_generic, r_fast, r_ops;
+			int log[4096], logged = 0, skip = n % 9;
+			long count_generic, count_fast, count_ops;
+
+			for (int s = 0; s < CDICE_MAX; s++)
+				pol[s] = n % 4 == 0   ? random
+				         : n % 4 == 1 ? heuristic
+				         : n % 4 == 2 ? (s % 2 ? heuristic : random)
+				                      : (s % 3 ? random : solver);
+			rng_seed_stream(&rng, 7, (uint64_t)games);
+			assert_int_equal(cdice_init(&start, &setups[si]), GAME_OK);
+			/* Some values first, so that both paths also start mid-game. */
+			for (int k = 0; k < skip; k++) {
+				struct game_step step;
+				struct game_events ev = { 0 };
+				int value;
+
+				cdice_step(&start, &step);
+				if (step.node == GAME_NODE_OVER)
+					break;
+				value = step.node == GAME_NODE_CHANCE
+				            ? (int)rng_below(&rng, CDICE_DIE)
+				            : pol[step.seat]->choose(&start, &step, &rng);
+				assert_int_equal(cdice_apply(&start, value, &ev), GAME_OK);
+				log[logged++] = value;
+			}
+			skip = logged;
+			resumed[start.phase]++;
+			ev_path = generic = fast = via_ops = start;
+			r_ev = r_generic = r_fast = r_ops = rng;
+
+			for (;;) {
+				struct game_step step;
+				struct game_events ev = { 0 };
+				int value;
+
+				cdice_step(&ev_path, &step);
+				if (step.node == GAME_NODE_OVER)
+					break;
+				value = step.node == GAME_NODE_CHANCE
+				            ? (int)rng_below(&r_ev, CDICE_DIE)
+				            : pol[step.seat]->choose(&ev_path, &step, &r_ev);
+				assert_int_equal(cdice_apply(&ev_path, value, &ev), GAME_OK);
+				assert_true(ev.n > 0);
+				assert_true(logged < (int)(sizeof(log) / sizeof(log[0])));
+				log[logged++] = value;
+			}
+			count_generic = game_play(&cdice_ops, &generic, pol, &r_generic);
+			count_fast = cdice_play(&fast, pol, &r_fast);
+			count_ops = game_play_fast(&cdice_ops, &via_ops, pol, &r_ops);
+
+			assert_finished(&ev_path);
+			assert_finished(&fast);
+			assert_same_state(&ev_path, &generic, "generic");
+			assert_same_state(&ev_path, &fast, "cdice_play");
+			assert_same_state(&ev_path, &via_ops, "game_play_fast");
+			assert_memory_equal(&r_ev, &r_generic, sizeof(rng));
+			assert_memory_equal(&r_ev, &r_fast, sizeof(rng));
+			assert_memory_equal(&r_ev, &r_ops, sizeof(rng));
+			assert_int_equal(count_fast, count_generic);
+			assert_int_equal(count_ops, count_generic);
+			assert_int_equal(count_generic + skip, logged);
+
+			/* The log replays to the state both paths reached. */
+			assert_int_equal(cdice_init(&replayed, &setups[si]), GAME_OK);
+			for (int k = 0; k < logged; k++) {
+				struct game_events ev = { 0 };
+				assert_int_equal(cdice_apply(&replayed, log[k], &ev), GAME_OK);
+			}
+			assert_same_state(&replayed, &fast, "replayed log");
+
+			/* A finished game stays finished on both paths. */
+			assert_int_equal(cdice_play(&fast, pol, &r_fast), 0);
+			assert_int_equal(game_play(&cdice_ops, &generic, pol, &r_generic), 0);
+			assert_memory_equal(&r_fast, &r_ev, sizeof(rng));
+		}
+	}
+	/* The games resumed at every kind of node. */
+	for (int phase = CDICE_VICTIM; phase <= CDICE_RESPONSE_EYE; phase++)
+		if (resumed[phase] == 0)
+			fail_msg("no game resumed at phase %d", phase);
+}
+
+/* The sim's numbers for a seed are the same by either path: 3-player
+ * random games, counted as sim.c counts them. */
+static void test_fast_path_counts(void **unused)
+{
+	const struct game_policy *random = game_policy_find(&cdice_ops, "random");
+	const struct game_policy *pol[3] = { random, random, random };
+	const struct game_setup setup = { .players = 3 };
+	long long wins[2][4] = { { 0 } }, turns[2] = { 0 }, values[2] = { 0 };
+
+	(void)unused;
+	for (int path = 0; path < 2; path++) {
+		for (uint64_t g = 0; g < 20000; g++) {
+			struct cdice game;
+			struct rng rng;
+			struct game_result res;
+
+			rng_seed_stream(&rng, 1, g);
+			assert_int_equal(cdice_init(&game, &setup), GAME_OK);
+			values[path] += path ? game_play_fast(&cdice_ops, &game, pol, &rng)
+			                     : game_play(&cdice_ops, &game, pol, &rng);
+			cdice_result(&game, &res);
+			assert_true(res.over);
+			wins[path][res.winner + 1]++;
+			turns[path] += res.turns;
+		}
+	}
+	assert_memory_equal(wins[0], wins[1], sizeof(wins[0]));
+	assert_int_equal(turns[0], turns[1]);
+	assert_int_equal(values[0], values[1]);
+	/* Seat 0 wins most often, about 0.357 of the games (the rules' figure). */
+	assert_true(wins[0][1] > 6800 && wins[0][1] < 7500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -704,6 +880,8 @@ int main(void)
 		cmocka_unit_test(test_r2_series_first_caster),
 		cmocka_unit_test(test_die_faces),
 		cmocka_unit_test(test_invariants_many_games),
+		cmocka_unit_test(test_fast_path_same_games),
+		cmocka_unit_test(test_fast_path_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,6 +153,77 @@ static void test_board_wins_by_turn_order(void **unused)
 	assert_int_equal(r.order_wins[3], 0);
 }
 
+/* sim_run (the fast path, each game from a copy of one initialised state)
+ * counts exactly what the generic path gives game by game: init, then
+ * game_play, for Cthulhu Dice (all random, and mixed policies, which the
+ * fast path calls) and Elder Signs (no fast path). */
+static void test_sim_counts_the_generic_games(void **unused)
+{
+	static const struct {
+		const char *game;
+		struct game_setup setup;
+		const char *policy[4];
+		long long games;
+	} cases[] = {
+		{ "cthulhu-dice", { .players = 3 }, { "random", "random", "random" }, 30000 },
+		{ "cthulhu-dice",
+		  { .players = 4 },
+		  { "heuristic", "random", "solver", "random" },
+		  10000 },
+		{ "cthulhu-dice",
+		  { .players = 2, .per_player = 2 },
+		  { "random", "heuristic", "random", "heuristic" },
+		  10000 },
+		{ "elder-signs",
+		  { .players = 3, .revision = GAME_REVISION_LATEST },
+		  { "greedy-2", "expect", "greedy-2" },
+		  3000 },
+	};
+
+	(void)unused;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const struct game_ops *ops = game_find(cases[c].game);
+		struct sim_config cfg = {
+			.game = ops, .games = cases[c].games, .seed = 77, .threads = 1
+		};
+		struct sim_report r;
+		long long wins[GAME_MAX_SEATS] = { 0 }, nobody = 0, turns = 0, points = 0;
+		_Alignas(max_align_t) unsigned char state[256];
+		int seats;
+
+		assert_non_null(ops);
+		assert_true(ops->state_size <= sizeof(state));
+		cfg.setup = cases[c].setup;
+		assert_int_equal(ops->init(state, &cfg.setup), GAME_OK);
+		seats = ops->seats(state);
+		for (int s = 0; s < seats; s++) {
+			cfg.policy[s] = game_policy_find(ops, cases[c].policy[s]);
+			assert_non_null(cfg.policy[s]);
+		}
+		assert_int_equal(sim_run(&cfg, &r), 0);
+		for (long long g = 0; g < cfg.games; g++) {
+			struct rng rng;
+			struct game_result res;
+
+			rng_seed_stream(&rng, cfg.seed, (uint64_t)g);
+			assert_int_equal(ops->init(state, &cfg.setup), GAME_OK);
+			game_play(ops, state, cfg.policy, &rng);
+			ops->result(state, &res);
+			turns += res.turns;
+			points += res.points;
+			if (res.winner >= 0)
+				wins[res.winner]++;
+			else
+				nobody++;
+		}
+		assert_int_equal(r.games, cfg.games);
+		assert_memory_equal(r.wins, wins, sizeof(wins));
+		assert_int_equal(r.nobody, nobody);
+		assert_int_equal(r.turns, turns);
+		assert_int_equal(r.points, points);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_heuristic_beats_random),
 		cmocka_unit_test(test_rival_cults_players_share_the_wins),
 		cmocka_unit_test(test_board_wins_by_turn_order),
+		cmocka_unit_test(test_sim_counts_the_generic_games),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
