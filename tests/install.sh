@@ -10,7 +10,9 @@ passes=0
 failures=0
 for prefix in /usr /opt/rlyeh; do
 	DESTDIR="$tmp/root" cmake --install "$build" --prefix "$prefix" >/dev/null || { echo "FAIL install $prefix"; failures=$((failures + 1)); continue; }
-	for f in bin/rlyeh share/rlyeh/rlyeh.conf share/rlyeh/migrations/0001_tables.sql lib/systemd/system/rlyeh.service lib/systemd/system/rlyeh@.service; do
+	for f in bin/rlyeh share/rlyeh/rlyeh.conf share/rlyeh/migrations/0001_tables.sql lib/systemd/system/rlyeh.service lib/systemd/system/rlyeh@.service \
+		share/man/man1/rlyeh.1.gz share/man/man5/rlyeh.conf.5.gz share/man/man8/rlyeh.service.8.gz \
+		share/bash-completion/completions/rlyeh share/doc/rlyeh/copyright share/doc/rlyeh/changelog.Debian.gz; do
 		if [ -e "$tmp/root$prefix/$f" ]; then passes=$((passes + 1)); else echo "FAIL $prefix/$f missing"; failures=$((failures + 1)); fi
 	done
 	if grep -q "^ExecStart=$prefix/bin/rlyeh run " "$tmp/root$prefix/lib/systemd/system/rlyeh.service"; then
@@ -32,7 +34,9 @@ if command -v dpkg-deb >/dev/null 2>&1 && command -v dpkg-shlibdeps >/dev/null 2
 	if (cd "$build" && cpack -G DEB -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1); then
 		deb=$(ls "$tmp"/pkg/rlyeh_*.deb 2>/dev/null | head -n 1)
 		dpkg-deb -c "$deb" >"$tmp/contents"
-		for f in ./usr/bin/rlyeh ./usr/lib/systemd/system/rlyeh.service ./usr/lib/systemd/system/rlyeh@.service ./usr/share/rlyeh/rlyeh.conf; do
+		for f in ./usr/bin/rlyeh ./usr/lib/systemd/system/rlyeh.service ./usr/lib/systemd/system/rlyeh@.service ./usr/share/rlyeh/rlyeh.conf \
+			./usr/share/man/man1/rlyeh.1.gz ./usr/share/man/man5/rlyeh.conf.5.gz ./usr/share/man/man8/rlyeh.service.8.gz \
+			./usr/share/bash-completion/completions/rlyeh ./usr/share/doc/rlyeh/copyright ./usr/share/doc/rlyeh/changelog.Debian.gz; do
 			grep -q " $f\$" "$tmp/contents" && passes=$((passes + 1)) || { echo "FAIL $f not in the package"; failures=$((failures + 1)); }
 		done
 	else
