@@ -27,6 +27,16 @@ for prefix in /usr /opt/rlyeh; do
 		echo "FAIL template ExecStart for prefix $prefix:"; grep ExecStart "$tmp/root$prefix/lib/systemd/system/rlyeh@.service"
 		failures=$((failures + 1))
 	fi
+	# Every man: page the units name is found by man among the installed pages.
+	for ref in $(sed -n 's/^Documentation=//p' "$tmp/root$prefix/lib/systemd/system/rlyeh.service" \
+		"$tmp/root$prefix/lib/systemd/system/rlyeh@.service"); do
+		name=${ref#man:}; section=${name##*(}; section=${section%)}; name=${name%(*}
+		if [ "${ref#man:}" != "$ref" ] && man -M "$tmp/root$prefix/share/man" -w "$section" "$name" >/dev/null 2>&1; then
+			passes=$((passes + 1))
+		else
+			echo "FAIL $prefix: the units' Documentation=$ref is not an installed page"; failures=$((failures + 1))
+		fi
+	done
 	"$tmp/root$prefix/bin/rlyeh" --version >/dev/null && passes=$((passes + 1)) || { echo "FAIL installed binary"; failures=$((failures + 1)); }
 done
 # A Debian package with the same layout.

@@ -98,6 +98,14 @@ for opt in ("--help", "--version"):
     check(re.search(r"^\*%s\*" % opt, sections(page1, 1).get("GLOBAL OPTIONS", ""), re.M) is not None,
           "rlyeh(1) documents the global %s" % opt)
 
+# Every policy of every game is in the description of sim --policy.
+policy_text = re.search(r"^\*--policy\*.*?(?=^\*--)", documented.get("sim", ""), re.M | re.S)
+policy_text = policy_text.group(0) if policy_text else ""
+for path in glob.glob(os.path.join(src, "src/core/*.c")):
+    table = re.search(r"policies\[\] = \{(.*?)\};", open(path).read(), re.S)
+    for name in re.findall(r'\{ "([a-z0-9-]+)", ', table.group(1)) if table else []:
+        check("*%s*" % name in policy_text, "rlyeh(1) names the policy %s under sim --policy" % name)
+
 # Configuration keys: config.c's table, the example, and rlyeh.conf(5).
 config_c = open(os.path.join(src, "src/app/config.c")).read()
 env_table = re.search(r"env_keys\[\] = \{(.*?)\};", config_c, re.S).group(1)
