@@ -27,7 +27,9 @@ for prefix in /usr /opt/rlyeh; do
 		echo "FAIL template ExecStart for prefix $prefix:"; grep ExecStart "$tmp/root$prefix/lib/systemd/system/rlyeh@.service"
 		failures=$((failures + 1))
 	fi
-	# Every man: page the units name is found by man among the installed pages.
+	# Every man: page the units name is found by man among the installed pages
+	# (Documentation= is a list of words).
+	# shellcheck disable=SC2013
 	for ref in $(sed -n 's/^Documentation=//p' "$tmp/root$prefix/lib/systemd/system/rlyeh.service" \
 		"$tmp/root$prefix/lib/systemd/system/rlyeh@.service"); do
 		name=${ref#man:}; section=${name##*(}; section=${section%)}; name=${name%(*}
