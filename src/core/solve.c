@@ -306,8 +306,7 @@ static inline void choose(const struct solve_table *t, double inv, const double 
 
 /* One backup of state idx under the table's profile: its values (width,
  * the state's own coordinates) into out, the choices into mix (NULL: not
- * wanted), and, when wk->weight is set, the chance of each of the state's
- * successors under that profile into its weights. Rows are read from t->w. */
+ * wanted). Rows are read from t->w. */
 static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
 {
 	const struct solve_table *t = wk->t;
@@ -315,7 +314,6 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	double cv[SOLVE_MAX_CULTISTS][WIDTH_MAX], xv[SOLVE_MAX_CULTISTS] = { 0 },
 	                                          pv[SOLVE_MAX_CULTISTS];
 	double acc[WIDTH_MAX] = { 0 };
-	double ac[SOLVE_MAX_CULTISTS][PLAIN], ar[SOLVE_MAX_CULTISTS][PLAIN][PLAIN];
 	double inv = t->uniform ? 0 : 1 / t->tau;
 	const double eye = face_p[CDICE_EYE];
 
@@ -334,26 +332,26 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 				x[rf] = own(t, row[rf], k);
 			}
 			choose(t, inv, x, PLAIN, p);
-			for (int rf = 0; rf < PLAIN; rf++)
-				ar[legal][cf][rf] = face_p[rf] + eye * p[rf];
-			for (int i = 0; i < width; i++)
-				rv[cf][i] =
-				    ar[legal][cf][0] * row[0][i] + ar[legal][cf][1] * row[1][i] +
-				    ar[legal][cf][2] * row[2][i] + ar[legal][cf][3] * row[3][i];
 			if (m)
 				for (int rf = 0; rf < PLAIN; rf++)
 					m->victim_eye[k][cf][rf] = p[rf];
+			/* each face's chance: rolled, or chosen after an Eye */
+			for (int rf = 0; rf < PLAIN; rf++)
+				p[rf] = face_p[rf] + eye * p[rf];
+			for (int i = 0; i < width; i++)
+				rv[cf][i] = p[0] * row[0][i] + p[1] * row[1][i] + p[2] * row[2][i] +
+				            p[3] * row[3][i];
 			xc[cf] = own(t, rv[cf], n - 1);
 		}
 		choose(t, inv, xc, PLAIN, q);
-		for (int cf = 0; cf < PLAIN; cf++)
-			ac[legal][cf] = face_p[cf] + eye * q[cf];
-		for (int i = 0; i < width; i++)
-			cv[legal][i] = ac[legal][0] * rv[0][i] + ac[legal][1] * rv[1][i] +
-			               ac[legal][2] * rv[2][i] + ac[legal][3] * rv[3][i];
 		if (m)
 			for (int cf = 0; cf < PLAIN; cf++)
 				m->caster_eye[k][cf] = q[cf];
+		for (int cf = 0; cf < PLAIN; cf++)
+			q[cf] = face_p[cf] + eye * q[cf];
+		for (int i = 0; i < width; i++)
+			cv[legal][i] =
+			    q[0] * rv[0][i] + q[1] * rv[1][i] + q[2] * rv[2][i] + q[3] * rv[3][i];
 		xv[legal] = own(t, cv[legal], n - 1);
 		slot_of[legal++] = k;
 	}
