@@ -40,6 +40,8 @@ struct work {
 	uint8_t *playing; /* [state]: at least two cultists sane */
 	uint8_t *sum;     /* [state]: the sanity sum */
 	int32_t *order;   /* the playing states by rising sanity sum */
+	int32_t *pos;     /* [state]: its row while solving (work_permute), or
+	                     NULL when rows are in rank order */
 	long playing_count;
 };
 
@@ -568,6 +570,7 @@ static int converge(struct solve_table *t, const struct work *wk, struct accel *
 static void work_free(struct work *wk)
 {
 	free(wk->next);
+	free(wk->pos);
 	free(wk->playing);
 	free(wk->sum);
 	free(wk->order);
@@ -616,6 +619,44 @@ static int work_new(struct work *wk, const struct solve_table *t)
 	return 0;
 }
 
+/* Renumbers the rows for solving: the playing states in sweep order
+ * (rising sum of sanity, so that the rows a sweep reads next to each
+ * other lie near each other in memory), then the others; wk->next is
+ * rewritten in that numbering and wk->order becomes 0, 1, ... The rows
+ * of the ends keep their place. 0, or -1 when memory runs out (wk as it
+ * was then). */
+static int work_permute(struct work *wk)
+{
+	const struct solve_table *t = wk->t;
+	size_t states = (size_t)t->stats.states, block = (size_t)(t->n - 1) * PLAIN * PLAIN;
+	int32_t *pos = malloc(states * sizeof(int32_t)),
+	        *nx = malloc(states * block * sizeof(int32_t));
+	int32_t p = 0;
+
+	if (!pos || !nx) {
+		free(pos);
+		free(nx);
+		return -1;
+	}
+	for (long o = 0; o < wk->playing_count; o++)
+		pos[wk->order[o]] = p++;
+	for (size_t r = 0; r < states; r++)
+		if (!wk->playing[r])
+			pos[r] = p++;
+	for (size_t r = 0; r < states; r++) {
+		const int32_t *src = wk->next + r * block;
+		int32_t *dst = nx + (size_t)pos[r] * block;
+		for (size_t j = 0; j < block; j++)
+			dst[j] = src[j] >= 0 && (size_t)src[j] < states ? pos[src[j]] : src[j];
+	}
+	for (long o = 0; o < wk->playing_count; o++)
+		wk->order[o] = (int32_t)o;
+	free(wk->next);
+	wk->next = nx;
+	wk->pos = pos;
+	return 0;
+}
+
 /* Memory work_new takes. */
 static size_t work_bytes(const struct solve_table *t)
 {
@@ -653,6 +694,12 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 	save = malloc(bytes);
 	if (!t->w || !save || work_new(&wk, t) != 0) {
 		free(save);
+		solve_free(t);
+		return NULL;
+	}
+	if (work_permute(&wk) != 0) {
+		free(save);
+		work_free(&wk);
 		solve_free(t);
 		return NULL;
 	}
@@ -713,6 +760,12 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 		t->stats.residual = kept;
 		accel_free(&acc);
 	}
+	/* the rows back in rank order */
+	for (long r = 0; r < t->stats.states; r++)
+		memcpy(save + (size_t)r * (size_t)t->width,
+		       t->w + (size_t)wk.pos[r] * (size_t)t->width,
+		       sizeof(double) * (size_t)t->width);
+	memcpy(t->w, save, sizeof(double) * (size_t)t->stats.states * (size_t)t->width);
 	t->stats.tau = t->uniform ? 0 : t->tau;
 	free(save);
 	work_free(&wk);
