@@ -71,18 +71,18 @@
 #include "rlyeh/rng.h"
 
 #define SOLVE_MAX_CULTISTS 6
-#define SOLVE_TAU_START    0.025  /* first logit temperature, in win probability */
-#define SOLVE_TAU_STEP     0.5    /* each temperature is this times the last */
-#define SOLVE_STEP_MAX     0.97   /* no step nearer 1 than this is tried */
-#define SOLVE_TAU_MIN      1e-6   /* the lowest temperature tried */
-#define SOLVE_STAGE_SWEEPS 150    /* sweeps a temperature may take to converge */
-#define SOLVE_BUDGET       2e6    /* state backups after which no lower temperature is tried */
-#define SOLVE_STALL        40     /* sweeps without a new lowest residual: not converging */
-#define SOLVE_AA_DEPTH     5      /* differences kept by the Anderson acceleration */
-#define SOLVE_CUT          40     /* exponents below -SOLVE_CUT weigh 0 */
-#define SOLVE_SWEEPS       1000   /* cap on the final polish (reported) */
-#define SOLVE_EPS          1e-12  /* convergence: largest change in a sweep */
-#define SOLVE_TIE          1e-12  /* options closer than this are tied */
+#define SOLVE_TAU_START    0.025 /* first logit temperature, in win probability */
+#define SOLVE_TAU_STEP     0.5   /* each temperature is this times the last */
+#define SOLVE_STEP_MAX     0.97  /* no step nearer 1 than this is tried */
+#define SOLVE_TAU_MIN      1e-6  /* the lowest temperature tried */
+#define SOLVE_STAGE_SWEEPS 150   /* sweeps a temperature may take to converge */
+#define SOLVE_BUDGET       2e6   /* state backups after which no lower temperature is tried */
+#define SOLVE_STALL        40    /* sweeps without a new lowest residual: not converging */
+#define SOLVE_AA_DEPTH     5     /* differences kept by the Anderson acceleration */
+#define SOLVE_CUT          40    /* exponents below -SOLVE_CUT weigh 0 */
+#define SOLVE_SWEEPS       1000  /* cap on the sweeps of the uniform profile and of solve_exploit */
+#define SOLVE_EPS          1e-12 /* convergence: largest change in a sweep */
+#define SOLVE_TIE          1e-12 /* options closer than this are tied */
 
 enum solve_profile {
 	SOLVE_PERFECT, /* the logit equilibrium above */
