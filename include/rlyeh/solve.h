@@ -76,7 +76,7 @@
 #define SOLVE_STEP_MAX     0.97  /* no step nearer 1 than this is tried */
 #define SOLVE_TAU_MIN      1e-6  /* the lowest temperature tried */
 #define SOLVE_STAGE_SWEEPS 150   /* sweeps a temperature may take to converge */
-#define SOLVE_BUDGET       2e6   /* state backups after which no lower temperature is tried */
+#define SOLVE_BUDGET       2.6e6 /* state backups after which no lower temperature is tried */
 #define SOLVE_STALL        40    /* sweeps without a new lowest residual: not converging */
 #define SOLVE_AA_DEPTH     5     /* differences kept by the Anderson acceleration */
 #define SOLVE_CUT          40    /* exponents below -SOLVE_CUT weigh 0 */

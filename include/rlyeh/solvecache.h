@@ -16,7 +16,7 @@
 /* Tables of at most this many cultists are solved on the calling thread
  * even in background mode: measured (Release, CPU seconds of one thread;
  * the solver is optimised in every build type) 2 cultists under 1 ms, 3:
- * 0.04 s, 4: 0.9 s, Rival Cults 2x2: 0.25 s, 5: 1.8 s, 6 (and 2x3): 5-7 s;
+ * 0.04 s, 4: 0.9 s, Rival Cults 2x2: 0.25 s, 5: 1.7 s, 6 (and 2x3): 5-7 s;
  * reading a kept table takes at most 7 ms (6 cultists). */
 #define SOLVECACHE_AT_ONCE_MAX 3
 
