@@ -24,19 +24,20 @@
  * option's chance for the chooser's owner, and 0 where that exponent is
  * below -SOLVE_CUT (solve_choice); chance nodes average over the d12. The
  * table is the fixed point of that stationary profile, found by
- * Gauss-Seidel value iteration: first at SOLVE_TAU_START from all-zero
- * values (four times warmer, from zero again, should that not settle),
- * then along falling temperatures, each started from the values
- * of the last that converged (to SOLVE_STAGE_EPS within
- * SOLVE_STAGE_SWEEPS sweeps; a sweep moves every state a step of its
- * backup, the step halving down to SOLVE_ALPHA_MIN whenever the residual
- * grows). The next temperature is SOLVE_TAU_STEP times the last; when it
- * does not converge, the values go back and the step's exponent halves
- * (as a homotopy shortens its step), until the step would be nearer 1
- * than SOLVE_STEP_MAX, SOLVE_TAU_MIN is reached or SOLVE_BUDGET state
- * backups are spent. The last temperature that converged is kept
- * (solve_stats: tau, stages, failed) and polished until a sweep changes no win
- * chance by more than SOLVE_EPS. The profile is mixed wherever options lie
+ * Gauss-Seidel sweeps (states by rising sum of sanity) under Anderson
+ * acceleration (SOLVE_AA_DEPTH differences; Walker and Ni 2011): first at
+ * SOLVE_TAU_START from all-zero values (four times warmer, from zero
+ * again, should that not settle), then along falling temperatures, each
+ * started from the values of the last that converged. A temperature
+ * converges when a sweep changes no win chance by more than SOLVE_EPS
+ * within SOLVE_STAGE_SWEEPS sweeps; it fails when SOLVE_STALL sweeps pass
+ * without a new lowest residual. The next temperature is SOLVE_TAU_STEP
+ * times the last; when it fails, the values go back and the step's
+ * exponent halves (as a homotopy shortens its step), until the step would
+ * be nearer 1 than SOLVE_STEP_MAX, SOLVE_TAU_MIN is reached or
+ * SOLVE_BUDGET state backups are spent. The table is the last temperature
+ * that converged (solve_stats: tau, stages, failed), its residual at most
+ * SOLVE_EPS. The profile is mixed wherever options lie
  * within a few tau of each other. How far it is from an equilibrium is
  * measured exactly by solve_exploit: each seat's gain from an exact best
  * response to the others' profile. The values are exact win chances of
@@ -52,9 +53,10 @@
  * Memory: the table keeps (n + 2) doubles per state (6 cultists: 8.6 MB);
  * while solving it also holds the transitions (16 int32 per state and
  * victim: 43 MB for 6 cultists), the values of the last temperature that
- * converged (8.6 MB) and the sweep order, freed before solve_build
- * returns (61 MB at the peak for 6 cultists; solve_exploit needs about as
- * much again). solve_stats reports both. Beyond
+ * converged (8.6 MB), the sweep order and the acceleration's history
+ * (3 doubles and 2 * SOLVE_AA_DEPTH floats a value: 69 MB), freed before
+ * solve_build returns (130 MB at the peak for 6 cultists; solve_exploit
+ * needs about 50 MB). solve_stats reports both. Beyond
  * SOLVE_MAX_CULTISTS the table is not built (7 cultists would need ~1.2 M states and ~0.5 GB while
  * solving).
  *
@@ -69,18 +71,18 @@
 #include "rlyeh/rng.h"
 
 #define SOLVE_MAX_CULTISTS 6
-#define SOLVE_TAU_START    0.025  /* first logit temperature, in win probability */
-#define SOLVE_TAU_STEP     0.5    /* each temperature is this times the last */
-#define SOLVE_STEP_MAX     0.97   /* no step nearer 1 than this is tried */
-#define SOLVE_TAU_MIN      1e-6   /* the lowest temperature tried */
-#define SOLVE_STAGE_SWEEPS 400    /* sweeps a temperature may take to converge */
-#define SOLVE_STAGE_EPS    1e-8   /* convergence of a temperature on the way */
-#define SOLVE_BUDGET       2.5e6  /* state backups after which no lower temperature is tried */
-#define SOLVE_ALPHA_MIN    0.0625 /* smallest step of a sweep */
-#define SOLVE_CUT          40     /* exponents below -SOLVE_CUT weigh 0 */
-#define SOLVE_SWEEPS       1000   /* cap on the final polish (reported) */
-#define SOLVE_EPS          1e-12  /* convergence: largest change in a sweep */
-#define SOLVE_TIE          1e-12  /* options closer than this are tied */
+#define SOLVE_TAU_START    0.025 /* first logit temperature, in win probability */
+#define SOLVE_TAU_STEP     0.5   /* each temperature is this times the last */
+#define SOLVE_STEP_MAX     0.97  /* no step nearer 1 than this is tried */
+#define SOLVE_TAU_MIN      1e-6  /* the lowest temperature tried */
+#define SOLVE_STAGE_SWEEPS 150   /* sweeps a temperature may take to converge */
+#define SOLVE_BUDGET       2.6e6 /* state backups after which no lower temperature is tried */
+#define SOLVE_STALL        40    /* sweeps without a new lowest residual: not converging */
+#define SOLVE_AA_DEPTH     5     /* differences kept by the Anderson acceleration */
+#define SOLVE_CUT          40    /* exponents below -SOLVE_CUT weigh 0 */
+#define SOLVE_SWEEPS       1000  /* cap on the sweeps of the uniform profile and of solve_exploit */
+#define SOLVE_EPS          1e-12 /* convergence: largest change in a sweep */
+#define SOLVE_TIE          1e-12 /* options closer than this are tied */
 
 enum solve_profile {
 	SOLVE_PERFECT, /* the logit equilibrium above */

@@ -14,10 +14,10 @@
 #include "rlyeh/solve.h"
 
 /* Tables of at most this many cultists are solved on the calling thread
- * even in background mode: measured (Release, one core; the solver is
- * optimised in every build type) 2 cultists under 1 ms, 3: 0.2 s, 4: 1.8
- * s, Rival Cults 2x2: 0.3 s, 5: 2 s, 6 (and 2x3): 8-10 s; reading a kept
- * table takes at most 7 ms (6 cultists). */
+ * even in background mode: measured (Release, CPU seconds of one thread;
+ * the solver is optimised in every build type) 2 cultists under 1 ms, 3:
+ * 0.04 s, 4: 0.9 s, Rival Cults 2x2: 0.25 s, 5: 1.7 s, 6 (and 2x3): 5-7 s;
+ * reading a kept table takes at most 7 ms (6 cultists). */
 #define SOLVECACHE_AT_ONCE_MAX 3
 
 /* The table for n cultists and variant (per_player 0, 2 or 3): the one in

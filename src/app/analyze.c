@@ -13,18 +13,32 @@ static const char usage[] =
     "and 2x3, seat 0 casting first, each seat's chance of winning under the\n"
     "solver's profile (the logit equilibrium traced towards temperature 0, see\n"
     "README \"rlyeh analyze\"), Cthulhu's chance and the expected number of\n"
-    "complete turns, all exact (no sampling); then what each solve took. A\n"
+    "complete turns, all exact (no sampling); then what each solve took (wall\n"
+    "clock and CPU seconds, one thread). A\n"
     "second table gives the profile's exploitability: what each seat (each\n"
     "player in Rival Cults) gains from the start by an exact best response\n"
     "to the others, and the largest gain over every position.\n"
     "  --random  the uniform \"random\" policy instead of perfect play\n";
 
-static double now_seconds(void)
+static double clock_seconds(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Wall-clock seconds. */
+static double now_seconds(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
+}
+
+/* Seconds of CPU this process has used (one thread: the solve's own
+ * time, whatever else the machine runs). */
+static double cpu_seconds(void)
+{
+	return clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 int analyze_main(int argc, char **argv)
@@ -34,7 +48,7 @@ int analyze_main(int argc, char **argv)
 	};
 	enum solve_profile profile = SOLVE_PERFECT;
 	struct solve_table *tables[sizeof(sizes) / sizeof(sizes[0])] = { 0 };
-	double secs[sizeof(sizes) / sizeof(sizes[0])];
+	double secs[sizeof(sizes) / sizeof(sizes[0])], cpu[sizeof(sizes) / sizeof(sizes[0])];
 	int rc = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -48,19 +62,20 @@ int analyze_main(int argc, char **argv)
 		}
 	}
 	printf("| table | seat 0 | seat 1 | seat 2 | seat 3 | seat 4 | seat 5 | Cthulhu | turns |"
-	       " states | tau | sweeps | residual | solve s | MB kept | MB peak |\n");
+	       " states | tau | sweeps | residual | solve s | CPU s | MB kept | MB peak |\n");
 	printf(
 	    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	    " --- | --- |\n");
+	    " --- | --- | --- |\n");
 	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
 		int n = sizes[c][0], pp = sizes[c][1];
 		struct game_setup setup = { .players = pp ? 2 : n, .per_player = pp };
-		double start = now_seconds(), v[CDICE_MAX + 1];
+		double start = now_seconds(), start_cpu = cpu_seconds(), v[CDICE_MAX + 1];
 		const struct solve_stats *st;
 		struct cdice g;
 
 		tables[c] = solve_build(n, pp, profile);
 		secs[c] = now_seconds() - start;
+		cpu[c] = cpu_seconds() - start_cpu;
 		if (!tables[c]) {
 			fprintf(stderr, "rlyeh analyze: out of memory for %d cultists\n", n);
 			rc = 1;
@@ -75,9 +90,10 @@ int analyze_main(int argc, char **argv)
 			printf("| %d cultists |", n);
 		for (int i = 0; i < 6; i++)
 			printf(i < n ? " %.4f |" : " |", i < n ? v[i] : 0.0);
-		printf(" %.4f | %.2f | %ld | %.2g | %d | %.1e | %.2f | %.1f | %.1f |\n", v[n],
-		       solve_length(tables[c], &g), st->states, st->tau, st->sweeps, st->residual,
-		       secs[c], (double)st->bytes_kept / 1e6, (double)st->bytes_peak / 1e6);
+		printf(" %.4f | %.2f | %ld | %.2g | %d | %.1e | %.2f | %.2f | %.1f | %.1f |\n",
+		       v[n], solve_length(tables[c], &g), st->states, st->tau, st->sweeps,
+		       st->residual, secs[c], cpu[c], (double)st->bytes_kept / 1e6,
+		       (double)st->bytes_peak / 1e6);
 		fflush(stdout);
 	}
 	if (rc == 0) {

@@ -40,6 +40,8 @@ struct work {
 	uint8_t *playing; /* [state]: at least two cultists sane */
 	uint8_t *sum;     /* [state]: the sanity sum */
 	int32_t *order;   /* the playing states by rising sanity sum */
+	int32_t *pos;     /* [state]: its row while solving (work_permute), or
+	                     NULL when rows are in rank order */
 	long playing_count;
 };
 
@@ -254,37 +256,32 @@ static double own(const struct solve_table *t, const double *v, int q)
 	return sum;
 }
 
-void solve_choice(double tau, const double *x, int count, double *p)
+/* The logit weights of count options worth x[k] at 1 / tau = inv (see
+ * solve_choice), normalised into p. */
+static inline void logit(double inv, const double *x, int count, double *p)
 {
-	double top = x[0], z = 0, inv, floor;
-	int at = 0, live = 0;
+	double top = x[0], z = 0;
 
 	for (int k = 1; k < count; k++)
-		if (x[k] > top) {
-			top = x[k];
-			at = k;
-		}
+		top = x[k] > top ? x[k] : top;
+	for (int k = 0; k < count; k++) {
+		double y = (x[k] - top) * inv;
+		p[k] = y < -SOLVE_CUT ? 0 : y == 0 ? 1 : exp(y);
+		z += p[k];
+	}
+	z = 1 / z;
+	for (int k = 0; k < count; k++)
+		p[k] *= z;
+}
+
+void solve_choice(double tau, const double *x, int count, double *p)
+{
 	if (tau <= 0) {
 		for (int k = 0; k < count; k++)
 			p[k] = 1.0 / count;
 		return;
 	}
-	floor = top - SOLVE_CUT * tau;
-	for (int k = 0; k < count; k++)
-		live += x[k] >= floor;
-	if (live == 1) {
-		for (int k = 0; k < count; k++)
-			p[k] = k == at;
-		return;
-	}
-	inv = 1 / tau;
-	for (int k = 0; k < count; k++) {
-		p[k] = x[k] < floor ? 0 : x[k] == top ? 1 : exp((x[k] - top) * inv);
-		z += p[k];
-	}
-	inv = 1 / z;
-	for (int k = 0; k < count; k++)
-		p[k] *= inv;
+	logit(1 / tau, x, count, p);
 }
 
 /* The profile's choices in one turn start: victim slot probabilities
@@ -296,6 +293,19 @@ struct turn_mix {
 	double victim_eye[SOLVE_MAX_CULTISTS][PLAIN][PLAIN];
 };
 
+/* Chooses among count options worth x[k]: solve_choice at the table's
+ * temperature. */
+static inline void choose(const struct solve_table *t, double inv, const double *x, int count,
+                          double *p)
+{
+	if (t->uniform) {
+		for (int k = 0; k < count; k++)
+			p[k] = 1.0 / count;
+		return;
+	}
+	logit(inv, x, count, p);
+}
+
 /* One backup of state idx under the table's profile: its values (width,
  * the state's own coordinates) into out, the choices into mix (NULL: not
  * wanted). Rows are read from t->w. */
@@ -306,7 +316,8 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	double cv[SOLVE_MAX_CULTISTS][WIDTH_MAX], xv[SOLVE_MAX_CULTISTS] = { 0 },
 	                                          pv[SOLVE_MAX_CULTISTS];
 	double acc[WIDTH_MAX] = { 0 };
-	double tau = t->uniform ? 0 : t->tau;
+	double inv = t->uniform ? 0 : 1 / t->tau;
+	const double eye = face_p[CDICE_EYE];
 
 	for (int k = 0; k < slots; k++) {
 		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
@@ -322,31 +333,32 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 				row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * (size_t)width;
 				x[rf] = own(t, row[rf], k);
 			}
-			solve_choice(tau, x, PLAIN, p);
-			memset(rv[cf], 0, sizeof(rv[cf]));
-			for (int rf = 0; rf < PLAIN; rf++) {
-				double a = face_p[rf] + face_p[CDICE_EYE] * p[rf];
-				for (int i = 0; i < width; i++)
-					rv[cf][i] += a * row[rf][i];
-				if (m)
+			choose(t, inv, x, PLAIN, p);
+			if (m)
+				for (int rf = 0; rf < PLAIN; rf++)
 					m->victim_eye[k][cf][rf] = p[rf];
-			}
+			/* each face's chance: rolled, or chosen after an Eye */
+			for (int rf = 0; rf < PLAIN; rf++)
+				p[rf] = face_p[rf] + eye * p[rf];
+			for (int i = 0; i < width; i++)
+				rv[cf][i] = p[0] * row[0][i] + p[1] * row[1][i] + p[2] * row[2][i] +
+				            p[3] * row[3][i];
 			xc[cf] = own(t, rv[cf], n - 1);
 		}
-		solve_choice(tau, xc, PLAIN, q);
-		memset(cv[legal], 0, sizeof(cv[legal]));
-		for (int cf = 0; cf < PLAIN; cf++) {
-			double a = face_p[cf] + face_p[CDICE_EYE] * q[cf];
-			for (int i = 0; i < width; i++)
-				cv[legal][i] += a * rv[cf][i];
-			if (m)
+		choose(t, inv, xc, PLAIN, q);
+		if (m)
+			for (int cf = 0; cf < PLAIN; cf++)
 				m->caster_eye[k][cf] = q[cf];
-		}
+		for (int cf = 0; cf < PLAIN; cf++)
+			q[cf] = face_p[cf] + eye * q[cf];
+		for (int i = 0; i < width; i++)
+			cv[legal][i] =
+			    q[0] * rv[0][i] + q[1] * rv[1][i] + q[2] * rv[2][i] + q[3] * rv[3][i];
 		xv[legal] = own(t, cv[legal], n - 1);
 		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
-	solve_choice(tau, xv, legal, pv);
+	choose(t, inv, xv, legal, pv);
 	for (int l = 0; l < legal; l++) {
 		for (int i = 0; i < width; i++)
 			acc[i] += pv[l] * cv[l][i];
@@ -361,10 +373,9 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	out[n + 1] = acc[n + 1] + 1; /* the turn just played */
 }
 
-/* One Gauss-Seidel sweep, each state moving the fraction `alpha` of the
- * way to its backup; returns the largest change a full backup would make
- * to a win chance. */
-static double sweep(struct solve_table *t, const struct work *wk, double alpha)
+/* One Gauss-Seidel sweep (states by rising sum of sanity), each state
+ * taking its backup; returns the largest change it made to a win chance. */
+static double sweep(struct solve_table *t, const struct work *wk)
 {
 	double res = 0, v[WIDTH_MAX];
 
@@ -376,28 +387,182 @@ static double sweep(struct solve_table *t, const struct work *wk, double alpha)
 			double d = fabs(v[i] - w[i]);
 			if (d > res && i <= t->n)
 				res = d;
-			w[i] += alpha * (v[i] - w[i]);
+			w[i] = v[i];
 		}
 	}
 	return res;
 }
 
-/* Sweeps at the table's temperature until the residual is at most eps or
- * `cap` sweeps are spent; the step shrinks (down to SOLVE_ALPHA_MIN) each
- * time the residual grows. Returns 1 when converged. */
-static int converge(struct solve_table *t, const struct work *wk, double eps, int cap)
+/* Plain Gauss-Seidel sweeps (the uniform profile, a linear map that
+ * contracts) until the residual is at most eps or `cap` sweeps are spent.
+ * Returns 1 when converged. */
+static int converge_plain(struct solve_table *t, const struct work *wk, double eps, int cap)
 {
-	double alpha = 1, prev = HUGE_VAL;
-
 	for (int s = 0; s < cap; s++) {
-		double res = sweep(t, wk, alpha);
+		double res = sweep(t, wk);
 		t->stats.sweeps++;
 		t->stats.residual = res;
 		if (res <= eps)
 			return 1;
-		if (res > prev && alpha > SOLVE_ALPHA_MIN)
-			alpha /= 2;
+	}
+	return 0;
+}
+
+/* Anderson acceleration (Walker and Ni 2011, "type II", the last
+ * SOLVE_AA_DEPTH differences) of the sweeps: x is the table before a sweep,
+ * g after it, f = g - x; the next sweep starts from g - dG gamma, gamma
+ * minimising |f - dF gamma| (least squares over every value). The
+ * differences are kept as float: they only steer the next start, the
+ * sweeps themselves stay in double. */
+struct accel {
+	size_t len; /* values accelerated: states * width */
+	double *x, *f, *g;
+	float *df[SOLVE_AA_DEPTH], *dg[SOLVE_AA_DEPTH];
+};
+
+static void accel_free(struct accel *a)
+{
+	free(a->x);
+	free(a->f);
+	free(a->g);
+	for (int i = 0; i < SOLVE_AA_DEPTH; i++) {
+		free(a->df[i]);
+		free(a->dg[i]);
+	}
+}
+
+/* 0, or -1 when memory runs out (a freed then). */
+static int accel_new(struct accel *a, const struct solve_table *t)
+{
+	int ok;
+
+	memset(a, 0, sizeof(*a));
+	a->len = (size_t)t->stats.states * (size_t)t->width;
+	a->x = malloc(a->len * sizeof(double));
+	a->f = malloc(a->len * sizeof(double));
+	a->g = malloc(a->len * sizeof(double));
+	ok = a->x && a->f && a->g;
+	for (int i = 0; i < SOLVE_AA_DEPTH; i++) {
+		a->df[i] = malloc(a->len * sizeof(float));
+		a->dg[i] = malloc(a->len * sizeof(float));
+		ok = ok && a->df[i] && a->dg[i];
+	}
+	if (!ok) {
+		accel_free(a);
+		return -1;
+	}
+	return 0;
+}
+
+static size_t accel_bytes(const struct solve_table *t)
+{
+	return (size_t)t->stats.states * (size_t)t->width *
+	       (3 * sizeof(double) + 2 * SOLVE_AA_DEPTH * sizeof(float));
+}
+
+/* gamma[0..m-1] solving the m x m normal equations in A (augmented with
+ * the right-hand side in column m), Tikhonov-regularised; A is spoilt. */
+static void least_squares(double (*A)[SOLVE_AA_DEPTH + 1], int m, double *gamma)
+{
+	double tr = 0;
+
+	for (int i = 0; i < m; i++)
+		tr += A[i][i];
+	for (int i = 0; i < m; i++)
+		A[i][i] += 1e-10 * tr + 1e-300;
+	for (int c = 0; c < m; c++) {
+		int piv = c;
+		for (int r = c + 1; r < m; r++)
+			if (fabs(A[r][c]) > fabs(A[piv][c]))
+				piv = r;
+		for (int q = 0; q <= m; q++) {
+			double tmp = A[c][q];
+			A[c][q] = A[piv][q];
+			A[piv][q] = tmp;
+		}
+		for (int r = c + 1; r < m; r++) {
+			double k = A[r][c] / A[c][c];
+			for (int q = c; q <= m; q++)
+				A[r][q] -= k * A[c][q];
+		}
+	}
+	for (int c = m - 1; c >= 0; c--) {
+		double v = A[c][m];
+		for (int q = c + 1; q < m; q++)
+			v -= A[c][q] * gamma[q];
+		gamma[c] = v / A[c][c];
+	}
+}
+
+/* Accelerated sweeps at the table's temperature until the residual is at
+ * most eps (returns 1), `cap` sweeps are spent, or SOLVE_STALL sweeps
+ * pass without a new lowest residual (returns 0; the values are then
+ * wherever the sweeps left them). */
+static int converge(struct solve_table *t, const struct work *wk, struct accel *a, double eps,
+                    int cap)
+{
+	size_t len = a->len;
+	int mk = 0, head = 0, fresh = 1, best_at = 0;
+	double prev = HUGE_VAL, best = HUGE_VAL;
+
+	for (int s = 0; s < cap; s++) {
+		double res;
+		memcpy(a->x, t->w, len * sizeof(double));
+		res = sweep(t, wk);
+		t->stats.sweeps++;
+		t->stats.residual = res;
+		if (res <= eps)
+			return 1;
+		if (res < best) {
+			best = res;
+			best_at = s;
+		} else if (s - best_at >= SOLVE_STALL) {
+			return 0;
+		}
+		if (res > 4 * prev) { /* the history misleads: start it again */
+			mk = 0;
+			fresh = 1;
+		}
 		prev = res;
+		if (!fresh) {
+			float *df = a->df[head], *dg = a->dg[head];
+			for (size_t i = 0; i < len; i++) {
+				df[i] = (float)((t->w[i] - a->x[i]) - a->f[i]);
+				dg[i] = (float)(t->w[i] - a->g[i]);
+			}
+			head = (head + 1) % SOLVE_AA_DEPTH;
+			mk += mk < SOLVE_AA_DEPTH;
+		}
+		fresh = 0;
+		for (size_t i = 0; i < len; i++) {
+			a->g[i] = t->w[i];
+			a->f[i] = t->w[i] - a->x[i];
+		}
+		if (mk > 0) {
+			double A[SOLVE_AA_DEPTH][SOLVE_AA_DEPTH + 1], gamma[SOLVE_AA_DEPTH];
+			const float *df[SOLVE_AA_DEPTH], *dg[SOLVE_AA_DEPTH];
+			for (int i = 0; i < mk; i++) {
+				int at = (head - mk + i + SOLVE_AA_DEPTH) % SOLVE_AA_DEPTH;
+				df[i] = a->df[at];
+				dg[i] = a->dg[at];
+			}
+			for (int i = 0; i < mk; i++) {
+				double r = 0;
+				for (int j = 0; j <= i; j++) {
+					double d = 0;
+					for (size_t q = 0; q < len; q++)
+						d += (double)df[i][q] * df[j][q];
+					A[i][j] = A[j][i] = d;
+				}
+				for (size_t q = 0; q < len; q++)
+					r += df[i][q] * a->f[q];
+				A[i][mk] = r;
+			}
+			least_squares(A, mk, gamma);
+			for (int i = 0; i < mk; i++)
+				for (size_t q = 0; q < len; q++)
+					t->w[q] -= gamma[i] * dg[i][q];
+		}
 	}
 	return 0;
 }
@@ -405,6 +570,7 @@ static int converge(struct solve_table *t, const struct work *wk, double eps, in
 static void work_free(struct work *wk)
 {
 	free(wk->next);
+	free(wk->pos);
 	free(wk->playing);
 	free(wk->sum);
 	free(wk->order);
@@ -424,7 +590,8 @@ static struct solve_table *table_new(int n, int per_player)
 		return NULL;
 	t->n = n;
 	t->per_player = per_player;
-	t->width = n + 2;
+	/* every row one 64-byte cache line, whatever n */
+	t->width = WIDTH_MAX;
 	init_ranks(t);
 	t->stats.n = n;
 	t->stats.per_player = per_player;
@@ -438,6 +605,7 @@ static int work_new(struct work *wk, const struct solve_table *t)
 {
 	size_t states = (size_t)t->stats.states, slots = (size_t)t->n - 1;
 
+	memset(wk, 0, sizeof(*wk));
 	wk->t = t;
 	wk->next = malloc(states * slots * PLAIN * PLAIN * sizeof(int32_t));
 	wk->playing = malloc(states);
@@ -451,6 +619,59 @@ static int work_new(struct work *wk, const struct solve_table *t)
 	return 0;
 }
 
+/* Renumbers the rows for solving: the playing states in sweep order
+ * (rising sum of sanity, so that the rows a sweep reads next to each
+ * other lie near each other in memory), then the others; wk->next is
+ * rewritten in that numbering and wk->order becomes 0, 1, ... The rows
+ * of the ends keep their place. 0, or -1 when memory runs out (wk as it
+ * was then). */
+static int work_permute(struct work *wk)
+{
+	const struct solve_table *t = wk->t;
+	size_t states = (size_t)t->stats.states, block = (size_t)(t->n - 1) * PLAIN * PLAIN;
+	int32_t *pos = malloc(states * sizeof(int32_t)),
+	        *nx = malloc(states * block * sizeof(int32_t));
+	int32_t p = 0;
+
+	if (!pos || !nx) {
+		free(pos);
+		free(nx);
+		return -1;
+	}
+	for (long o = 0; o < wk->playing_count; o++)
+		pos[wk->order[o]] = p++;
+	for (size_t r = 0; r < states; r++)
+		if (!wk->playing[r])
+			pos[r] = p++;
+	for (size_t r = 0; r < states; r++) {
+		const int32_t *src = wk->next + r * block;
+		int32_t *dst = nx + (size_t)pos[r] * block;
+		for (size_t j = 0; j < block; j++)
+			dst[j] = src[j] >= 0 && (size_t)src[j] < states ? pos[src[j]] : src[j];
+	}
+	for (long o = 0; o < wk->playing_count; o++)
+		wk->order[o] = (int32_t)o;
+	free(wk->next);
+	wk->next = nx;
+	wk->pos = pos;
+	return 0;
+}
+
+/* Memory work_new takes. */
+static size_t work_bytes(const struct solve_table *t)
+{
+	size_t states = (size_t)t->stats.states, slots = (size_t)t->n - 1;
+
+	return states * (2 + sizeof(int32_t)) + states * slots * PLAIN * PLAIN * sizeof(int32_t);
+}
+
+/* `bytes` of memory on a 64-byte boundary (rows on cache lines), for
+ * free(); NULL when it runs out. */
+static double *rows_alloc(size_t bytes)
+{
+	return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
 /* Rows of the values: the turn starts, then the n + 1 ends. */
 static size_t rows_of(const struct solve_table *t)
 {
@@ -461,60 +682,74 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 {
 	struct solve_table *t;
 	struct work wk = { 0 };
-	size_t states, slots, bytes;
+	size_t bytes;
 	double *save;
 
 	if (!(t = table_new(n, per_player)))
 		return NULL;
-	states = (size_t)t->stats.states;
-	slots = (size_t)n - 1;
 	bytes = rows_of(t) * (size_t)t->width * sizeof(double);
-	t->w = calloc(1, bytes);
+	t->w = rows_alloc(bytes);
+	if (t->w)
+		memset(t->w, 0, bytes);
 	save = malloc(bytes);
 	if (!t->w || !save || work_new(&wk, t) != 0) {
 		free(save);
 		solve_free(t);
 		return NULL;
 	}
+	if (work_permute(&wk) != 0) {
+		free(save);
+		work_free(&wk);
+		solve_free(t);
+		return NULL;
+	}
 	set_ends(t, t->w, t->width, 0);
 	t->stats.bytes_kept = sizeof(*t) + bytes;
-	t->stats.bytes_peak = t->stats.bytes_kept + bytes +
-	                      states * slots * PLAIN * PLAIN * sizeof(int32_t) +
-	                      states * (2 + sizeof(int32_t));
+	t->stats.bytes_peak = t->stats.bytes_kept + bytes + work_bytes(t);
 	if (profile == SOLVE_RANDOM) {
 		t->uniform = 1;
-		converge(t, &wk, SOLVE_EPS, SOLVE_SWEEPS);
+		converge_plain(t, &wk, SOLVE_EPS, SOLVE_SWEEPS);
 	} else {
 		/* The logit path: each temperature starts from the values of
 		 * the last that converged. When one does not, the values go
 		 * back and the next try lies nearer (the step's exponent
 		 * halves), as a homotopy shortens its step. */
-		double step = SOLVE_TAU_STEP, budget = SOLVE_BUDGET;
+		double step = SOLVE_TAU_STEP, kept;
+		struct accel acc;
 		int ok;
+		if (accel_new(&acc, t) != 0) {
+			free(save);
+			work_free(&wk);
+			solve_free(t);
+			return NULL;
+		}
+		t->stats.bytes_peak += accel_bytes(t);
 		t->tau = SOLVE_TAU_START;
 		/* a start too cold for the iteration to settle from zero
 		 * values starts again four times warmer */
-		while (!(ok = converge(t, &wk, SOLVE_STAGE_EPS, SOLVE_STAGE_SWEEPS)) &&
+		while (!(ok = converge(t, &wk, &acc, SOLVE_EPS, SOLVE_STAGE_SWEEPS)) &&
 		       t->tau < 1) {
-			t->stats.failed += SOLVE_STAGE_SWEEPS;
+			t->stats.failed = t->stats.sweeps;
 			memset(t->w, 0,
 			       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
 			t->tau *= 4;
 		}
 		memcpy(save, t->w, bytes);
+		kept = t->stats.residual;
 		t->stats.stages = ok;
 		while (ok && t->tau > SOLVE_TAU_MIN * (1 + 1e-9) && step < SOLVE_STEP_MAX) {
 			double spent = (double)t->stats.sweeps * (double)wk.playing_count;
-			int cap = (int)((budget - spent) / (double)wk.playing_count),
+			int cap = (int)((SOLVE_BUDGET - spent) / (double)wk.playing_count),
 			    last = t->stats.sweeps;
 			double from = t->tau;
 			if (cap < 1)
 				break;
 			t->tau = fmax(from * step, SOLVE_TAU_MIN);
-			if (converge(t, &wk, SOLVE_STAGE_EPS,
+			if (converge(t, &wk, &acc, SOLVE_EPS,
 			             cap < SOLVE_STAGE_SWEEPS ? cap : SOLVE_STAGE_SWEEPS)) {
 				t->stats.stages++;
 				memcpy(save, t->w, bytes);
+				kept = t->stats.residual;
 			} else {
 				memcpy(t->w, save, bytes);
 				t->tau = from;
@@ -522,8 +757,15 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 				t->stats.failed += t->stats.sweeps - last;
 			}
 		}
-		converge(t, &wk, SOLVE_EPS, SOLVE_SWEEPS);
+		t->stats.residual = kept;
+		accel_free(&acc);
 	}
+	/* the rows back in rank order */
+	for (long r = 0; r < t->stats.states; r++)
+		memcpy(save + (size_t)r * (size_t)t->width,
+		       t->w + (size_t)wk.pos[r] * (size_t)t->width,
+		       sizeof(double) * (size_t)t->width);
+	memcpy(t->w, save, sizeof(double) * (size_t)t->stats.states * (size_t)t->width);
 	t->stats.tau = t->uniform ? 0 : t->tau;
 	free(save);
 	work_free(&wk);
@@ -627,7 +869,7 @@ int solve_exploit(const struct solve_table *t, struct solve_exploit *out)
 
 /* The serialized table: this header, then states * width doubles. */
 struct image_head {
-	char magic[8];      /* "rlyehsv2" */
+	char magic[8];      /* "rlyehsv3" */
 	uint32_t byteorder; /* 0x01020304 as written */
 	int32_t n, per_player, width, sweeps;
 	int64_t states;
@@ -635,7 +877,7 @@ struct image_head {
 	int32_t stages, uniform;
 };
 
-static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '2' };
+static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '3' };
 
 size_t solve_image_size(const struct solve_table *t)
 {
@@ -684,7 +926,7 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 	values = (size_t)t->stats.states * (size_t)t->width;
 	if (h.width != t->width || h.states != t->stats.states ||
 	    len != sizeof(h) + values * sizeof(double) ||
-	    !(t->w = malloc(rows_of(t) * (size_t)t->width * sizeof(double)))) {
+	    !(t->w = rows_alloc(rows_of(t) * (size_t)t->width * sizeof(double)))) {
 		solve_free(t);
 		return NULL;
 	}
@@ -816,7 +1058,7 @@ double solve_length(const struct solve_table *t, const struct cdice *g)
 int solve_options(const struct solve_table *t, const struct cdice *g, const struct game_step *step,
                   double *out, double *prob)
 {
-	double v[GAME_MAX_OPTIONS][WIDTH_MAX], x[GAME_MAX_OPTIONS], p[GAME_MAX_OPTIONS];
+	double v[GAME_MAX_OPTIONS][WIDTH_MAX], x[GAME_MAX_OPTIONS] = { 0 }, p[GAME_MAX_OPTIONS];
 	int n = t->n, best = 0;
 
 	assert(solve_fits(t, g));

@@ -14,8 +14,10 @@ echo "## Solve (rlyeh analyze)"
 
 echo
 echo "## Tournaments: solver in one seat, the field in the others; $GAMES games a seat"
-echo "| players | field | solver wins | a field seat wins | Cthulhu |"
-echo "| --- | --- | --- | --- | --- |"
+echo "(SE: standard error of the solver's rate, and of its lead over a field seat: per game"
+echo " the solver's win minus a field seat's share of the field's wins)"
+echo "| players | field | solver wins | a field seat wins | Cthulhu | solver's lead |"
+echo "| --- | --- | --- | --- | --- | --- |"
 for n in 3 4 5 6; do
 	for field in heuristic random; do
 		hero=0
@@ -35,6 +37,14 @@ print(s[$seat], (1 - d['cthulhu'] - s[$seat]) / ($n - 1), d['cthulhu'])")
 			cth=$(python3 -c "print($cth + $3)")
 			seat=$((seat + 1))
 		done
-		python3 -c "print('| $n | $field | %.4f | %.4f | %.4f |' % ($hero / $n, $other / $n, $cth / $n))"
+		python3 -c "
+import math
+n, g = $n, $GAMES
+p, o, c = $hero / n, $other / n, $cth / n
+f = 1 - p - c  # the field's wins
+se_p = math.sqrt(p * (1 - p) / (n * g))
+d = p - f / (n - 1)
+se_d = math.sqrt((p + f / (n - 1) ** 2 - d * d) / (n * g))
+print('| %d | $field | %.4f ± %.4f | %.4f | %.4f | %+.4f ± %.4f |' % (n, p, se_p, o, c, d, se_d))"
 	done
 done

@@ -22,6 +22,7 @@
 #include "rlyeh/play.h"
 #include "rlyeh/playlog.h"
 #include "rlyeh/records.h"
+#include "rlyeh/solve.h"
 #include "rlyeh/solvecache.h"
 #include "rlyeh/text.h"
 #include "testdb.h"
@@ -1100,11 +1101,30 @@ static void test_hint(void **unused)
 	assert_non_null(strstr(fx->out.m[0].text, "bob "));
 	assert_non_null(strstr(fx->out.m[0].text, "%"));
 	assert_non_null(strstr(fx->out.m[0].text, "best: "));
-	/* and the options the equilibrium plays, with their probabilities */
+	/* and the options the equilibrium plays: with their probabilities
+	 * when it mixes at this position (3 cultists, the opening cast, the
+	 * same from every seat), else the one it always plays */
 	{
-		const char *mix = strstr(fx->out.m[0].text, " The equilibrium ");
-		assert_non_null(mix);
-		assert_non_null(strstr(mix, "%."));
+		const struct solve_table *t = solve_provided(3, 0);
+		struct game_setup setup = { .players = 3 };
+		struct game_step step;
+		double p[GAME_MAX_OPTIONS];
+		struct cdice g;
+		int used = 0;
+		assert_non_null(t);
+		assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+		cdice_step(&g, &step);
+		assert_true(solve_options(t, &g, &step, NULL, p) >= 0);
+		for (int k = 0; k < step.count; k++)
+			used += p[k] >= 0.0005;
+		if (used == 1) {
+			assert_non_null(
+			    strstr(fx->out.m[0].text, " The equilibrium always plays "));
+		} else {
+			const char *mix = strstr(fx->out.m[0].text, " The equilibrium plays ");
+			assert_non_null(mix);
+			assert_non_null(strstr(mix, "%."));
+		}
 		print_message("%s\n", fx->out.m[0].text);
 	}
 	refused("bob", "/hint", S_CD_ERR_NOT_YOUR_MOVE);

@@ -382,7 +382,7 @@ static void test_exploitability_bound(void **unused)
 		int n, pp;
 		double bound;
 	} sizes[] = {
-		{ 2, 0, 1e-9 }, { 3, 0, 2e-3 }, { 4, 0, 6e-3 }, { 5, 0, 1.5e-2 }, { 4, 2, 1e-6 },
+		{ 2, 0, 1e-9 }, { 3, 0, 4e-4 }, { 4, 0, 2e-3 }, { 5, 0, 6e-3 }, { 4, 2, 1e-8 },
 	};
 	struct solve_table *rnd = solve_build(3, 0, SOLVE_RANDOM);
 	struct solve_exploit ex;
