@@ -6,7 +6,7 @@
  * table is built once, under a mutex, by the first thread that needs it;
  * others needing the same table wait; readers of a built table take no
  * lock. Kept on disk when solvecache_set_dir names a directory: tables
- * of 4 or more cultists take seconds to build, see README "rlyeh
+ * of 4 or more cultists take seconds to build, see docs/cli.md, "rlyeh
  * analyze". */
 #ifndef RLYEH_SOLVECACHE_H
 #define RLYEH_SOLVECACHE_H

@@ -12,7 +12,7 @@ static const char usage[] =
     "Cthulhu Dice from the solved tables: for 2-6 cultists and Rival Cults 2x2\n"
     "and 2x3, seat 0 casting first, each seat's chance of winning under the\n"
     "solver's profile (the logit equilibrium traced towards temperature 0, see\n"
-    "README \"rlyeh analyze\"), Cthulhu's chance and the expected number of\n"
+    "docs/cli.md, \"rlyeh analyze\"), Cthulhu's chance and the expected number of\n"
     "complete turns, all exact (no sampling); then what each solve took (wall\n"
     "clock and CPU seconds, one thread). A\n"
     "second table gives the profile's exploitability: what each seat (each\n"
