@@ -44,7 +44,9 @@ struct config {
 	char token[CONFIG_TOKEN_MAX]; /* filled by config_load_token */
 };
 
-/* Sets the defaults. */
+/* Sets the defaults. The database is rlyeh.db in the first directory of
+ * $STATE_DIRECTORY when systemd sets it (and the path fits), else rlyeh.db
+ * in the working directory. */
 void config_default(struct config *c);
 
 /* Reads `path` over c (path NULL: nothing), then the environment. Returns

@@ -13,8 +13,16 @@
 
 void config_default(struct config *c)
 {
+	const char *state = getenv("STATE_DIRECTORY");
+	size_t n = state ? strcspn(state, ":") : 0;
+
 	memset(c, 0, sizeof(*c));
-	text_copy(c->database, sizeof(c->database), "rlyeh.db");
+	/* Under systemd the unit's state directory (the first one named)
+	 * holds the database unless the file or RLYEH_DATABASE says otherwise. */
+	if (n > 0 && n + sizeof("/rlyeh.db") <= sizeof(c->database))
+		snprintf(c->database, sizeof(c->database), "%.*s/rlyeh.db", (int)n, state);
+	else
+		text_copy(c->database, sizeof(c->database), "rlyeh.db");
 	text_copy(c->api_url, sizeof(c->api_url), "https://discord.com/api/v10");
 	text_copy(c->lang, sizeof(c->lang), "en");
 	c->turn_timeout = 120;

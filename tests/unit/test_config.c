@@ -173,6 +173,33 @@ static void test_environment_overrides(void **unused)
 	unsetenv("RLYEH_TURN_TIMEOUT");
 }
 
+/* The units set no RLYEH_DATABASE: a database key in the file must win, and
+ * without one the database goes to systemd's state directory. */
+static void test_database_defaults_to_state_directory(void **unused)
+{
+	struct config c;
+	char err[512];
+	const char *path;
+
+	(void)unused;
+	unsetenv("RLYEH_DATABASE");
+	setenv("STATE_DIRECTORY", "/var/lib/rlyeh/main:/var/lib/other", 1);
+	path = write_file("s.conf", "turn_timeout = 30\n");
+	config_default(&c);
+	assert_int_equal(config_load(&c, path, err, sizeof(err)), 0);
+	assert_string_equal(c.database, "/var/lib/rlyeh/main/rlyeh.db");
+	path = write_file("p.conf", "database = postgresql://rlyeh@/rlyeh\n");
+	config_default(&c);
+	assert_int_equal(config_load(&c, path, err, sizeof(err)), 0);
+	assert_string_equal(c.database, "postgresql://rlyeh@/rlyeh");
+	setenv("STATE_DIRECTORY", "", 1);
+	config_default(&c);
+	assert_string_equal(c.database, "rlyeh.db");
+	unsetenv("STATE_DIRECTORY");
+	config_default(&c);
+	assert_string_equal(c.database, "rlyeh.db");
+}
+
 static void test_token_sources(void **unused)
 {
 	struct config c;
@@ -271,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_refusals_name_file_and_line),
 		cmocka_unit_test(test_environment_overrides),
 		cmocka_unit_test(test_shards),
+		cmocka_unit_test(test_database_defaults_to_state_directory),
 		cmocka_unit_test(test_token_sources),
 		cmocka_unit_test(test_durability),
 		cmocka_unit_test(test_token_bytes),
