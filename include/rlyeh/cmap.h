@@ -138,6 +138,10 @@ int cmap_legal(const struct cmap *m, int tile, int rot, int tx, int ty, enum cma
  * (at most CMAP_OPTIONS_MAX); `out` may be NULL. */
 int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cmap_option *out);
 
+/* 1 when cmap_options(m, tile, mode, NULL) > 0, found without counting
+ * the options past the first; 0 otherwise. */
+int cmap_can_place(const struct cmap *m, int tile, enum cmap_mode mode);
+
 /* Puts `tile` on the map (no legality check: callers pass an option). */
 void cmap_place(struct cmap *m, int tile, struct cmap_option at, enum cmap_mode mode);
 

@@ -290,7 +290,9 @@ static struct cmap_option option_of(int key)
 		                     (uint8_t)(key & 3) };
 }
 
-int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cmap_option *out)
+/* cmap_options, stopping after `max` options (at most CMAP_OPTIONS_MAX). */
+static int options_upto(const struct cmap *m, int tile, enum cmap_mode mode,
+                        struct cmap_option *out, int max)
 {
 	struct cmap_street streets[4 * CMAP_TILES];
 	int ns = cmap_streets(m, streets);
@@ -308,7 +310,7 @@ int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cma
 				continue;
 			nk = insert_key(keys, nk, cell_key(tx, ty) * 4 + st->side);
 		}
-		for (int i = 0; i < nk && count < CMAP_OPTIONS_MAX; i++) {
+		for (int i = 0; i < nk && count < max; i++) {
 			if (out)
 				out[count] = option_of(keys[i]);
 			count++;
@@ -339,7 +341,7 @@ int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cma
 			int rot = distinct[j];
 			if (!legal_layout(m, lay[rot], tx, ty, strict, last, ns))
 				continue;
-			if (count == CMAP_OPTIONS_MAX)
+			if (count == max)
 				return count;
 			if (out)
 				out[count] =
@@ -348,6 +350,16 @@ int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cma
 		}
 	}
 	return count;
+}
+
+int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cmap_option *out)
+{
+	return options_upto(m, tile, mode, out, CMAP_OPTIONS_MAX);
+}
+
+int cmap_can_place(const struct cmap *m, int tile, enum cmap_mode mode)
+{
+	return options_upto(m, tile, mode, NULL, 1) > 0;
 }
 
 void cmap_place(struct cmap *m, int tile, struct cmap_option at, enum cmap_mode mode)

@@ -862,14 +862,21 @@ static int dests(const struct cthulhu *g, int from, int16_t *out)
 /* Sorts squares into reading order (insertion sort: lists are short). */
 static void sort_reading(const struct cthulhu *g, int16_t *q, int n)
 {
+	int32_t key[CMAP_SQUARES]; /* the order of cmap_cmp_reading, one number a square */
+
+	for (int i = 0; i < n; i++)
+		key[i] = cmap_gy(&g->map, q[i]) * 4096 + cmap_gx(&g->map, q[i]);
 	for (int i = 1; i < n; i++) {
 		int16_t v = q[i];
+		int32_t k = key[i];
 		int j = i;
-		while (j > 0 && cmap_cmp_reading(&g->map, q[j - 1], v) > 0) {
+		while (j > 0 && key[j - 1] > k) {
 			q[j] = q[j - 1];
+			key[j] = key[j - 1];
 			j--;
 		}
 		q[j] = v;
+		key[j] = k;
 	}
 }
 
@@ -897,6 +904,14 @@ static int figures_in(const struct cthulhu *g, int fmode, int target, const uint
 	if (fmode == FM_YELLOW)
 		cmap_distances(&g->map, g->p[target].sq, NULL, -1, dist);
 	for (int q = 0; q < CMAP_SQUARES; q++) {
+		uint64_t eight;
+		if (q % 8 == 0 && q + 8 <= CMAP_SQUARES) {
+			memcpy(&eight, &g->square[q], 8);
+			if (!(eight & (0x0101010101010101ull * (uint8_t)kind))) {
+				q += 7; /* no figure of the kind on these eight squares */
+				continue;
+			}
+		}
 		if (!(g->square[q] & kind) || cmap_bit(moved, q))
 			continue;
 		if (kind == CS_BYAKHEE && is_site(tile_of(q)))
@@ -960,7 +975,7 @@ static uint32_t tile_candidates(const struct cthulhu *g, int *mode)
 			if (seen[i] == layout)
 				v = verdict[i];
 		if (v < 0) {
-			v = cmap_options(&g->map, t, CMAP_STRICT, NULL) > 0;
+			v = cmap_can_place(&g->map, t, CMAP_STRICT);
 			seen[nseen] = layout;
 			verdict[nseen++] = v;
 		}
@@ -974,7 +989,7 @@ static uint32_t tile_candidates(const struct cthulhu *g, int *mode)
 		return a;
 	}
 	for (int t = CMAP_SITE_FIRST; t < CMAP_SITE_FIRST + CMAP_SITES; t++)
-		if ((sites >> t & 1) && cmap_options(&g->map, t, CMAP_RELIEF, NULL) > 0)
+		if ((sites >> t & 1) && cmap_can_place(&g->map, t, CMAP_RELIEF))
 			a |= 1u << t;
 	if (a) {
 		*mode = CMAP_RELIEF;
@@ -991,7 +1006,7 @@ static uint32_t tile_candidates(const struct cthulhu *g, int *mode)
 	int first = 0;
 	while (!(sites >> first & 1))
 		first++;
-	if (!activated && cmap_options(&g->map, first, CMAP_FORCED, NULL) == 0)
+	if (!activated && !cmap_can_place(&g->map, first, CMAP_FORCED))
 		return 0;
 	*mode = CMAP_FORCED;
 	return sites;
