@@ -958,40 +958,20 @@ static void move_figure(struct cthulhu *g, int from, int to, int kind, struct ga
 /* The set A of §3.6 and its mode; 0 when the step is skipped (B7-B9). */
 static uint32_t tile_candidates(const struct cthulhu *g, int *mode)
 {
-	uint32_t u = 0, a = 0, sites = 0;
-	const char *seen[CMAP_TILES];
-	int verdict[CMAP_TILES], nseen = 0;
+	uint32_t u = 0, a, sites = 0;
 	for (int t = 0; t < CMAP_TILES; t++)
-		if (g->map.where[t] == CMAP_UNPLACED)
+		if (g->map.where[t] == CMAP_UNPLACED) {
 			u |= 1u << t;
+			if (is_site(t))
+				sites |= 1u << t;
+		}
 	if (!u)
 		return 0;
-	for (int t = 0; t < CMAP_TILES; t++) {
-		if (!(u >> t & 1))
-			continue;
-		const char *layout = cmap_tile(t)->layout;
-		int v = -1;
-		for (int i = 0; i < nseen; i++)
-			if (seen[i] == layout)
-				v = verdict[i];
-		if (v < 0) {
-			v = cmap_can_place(&g->map, t, CMAP_STRICT);
-			seen[nseen] = layout;
-			verdict[nseen++] = v;
-		}
-		if (v)
-			a |= 1u << t;
-		if (is_site(t))
-			sites |= 1u << t;
-	}
-	if (a) {
+	if ((a = cmap_placeable(&g->map, u, CMAP_STRICT))) {
 		*mode = CMAP_STRICT;
 		return a;
 	}
-	for (int t = CMAP_SITE_FIRST; t < CMAP_SITE_FIRST + CMAP_SITES; t++)
-		if ((sites >> t & 1) && cmap_can_place(&g->map, t, CMAP_RELIEF))
-			a |= 1u << t;
-	if (a) {
+	if ((a = cmap_placeable(&g->map, sites, CMAP_RELIEF))) {
 		*mode = CMAP_RELIEF;
 		return a;
 	}
@@ -1006,7 +986,7 @@ static uint32_t tile_candidates(const struct cthulhu *g, int *mode)
 	int first = 0;
 	while (!(sites >> first & 1))
 		first++;
-	if (!activated && !cmap_can_place(&g->map, first, CMAP_FORCED))
+	if (!activated && !cmap_placeable(&g->map, 1u << first, CMAP_FORCED))
 		return 0;
 	*mode = CMAP_FORCED;
 	return sites;
