@@ -8,11 +8,18 @@
 #    round 5, as tests/bench/picture.sh), milliseconds per table message,
 #    every one with a new map and its PNG written;
 #  - status: /status asked N times on that game's last position, each
-#    answer the same map with its PNG written, milliseconds per message.
+#    answer the same map with its PNG written, milliseconds per message;
+#  - picture: board_png alone (tests/bench/boardpng.c, compiled against
+#    each tree's include/ and libraries): 100 positions of a seeded game
+#    (seed = the round) drawn once each (a new map), then again (the same
+#    map), microseconds per picture.
 # Prints every run, then per figure the medians, NEW / OLD (for times
 # OLD / NEW: above 1 is faster) and the load average before and after.
 # Usage: tests/bench/boardpic.sh [NEW_RLYEH] [ROUNDS] [GAMES] [N]
-#   (OLD_RLYEH=path to compare with another binary; OLD_REF=ref to build)
+#   NEW_RLYEH's directory is its build directory (default build-release).
+#   OLD_RLYEH=path of another build's rlyeh (its build directory with
+#   librlyeh_board.a, its tree above it) instead of building OLD_REF
+#   (default main).
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 new=$(realpath "${1:-$repo/build-release/rlyeh}")
@@ -32,6 +39,15 @@ if [ -z "$old" ]; then
 	old=$tmp/src/build/rlyeh
 fi
 old=$(realpath "$old")
+
+# boardpng TREE BUILD_DIR OUT: the picture benchmark against one tree.
+boardpng() {
+	cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$1/include" "$repo/tests/bench/boardpng.c" \
+		"$2/librlyeh_board.a" "$2/librlyeh_core.a" \
+		$(pkg-config --cflags --libs cairo fontconfig libpng) -lm -lpthread -o "$3"
+}
+boardpng "$(dirname "$(dirname "$old")")" "$(dirname "$old")" "$tmp/boardpng-old"
+boardpng "$repo" "$(dirname "$new")" "$tmp/boardpng-new"
 
 now_ns() { date +%s%N; }
 
@@ -87,8 +103,11 @@ while [ "$r" -le "$rounds" ]; do
 		g=$(sim "$bin" "$r")
 		p=$(play "$bin" "$d")
 		q=$(status "$bin" "$d")
-		echo "round=$r build=$who sim_games_per_s=$g play_us_per_msg=$p status_us_per_msg=$q" |
-			tee -a "$tmp/runs"
+		pic=$("$tmp/boardpng-$who" "$r" 100)
+		a=$(echo "$pic" | sed 's/.*new_map_us=\([0-9]*\).*/\1/')
+		b=$(echo "$pic" | sed 's/.*same_map_us=\([0-9]*\).*/\1/')
+		echo "round=$r build=$who sim_games_per_s=$g play_us_per_msg=$p status_us_per_msg=$q" \
+			"picture_new_map_us=$a picture_same_map_us=$b" | tee -a "$tmp/runs"
 	done
 	r=$((r + 1))
 done
@@ -98,12 +117,12 @@ median() { # build field
 	grep "build=$1 " "$tmp/runs" | sed "s/.* $2=\([0-9]*\).*/\1/" | sort -n |
 		sed -n "$(((rounds + 1) / 2))p"
 }
-for f in sim_games_per_s play_us_per_msg status_us_per_msg; do
+for f in sim_games_per_s play_us_per_msg status_us_per_msg picture_new_map_us picture_same_map_us; do
 	o=$(median old $f)
 	w=$(median new $f)
 	case $f in
 	sim_*) ratio=$(awk -v a="$w" -v b="$o" 'BEGIN { printf "%.2f", a / b }') ;;
-	*) ratio=$(awk -v a="$o" -v b="$w" 'BEGIN { printf "%.2f", a / b }') ;;
+	*) ratio=$(awk -v a="$o" -v b="$w" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }') ;;
 	esac
 	echo "$f: old=$o new=$w speedup=$ratio"
 done
