@@ -122,7 +122,7 @@ struct board_cache_stats {
  * PNG larger than BOARD_PNG_MAX) returns -1 with *png = NULL and *len = 0.
  * `g` is not changed.
  *
- * The last few pictures (8, 4 MiB of PNG at most) are kept, each under a
+ * The last few pictures (8, 2 MiB of PNG at most; none over 512 KiB) are kept, each under a
  * key holding exactly what it is drawn from: the map, the squares'
  * figures and tokens, the players' count, squares and sanctified sites,
  * the seat to move and whether the game ended, and the marks' values (the

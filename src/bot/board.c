@@ -1606,7 +1606,7 @@ struct key {
 };
 
 #define CACHE_SLOTS 8
-#define CACHE_BYTES (4 << 20) /* PNG bytes kept at most, all slots together */
+#define CACHE_BYTES (2 << 20) /* PNG bytes kept at most, all slots together */
 
 struct slot {
 	struct key *key; /* NULL: empty */

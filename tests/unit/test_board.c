@@ -1345,7 +1345,7 @@ static void picture_cache(void **unused)
 	board_cache_stats(&st);
 	assert_true(st.entries <= 8 && st.entries > 0);
 	assert_true(st.evictions > 0);
-	assert_true(st.bytes <= (size_t)4 << 20);
+	assert_true(st.bytes <= (size_t)2 << 20);
 
 	/* Emptied, the cache draws again, and the same bytes. */
 	board_cache_clear();
