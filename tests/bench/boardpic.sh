@@ -14,7 +14,8 @@
 #    (seed = the round) drawn once each (a new map), then again (the same
 #    map), microseconds per picture.
 # Prints every run, then per figure the medians, NEW / OLD (for times
-# OLD / NEW: above 1 is faster) and the load average before and after.
+# OLD / NEW: above 1 is faster), the median of each round's own ratio, and
+# the load average before and after.
 # Usage: tests/bench/boardpic.sh [NEW_RLYEH] [ROUNDS] [GAMES] [N]
 #   NEW_RLYEH's directory is its build directory (default build-release).
 #   OLD_RLYEH=path of another build's rlyeh (its build directory with
@@ -124,7 +125,17 @@ for f in sim_games_per_s play_us_per_msg status_us_per_msg picture_new_map_us pi
 	sim_*) ratio=$(awk -v a="$w" -v b="$o" 'BEGIN { printf "%.2f", a / b }') ;;
 	*) ratio=$(awk -v a="$o" -v b="$w" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }') ;;
 	esac
-	echo "$f: old=$o new=$w speedup=$ratio"
+	# the same ratio per round (old and new ran next to each other), its median
+	pair=$(r=1; while [ "$r" -le "$rounds" ]; do
+		a=$(grep "^round=$r build=old " "$tmp/runs" | sed "s/.* $f=\([0-9]*\).*/\1/")
+		b=$(grep "^round=$r build=new " "$tmp/runs" | sed "s/.* $f=\([0-9]*\).*/\1/")
+		case $f in
+		sim_*) awk -v a="$b" -v b="$a" 'BEGIN { printf "%.3f\n", a / b }' ;;
+		*) awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f\n", a / (b > 0 ? b : 1) }' ;;
+		esac
+		r=$((r + 1))
+	done | sort -n | sed -n "$(((rounds + 1) / 2))p")
+	echo "$f: old=$o new=$w speedup=$ratio (median of the rounds' own ratios: $pair)"
 done
 echo "old=$old new=$new rounds=$rounds games=$games status_n=$n"
 echo "load before:$load0"
