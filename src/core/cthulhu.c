@@ -1160,10 +1160,16 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 static int hand_plays(const struct cthulhu *g, struct cthulhu_option *out, int n)
 {
 	int seat = g->ask_seat;
-	if (!g->p[seat].played)
-		for (int k = 0; k < CTHULHU_KINDS; k++)
-			if (cthulhu_in_hand(g, seat, k) && playable(g, seat, k, g->moment))
-				n = add(out, n, CO_CARD, k);
+	uint32_t held = 0; /* bit k: a card of kind k in the hand */
+	if (g->p[seat].played)
+		return n;
+	tables();
+	for (int c = 0; c < CTHULHU_CARDS; c++)
+		if (g->card_at[c] == CW_HAND + seat)
+			held |= 1u << kind_of[c];
+	for (int k = 0; k < CTHULHU_KINDS; k++)
+		if ((held >> k & 1) && playable(g, seat, k, g->moment))
+			n = add(out, n, CO_CARD, k);
 	return n;
 }
 
