@@ -56,9 +56,12 @@
  *
  * Text is drawn with cairo's toy text API in "DejaVu Sans" (Debian:
  * fonts-dejavu-core) with hinting off, so the same position gives the same
- * pixels on every machine with the same fonts. Nothing here keeps state of
- * its own (cairo and fontconfig keep font caches, under their own locks):
- * every function but board_cleanup may run on any thread. */
+ * pixels on every machine with the same fonts. The only state kept here is
+ * the cache of PNGs (board_png), under its own lock; cairo and fontconfig
+ * keep font caches under theirs: every function but board_cleanup may run
+ * on any thread.
+ *
+ * The PNG is 8-bit RGB, written by libpng (zlib level 3, no row filter). */
 #ifndef RLYEH_BOARD_H
 #define RLYEH_BOARD_H
 
@@ -102,13 +105,31 @@ struct board_marks {
 /* Sets `mk` to mark nothing. */
 void board_marks_init(struct board_marks *mk);
 
+/* What the cache of pictures did since the start (board_png): pictures
+ * drawn and encoded, pictures given from the cache, slots given up for
+ * newer pictures; and what it holds now. */
+struct board_cache_stats {
+	uint64_t renders, hits, evictions;
+	int entries;  /* pictures held */
+	size_t bytes; /* their PNG bytes */
+};
+
 /* Renders the map of `g` with `marks` (may be NULL) to a PNG in memory:
  * about BOARD_SQUARE pixels per square, the legend below, scaled down so
  * that no side exceeds BOARD_VIEW_PX (BOARD_MAX_PX with marks->full). On
  * success returns 0 and sets *png to a malloc'd buffer of *len bytes that
  * the caller frees with free(). On failure (out of memory, cairo error, a
  * PNG larger than BOARD_PNG_MAX) returns -1 with *png = NULL and *len = 0.
- * `g` is not changed. */
+ * `g` is not changed.
+ *
+ * The last few pictures (8, 2 MiB of PNG at most; none over 512 KiB) are kept, each under a
+ * key holding exactly what it is drawn from: the map, the squares'
+ * figures and tokens, the players' count, squares and sanctified sites,
+ * the seat to move and whether the game ended, and the marks' values (the
+ * legend's language, names as far as the legend shows them). A picture is
+ * drawn from its key, so the same key gives the same bytes, taken from the
+ * cache without drawing or encoding again; any change to what the picture
+ * shows changes the key. Safe on any thread (one lock around the cache). */
 int board_png(const struct cthulhu *g, const struct board_marks *marks, unsigned char **png,
               size_t *len);
 
@@ -137,9 +158,16 @@ int board_area(const struct cthulhu *g, const struct board_marks *marks, int *gx
 int board_label(const struct cthulhu *g, const struct board_marks *marks, int tile, double *x,
                 double *y, double *w, double *h);
 
-/* Frees the font caches that cairo and fontconfig keep after drawing text,
- * so that leak checkers see a clean exit. Call it once at exit, after the
- * last board_* call has returned on every thread. */
+/* The cache's counters and contents (board_png) into *out. */
+void board_cache_stats(struct board_cache_stats *out);
+
+/* Empties the cache of pictures (the counters go on). */
+void board_cache_clear(void);
+
+/* Frees the cache of pictures and the font caches that cairo and
+ * fontconfig keep after drawing text, so that leak checkers see a clean
+ * exit. Call it once at exit, after the last board_* call has returned on
+ * every thread. */
 void board_cleanup(void);
 
 /* The same map as text, always the whole map: one character per square, a

@@ -138,6 +138,11 @@ int cmap_legal(const struct cmap *m, int tile, int rot, int tx, int ty, enum cma
  * (at most CMAP_OPTIONS_MAX); `out` may be NULL. */
 int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cmap_option *out);
 
+/* The tiles of `set` (bit t: tile t) that have an option in `mode`: bit t
+ * set when cmap_options(m, t, mode, NULL) > 0, found without counting the
+ * options past the first. */
+uint32_t cmap_placeable(const struct cmap *m, uint32_t set, enum cmap_mode mode);
+
 /* Puts `tile` on the map (no legality check: callers pass an option). */
 void cmap_place(struct cmap *m, int tile, struct cmap_option at, enum cmap_mode mode);
 
@@ -164,7 +169,10 @@ int cmap_square_kind(const struct cmap *m, int sq);
 int cmap_passable(const struct cmap *m, int sq);
 
 /* The square G links to `sq` in direction `dir`, or -1 (§3.3, B3). */
-int cmap_step(const struct cmap *m, int sq, int dir);
+static inline int cmap_step(const struct cmap *m, int sq, int dir)
+{
+	return m->link[sq][dir];
+}
 
 /* Reading order of squares (ascending gy, then gx): negative, zero or
  * positive like strcmp. */

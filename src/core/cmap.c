@@ -290,10 +290,11 @@ static struct cmap_option option_of(int key)
 		                     (uint8_t)(key & 3) };
 }
 
-int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cmap_option *out)
+/* cmap_options with the open streets of m given (cmap_streets: ns of
+ * them), stopping after `max` options (at most CMAP_OPTIONS_MAX). */
+static int options_upto(const struct cmap *m, const struct cmap_street *streets, int ns, int tile,
+                        enum cmap_mode mode, struct cmap_option *out, int max)
 {
-	struct cmap_street streets[4 * CMAP_TILES];
-	int ns = cmap_streets(m, streets);
 	int keys[4 * CMAP_TILES];
 	int nk = 0, count = 0;
 
@@ -308,7 +309,7 @@ int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cma
 				continue;
 			nk = insert_key(keys, nk, cell_key(tx, ty) * 4 + st->side);
 		}
-		for (int i = 0; i < nk && count < CMAP_OPTIONS_MAX; i++) {
+		for (int i = 0; i < nk && count < max; i++) {
 			if (out)
 				out[count] = option_of(keys[i]);
 			count++;
@@ -339,7 +340,7 @@ int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cma
 			int rot = distinct[j];
 			if (!legal_layout(m, lay[rot], tx, ty, strict, last, ns))
 				continue;
-			if (count == CMAP_OPTIONS_MAX)
+			if (count == max)
 				return count;
 			if (out)
 				out[count] =
@@ -348,6 +349,48 @@ int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cma
 		}
 	}
 	return count;
+}
+
+int cmap_options(const struct cmap *m, int tile, enum cmap_mode mode, struct cmap_option *out)
+{
+	struct cmap_street streets[4 * CMAP_TILES];
+	int ns = cmap_streets(m, streets);
+
+	return options_upto(m, streets, ns, tile, mode, out, CMAP_OPTIONS_MAX);
+}
+
+uint32_t cmap_placeable(const struct cmap *m, uint32_t set, enum cmap_mode mode)
+{
+	struct cmap_street streets[4 * CMAP_TILES];
+	int ns = cmap_streets(m, streets), nseen = 0;
+	/* The verdict depends on the tile only through its layout, its class
+	 * and whether it is the last one unplaced: tiles alike share it. */
+	struct {
+		const char *layout;
+		int cls, last, verdict;
+	} seen[CMAP_TILES];
+	uint32_t out = 0;
+
+	for (int t = 0; t < CMAP_TILES; t++) {
+		int v = -1, last;
+		if (!(set >> t & 1))
+			continue;
+		last = is_last(m, t);
+		for (int i = 0; i < nseen && v < 0; i++)
+			if (seen[i].layout == tiles[t].layout && seen[i].cls == (int)tiles[t].cls &&
+			    seen[i].last == last)
+				v = seen[i].verdict;
+		if (v < 0) {
+			v = options_upto(m, streets, ns, t, mode, NULL, 1) > 0;
+			seen[nseen].layout = tiles[t].layout;
+			seen[nseen].cls = (int)tiles[t].cls;
+			seen[nseen].last = last;
+			seen[nseen++].verdict = v;
+		}
+		if (v)
+			out |= 1u << t;
+	}
+	return out;
 }
 
 void cmap_place(struct cmap *m, int tile, struct cmap_option at, enum cmap_mode mode)
@@ -436,11 +479,6 @@ static int compute_step(const struct cmap *m, int sq, int dir)
 		return -1;
 	int nl = side_mid[opposite(dir)];
 	return open_char(m->kind[n][nl]) ? n * 9 + nl : -1;
-}
-
-int cmap_step(const struct cmap *m, int sq, int dir)
-{
-	return m->link[sq][dir];
 }
 
 /* Recomputes the links of the squares of `tile` and of the tiles in the

@@ -862,14 +862,21 @@ static int dests(const struct cthulhu *g, int from, int16_t *out)
 /* Sorts squares into reading order (insertion sort: lists are short). */
 static void sort_reading(const struct cthulhu *g, int16_t *q, int n)
 {
+	int32_t key[CMAP_SQUARES]; /* the order of cmap_cmp_reading, one number a square */
+
+	for (int i = 0; i < n; i++)
+		key[i] = cmap_gy(&g->map, q[i]) * 4096 + cmap_gx(&g->map, q[i]);
 	for (int i = 1; i < n; i++) {
 		int16_t v = q[i];
+		int32_t k = key[i];
 		int j = i;
-		while (j > 0 && cmap_cmp_reading(&g->map, q[j - 1], v) > 0) {
+		while (j > 0 && key[j - 1] > k) {
 			q[j] = q[j - 1];
+			key[j] = key[j - 1];
 			j--;
 		}
 		q[j] = v;
+		key[j] = k;
 	}
 }
 
@@ -897,6 +904,14 @@ static int figures_in(const struct cthulhu *g, int fmode, int target, const uint
 	if (fmode == FM_YELLOW)
 		cmap_distances(&g->map, g->p[target].sq, NULL, -1, dist);
 	for (int q = 0; q < CMAP_SQUARES; q++) {
+		uint64_t eight;
+		if (q % 8 == 0 && q + 8 <= CMAP_SQUARES) {
+			memcpy(&eight, &g->square[q], 8);
+			if (!(eight & (0x0101010101010101ull * (uint8_t)kind))) {
+				q += 7; /* no figure of the kind on these eight squares */
+				continue;
+			}
+		}
 		if (!(g->square[q] & kind) || cmap_bit(moved, q))
 			continue;
 		if (kind == CS_BYAKHEE && is_site(tile_of(q)))
@@ -943,40 +958,20 @@ static void move_figure(struct cthulhu *g, int from, int to, int kind, struct ga
 /* The set A of §3.6 and its mode; 0 when the step is skipped (B7-B9). */
 static uint32_t tile_candidates(const struct cthulhu *g, int *mode)
 {
-	uint32_t u = 0, a = 0, sites = 0;
-	const char *seen[CMAP_TILES];
-	int verdict[CMAP_TILES], nseen = 0;
+	uint32_t u = 0, a, sites = 0;
 	for (int t = 0; t < CMAP_TILES; t++)
-		if (g->map.where[t] == CMAP_UNPLACED)
+		if (g->map.where[t] == CMAP_UNPLACED) {
 			u |= 1u << t;
+			if (is_site(t))
+				sites |= 1u << t;
+		}
 	if (!u)
 		return 0;
-	for (int t = 0; t < CMAP_TILES; t++) {
-		if (!(u >> t & 1))
-			continue;
-		const char *layout = cmap_tile(t)->layout;
-		int v = -1;
-		for (int i = 0; i < nseen; i++)
-			if (seen[i] == layout)
-				v = verdict[i];
-		if (v < 0) {
-			v = cmap_options(&g->map, t, CMAP_STRICT, NULL) > 0;
-			seen[nseen] = layout;
-			verdict[nseen++] = v;
-		}
-		if (v)
-			a |= 1u << t;
-		if (is_site(t))
-			sites |= 1u << t;
-	}
-	if (a) {
+	if ((a = cmap_placeable(&g->map, u, CMAP_STRICT))) {
 		*mode = CMAP_STRICT;
 		return a;
 	}
-	for (int t = CMAP_SITE_FIRST; t < CMAP_SITE_FIRST + CMAP_SITES; t++)
-		if ((sites >> t & 1) && cmap_options(&g->map, t, CMAP_RELIEF, NULL) > 0)
-			a |= 1u << t;
-	if (a) {
+	if ((a = cmap_placeable(&g->map, sites, CMAP_RELIEF))) {
 		*mode = CMAP_RELIEF;
 		return a;
 	}
@@ -991,7 +986,7 @@ static uint32_t tile_candidates(const struct cthulhu *g, int *mode)
 	int first = 0;
 	while (!(sites >> first & 1))
 		first++;
-	if (!activated && cmap_options(&g->map, first, CMAP_FORCED, NULL) == 0)
+	if (!activated && !cmap_placeable(&g->map, 1u << first, CMAP_FORCED))
 		return 0;
 	*mode = CMAP_FORCED;
 	return sites;
@@ -1165,10 +1160,16 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 static int hand_plays(const struct cthulhu *g, struct cthulhu_option *out, int n)
 {
 	int seat = g->ask_seat;
-	if (!g->p[seat].played)
-		for (int k = 0; k < CTHULHU_KINDS; k++)
-			if (cthulhu_in_hand(g, seat, k) && playable(g, seat, k, g->moment))
-				n = add(out, n, CO_CARD, k);
+	uint32_t held = 0; /* bit k: a card of kind k in the hand */
+	if (g->p[seat].played)
+		return n;
+	tables();
+	for (int c = 0; c < CTHULHU_CARDS; c++)
+		if (g->card_at[c] == CW_HAND + seat)
+			held |= 1u << kind_of[c];
+	for (int k = 0; k < CTHULHU_KINDS; k++)
+		if ((held >> k & 1) && playable(g, seat, k, g->moment))
+			n = add(out, n, CO_CARD, k);
 	return n;
 }
 

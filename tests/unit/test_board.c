@@ -1195,6 +1195,172 @@ static void everything_can_fail(void **unused)
 	free(other);
 }
 
+/* board_png's bytes with the cache's counters before and after. */
+struct drawn {
+	unsigned char *png;
+	size_t len;
+	uint64_t renders, hits; /* what this call added */
+};
+
+static struct drawn draw_counted(const struct cthulhu *g, const struct board_marks *mk)
+{
+	struct board_cache_stats a, b;
+	struct drawn d;
+
+	board_cache_stats(&a);
+	assert_int_equal(board_png(g, mk, &d.png, &d.len), 0);
+	board_cache_stats(&b);
+	d.renders = b.renders - a.renders;
+	d.hits = b.hits - a.hits;
+	assert_true(d.len > 8 && memcmp(d.png, "\x89PNG", 4) == 0);
+	return d;
+}
+
+static int same_bytes(const struct drawn *a, const struct drawn *b)
+{
+	return a->len == b->len && memcmp(a->png, b->png, a->len) == 0;
+}
+
+/* The cache of pictures: the same map gives the same PNG bytes without a
+ * drawing (also when fields the picture does not show moved); a figure, a
+ * pawn, a mark, a name or the legend's language drawn differently is a
+ * miss, whose new bytes show the change; the cache stays within its bounds
+ * and an emptied cache draws the same bytes again. */
+static void picture_cache(void **unused)
+{
+	struct scene *sc = malloc(sizeof(*sc)), *other = malloc(sizeof(*other));
+	struct drawn first, again, d;
+	struct board_cache_stats st;
+	cairo_surface_t *img;
+	int16_t all[CMAP_SQUARES];
+	int n, empty = -1;
+
+	(void)unused;
+	assert_non_null(sc);
+	assert_non_null(other);
+	board_cache_clear();
+	play_some(sc, 1001, 3, 300);
+	first = draw_counted(&sc->g, &sc->mk);
+	assert_int_equal(first.renders, 1);
+	assert_int_equal(first.hits, 0);
+	again = draw_counted(&sc->g, &sc->mk);
+	assert_int_equal(again.renders, 0);
+	assert_int_equal(again.hits, 1);
+	assert_true(same_bytes(&first, &again));
+	assert_ptr_not_equal(first.png, again.png); /* each caller owns its copy */
+	free(again.png);
+
+	/* Fields the picture does not show: still a hit. */
+	memcpy(other, sc, sizeof(*sc));
+	other->g.turns += 7;
+	other->g.round++;
+	other->g.cultists--;
+	other->g.p[0].hand++;
+	other->g.p[1].sanity--;
+	other->mk.lang = "en-GB";
+	d = draw_counted(&other->g, &other->mk);
+	assert_int_equal(d.renders, 0);
+	assert_int_equal(d.hits, 1);
+	assert_true(same_bytes(&first, &d));
+	free(d.png);
+
+	/* A cultist on an empty street square shown: drawn anew, with it. */
+	img = decode(first.png, first.len);
+	n = cmap_squares(&sc->g.map, all);
+	for (int i = 0; i < n && empty < 0; i++) {
+		int sq = all[i], taken = sc->g.square[sq] != 0;
+		for (int p = 0; p < sc->g.n; p++)
+			taken |= sc->g.p[p].sq == sq;
+		if (!taken && sc->g.map.kind[sq / 9][sq % 9] == CMAP_STREET &&
+		    colour_at(img, sc, cmap_gx(&sc->g.map, sq), cmap_gy(&sc->g.map, sq), 0) >= 0)
+			empty = sq;
+	}
+	cairo_surface_destroy(img);
+	assert_true(empty >= 0);
+	memcpy(other, sc, sizeof(*sc));
+	other->g.square[empty] |= CS_CULTIST;
+	d = draw_counted(&other->g, &other->mk);
+	assert_int_equal(d.renders, 1);
+	assert_int_equal(d.hits, 0);
+	assert_false(same_bytes(&first, &d));
+	img = decode(d.png, d.len);
+	assert_true(check_everything(img, other) > 0);
+	cairo_surface_destroy(img);
+	img = decode(first.png, first.len); /* the old bytes would not do */
+	assert_int_equal(check_everything(img, other), -1);
+	cairo_surface_destroy(img);
+	free(d.png);
+
+	/* A pawn moved there: drawn anew, with the pawn on its new square. */
+	memcpy(other, sc, sizeof(*sc));
+	other->g.p[0].sq = (int16_t)empty;
+	d = draw_counted(&other->g, &other->mk);
+	assert_int_equal(d.renders, 1);
+	assert_false(same_bytes(&first, &d));
+	img = decode(d.png, d.len);
+	assert_true(check_everything(img, other) > 0);
+	cairo_surface_destroy(img);
+	free(d.png);
+
+	/* The marks, a name, the language: each a miss with other bytes. */
+	memcpy(other, sc, sizeof(*sc));
+	other->mk.target = (int)empty;
+	d = draw_counted(&other->g, &other->mk);
+	assert_int_equal(d.renders, 1);
+	assert_false(same_bytes(&first, &d));
+	free(d.png);
+	memcpy(other, sc, sizeof(*sc));
+	other->mk.names[1] = "mallory";
+	d = draw_counted(&other->g, &other->mk);
+	assert_int_equal(d.renders, 1);
+	assert_false(same_bytes(&first, &d));
+	free(d.png);
+	memcpy(other, sc, sizeof(*sc));
+	other->mk.lang = "nl";
+	d = draw_counted(&other->g, &other->mk);
+	assert_int_equal(d.renders, 1);
+	assert_false(same_bytes(&first, &d));
+	free(d.png);
+	other->mk.lang = "nl-NL"; /* the same legend */
+	d = draw_counted(&other->g, &other->mk);
+	assert_int_equal(d.renders, 0);
+	assert_int_equal(d.hits, 1);
+	free(d.png);
+
+	/* The original map is still held: a hit with its first bytes. */
+	d = draw_counted(&sc->g, &sc->mk);
+	assert_int_equal(d.hits, 1);
+	assert_true(same_bytes(&first, &d));
+	free(d.png);
+
+	/* Bounded: twelve more maps keep at most 8 pictures, the oldest gone. */
+	for (int i = 0; i < 12; i++) {
+		memcpy(other, sc, sizeof(*sc));
+		other->g.square[empty] |= i & 1 ? CS_HEART : CS_BULLET;
+		other->g.p[0].sq = i < 6 ? sc->g.p[0].sq : (int16_t)empty;
+		other->g.seat = (uint8_t)(i % sc->g.n);
+		d = draw_counted(&other->g, &other->mk);
+		free(d.png);
+	}
+	board_cache_stats(&st);
+	assert_true(st.entries <= 8 && st.entries > 0);
+	assert_true(st.evictions > 0);
+	assert_true(st.bytes <= (size_t)2 << 20);
+
+	/* Emptied, the cache draws again, and the same bytes. */
+	board_cache_clear();
+	board_cache_stats(&st);
+	assert_int_equal(st.entries, 0);
+	assert_int_equal(st.bytes, 0);
+	d = draw_counted(&sc->g, &sc->mk);
+	assert_int_equal(d.renders, 1);
+	assert_true(same_bytes(&first, &d));
+	free(d.png);
+	free(first.png);
+	free(sc);
+	free(other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1210,6 +1376,7 @@ int main(void)
 		cmocka_unit_test(many_positions),
 		cmocka_unit_test(everything_can_fail),
 		cmocka_unit_test(site_states),
+		cmocka_unit_test(picture_cache),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 

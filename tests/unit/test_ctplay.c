@@ -1699,6 +1699,98 @@ static void test_rules_pages(void **state)
 	assert_true(said(S_CD_RULES));
 }
 
+/* ---- pictures ---- */
+
+/* Pictures among fx->out's messages; *table: the last table's, or NULL. */
+static int pictures_out(const struct msg **table)
+{
+	int n = 0;
+
+	*table = NULL;
+	for (int i = 0; i < fx->out.n; i++) {
+		n += fx->out.m[i].picture != NULL;
+		if (fx->out.m[i].kind == MSG_TABLE && fx->out.m[i].picture)
+			*table = &fx->out.m[i];
+	}
+	return n;
+}
+
+/* Maps drawn or taken from the cache since `before`. */
+static uint64_t pictures_made(const struct board_cache_stats *before)
+{
+	struct board_cache_stats now;
+
+	board_cache_stats(&now);
+	return now.renders - before->renders + now.hits - before->hits;
+}
+
+/* A map is drawn for a message that carries it and for no other: replies
+ * without a picture (a hand, a refusal, a lobby) cost no drawing; the
+ * table shown again over an unchanged map gives the same PNG bytes from
+ * the cache; a move that changes the map draws it anew. */
+static void test_pictures_only_where_shown(void **state)
+{
+	struct board_cache_stats before, after;
+	const struct msg *t;
+	unsigned char *first;
+	size_t first_len;
+	struct cthulhu g, h;
+
+	(void)state;
+	board_cache_stats(&before);
+	as("alice", "/open cthulhu");
+	as("bob", "/join");
+	assert_non_null(find_msg(MSG_CHANNEL, MSG_TABLE)); /* the lobby: no map */
+	assert_int_equal(pictures_out(&t), 0);
+	assert_int_equal(pictures_made(&before), 0);
+	as("alice", "/start");
+	assert_int_equal(pictures_out(&t), 1);
+	assert_non_null(t);
+	assert_int_equal(pictures_made(&before), 1);
+	first_len = t->picture_len;
+	first = malloc(first_len);
+	assert_non_null(first);
+	memcpy(first, t->picture, first_len);
+
+	board_cache_stats(&before);
+	as("alice", "/hand");
+	assert_non_null(find_msg(MSG_PRIVATE, MSG_INFO));
+	as("carol", "/hand"); /* not at the table: refused */
+	assert_true(fx->out.n > 0);
+	as("alice", "/rules");
+	assert_true(fx->out.n > 0);
+	assert_int_equal(pictures_out(&t), 0);
+	assert_int_equal(pictures_made(&before), 0);
+
+	/* The table again: the same map, its PNG bytes from the cache. */
+	board_cache_stats(&before);
+	as("bob", "/status");
+	assert_int_equal(pictures_out(&t), 1);
+	assert_non_null(t);
+	board_cache_stats(&after);
+	assert_int_equal(after.hits - before.hits, 1);
+	assert_int_equal(after.renders - before.renders, 0);
+	assert_int_equal(t->picture_len, first_len);
+	assert_memory_equal(t->picture, first, first_len);
+
+	/* Moves until a figure or token is placed: drawn anew, other bytes. */
+	stored_state(&g);
+	for (int i = 0; i < 400; i++) {
+		board_cache_stats(&before);
+		tick_to(stored_deadline());
+		stored_state(&h);
+		assert_int_equal(pictures_made(&before), (uint64_t)pictures_out(&t));
+		if (memcmp(h.square, g.square, sizeof(g.square)) != 0)
+			break;
+	}
+	assert_memory_not_equal(h.square, g.square, sizeof(g.square));
+	assert_non_null(t);
+	board_cache_stats(&after);
+	assert_true(after.renders > before.renders);
+	assert_false(t->picture_len == first_len && memcmp(t->picture, first, first_len) == 0);
+	free(first);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1734,6 +1826,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_log_pages, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_full_map, setup_patient, teardown),
 		cmocka_unit_test_setup_teardown(test_full_map_dutch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pictures_only_where_shown, setup_patient,
+		                                teardown),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
