@@ -6,7 +6,11 @@
 //   node peer.js core     @discordjs/core 2: `Client` over @discordjs/rest and @discordjs/ws
 //
 // Environment: DISCORD_TOKEN (the bot token), DISCORD_API (the REST base without the version,
-// default https://discord.com/api: the gateway URL comes from GET /gateway/bot as usual).
+// default https://discord.com/api: the gateway URL comes from GET /gateway/bot as usual),
+// PEER_GLOBAL_PER_S (default 10000): @discordjs/rest's globalRequestsPerSecond. The library
+// counts every request but the interaction callback against it (default 50), the interaction's
+// webhook (follow-ups, edits) included, which Discord's global rate limit leaves out; at 50 the
+// bot would cap itself near 50 follow-ups/s.
 // State is in memory only (game.js); no database. Prints "ready" on stdout once the commands
 // are registered, and a line of counters on stderr every 10 s while it answers.
 
@@ -15,6 +19,7 @@ const game = require('./game');
 const flavour = process.argv[2];
 const token = process.env.DISCORD_TOKEN;
 const api = process.env.DISCORD_API || 'https://discord.com/api';
+const globalRequestsPerSecond = Number(process.env.PEER_GLOBAL_PER_S || 10000);
 if (!token || (flavour !== 'client' && flavour !== 'core')) {
   console.error('usage: DISCORD_TOKEN=... [DISCORD_API=...] node peer.js client|core');
   process.exit(2);
@@ -51,7 +56,7 @@ function ready(what) {
 if (flavour === 'client') {
   const { Client, GatewayIntentBits, Events, InteractionWebhook, MessageFlags } =
     require('discord.js');
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api } });
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api, globalRequestsPerSecond } });
 
   // discord.js takes camelCase message options.
   const options = (b) => ({ content: b.content, embeds: b.embeds, components: b.components,
@@ -102,7 +107,7 @@ if (flavour === 'client') {
   const { WebSocketManager } = require('@discordjs/ws');
   const { Client, GatewayDispatchEvents, InteractionType, MessageFlags } =
     require('@discordjs/core');
-  const rest = new REST({ version: '10', api }).setToken(token);
+  const rest = new REST({ version: '10', api, globalRequestsPerSecond }).setToken(token);
   const gateway = new WebSocketManager({ token, intents: 1 /* Guilds */, rest });
   const client = new Client({ rest, gateway });
 
