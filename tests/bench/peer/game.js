@@ -245,8 +245,9 @@ function computerMoves(t, lines) {
   }
 }
 
-function begin(t, first, lines) {
-  t.game = nextGame++;
+// Starts the table's game (a rematch is a new game, with a new id).
+function begin(t, first, lines, rematch) {
+  if (rematch) t.game = nextGame++;
   t.move = 0;
   t.turn = 1;
   t.sanity = t.players.map(() => 3);
@@ -331,10 +332,10 @@ function handle(it) {
     if (t.phase !== 'over') return privateText('The game is still going on.');
     if (t.lastWinner >= 0) {
       lines.push('Rematch! Same table, the previous winner casts first.');
-      begin(t, t.lastWinner, lines);
+      begin(t, t.lastWinner, lines, true);
     } else {
       lines.push('Rematch! Same table; Cthulhu won the last game, so the first Caster is drawn.');
-      begin(t, Math.floor(Math.random() * t.players.length), lines);
+      begin(t, Math.floor(Math.random() * t.players.length), lines, true);
     }
     return publicBody(t, lines);
   }
