@@ -34,7 +34,15 @@ with a fresh database for each run. The last lines are each configuration's medi
 ratios against SQLite, and a Markdown table on stderr.
   tests/bench/load.py --scale --scenario steady --channels 200 --duration 20 --repeat 3
 
-Only the Python standard library is used (and psql with --scale)."""
+With --peers client,core the same load runs, round after round and with the same seed, on
+rlyeh and on a discord.js bot that answers the tables with rlyeh's messages (tests/bench/peer:
+discord.js 14 Client, @discordjs/core 2; install it with `cd tests/bench/peer && npm ci`):
+steady at saturation and games, each; the last lines are each one's medians, and a Markdown
+table on stderr sets them side by side (interactions/s, p50/p99, CPU ms per interaction, RSS
+idle and with the games) with the ratios rlyeh / peer.
+  tests/bench/load.py --peers client,core --repeat 3
+
+Only the Python standard library is used (and psql with --scale, node with --peers)."""
 import argparse
 import json
 import os
