@@ -34,7 +34,15 @@ with a fresh database for each run. The last lines are each configuration's medi
 ratios against SQLite, and a Markdown table on stderr.
   tests/bench/load.py --scale --scenario steady --channels 200 --duration 20 --repeat 3
 
-Only the Python standard library is used (and psql with --scale)."""
+With --peers client,core the same load runs, round after round and with the same seed, on
+rlyeh and on a discord.js bot that answers the tables with rlyeh's messages (tests/bench/peer:
+discord.js 14 Client, @discordjs/core 2; install it with `cd tests/bench/peer && npm ci`):
+steady at saturation and games, each; the last lines are each one's medians, and a Markdown
+table on stderr sets them side by side (interactions/s, p50/p99, CPU ms per interaction, RSS
+idle and with the games) with the ratios rlyeh / peer.
+  tests/bench/load.py --peers client,core --repeat 3
+
+Only the Python standard library is used (and psql with --scale, node with --peers)."""
 import argparse
 import json
 import os
@@ -105,6 +113,12 @@ def parse_args():
     p.add_argument("--durability", choices=("full", "normal", "both"), default=None,
                    help="the daemon's durability key; both: full and normal in alternation, "
                         "with the ratios full / normal")
+    p.add_argument("--peers", metavar="LIST",
+                   help="run rlyeh and discord.js peers (tests/bench/peer) in alternation: "
+                        "client (discord.js 14 Client), core (@discordjs/core 2), "
+                        "e.g. client,core; each round runs steady (saturated: rate 0 unless "
+                        "--rate) and games, and a Markdown table comes last on stderr")
+    p.add_argument("--node", default="node", help="with --peers, the node binary")
     p.add_argument("--verbose", action="store_true", help="progress on stderr")
     return p.parse_args()
 
@@ -335,6 +349,7 @@ class Sampler(threading.Thread):
         self.d = daemon
         self.max_rss = 0
         self.hwm = 0
+        self.first_rss = None  # the first sample: the process idle, its session up
         self.stopped = threading.Event()
 
     def run(self):
@@ -345,6 +360,8 @@ class Sampler(threading.Thread):
     def sample(self):
         st = self.d.status()
         if st:
+            if self.first_rss is None:
+                self.first_rss = st.get("VmRSS", 0)
             self.max_rss = max(self.max_rss, st.get("VmRSS", 0))
             self.hwm = max(self.hwm, st.get("VmHWM", 0))
         return st
@@ -407,9 +424,9 @@ def one_run(args, index, config):
         procs = config.get("processes", 1)
         for k in range(procs):
             shards = "%d-%d/%d" % (k, k, procs) if procs > 1 else None
-            daemons.append(Daemon(config["binary"], fake, tmp, args.wrapper, database, shards,
-                                  "rlyeh%d" % k if procs > 1 else "rlyeh",
-                                  config.get("durability", args.durability)))
+            daemons.append(config.get("start", Daemon)(
+                config["binary"], fake, tmp, args.wrapper, database, shards,
+                "rlyeh%d" % k if procs > 1 else "rlyeh", config.get("durability", args.durability)))
             if k + 1 < procs:
                 # The first one makes the schema alone.
                 wait_for(lambda: live_sessions(fake) >= k + 1, 60, "the gateway session")
@@ -535,6 +552,10 @@ def one_run(args, index, config):
         if "requests" in st:
             result["requests"] = st["requests"]
             result["requests_per_interaction"] = round(st["requests_per_interaction"], 3)
+        # The idle RSS (once the session is up, before the load) and CPU ms per interaction.
+        result["rss_idle_mib"] = round(sum(sm.first_rss or 0 for sm in samplers) / MIB, 2)
+        result["cpu_ms_per_answer"] = (round(cpu[0] * 1000 / st["answered"], 4)
+                                       if st["answered"] else None)
         result["answered_per_s"] = st["per_s"]
         return result
     finally:
@@ -557,7 +578,8 @@ MEDIAN_KEYS = ("duration_s", "sent", "answered", "interactions_per_s", "busy_int
                "p50_ms", "p99_ms", "p999_ms", "max_ms", "mean_ms", "errors", "timeouts",
                "peak_rss_mib", "rss_end_mib", "db_mib", "games_finished", "games_in_progress",
                "games_in_progress_db", "violations", "db_errors", "log_errors", "log_warnings",
-               "daemon_cpu", "postgres_cpu", "fake_cpu", "other_cpu")
+               "daemon_cpu", "postgres_cpu", "fake_cpu", "other_cpu", "rss_idle_mib",
+               "cpu_ms_per_answer")
 
 
 def median_line(runs):
@@ -565,7 +587,7 @@ def median_line(runs):
     for k in ("channels", "rate_target", "concurrency", "slash"):
         out[k] = runs[0][k]
     for k in MEDIAN_KEYS:
-        if k in runs[0]:
+        if k in runs[0] and all(r.get(k) is not None for r in runs):
             out[k] = statistics.median(r[k] for r in runs)
     return out
 
@@ -609,6 +631,180 @@ def table(configs, medians, ratios, load_before, load_after, args):
     return "\n".join(rows)
 
 
+# The discord.js peer (--peers): the same load on a Cthulhu Dice bot written with discord.js
+# (tests/bench/peer, installed with `npm ci` there), run in alternation with rlyeh.
+
+PEER_DIR = os.path.join(ROOT, "tests", "bench", "peer")
+PEER_LABELS = {"client": "discord.js 14 `Client`", "core": "@discordjs/core 2"}
+PEER_PACKAGES = {"client": ("discord.js",), "core": ("@discordjs/core", "@discordjs/ws",
+                                                    "@discordjs/rest")}
+
+
+class Peer(Daemon):
+    """A peer bot (flavour "client" or "core") against the fake, in place of a Daemon: the same
+    interface; no database, no metrics."""
+
+    NODE = "node"
+
+    def __init__(self, flavour, fake, tmp, wrapper="", database=None, shards=None,
+                 name="rlyeh", durability=None):
+        self.grace = 10
+        self.db = ""
+        self.err = os.path.join(tmp, "peer-%s.err" % flavour)
+        env = dict(os.environ)
+        env.update({"DISCORD_TOKEN": TOKEN, "DISCORD_API": fake.base + "/api",
+                    "NODE_ENV": "production"})
+        self.proc = subprocess.Popen([self.NODE, os.path.join(PEER_DIR, "peer.js"), flavour],
+                                     env=env, cwd=tmp, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=open(self.err, "w"))
+
+    def log_counts(self):
+        """(interactions it failed to answer, 0), from its stderr."""
+        try:
+            lines = open(self.err, errors="replace").read().splitlines()
+        except OSError:
+            return 0, 0
+        return sum(1 for l in lines if l.startswith("peer: ") and not l.startswith("peer: {")), 0
+
+    def metrics(self):
+        return {}
+
+    def db_bytes(self):
+        return 0
+
+    def games_by_state(self):
+        return {}
+
+
+def peer_versions():
+    """{package: version} of the installed peer packages, and node's version."""
+    out = {}
+    for pkgs in PEER_PACKAGES.values():
+        for pkg in pkgs:
+            try:
+                with open(os.path.join(PEER_DIR, "node_modules", pkg, "package.json")) as f:
+                    out[pkg] = json.load(f)["version"]
+            except (OSError, ValueError, KeyError):
+                out[pkg] = None
+    try:
+        out["node"] = subprocess.run([Peer.NODE, "--version"], capture_output=True, text=True,
+                                     timeout=30).stdout.strip()
+    except OSError:
+        out["node"] = None
+    return out
+
+
+def peer_table(names, med, load_before, load_after, args, versions):
+    """The side-by-side Markdown table: rlyeh, each peer, and rlyeh ÷ each peer."""
+    peers = names[1:]
+    steady = {n: med[(n, "steady")] for n in names}
+    games = {n: med[(n, "games")] for n in names}
+
+    def ratio(a, b):
+        return "%.2f" % (a / b) if a is not None and b else "-"
+
+    def num(v, fmt):
+        return fmt % v if v is not None else "-"
+
+    head = ["figure", "rlyeh"] + [PEER_LABELS[p] for p in peers] + [
+        "rlyeh ÷ %s" % PEER_LABELS[p] for p in peers]
+    rows = []
+
+    def add(figure, cells, ratios):
+        rows.append("| %s |" % " | ".join([figure] + cells + ratios))
+
+    add("saturated interactions/s", [num(steady[n]["interactions_per_s"], "%.0f") for n in names],
+        [ratio(steady["rlyeh"]["interactions_per_s"], steady[p]["interactions_per_s"])
+         for p in peers])
+    add("p50 / p99 ms at that load",
+        ["%.1f / %.1f" % (steady[n]["p50_ms"], steady[n]["p99_ms"]) for n in names],
+        ["%s / %s" % (ratio(steady["rlyeh"]["p50_ms"], steady[p]["p50_ms"]),
+                      ratio(steady["rlyeh"]["p99_ms"], steady[p]["p99_ms"])) for p in peers])
+    add("CPU ms per interaction",
+        [num(steady[n].get("cpu_ms_per_answer"), "%.3f") for n in names],
+        [ratio(steady["rlyeh"].get("cpu_ms_per_answer"), steady[p].get("cpu_ms_per_answer"))
+         for p in peers])
+    add("RSS idle, and with %s games, MiB" % format(args.games, ","),
+        ["%.1f / %.1f" % (games[n]["rss_idle_mib"], games[n]["rss_end_mib"]) for n in names],
+        ["%s / %s" % (ratio(games["rlyeh"]["rss_idle_mib"], games[p]["rss_idle_mib"]),
+                      ratio(games["rlyeh"]["rss_end_mib"], games[p]["rss_end_mib"]))
+         for p in peers])
+    add("games in progress (of %s)" % format(args.games, ","),
+        ["%.0f" % games[n]["games_in_progress"] for n in names], ["" for p in peers])
+    add("errors / timeouts / protocol violations (saturated; games)",
+        ["%g / %g / %g; %g / %g / %g" % tuple(m[n][k] for m in (steady, games)
+                                          for k in ("errors", "timeouts", "violations"))
+         for n in names], ["" for p in peers])
+    rate = args.rate if args.rate is not None else 0
+    lines = ["",
+             "`tests/bench/load.py --peers %s --repeat %d --channels %d --duration %g%s "
+             "--games %d`: medians of %d interleaved runs each, seeds %d..%d; steady %s, "
+             "concurrency %d, %g%% of the tables with a computer player; load average %s "
+             "before, %s after; %d cores. The peers keep their state in memory only (no "
+             "database), roll the die with Math.random and run node %s, %s."
+             % (args.peers, args.repeat, args.channels, args.duration,
+                " --rate %g" % rate if rate else "", args.games, args.repeat, args.seed,
+                args.seed + args.repeat - 1,
+                "saturated (rate 0)" if not rate else "at rate %g" % rate, args.concurrency,
+                args.computer * 100, " ".join(load_before), " ".join(load_after),
+                os.cpu_count() or 0, versions.get("node"),
+                ", ".join("%s %s" % (k, v) for k, v in versions.items() if k != "node")),
+             "",
+             "| %s |" % " | ".join(head),
+             "| --- |" + " ---: |" * (len(head) - 1)] + rows
+    return "\n".join(lines)
+
+
+def run_peers(args):
+    """--peers: rounds of (rlyeh, each peer) x (steady, games), the medians of each, and the
+    side-by-side table on stderr."""
+    peers = [p for p in args.peers.split(",") if p]
+    if not peers or any(p not in PEER_LABELS for p in peers) or len(set(peers)) < len(peers):
+        sys.exit("load.py: --peers: a list of client, core")
+    if args.scale or args.baseline or args.durability == "both" or args.guilds:
+        sys.exit("load.py: --peers goes alone (not with --scale, --baseline, --durability "
+                 "both, --guilds)")
+    if not os.path.isdir(os.path.join(PEER_DIR, "node_modules")):
+        sys.exit("load.py: the peer is not installed: cd tests/bench/peer && npm ci")
+    Peer.NODE = args.node
+    if not args.seed:
+        args.seed = int(time.time()) % 1000000 + 1
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda n, f: sys.exit(128 + n))
+    versions = peer_versions()
+    configs = [{"name": "rlyeh", "binary": args.rlyeh}] + [
+        {"name": p, "binary": p, "start": Peer} for p in peers]
+    scenarios = []
+    for scenario in ("steady", "games"):
+        sub = argparse.Namespace(**vars(args))
+        sub.scenario = scenario
+        sub.rate = (args.rate if args.rate is not None else 0) if scenario == "steady" else 0
+        sub.perf = None
+        scenarios.append(sub)
+    load_before = uptime()
+    runs = {}
+    for i in range(args.repeat):
+        for c in configs:
+            for sub in scenarios:
+                r = one_run(sub, i, c)
+                r["config"] = c["name"]
+                runs.setdefault((c["name"], sub.scenario), []).append(r)
+                line = dict(r)
+                if not args.verbose:
+                    line.pop("answered_per_s")
+                print(json.dumps(line), flush=True)
+    load_after = uptime()
+    med = {}
+    for c in configs:
+        for sub in scenarios:
+            m = median_line(runs[(c["name"], sub.scenario)])
+            m["config"] = c["name"]
+            med[(c["name"], sub.scenario)] = m
+            print(json.dumps(m), flush=True)
+    print(peer_table([c["name"] for c in configs], med, load_before, load_after, args,
+                     versions), file=sys.stderr, flush=True)
+
+
 def main():
     args = parse_args()
     # The daemons run in their run's directory.
@@ -618,6 +814,8 @@ def main():
     for path in (args.rlyeh, args.fake) + ((args.baseline,) if args.baseline else ()):
         if not os.access(path, os.X_OK):
             sys.exit("load.py: %s is not an executable (see --rlyeh, --fake, --baseline)" % path)
+    if args.peers:
+        return run_peers(args)
     if args.scale and args.baseline:
         sys.exit("load.py: --scale and --baseline do not go together")
     if args.scale and args.durability == "both":
