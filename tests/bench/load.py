@@ -513,6 +513,9 @@ def one_run(args, index, config):
             "log_warnings": sum(d.log_counts()[1] for d in daemons),
             # CPU seconds per second of load: 1.0 is one core busy (all the daemons together).
             "daemon_cpu": round(cpu[0] / elapsed, 2),
+            # The daemons' CPU (user + system) per interaction answered, in milliseconds.
+            "cpu_ms_per_interaction": round(cpu[0] * 1000.0 / st["answered"], 4)
+            if st["answered"] else None,
             "fake_cpu": round(cpu[1] / elapsed, 2),
             # Everything else on the machine (this script included): a busy machine skews runs.
             "other_cpu": round(max(cpu[2] - cpu[0] - cpu[1] - cpu[3], 0) / elapsed, 2),
@@ -557,7 +560,7 @@ MEDIAN_KEYS = ("duration_s", "sent", "answered", "interactions_per_s", "busy_int
                "p50_ms", "p99_ms", "p999_ms", "max_ms", "mean_ms", "errors", "timeouts",
                "peak_rss_mib", "rss_end_mib", "db_mib", "games_finished", "games_in_progress",
                "games_in_progress_db", "violations", "db_errors", "log_errors", "log_warnings",
-               "daemon_cpu", "postgres_cpu", "fake_cpu", "other_cpu")
+               "daemon_cpu", "cpu_ms_per_interaction", "postgres_cpu", "fake_cpu", "other_cpu")
 
 
 def median_line(runs):
@@ -571,7 +574,7 @@ def median_line(runs):
 
 
 RATIO_KEYS = ("interactions_per_s", "p50_ms", "p99_ms", "requests_per_interaction", "peak_rss_mib",
-              "daemon_cpu")
+              "daemon_cpu", "cpu_ms_per_interaction")
 
 
 def uptime():
