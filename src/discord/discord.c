@@ -1822,6 +1822,23 @@ static void flush(struct app *a)
 	schedule_tick(a);
 }
 
+/* With a batch open, services what is already readable (no waiting) as long
+ * as each pass adds interactions to it, so that the interactions that came
+ * together are committed together. Returns 0, or -1 when the event loop
+ * failed. */
+static int gather(struct app *a)
+{
+	for (int pass = 0; pass < BATCH_MAX && a->batching && a->nbatch < BATCH_MAX; pass++) {
+		int before = a->nbatch;
+
+		if (lws_service(a->ctx, -1) < 0)
+			return -1;
+		if (a->nbatch <= before)
+			break;
+	}
+	return 0;
+}
+
 static void tick_due(lws_sorted_usec_list_t *sul)
 {
 	struct app *a = lws_container_of(sul, struct app, tick);
@@ -2882,7 +2899,7 @@ int discord_main(int argc, char **argv)
 		own_due(&a->own);
 	schedule_tick(a);
 	while (shards_running(a->shards)) {
-		if (lws_service(a->ctx, 0) < 0)
+		if (lws_service(a->ctx, 0) < 0 || gather(a) < 0)
 			break;
 		flush(a);
 		if (reload_signal) {
