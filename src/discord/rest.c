@@ -949,7 +949,7 @@ static void drop(struct rest *r, struct job *j, double now)
 
 /* Answers j: its response (the body kept so far, `status`, and the error
  * text built from fmt, never containing the token) goes to the responses
- * queue, `wake` is called, and j is freed. */
+ * queue, `wake` is called when that queue was empty, and j is freed. */
 static void deliver(struct rest *r, struct job *j, long status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -957,6 +957,7 @@ static void deliver(struct rest *r, struct job *j, long status, const char *fmt,
 {
 	struct done *d = j->done;
 	va_list ap;
+	int wake;
 
 	j->done = NULL;
 	d->next = NULL;
@@ -973,6 +974,8 @@ static void deliver(struct rest *r, struct job *j, long status, const char *fmt,
 		snprintf(d->resp.error, sizeof d->resp.error, "request failed");
 
 	pthread_mutex_lock(&r->lock);
+	/* A non-empty queue has a wake-up on its way, which takes this one too. */
+	wake = !r->done_head;
 	if (r->done_tail)
 		r->done_tail->next = d;
 	else
@@ -980,7 +983,7 @@ static void deliver(struct rest *r, struct job *j, long status, const char *fmt,
 	r->done_tail = d;
 	r->pending--;
 	pthread_mutex_unlock(&r->lock);
-	if (r->wake)
+	if (wake && r->wake)
 		r->wake(r->wake_ctx);
 	job_free(r, j, mono_now());
 }
