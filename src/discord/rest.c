@@ -31,6 +31,7 @@
 #include "rlyeh/rest.h"
 
 #include <curl/curl.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1466,7 +1467,6 @@ static int on_socket(CURL *e, curl_socket_t s, int what, void *userp, void *sock
 	struct epoll_event ev = { 0 };
 
 	(void)e;
-	(void)socketp;
 	if (what == CURL_POLL_REMOVE) {
 		/* fails harmlessly when libcurl has closed s already */
 		epoll_ctl(r->epfd, EPOLL_CTL_DEL, s, NULL);
@@ -1474,9 +1474,14 @@ static int on_socket(CURL *e, curl_socket_t s, int what, void *userp, void *sock
 	}
 	ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
 	ev.data.fd = s;
-	if (epoll_ctl(r->epfd, EPOLL_CTL_MOD, s, &ev) != 0 &&
-	    epoll_ctl(r->epfd, EPOLL_CTL_ADD, s, &ev) != 0)
+	/* socketp (set by curl_multi_assign, dropped by libcurl at REMOVE): s is
+	 * in the set already */
+	if (socketp && epoll_ctl(r->epfd, EPOLL_CTL_MOD, s, &ev) == 0)
+		return 0;
+	if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, s, &ev) != 0 &&
+	    (errno != EEXIST || epoll_ctl(r->epfd, EPOLL_CTL_MOD, s, &ev) != 0))
 		return -1;
+	curl_multi_assign(r->multi, s, r);
 	return 0;
 }
 
