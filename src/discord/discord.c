@@ -40,9 +40,10 @@
 #define ADMINISTRATOR   (1ULL << 3)
 #define TOKEN_LIFE_MS   (14LL * 60 * 1000) /* interaction tokens last 15 minutes */
 #define CONTENT_MAX     2000
-#define BATCH_MAX       32 /* interactions committed together at most */
-#define BATCH_MSGS      64 /* replies (~20 KB each) held for a commit at most, about */
-#define SNOWFLAKE_MAX   21 /* Discord ids are 64-bit integers: 20 digits at most */
+#define BATCH_MAX       32    /* interactions committed together at most */
+#define BATCH_MSGS      64    /* replies (~20 KB each) held for a commit at most, about */
+#define GATHER_US       20000 /* time spent gathering readable interactions into a batch */
+#define SNOWFLAKE_MAX   21    /* Discord ids are 64-bit integers: 20 digits at most */
 
 _Static_assert(MSG_PROMPT_TEXT <= CMD_ARG_MAX - 1, "a prompt's text is one command argument");
 
@@ -1828,9 +1829,12 @@ static void flush(struct app *a)
 /* With a batch open, services what is already readable (no waiting) as long
  * as each pass adds interactions to it, so that the interactions that came
  * together are committed together (up to BATCH_MAX interactions or
- * BATCH_MSGS replies). Returns 0, or -1 when the event loop failed. */
+ * BATCH_MSGS replies, for GATHER_US at most). Returns 0, or -1 when the
+ * event loop failed. */
 static int gather(struct app *a)
 {
+	lws_usec_t until = lws_now_usecs() + GATHER_US;
+
 	for (int pass = 0;
 	     pass < BATCH_MAX && a->batching && a->nbatch < BATCH_MAX && a->batch_msgs < BATCH_MSGS;
 	     pass++) {
@@ -1838,7 +1842,7 @@ static int gather(struct app *a)
 
 		if (lws_service(a->ctx, -1) < 0)
 			return -1;
-		if (a->nbatch <= before)
+		if (a->nbatch <= before || lws_now_usecs() >= until)
 			break;
 	}
 	return 0;
