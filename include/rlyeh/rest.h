@@ -93,8 +93,10 @@ struct rest_response {
 };
 
 /* Starts the worker. Strings in cfg are copied. `wake` (may be NULL) is
- * called from the worker thread whenever a response is ready, so an event
- * loop can be woken (it must be thread-safe, e.g. lws_cancel_service).
+ * called from the worker thread when a response is ready and none was
+ * waiting to be taken, so an event loop can be woken (it must be
+ * thread-safe, e.g. lws_cancel_service); one call stands for every response
+ * ready until rest_poll has returned 0, so the woken side takes them all.
  * Returns NULL when the worker cannot start. */
 struct rest *rest_start(const struct rest_config *cfg, void (*wake)(void *), void *wake_ctx);
 

@@ -40,8 +40,10 @@
 #define ADMINISTRATOR   (1ULL << 3)
 #define TOKEN_LIFE_MS   (14LL * 60 * 1000) /* interaction tokens last 15 minutes */
 #define CONTENT_MAX     2000
-#define BATCH_MAX       32 /* interactions committed together at most */
-#define SNOWFLAKE_MAX   21 /* Discord ids are 64-bit integers: 20 digits at most */
+#define BATCH_MAX       32    /* interactions committed together at most */
+#define BATCH_MSGS      64    /* replies (~20 KB each) held for a commit at most, about */
+#define GATHER_US       20000 /* time spent gathering readable interactions into a batch */
+#define SNOWFLAKE_MAX   21    /* Discord ids are 64-bit integers: 20 digits at most */
 
 _Static_assert(MSG_PROMPT_TEXT <= CMD_ARG_MAX - 1, "a prompt's text is one command argument");
 
@@ -1219,6 +1221,7 @@ struct app {
 	int64_t arrived_us; /* the interaction being handled */
 	struct held *batch; /* interactions handled, replies held until the commit */
 	int nbatch;
+	int batch_msgs;              /* the replies the batch holds */
 	int batching;                /* a bot batch is open */
 	uint64_t hold;               /* the callback that follow-ups wait for, or 0 */
 	struct prompt_slot *prompts; /* PROMPT_SLOTS, made when a prompt is first sent */
@@ -1818,8 +1821,31 @@ static void flush(struct app *a)
 			msg_free(&h->out);
 	}
 	a->nbatch = 0;
+	a->batch_msgs = 0;
 	keep_dirty(a);
 	schedule_tick(a);
+}
+
+/* With a batch open, services what is already readable (no waiting) as long
+ * as each pass adds interactions to it, so that the interactions that came
+ * together are committed together (up to BATCH_MAX interactions or
+ * BATCH_MSGS replies, for GATHER_US at most). Returns 0, or -1 when the
+ * event loop failed. */
+static int gather(struct app *a)
+{
+	lws_usec_t until = lws_now_usecs() + GATHER_US;
+
+	for (int pass = 0;
+	     pass < BATCH_MAX && a->batching && a->nbatch < BATCH_MAX && a->batch_msgs < BATCH_MSGS;
+	     pass++) {
+		int before = a->nbatch;
+
+		if (lws_service(a->ctx, -1) < 0)
+			return -1;
+		if (a->nbatch <= before || lws_now_usecs() >= until)
+			break;
+	}
+	return 0;
 }
 
 static void tick_due(lws_sorted_usec_list_t *sul)
@@ -1941,7 +1967,8 @@ static void on_interaction(struct app *a, const cJSON *d)
 		        cmd_word(&r.req.cmd), r.user, r.server, r.channel, (long long)game,
 		        h->out.n && h->out.m[0].kind == MSG_ERROR ? ", refused" : "");
 	}
-	if (a->nbatch == BATCH_MAX)
+	a->batch_msgs += h->out.n;
+	if (a->nbatch == BATCH_MAX || a->batch_msgs >= BATCH_MSGS)
 		flush(a);
 }
 
@@ -2882,7 +2909,7 @@ int discord_main(int argc, char **argv)
 		own_due(&a->own);
 	schedule_tick(a);
 	while (shards_running(a->shards)) {
-		if (lws_service(a->ctx, 0) < 0)
+		if (lws_service(a->ctx, 0) < 0 || gather(a) < 0)
 			break;
 		flush(a);
 		if (reload_signal) {

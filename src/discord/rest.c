@@ -31,6 +31,7 @@
 #include "rlyeh/rest.h"
 
 #include <curl/curl.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -38,7 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DEFAULT_TIMEOUT_MS 10000L
 #define DEFAULT_RETRIES    3
@@ -57,6 +61,7 @@
 #define TABLE_FIRST_SLOTS  64
 #define EASY_POOL          64  /* finished easy handles kept for reuse */
 #define MAX_CONNECTS       256 /* idle connections kept open to the API */
+#define EPOLL_BATCH        64  /* socket events taken by one epoll_wait */
 
 static const char *const method_names[] = { "GET", "POST", "PUT", "PATCH", "DELETE" };
 
@@ -163,6 +168,8 @@ struct rest {
 	void (*wake)(void *);
 	void *wake_ctx;
 	CURLM *multi;
+	int epfd; /* the sockets libcurl asks to watch, and evfd */
+	int evfd; /* an eventfd: written to wake the worker */
 	pthread_t thread;
 	char *base_url, *token, *user_agent, *auth;
 	long timeout_ms;
@@ -182,6 +189,7 @@ struct rest {
 	CURL *pool[EASY_POOL]; /* reset easy handles */
 	int npool;
 	struct curl_slist *hdr_none, *hdr_json, *hdr_form; /* the common header lists, shared */
+	double curl_due; /* when libcurl wants its timeout action; < 0: never */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -190,6 +198,15 @@ static CURLcode curl_init_result = CURLE_FAILED_INIT;
 static void curl_init_once(void)
 {
 	curl_init_result = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/* Wakes the worker from epoll_wait (any thread). */
+static void wake_worker(struct rest *r)
+{
+	uint64_t one = 1;
+
+	/* EAGAIN: the counter is full, a wake-up is pending anyway */
+	(void)!write(r->evfd, &one, sizeof one);
 }
 
 static double mono_now(void)
@@ -949,7 +966,7 @@ static void drop(struct rest *r, struct job *j, double now)
 
 /* Answers j: its response (the body kept so far, `status`, and the error
  * text built from fmt, never containing the token) goes to the responses
- * queue, `wake` is called, and j is freed. */
+ * queue, `wake` is called when that queue was empty, and j is freed. */
 static void deliver(struct rest *r, struct job *j, long status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -957,6 +974,7 @@ static void deliver(struct rest *r, struct job *j, long status, const char *fmt,
 {
 	struct done *d = j->done;
 	va_list ap;
+	int wake;
 
 	j->done = NULL;
 	d->next = NULL;
@@ -973,6 +991,8 @@ static void deliver(struct rest *r, struct job *j, long status, const char *fmt,
 		snprintf(d->resp.error, sizeof d->resp.error, "request failed");
 
 	pthread_mutex_lock(&r->lock);
+	/* A non-empty queue has a wake-up on its way, which takes this one too. */
+	wake = !r->done_head;
 	if (r->done_tail)
 		r->done_tail->next = d;
 	else
@@ -980,7 +1000,7 @@ static void deliver(struct rest *r, struct job *j, long status, const char *fmt,
 	r->done_tail = d;
 	r->pending--;
 	pthread_mutex_unlock(&r->lock);
-	if (r->wake)
+	if (wake && r->wake)
 		r->wake(r->wake_ctx);
 	job_free(r, j, mono_now());
 }
@@ -1439,6 +1459,82 @@ static int ms_until(double now, double t)
 	return ms > POLL_MAX_MS ? POLL_MAX_MS : (int)ms + 1;
 }
 
+/* CURLMOPT_SOCKETFUNCTION: keeps epfd watching socket s for what libcurl
+ * asks. */
+static int on_socket(CURL *e, curl_socket_t s, int what, void *userp, void *socketp)
+{
+	struct rest *r = userp;
+	struct epoll_event ev = { 0 };
+
+	(void)e;
+	if (what == CURL_POLL_REMOVE) {
+		/* fails harmlessly when libcurl has closed s already */
+		epoll_ctl(r->epfd, EPOLL_CTL_DEL, s, NULL);
+		return 0;
+	}
+	ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0u) | (what & CURL_POLL_OUT ? EPOLLOUT : 0u);
+	ev.data.fd = s;
+	/* socketp (set by curl_multi_assign, dropped by libcurl at REMOVE): s is
+	 * in the set already */
+	if (socketp && epoll_ctl(r->epfd, EPOLL_CTL_MOD, s, &ev) == 0)
+		return 0;
+	if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, s, &ev) != 0 &&
+	    (errno != EEXIST || epoll_ctl(r->epfd, EPOLL_CTL_MOD, s, &ev) != 0))
+		return -1;
+	curl_multi_assign(r->multi, s, r);
+	return 0;
+}
+
+/* CURLMOPT_TIMERFUNCTION: notes when libcurl wants its timeout action. */
+static int on_timer(CURLM *m, long timeout_ms, void *userp)
+{
+	struct rest *r = userp;
+
+	(void)m;
+	r->curl_due = timeout_ms < 0 ? -1.0 : mono_now() + (double)timeout_ms / 1000.0;
+	return 0;
+}
+
+/* Runs libcurl's timeout action when it is due. */
+static void curl_timers(struct rest *r)
+{
+	int running;
+
+	if (r->curl_due >= 0 && r->curl_due <= mono_now()) {
+		r->curl_due = -1.0;
+		curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	}
+}
+
+/* Waits up to timeout ms (or until libcurl's timeout action is due) for a
+ * socket event or a wake-up, and hands the socket events to libcurl. */
+static void wait_events(struct rest *r, int timeout)
+{
+	struct epoll_event evs[EPOLL_BATCH];
+	int n, running;
+
+	if (r->curl_due >= 0) {
+		int t = ms_until(mono_now(), r->curl_due);
+		if (t < timeout)
+			timeout = t;
+	}
+	n = epoll_wait(r->epfd, evs, EPOLL_BATCH, timeout);
+	for (int i = 0; i < n; i++) {
+		int fd = evs[i].data.fd, how = 0;
+
+		if (fd == r->evfd) {
+			uint64_t count;
+			(void)!read(r->evfd, &count, sizeof count);
+			continue;
+		}
+		if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+			how |= CURL_CSELECT_IN;
+		if (evs[i].events & (EPOLLOUT | EPOLLHUP | EPOLLERR))
+			how |= CURL_CSELECT_OUT;
+		curl_multi_socket_action(r->multi, fd, how, &running);
+	}
+}
+
 static void *worker(void *arg)
 {
 	struct rest *r = arg;
@@ -1446,7 +1542,7 @@ static void *worker(void *arg)
 
 	for (;;) {
 		double now = mono_now(), deadline;
-		int stopping, timeout, running;
+		int stopping, timeout;
 
 		pthread_mutex_lock(&r->lock);
 		stopping = r->stopping;
@@ -1463,10 +1559,10 @@ static void *worker(void *arg)
 				sweep(r, now);
 			timeout = dispatch(r, now);
 		}
-		curl_multi_perform(r->multi, &running);
+		curl_timers(r);
 		if (collect(r, stopping) > 0)
 			timeout = 0;
-		curl_multi_poll(r->multi, NULL, 0, timeout, NULL);
+		wait_events(r, timeout);
 	}
 	while ((j = r->inflight.head)) {
 		jlist_remove(&r->inflight, j);
@@ -1497,6 +1593,10 @@ static void rest_free(struct rest *r)
 	table_free(&r->limits, NULL);
 	if (r->multi)
 		curl_multi_cleanup(r->multi);
+	if (r->epfd >= 0)
+		close(r->epfd);
+	if (r->evfd >= 0)
+		close(r->evfd);
 	while (r->npool > 0)
 		curl_easy_cleanup(r->pool[--r->npool]);
 	curl_slist_free_all(r->hdr_none);
@@ -1532,6 +1632,9 @@ struct rest *rest_start(const struct rest_config *cfg, void (*wake)(void *), voi
 	}
 	r->wake = wake;
 	r->wake_ctx = wake_ctx;
+	r->epfd = epoll_create1(EPOLL_CLOEXEC);
+	r->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	r->curl_due = -1.0;
 	r->timeout_ms = cfg->timeout_ms > 0 ? cfg->timeout_ms : DEFAULT_TIMEOUT_MS;
 	/* 0 takes the default, a negative count means no retries */
 	r->max_retries = cfg->max_retries == 0 ? DEFAULT_RETRIES : cfg->max_retries;
@@ -1553,9 +1656,20 @@ struct rest *rest_start(const struct rest_config *cfg, void (*wake)(void *), voi
 		r->hdr_json = header_list(r, "application/json", 0);
 		r->hdr_form = header_list(r, NULL, 1);
 	}
+	if (r->epfd >= 0 && r->evfd >= 0) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.fd = r->evfd };
+		if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, r->evfd, &ev) != 0) {
+			close(r->evfd);
+			r->evfd = -1;
+		}
+	}
 	if (!r->base_url || !r->token || !r->user_agent || !r->auth || !r->sent || !r->multi ||
-	    !r->hdr_none || !r->hdr_json || !r->hdr_form ||
-	    curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)MAX_CONNECTS) != CURLM_OK) {
+	    !r->hdr_none || !r->hdr_json || !r->hdr_form || r->epfd < 0 || r->evfd < 0 ||
+	    curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)MAX_CONNECTS) != CURLM_OK ||
+	    curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, on_socket) != CURLM_OK ||
+	    curl_multi_setopt(r->multi, CURLMOPT_SOCKETDATA, (void *)r) != CURLM_OK ||
+	    curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, on_timer) != CURLM_OK ||
+	    curl_multi_setopt(r->multi, CURLMOPT_TIMERDATA, (void *)r) != CURLM_OK) {
 		rest_free(r);
 		return NULL;
 	}
@@ -1650,7 +1764,7 @@ int rest_submit(struct rest *r, const struct rest_request *req)
 	jlist_append(&r->incoming, j);
 	pthread_mutex_unlock(&r->lock);
 	if (wake)
-		curl_multi_wakeup(r->multi);
+		wake_worker(r);
 	return 0;
 fail:
 	job_free(r, j, 0);
@@ -1700,7 +1814,7 @@ void rest_set_share(struct rest *r, int per_second)
 	           : per_second > r->global_per_second ? r->global_per_second
 	                                               : per_second;
 	pthread_mutex_unlock(&r->lock);
-	curl_multi_wakeup(r->multi);
+	wake_worker(r);
 }
 
 int rest_share(struct rest *r)
@@ -1720,7 +1834,7 @@ void rest_hold_global(struct rest *r, long ms)
 	pthread_mutex_lock(&r->lock);
 	r->hold_until = max_d(r->hold_until, until);
 	pthread_mutex_unlock(&r->lock);
-	curl_multi_wakeup(r->multi);
+	wake_worker(r);
 }
 
 long rest_global_429_take(struct rest *r)
@@ -1758,7 +1872,7 @@ void rest_stop(struct rest *r, long grace_ms)
 	r->stopping = 1;
 	r->stop_deadline = mono_now() + (grace_ms > 0 ? (double)grace_ms / 1000.0 : 0.0);
 	pthread_mutex_unlock(&r->lock);
-	curl_multi_wakeup(r->multi);
+	wake_worker(r);
 	pthread_join(r->thread, NULL);
 	rest_free(r);
 }

@@ -968,6 +968,21 @@ out:
 	return rc;
 }
 
+/* Bytes of a statement journal kept in memory. */
+#define STMT_JOURNAL_SPILL (1 << 20)
+
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+
+/* Keeps a statement's journal in memory up to STMT_JOURNAL_SPILL bytes (64
+ * KiB by default): a transaction of many interactions then needs no
+ * temporary file and writes no page twice to disk. Only possible before
+ * SQLite is initialised (no connection opened yet in the process); later,
+ * SQLite's default stays and nothing else changes. */
+static void config_process(void)
+{
+	(void)sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, (int)STMT_JOURNAL_SPILL);
+}
+
 int store_sqlite_open_version(const char *path, int version, struct store_sqlite **out, char *err,
                               size_t errlen)
 {
@@ -988,6 +1003,7 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
 			         sqlite3_libversion());
 		return -1;
 	}
+	(void)pthread_once(&config_once, config_process);
 	if (!(st = calloc(1, sizeof(*st)))) {
 		if (errlen)
 			snprintf(err, errlen, "out of memory");

@@ -530,6 +530,9 @@ def one_run(args, index, config):
             "log_warnings": sum(d.log_counts()[1] for d in daemons),
             # CPU seconds per second of load: 1.0 is one core busy (all the daemons together).
             "daemon_cpu": round(cpu[0] / elapsed, 2),
+            # The daemons' CPU (user + system) per interaction answered, in milliseconds.
+            "cpu_ms_per_interaction": round(cpu[0] * 1000.0 / st["answered"], 4)
+            if st["answered"] else None,
             "fake_cpu": round(cpu[1] / elapsed, 2),
             # Everything else on the machine (this script included): a busy machine skews runs.
             "other_cpu": round(max(cpu[2] - cpu[0] - cpu[1] - cpu[3], 0) / elapsed, 2),
@@ -552,10 +555,8 @@ def one_run(args, index, config):
         if "requests" in st:
             result["requests"] = st["requests"]
             result["requests_per_interaction"] = round(st["requests_per_interaction"], 3)
-        # The idle RSS (once the session is up, before the load) and CPU ms per interaction.
+        # The idle RSS (once the session is up, before the load).
         result["rss_idle_mib"] = round(sum(sm.first_rss or 0 for sm in samplers) / MIB, 2)
-        result["cpu_ms_per_answer"] = (round(cpu[0] * 1000 / st["answered"], 4)
-                                       if st["answered"] else None)
         result["answered_per_s"] = st["per_s"]
         return result
     finally:
@@ -578,8 +579,8 @@ MEDIAN_KEYS = ("duration_s", "sent", "answered", "interactions_per_s", "busy_int
                "p50_ms", "p99_ms", "p999_ms", "max_ms", "mean_ms", "errors", "timeouts",
                "peak_rss_mib", "rss_end_mib", "db_mib", "games_finished", "games_in_progress",
                "games_in_progress_db", "violations", "db_errors", "log_errors", "log_warnings",
-               "daemon_cpu", "postgres_cpu", "fake_cpu", "other_cpu", "rss_idle_mib",
-               "cpu_ms_per_answer")
+               "daemon_cpu", "cpu_ms_per_interaction", "postgres_cpu", "fake_cpu", "other_cpu",
+               "rss_idle_mib")
 
 
 def median_line(runs):
@@ -593,7 +594,7 @@ def median_line(runs):
 
 
 RATIO_KEYS = ("interactions_per_s", "p50_ms", "p99_ms", "requests_per_interaction", "peak_rss_mib",
-              "daemon_cpu")
+              "daemon_cpu", "cpu_ms_per_interaction")
 
 
 def uptime():
@@ -721,8 +722,8 @@ def peer_table(names, med, load_before, load_after, args, versions):
         ["%s / %s" % (ratio(steady["rlyeh"]["p50_ms"], steady[p]["p50_ms"]),
                       ratio(steady["rlyeh"]["p99_ms"], steady[p]["p99_ms"])) for p in peers])
     add("CPU ms per interaction",
-        [num(steady[n].get("cpu_ms_per_answer"), "%.3f") for n in names],
-        [ratio(steady["rlyeh"].get("cpu_ms_per_answer"), steady[p].get("cpu_ms_per_answer"))
+        [num(steady[n].get("cpu_ms_per_interaction"), "%.3f") for n in names],
+        [ratio(steady["rlyeh"].get("cpu_ms_per_interaction"), steady[p].get("cpu_ms_per_interaction"))
          for p in peers])
     add("RSS idle, and with %s games, MiB" % format(args.games, ","),
         ["%.1f / %.1f" % (games[n]["rss_idle_mib"], games[n]["rss_end_mib"]) for n in names],

@@ -1675,6 +1675,46 @@ def test_intents_refused(tmp, fake):
     check(code == 4, "close 4014: exit status 4 (%s)" % code)
 
 
+def test_batched_commits(tmp):
+    """Interactions that come together are committed together: under the fake's unpaced load
+    (64 in flight), a commit takes several interactions, where one pass of the event loop
+    took one or two."""
+    sub = os.path.join(tmp, "batched")
+    os.makedirs(sub)
+    fake = Fake(sub)
+    port = free_port()
+    bot = Bot(sub, fake, "bot9", {"RLYEH_HEALTH_PORT": str(port), "RLYEH_LOG_LEVEL": "warning"})
+    try:
+        wait(connected(fake), 15, "the bot connects")
+        time.sleep(0.5)
+        fake.call("POST", "/_fake/load", {"channels": 64, "duration_s": 3, "mode": "steady",
+                                          "rate": 0, "concurrency": 64, "keep_open": False,
+                                          "computer": 0.5, "slash": 0, "seed": 5, "guild": "500"})
+        wait(lambda: not fake.call("GET", "/_fake/load")["running"], 60, "the load ends")
+        st = fake.call("GET", "/_fake/load")
+        status, text = http_get("http://127.0.0.1:%d/metrics" % port)
+        commits = [float(l.split()[-1]) for l in text.splitlines()
+                   if l.startswith("rlyeh_commits_total")]
+        check(status == 200 and commits, "/metrics has rlyeh_commits_total")
+        per = st["answered"] / commits[0] if commits and commits[0] else 0
+        # At least a full round of the 64 in flight (a slow run, under valgrind, answers
+        # few more).
+        check(st["answered"] >= 64, "the load is answered: %d answered, %d errors, %d timeouts"
+              % (st["answered"], st["errors"], st["timeouts"]))
+        check(per >= 4, "several interactions per commit under load: %.2f (%d answered, %d commits)"
+              % (per, st["answered"], commits[0] if commits else 0))
+        check(st["violations"] == 0, "no violation under load")
+    finally:
+        if bot.proc.poll() is None:
+            bot.proc.send_signal(signal.SIGTERM)
+            try:
+                bot.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                bot.proc.kill()
+        fake.stop()
+    check(TOKEN not in bot.stderr(), "the token is not in the log of bot9")
+
+
 def timed(fn, *args):
     """Runs one part of the test and says how long it took (on stderr)."""
     t0 = time.time()
@@ -1719,6 +1759,7 @@ def main():
         timed(test_intents_refused, tmp, fake)
         timed(test_token_refused, tmp, fake)
         timed(test_shutdown_with_stalled_api, tmp, fake)
+        timed(test_batched_commits, tmp)
         for name in ("bot", "bot2", "bot3", "bot4", "bot5", "bot6", "bot7", "bot8"):
             path = os.path.join(tmp, name + ".err")
             if os.path.exists(path):
