@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libwebsockets.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@
 #define ADMINISTRATOR   (1ULL << 3)
 #define TOKEN_LIFE_MS   (14LL * 60 * 1000) /* interaction tokens last 15 minutes */
 #define CONTENT_MAX     2000
+#define TRIM_MS         2000  /* between two returns of free heap pages to the system */
 #define BATCH_MAX       32    /* interactions committed together at most */
 #define BATCH_MSGS      64    /* replies (~20 KB each) held for a commit at most, about */
 #define GATHER_US       20000 /* time spent gathering readable interactions into a batch */
@@ -1204,6 +1206,7 @@ struct app {
 	lws_sorted_usec_list_t tick;
 	lws_sorted_usec_list_t watchdog;
 	uint64_t watchdog_us;
+	lws_sorted_usec_list_t trim;
 	/* With PostgreSQL: the limits shared with the other processes. */
 	struct limits *limits;
 	lws_sorted_usec_list_t shared;
@@ -1816,9 +1819,9 @@ static void flush(struct app *a)
 		a->hold = 0;
 		respond(a, &h->r, &h->out);
 		a->hold = 0;
-		/* Kept for the next batch unless unusually large. */
-		if (h->out.cap > 4)
-			msg_free(&h->out);
+		/* A message is some 20 KiB: 32 slots keeping theirs would hold
+		 * megabytes between batches. */
+		msg_free(&h->out);
 	}
 	a->nbatch = 0;
 	a->batch_msgs = 0;
@@ -2236,6 +2239,17 @@ static void own_due(lws_sorted_usec_list_t *sul)
 			log_msg(LOG_WARN, "shard ownership: the database did not answer");
 	}
 	lws_sul_schedule(a->ctx, 0, &a->own, own_due, OWN_POLL_MS * LWS_US_PER_MS);
+}
+
+/* Gives the free pages of the heap back to the system every TRIM_MS: a burst
+ * of interactions (their replies held until a commit, requests in flight)
+ * leaves megabytes free that a long quiet afterwards would keep resident. */
+static void trim_due(lws_sorted_usec_list_t *sul)
+{
+	struct app *a = lws_container_of(sul, struct app, trim);
+
+	malloc_trim(0);
+	lws_sul_schedule(a->ctx, 0, &a->trim, trim_due, TRIM_MS * LWS_US_PER_MS);
 }
 
 /* Tells systemd the loop is alive, at half the watchdog period. */
@@ -2907,6 +2921,7 @@ int discord_main(int argc, char **argv)
 	shards_start(a->shards);
 	if (a->owner)
 		own_due(&a->own);
+	lws_sul_schedule(a->ctx, 0, &a->trim, trim_due, TRIM_MS * LWS_US_PER_MS);
 	schedule_tick(a);
 	while (shards_running(a->shards)) {
 		if (lws_service(a->ctx, 0) < 0 || gather(a) < 0)
@@ -2943,6 +2958,7 @@ out:
 	lws_sul_cancel(&a->own);
 	owner_free(a->owner); /* its connection closes: the standbys take over */
 	lws_sul_cancel(&a->watchdog);
+	lws_sul_cancel(&a->trim);
 	lws_sul_cancel(&a->shared);
 	limits_close(a->limits);
 	rest_stop(a->rest, 2000);
