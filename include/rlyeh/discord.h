@@ -42,11 +42,9 @@
 #include "rlyeh/msg.h"
 #include "rlyeh/rest.h"
 
-/* Flags of discord_response_json: DISCORD_EPHEMERAL gives "flags": 64 (only
- * the user sees it); DISCORD_DETACH, when the messages have no picture,
- * "attachments": [] (an edit that removes the picture the message showed). */
+/* Flag of discord_response_json: DISCORD_EPHEMERAL gives "flags": 64 (only
+ * the user sees it). */
 #define DISCORD_EPHEMERAL 1
-#define DISCORD_DETACH    2
 
 #define DISCORD_TEXT_INPUT "text" /* the custom_id of a modal's text input */
 
@@ -59,7 +57,6 @@ struct discord_req {
 	char server[64], channel[64], user[64], locale[16];
 	char name[STORE_NAME_MAX]; /* the display name, escaped (discord_escape_name) */
 	char message_id[32];       /* component or modal submit: the message it came from */
-	int message_pictured;      /* that message shows a file or an embed image */
 	int message_private;       /* that message is ephemeral (flags 64): a reply to one user */
 	/* A click on a button that asks for text first (type 3, custom_id "?" +
 	 * the button's id): req.cmd holds the button's command, but the answer
@@ -135,8 +132,7 @@ char *discord_autocomplete_json(const struct discord_req *r, const char *game);
  * embed and components; without a table, the components of the last message
  * that has buttons or a select menu, such as a private reply's choices);
  * type 0 gives a bare message body (followups,
- * channel messages). `flags`: DISCORD_EPHEMERAL, DISCORD_DETACH (0 and 1
- * mean no flag and ephemeral, as before). With pictures (those of the last
+ * channel messages). `flags`: 0 or DISCORD_EPHEMERAL. With pictures (those of the last
  * table and of the events, see discord_response_files) the body lists them
  * in "attachments" and must be sent with those files as payload_json. A
  * message without picture, select menu or prompt gives the same bytes as

@@ -340,27 +340,6 @@ static int read_modal(const cJSON *data, struct discord_req *out, char *err, siz
 	return 0;
 }
 
-/* 1 when a message object shows a file: attachments, or an embed's image. */
-static int pictured(const cJSON *msg)
-{
-	const cJSON *att = cJSON_GetObjectItemCaseSensitive(msg, "attachments");
-	const cJSON *embeds = cJSON_GetObjectItemCaseSensitive(msg, "embeds"), *e;
-	int k = 0;
-
-	if (cJSON_IsArray(att) && cJSON_GetArraySize(att) > 0)
-		return 1;
-	if (!cJSON_IsArray(embeds))
-		return 0;
-	cJSON_ArrayForEach(e, embeds)
-	{
-		if (++k > 10)
-			break;
-		if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(e, "image")))
-			return 1;
-	}
-	return 0;
-}
-
 /* Finds the label of the button "?" + out->button in a message's components
  * (5 rows of 5 at most looked at); leaves "" when it is not there. */
 static void find_label(const cJSON *msg, struct discord_req *out)
@@ -447,7 +426,6 @@ int discord_parse_interaction(const cJSON *d, struct discord_req *out, char *err
 		const cJSON *flags = cJSON_GetObjectItemCaseSensitive(msg, "flags");
 		if (copy_member(out->message_id, sizeof(out->message_id), msg, "id"))
 			return snprintf(err, errlen, "bad message id"), -1;
-		out->message_pictured = pictured(msg);
 		out->message_private = cJSON_IsNumber(flags) && flags->valuedouble >= 0 &&
 		                       flags->valuedouble < 9007199254740992.0 &&
 		                       ((uint64_t)flags->valuedouble & 64) != 0;
@@ -1045,7 +1023,7 @@ char *discord_response_json(int type, const struct msg *const *m, int n, int fla
 	if (user)
 		cJSON_AddItemToArray(cJSON_AddArrayToObject(mentions, "users"),
 		                     cJSON_CreateString(user));
-	if (npics || (flags & DISCORD_DETACH)) {
+	if (npics) {
 		/* The files the message keeps: these, as files[0..]. */
 		cJSON *list = cJSON_AddArrayToObject(data, "attachments");
 		for (int j = 0; j < npics; j++) {

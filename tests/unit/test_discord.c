@@ -296,13 +296,6 @@ static void test_plain_bytes(void **unused)
 	            "2,\"style\":1,\"label\":\"Tentacle\",\"custom_id\":\"9:14:eye:tentacle\"}]}],"
 	            "\"allowed_mentions\":{\"parse\":[]}},\"type\":7}");
 	assert_int_equal(discord_response_files(t, 1, NULL), 0);
-	/* An edit that drops an earlier picture says so; nothing else changes. */
-	expect_json(discord_response_json(0, t, 1, DISCORD_DETACH),
-	            "{\"content\":\"\",\"embeds\":[{\"title\":\"Turn 1\",\"color\":3050327,"
-	            "\"fields\":[{\"name\":\"alice\",\"value\":\"3\",\"inline\":true}]}],"
-	            "\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":1,"
-	            "\"label\":\"Tentacle\",\"custom_id\":\"9:14:eye:tentacle\"}]}],"
-	            "\"allowed_mentions\":{\"parse\":[]},\"attachments\":[]}");
 }
 
 /* A button shown but not open now carries "disabled": true (Discord's
@@ -515,7 +508,6 @@ static void test_select_and_modal_in(void **unused)
 	assert_int_equal(r.req.cmd.move, 14);
 	assert_int_equal(r.prompt, 0);
 	assert_string_equal(r.message_id, "777");
-	assert_int_equal(r.message_pictured, 0);
 
 	/* A click on a button that asks for text: the modal is wanted, with the
 	 * button's label as the message shows it. */
@@ -531,7 +523,6 @@ static void test_select_and_modal_in(void **unused)
 	assert_int_equal(r.prompt, 1);
 	assert_string_equal(r.button, "9:14:eye");
 	assert_string_equal(r.button_label, "Pick a face");
-	assert_int_equal(r.message_pictured, 1);
 	assert_string_equal(cmd_word(&r.req.cmd), "eye");
 	assert_int_equal(r.req.cmd.nargs, 0);
 
@@ -559,7 +550,6 @@ static void test_select_and_modal_in(void **unused)
 	assert_int_equal(r.req.cmd.game, 9);
 	assert_int_equal(r.req.cmd.move, 14);
 	assert_string_equal(r.message_id, "778");
-	assert_int_equal(r.message_pictured, 1);
 
 	/* A button with an argument keeps it first; a text input in a label
 	 * component (the newer modal layout) is read too. */
