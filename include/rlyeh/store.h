@@ -121,10 +121,15 @@ int store_is_postgresql(const char *database);
  * PostgreSQL URI without its password. Into out (cap bytes, truncated). */
 void store_describe(const char *database, char *out, size_t cap);
 
+/* The service's state directory: the first of the colon-separated folders
+ * systemd names in $STATE_DIRECTORY. Into out: 0; 1 when it is unset or
+ * empty, -1 when it does not fit in cap bytes (out untouched in both). */
+int store_state_dir(char *out, size_t cap);
+
 /* The folder where files that go with `database` are kept (solved tables,
  * pictures): an SQLite file's own folder; for PostgreSQL, which has none,
- * $STATE_DIRECTORY (systemd's) or else the current directory. Into out;
- * -1 when it does not fit in cap bytes or database is NULL. */
+ * store_state_dir or else the current directory. Into out; -1 when it does
+ * not fit in cap bytes or database is NULL. */
 int store_folder(const char *database, char *out, size_t cap);
 
 /* Opens (creating if needed) the database at `path` and applies the pending

@@ -9,18 +9,18 @@
 
 #include "rlyeh/cli.h"
 #include "rlyeh/log.h"
+#include "rlyeh/store.h"
 #include "rlyeh/text.h"
 
 void config_default(struct config *c)
 {
-	const char *state = getenv("STATE_DIRECTORY");
-	size_t n = state ? strcspn(state, ":") : 0;
+	char state[CONFIG_PATH_MAX - sizeof("/rlyeh.db") + 1];
 
 	memset(c, 0, sizeof(*c));
-	/* Under systemd the unit's state directory (the first one named)
-	 * holds the database unless the file or RLYEH_DATABASE says otherwise. */
-	if (n > 0 && n + sizeof("/rlyeh.db") <= sizeof(c->database))
-		snprintf(c->database, sizeof(c->database), "%.*s/rlyeh.db", (int)n, state);
+	/* Under systemd the unit's state directory holds the database unless
+	 * the file or RLYEH_DATABASE says otherwise. */
+	if (store_state_dir(state, sizeof(state)) == 0)
+		snprintf(c->database, sizeof(c->database), "%s/rlyeh.db", state);
 	else
 		text_copy(c->database, sizeof(c->database), "rlyeh.db");
 	text_copy(c->api_url, sizeof(c->api_url), "https://discord.com/api/v10");

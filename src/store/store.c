@@ -66,17 +66,34 @@ void store_describe(const char *database, char *out, size_t cap)
 		snprintf(out, cap, "%s", database ? database : "");
 }
 
+int store_state_dir(char *out, size_t cap)
+{
+	const char *state = getenv("STATE_DIRECTORY");
+	size_t n = state ? strcspn(state, ":") : 0;
+
+	if (n == 0)
+		return 1;
+	if (n >= cap)
+		return -1;
+	memcpy(out, state, n);
+	out[n] = '\0';
+	return 0;
+}
+
 int store_folder(const char *database, char *out, size_t cap)
 {
-	const char *state = getenv("STATE_DIRECTORY"), *slash;
+	const char *slash;
 	int n;
 
 	if (!database)
 		return -1;
 	slash = strrchr(database, '/');
-	if (store_pg_is_uri(database))
-		n = snprintf(out, cap, "%s", state && state[0] ? state : ".");
-	else if (!slash)
+	if (store_pg_is_uri(database)) {
+		int rc = store_state_dir(out, cap);
+		if (rc <= 0)
+			return rc;
+		n = snprintf(out, cap, ".");
+	} else if (!slash)
 		n = snprintf(out, cap, ".");
 	else if (slash == database)
 		n = snprintf(out, cap, "/");
