@@ -55,7 +55,7 @@ rlyeh_pg_test(bot_shards test_bot_shards)
 
 # Power loss at a random instant under a test VFS (SQLite's own).
 add_executable(test_powerloss unit/test_powerloss.c)
-target_include_directories(test_powerloss PRIVATE ${CMOCKA_INCLUDE_DIRS})
+target_include_directories(test_powerloss PRIVATE ${CMOCKA_INCLUDE_DIRS} ${PROJECT_SOURCE_DIR}/src/store)
 target_link_libraries(test_powerloss PRIVATE rlyeh_bot rlyeh_store PkgConfig::SQLITE3
                       ${CMOCKA_LIBRARIES})
 add_test(NAME powerloss COMMAND test_powerloss)

@@ -40,6 +40,7 @@
 
 #include "rlyeh/bot.h"
 #include "rlyeh/store.h"
+#include "vfsshim.h"
 
 /* ---- the VFS ---- */
 
@@ -60,8 +61,6 @@ struct tracked {
 #define TRACKED_MAX 16
 
 static struct {
-	sqlite3_vfs vfs;
-	sqlite3_vfs *real;
 	pthread_mutex_t lock;
 	struct tracked files[TRACKED_MAX];
 	int nfiles;
@@ -69,12 +68,6 @@ static struct {
 	long cut_at; /* the operation at which the power goes; -1 never */
 	int dead;
 } pv = { .lock = PTHREAD_MUTEX_INITIALIZER, .cut_at = -1 };
-
-struct pfile {
-	sqlite3_file base;
-	struct tracked *t; /* NULL: not tracked (temporary files) */
-	sqlite3_file *real;
-};
 
 static struct tracked *track(const char *path, int kind)
 {
@@ -114,218 +107,82 @@ static int tick_op(void)
 }
 
 /* Keeps what [off, off+len) held (within the old size) and the old size. */
-static int remember(struct pfile *p, sqlite3_int64 off, sqlite3_int64 len)
+static int remember(struct vfsshim_file *f, sqlite3_int64 off, sqlite3_int64 len)
 {
-	sqlite3_int64 size = 0;
-	struct undo *u;
+	struct tracked *t = f->track;
+	struct undo *u = calloc(1, sizeof(*u));
 
-	if (p->real->pMethods->xFileSize(p->real, &size) != SQLITE_OK)
-		return -1;
-	u = calloc(1, sizeof(*u));
 	assert_non_null(u);
 	u->off = off;
-	u->oldsize = size;
-	if (off < size) {
-		u->len = (int)(off + len <= size ? len : size - off);
-		u->bytes = malloc((size_t)u->len);
-		assert_non_null(u->bytes);
-		if (p->real->pMethods->xRead(p->real, u->bytes, u->len, off) != SQLITE_OK) {
-			free(u->bytes);
-			free(u);
-			return -1;
-		}
+	if (vfsshim_old_bytes(f, off, len, &u->oldsize, &u->bytes, &u->len)) {
+		free(u);
+		return -1;
 	}
-	u->prev = p->t->log;
-	p->t->log = u;
+	u->prev = t->log;
+	t->log = u;
 	return 0;
 }
 
-static int pv_close(sqlite3_file *f)
+static int pv_write(struct vfsshim_file *f, const void *buf, int n, sqlite3_int64 off)
 {
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods ? p->real->pMethods->xClose(p->real) : SQLITE_OK;
-}
-
-static int pv_read(sqlite3_file *f, void *buf, int n, sqlite3_int64 off)
-{
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xRead(p->real, buf, n, off);
-}
-
-static int pv_write(sqlite3_file *f, const void *buf, int n, sqlite3_int64 off)
-{
-	struct pfile *p = (struct pfile *)f;
 	int rc;
 
-	if (!p->t)
-		return p->real->pMethods->xWrite(p->real, buf, n, off);
 	pthread_mutex_lock(&pv.lock);
-	if (tick_op() || remember(p, off, n))
+	if (tick_op() || remember(f, off, n))
 		rc = SQLITE_IOERR_WRITE;
 	else
-		rc = p->real->pMethods->xWrite(p->real, buf, n, off);
+		rc = f->real->pMethods->xWrite(f->real, buf, n, off);
 	pthread_mutex_unlock(&pv.lock);
 	return rc;
 }
 
-static int pv_truncate(sqlite3_file *f, sqlite3_int64 size)
+static int pv_truncate(struct vfsshim_file *f, sqlite3_int64 size)
 {
-	struct pfile *p = (struct pfile *)f;
 	sqlite3_int64 old = 0;
 	int rc;
 
-	if (!p->t)
-		return p->real->pMethods->xTruncate(p->real, size);
 	pthread_mutex_lock(&pv.lock);
-	if (tick_op() || p->real->pMethods->xFileSize(p->real, &old) != SQLITE_OK ||
-	    (old > size && remember(p, size, old - size)))
+	if (tick_op() || f->real->pMethods->xFileSize(f->real, &old) != SQLITE_OK ||
+	    (old > size && remember(f, size, old - size)))
 		rc = SQLITE_IOERR_TRUNCATE;
 	else
-		rc = p->real->pMethods->xTruncate(p->real, size);
+		rc = f->real->pMethods->xTruncate(f->real, size);
 	pthread_mutex_unlock(&pv.lock);
 	return rc;
 }
 
 /* A sync makes the file's writes so far survive: its undo log goes. The
  * real fsync is left out (the log decides what a power cut keeps). */
-static int pv_sync(sqlite3_file *f, int flags)
+static int pv_sync(struct vfsshim_file *f, int flags)
 {
-	struct pfile *p = (struct pfile *)f;
+	struct tracked *t = f->track;
 	int rc = SQLITE_OK;
 
 	(void)flags;
-	if (!p->t)
-		return SQLITE_OK;
 	pthread_mutex_lock(&pv.lock);
 	if (tick_op()) {
 		rc = SQLITE_IOERR_FSYNC;
 	} else {
-		forget_log(p->t);
-		p->t->syncs++;
+		forget_log(t);
+		t->syncs++;
 	}
 	pthread_mutex_unlock(&pv.lock);
 	return rc;
 }
 
-static int pv_size(sqlite3_file *f, sqlite3_int64 *size)
+static void *pv_open_track(const char *path, enum vfsshim_kind kind, int *refuse)
 {
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xFileSize(p->real, size);
+	struct tracked *t;
+
+	*refuse = 0;
+	pthread_mutex_lock(&pv.lock);
+	t = track(path, kind);
+	pthread_mutex_unlock(&pv.lock);
+	return t;
 }
 
-static int pv_lock(sqlite3_file *f, int level)
+static int pv_delete(sqlite3_vfs *real, const char *name, int dirsync)
 {
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xLock(p->real, level);
-}
-
-static int pv_unlock(sqlite3_file *f, int level)
-{
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xUnlock(p->real, level);
-}
-
-static int pv_reserved(sqlite3_file *f, int *out)
-{
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xCheckReservedLock(p->real, out);
-}
-
-static int pv_control(sqlite3_file *f, int op, void *arg)
-{
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xFileControl(p->real, op, arg);
-}
-
-static int pv_sector(sqlite3_file *f)
-{
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xSectorSize(p->real);
-}
-
-static int pv_device(sqlite3_file *f)
-{
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xDeviceCharacteristics(p->real);
-}
-
-static int pv_shm_map(sqlite3_file *f, int region, int size, int extend, void volatile **out)
-{
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xShmMap(p->real, region, size, extend, out);
-}
-
-static int pv_shm_lock(sqlite3_file *f, int offset, int n, int flags)
-{
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xShmLock(p->real, offset, n, flags);
-}
-
-static void pv_shm_barrier(sqlite3_file *f)
-{
-	struct pfile *p = (struct pfile *)f;
-	p->real->pMethods->xShmBarrier(p->real);
-}
-
-static int pv_shm_unmap(sqlite3_file *f, int del)
-{
-	struct pfile *p = (struct pfile *)f;
-	return p->real->pMethods->xShmUnmap(p->real, del);
-}
-
-/* No memory-mapped reads: every page goes through xRead. */
-static int pv_fetch(sqlite3_file *f, sqlite3_int64 off, int n, void **out)
-{
-	(void)f;
-	(void)off;
-	(void)n;
-	*out = NULL;
-	return SQLITE_OK;
-}
-
-static int pv_unfetch(sqlite3_file *f, sqlite3_int64 off, void *page)
-{
-	(void)f;
-	(void)off;
-	(void)page;
-	return SQLITE_OK;
-}
-
-static const sqlite3_io_methods pv_methods = {
-	3,           pv_close,       pv_read,      pv_write,   pv_truncate, pv_sync,   pv_size,
-	pv_lock,     pv_unlock,      pv_reserved,  pv_control, pv_sector,   pv_device, pv_shm_map,
-	pv_shm_lock, pv_shm_barrier, pv_shm_unmap, pv_fetch,   pv_unfetch,
-};
-
-static int pv_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags, int *out)
-{
-	struct pfile *p = (struct pfile *)f;
-	int rc;
-
-	(void)vfs;
-	memset(p, 0, sizeof(*p));
-	p->real = (sqlite3_file *)&p[1];
-	rc = pv.real->xOpen(pv.real, name, p->real, flags, out);
-	if (rc != SQLITE_OK) {
-		p->base.pMethods = NULL;
-		return rc;
-	}
-	p->base.pMethods = &pv_methods;
-	if (name && (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL | SQLITE_OPEN_MAIN_JOURNAL))) {
-		pthread_mutex_lock(&pv.lock);
-		p->t = track(name, flags & SQLITE_OPEN_MAIN_DB ? 0
-		                   : flags & SQLITE_OPEN_WAL   ? 1
-		                                               : 2);
-		pthread_mutex_unlock(&pv.lock);
-	}
-	return SQLITE_OK;
-}
-
-static int pv_delete(sqlite3_vfs *vfs, const char *name, int dirsync)
-{
-	int rc;
-
-	(void)vfs;
 	pthread_mutex_lock(&pv.lock);
 	if (pv.dead) {
 		pthread_mutex_unlock(&pv.lock);
@@ -335,9 +192,16 @@ static int pv_delete(sqlite3_vfs *vfs, const char *name, int dirsync)
 		if (strcmp(pv.files[i].path, name) == 0)
 			forget_log(&pv.files[i]);
 	pthread_mutex_unlock(&pv.lock);
-	rc = pv.real->xDelete(pv.real, name, dirsync);
-	return rc;
+	return real->xDelete(real, name, dirsync);
 }
+
+static const struct vfsshim_hooks pv_hooks = {
+	.open_track = pv_open_track,
+	.write = pv_write,
+	.truncate = pv_truncate,
+	.sync = pv_sync,
+	.delete = pv_delete,
+};
 
 static void pv_install(void)
 {
@@ -346,15 +210,7 @@ static void pv_install(void)
 	if (done)
 		return;
 	done = 1;
-	pv.real = sqlite3_vfs_find(NULL);
-	assert_non_null(pv.real);
-	pv.vfs = *pv.real;
-	pv.vfs.zName = "powerloss";
-	pv.vfs.szOsFile = (int)sizeof(struct pfile) + pv.real->szOsFile;
-	pv.vfs.xOpen = pv_open;
-	pv.vfs.xDelete = pv_delete;
-	pv.vfs.pNext = NULL;
-	assert_int_equal(sqlite3_vfs_register(&pv.vfs, 1), SQLITE_OK);
+	assert_int_equal(vfsshim_install("powerloss", &pv_hooks), SQLITE_OK);
 }
 
 /* The disk after the power cut: the writes not followed by a sync of their
