@@ -161,6 +161,30 @@ int admin_check_db(int argc, char **argv)
 	}
 }
 
+/* rlyeh backup DEST and rlyeh restore BACKUP: the database (from --db or
+ * --config) copied to the file argument, or replaced by it when restore is
+ * set. The exit status; the database is unchanged when a restore fails. */
+static int copy_file(const char *cmd, const char *usage, int argc, char **argv, int restore)
+{
+	char db[CONFIG_PATH_MAX], err[1024];
+	const char *file = NULL;
+	int rc = db_args(cmd, usage, argc, argv, &file, db, sizeof(db));
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	rc = restore ? store_restore_file(file, db, err, sizeof(err))
+	             : store_backup_file(db, file, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "rlyeh %s: %s\n", cmd, err);
+		return 1;
+	}
+	if (restore)
+		printf("restored %s from %s\n", db, file);
+	else
+		printf("backed up %s to %s (integrity ok)\n", db, file);
+	return 0;
+}
+
 int admin_backup(int argc, char **argv)
 {
 	static const char usage[] =
@@ -169,18 +193,8 @@ int admin_backup(int argc, char **argv)
 	    "while the daemon runs, and check the copy's integrity.\n"
 	    "A PostgreSQL database (database = postgresql://...) is backed up with pg_dump:\n"
 	    "  pg_dump -Fc -f rlyeh.dump 'postgresql://...'\n";
-	char db[CONFIG_PATH_MAX], err[1024];
-	const char *dest = NULL;
-	int rc = db_args("backup", usage, argc, argv, &dest, db, sizeof(db));
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	if (store_backup_file(db, dest, err, sizeof(err))) {
-		fprintf(stderr, "rlyeh backup: %s\n", err);
-		return 1;
-	}
-	printf("backed up %s to %s (integrity ok)\n", db, dest);
-	return 0;
+	return copy_file("backup", usage, argc, argv, 0);
 }
 
 int admin_restore(int argc, char **argv)
@@ -192,18 +206,8 @@ int admin_restore(int argc, char **argv)
 	    "is refused. Unfinished games in the backup resume when the daemon starts.\n"
 	    "A PostgreSQL database is restored with pg_restore (or psql for a plain dump):\n"
 	    "  pg_restore --clean -d 'postgresql://...' rlyeh.dump\n";
-	char db[CONFIG_PATH_MAX], err[1024];
-	const char *src = NULL;
-	int rc = db_args("restore", usage, argc, argv, &src, db, sizeof(db));
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	if (store_restore_file(src, db, err, sizeof(err))) {
-		fprintf(stderr, "rlyeh restore: %s\n", err);
-		return 1;
-	}
-	printf("restored %s from %s\n", db, src);
-	return 0;
+	return copy_file("restore", usage, argc, argv, 1);
 }
 
 int admin_migrate_store(int argc, char **argv)

@@ -74,6 +74,26 @@ def absorb(entries, tables, best):
             tables[ch].components = data.get("components", [])
 
 
+def step(fake, tables, started, more):
+    """One move at every table: opens and starts a 3-player game where none was
+    started, plays the move a table awaits, and asks for a rematch of a finished
+    game while more games are wanted."""
+    for c, t in tables.items():
+        if not started[c]:
+            send(fake, slash_in(c, rt.USERS["alice"], "open"))
+            for u in ("bob", "carol"):
+                send(fake, slash_in(c, rt.USERS[u], "join"))
+            send(fake, slash_in(c, rt.USERS["alice"], "start"))
+            started[c] = True
+        elif rt.game_over(t):
+            if more:
+                send(fake, slash_in(c, rt.USERS["alice"], "rematch"))
+        else:
+            uid, action, custom = rt.whose_turn(t)
+            if custom:
+                send(fake, click_in(c, uid, custom))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="rlyeh-crash-")
     fake = rt.Fake(tmp)
@@ -89,21 +109,7 @@ def main():
         while time.time() < deadline:
             if kills >= KILLS and all(rt.game_over(t) for t in tables.values()):
                 break
-            for c in CHANNELS:
-                t = tables[c]
-                if not started[c]:
-                    send(fake, slash_in(c, rt.USERS["alice"], "open"))
-                    for u in ("bob", "carol"):
-                        send(fake, slash_in(c, rt.USERS[u], "join"))
-                    send(fake, slash_in(c, rt.USERS["alice"], "start"))
-                    started[c] = True
-                elif rt.game_over(t):
-                    if kills < KILLS:
-                        send(fake, slash_in(c, rt.USERS["alice"], "rematch"))
-                else:
-                    uid, action, custom = rt.whose_turn(t)
-                    if custom:
-                        send(fake, click_in(c, uid, custom))
+            step(fake, tables, started, kills < KILLS)
             time.sleep(rng.uniform(0.0, 0.08))
             absorb(fake.log(), tables, best)
             if kills < KILLS and rng.random() < 0.5:
@@ -118,12 +124,7 @@ def main():
                 absorb(fake.log(), tables, best)
         absorb(fake.log(), tables, best)
     finally:
-        if bot.proc.poll() is None:
-            bot.proc.send_signal(signal.SIGTERM)
-            try:
-                bot.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                bot.proc.kill()
+        bot.stop()
         fake.stop()
     rt.check(kills == KILLS, "killed %d times" % kills)
     db = sqlite3.connect(os.path.join(tmp, "rlyeh.db"))

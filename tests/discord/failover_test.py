@@ -34,10 +34,9 @@ import tempfile
 import time
 
 import run_tests as rt
+from guilds import GUILDS, SHARDS, Players, in_channel, live
 
-SHARDS = 4
 KILLS = int(sys.argv[3]) if len(sys.argv) > 3 else 20
-GUILDS = [str(((k + 1) << 22) | 77) for k in range(40)]  # guild k on shard (k + 1) % 4
 RANGES = {"A": ("0-1/4", False), "B": ("2-3/4", False), "S": ("0-3/4", True)}
 CHANNEL_OF = {g: str(720000 + k) for k, g in enumerate(GUILDS)}
 BOUND_S = 10.0  # the takeover must be done within this
@@ -50,13 +49,7 @@ MOVE_LINE = re.compile(r"^(Turn \d+: \S+ curses \S+\.|\S+ rolls: [A-Za-z ]+\.|Th
 
 
 def in_guild(d, guild):
-    d["guild_id"] = guild
-    d["channel_id"] = CHANNEL_OF[guild]
-    return d
-
-
-def live(fake):
-    return {x["shard"]: x["conn"] for x in fake.state()["live"] if x.get("shard") is not None}
+    return in_channel(d, guild, CHANNEL_OF[guild])
 
 
 def sql(uri, query):
@@ -64,43 +57,6 @@ def sql(uri, query):
                          timeout=20)
     rt.check(out.returncode == 0, "psql %s: %s" % (query, out.stderr.strip()))
     return [line.split("|") for line in out.stdout.splitlines() if line]
-
-
-class Players:
-    def __init__(self, fake):
-        self.fake = fake
-        self.tables = {g: rt.Table(fake, CHANNEL_OF[g]) for g in GUILDS}
-        self.clicked = {}
-        self.paused = set()  # guilds whose players make no move now
-
-    def open_all(self):
-        for g in GUILDS:
-            for user, cmd in (("alice", "open"), ("bob", "join"), ("carol", "join")):
-                self.fake.dispatch(in_guild(rt.slash(rt.USERS[user], cmd), g))
-        time.sleep(0.5)
-        for g in GUILDS:
-            self.fake.dispatch(in_guild(rt.slash(rt.USERS["alice"], "start"), g))
-
-    def step(self):
-        over = 0
-        for g in GUILDS:
-            t = self.tables[g]
-            t.refresh()
-            if rt.game_over(t):
-                over += 1
-                continue
-            if g in self.paused:
-                continue
-            uid, _, custom = rt.whose_turn(t)
-            if not custom:
-                continue
-            last = self.clicked.get(g)
-            if last and last[0] == t.message_id and time.time() - last[1] < 4:
-                continue
-            rt.LIVE[t.channel] = t.message_id
-            self.fake.dispatch(in_guild(rt.click(uid, custom, t.message_id, t.channel), g))
-            self.clicked[g] = (t.message_id, time.time())
-        return over
 
 
 def daemon(tmp, fake, uri, role, n):
@@ -379,7 +335,7 @@ def main():
                  and "\nrlyeh_gateway_ready 0\n" in body,
                  "the standby's /metrics: rlyeh_standby 1, rlyeh_shards_owned 0, not ready")
 
-        players = Players(fake)
+        players = Players(fake, CHANNEL_OF)
         players.open_all()
         rt.wait(lambda: all(rt.whose_turn(t)[0] for t in players.tables.values() if t.refresh() is not None),
                 30, "a game started in every guild")

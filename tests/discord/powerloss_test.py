@@ -21,13 +21,12 @@ import shutil
 import signal
 import sqlite3
 import struct
-import subprocess
 import sys
 import tempfile
 import time
 
 import run_tests as rt
-from crash_test import absorb, click_in, send, slash_in
+from crash_test import absorb, send, slash_in, step
 
 ARGS = [a for a in sys.argv[3:] if not a.startswith("--")]
 EXPECT_LOSS = "--expect-loss" in sys.argv
@@ -136,21 +135,7 @@ def main():
             # lost their start are not played to their end.
             if rounds >= ROUNDS and (EXPECT_LOSS or all(rt.game_over(t) for t in tables.values())):
                 break
-            for c in CHANNELS:
-                t = tables[c]
-                if not started[c]:
-                    send(fake, slash_in(c, rt.USERS["alice"], "open"))
-                    for u in ("bob", "carol"):
-                        send(fake, slash_in(c, rt.USERS[u], "join"))
-                    send(fake, slash_in(c, rt.USERS["alice"], "start"))
-                    started[c] = True
-                elif rt.game_over(t):
-                    if rounds < ROUNDS:
-                        send(fake, slash_in(c, rt.USERS["alice"], "rematch"))
-                else:
-                    uid, action, custom = rt.whose_turn(t)
-                    if custom:
-                        send(fake, click_in(c, uid, custom))
+            step(fake, tables, started, rounds < ROUNDS)
             # Half the cuts land within 15 ms of the commands, while the
             # daemon is still writing them.
             cut = rounds < ROUNDS and rng.random() < 0.5
@@ -204,12 +189,7 @@ def main():
                 absorb(fake.log(), tables, best)
         absorb(fake.log(), tables, best)
     finally:
-        if bot.proc.poll() is None:
-            bot.proc.send_signal(signal.SIGTERM)
-            try:
-                bot.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                bot.proc.kill()
+        bot.stop()
         fake.stop()
     elapsed = time.time() - t0
     rt.check(rounds == ROUNDS, "power cuts: %d" % rounds)

@@ -116,6 +116,18 @@ class Bot:
     def stderr(self):
         return open(self.err).read()
 
+    def stop(self, timeout=10):
+        """SIGTERM, then SIGKILL after timeout seconds: the exit status, None when killed."""
+        if self.proc.poll() is not None:
+            return self.proc.returncode
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            return None
+
 
 def wait(cond, seconds=10.0, what="condition"):
     end = time.time() + seconds
@@ -385,7 +397,6 @@ def play_move(fake, table, use_slash):
     if not check(uid is not None, "a move is awaited: " + table.text()[:80]):
         return False
     if use_slash and action == "curse":
-        victim = [b["custom_id"].split(":")[3] for b in table.buttons() if ":curse:" in b["custom_id"]]
         label = [b["label"] for b in table.buttons() if ":curse:" in b["custom_id"]][0]
         name, _, k = label.rpartition("-") if label.rpartition("-")[2].isdigit() else (label, "", "")
         if name in USERS:  # Rival Cults: the player and which of their cultists
@@ -1461,12 +1472,7 @@ def test_sigterm(tmp, fake):
     wait(connected(fake), 15, "the restarted bot connects")
     puts_before = len([e for e in fake.all_log() if e.get("kind") == "http" and e["method"] == "PUT"])
     time.sleep(0.5)
-    bot.proc.send_signal(signal.SIGTERM)
-    try:
-        code = bot.proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        bot.proc.kill()
-        code = None
+    code = bot.stop()
     check(code == 0, "SIGTERM: exit status 0 (%s)" % code)
     closes = [e for e in fake.all_log() if e.get("kind") == "gw_close"]
     check(closes and closes[-1].get("by") == "client" and closes[-1].get("code") not in (1000, 1001),
@@ -1653,12 +1659,7 @@ def test_shutdown_with_stalled_api(tmp, fake):
         fake.dispatch(slash(USERS["carol"], "help"))
     time.sleep(1)
     start = time.time()
-    bot.proc.send_signal(signal.SIGTERM)
-    try:
-        code = bot.proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        bot.proc.kill()
-        code = None
+    code = bot.stop(timeout=30)
     took = time.time() - start
     check(code == 0 and took < 15, "SIGTERM with a stalled API: exit %s after %.1f s" % (code, took))
 
@@ -1705,12 +1706,7 @@ def test_batched_commits(tmp):
               % (per, st["answered"], commits[0] if commits else 0))
         check(st["violations"] == 0, "no violation under load")
     finally:
-        if bot.proc.poll() is None:
-            bot.proc.send_signal(signal.SIGTERM)
-            try:
-                bot.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                bot.proc.kill()
+        bot.stop()
         fake.stop()
     check(TOKEN not in bot.stderr(), "the token is not in the log of bot9")
 

@@ -14,31 +14,16 @@ import tempfile
 import time
 
 import run_tests as rt
+from guilds import GUILDS, SHARDS, in_channel, live, shard_of
 
-SHARDS = 4
-GUILDS = [str(((k + 1) << 22) | 77) for k in range(40)]  # guild k on shard (k + 1) % 4
 PER_GUILD = 5
 CHANNELS = [(g, str(720000 + 10 * k + c)) for k, g in enumerate(GUILDS) for c in range(PER_GUILD)]
 LIMIT = 50
 RETRY_AFTER = 2.0
 
 
-def shard_of(guild):
-    return (int(guild) >> 22) % SHARDS
-
-
-def live(fake):
-    return {x["shard"]: x["conn"] for x in fake.state()["live"] if x.get("shard") is not None}
-
-
 def glob(fake):
     return fake.state()["global"]
-
-
-def in_channel(d, guild, channel):
-    d["guild_id"] = guild
-    d["channel_id"] = channel
-    return d
 
 
 def open_games(fake):

@@ -11,7 +11,6 @@ shard's gauges. Then: a bad shards value is refused at start (exit 2, naming the
 bot with too few shards (unsharded, or 2) is closed with 4011 and exits 4 saying what to set.
 
 Usage: shard_test.py RLYEH FAKEDISCORD"""
-import json
 import os
 import re
 import signal
@@ -22,23 +21,16 @@ import tempfile
 import time
 
 import run_tests as rt
+from guilds import GUILDS, SHARDS, Players, in_channel, live, shard_of
 
-SHARDS = 4
 PER_SHARD = 12
-GUILDS = [str(((k + 1) << 22) | 77) for k in range(40)]  # guild k on shard (k + 1) % 4
 CHANNEL_OF = {g: str(710000 + k) for k, g in enumerate(GUILDS)}
 GUILD_OF = {c: g for g, c in CHANNEL_OF.items()}
 DROPPED = 1  # the shard whose connection is closed
 
 
-def shard_of(guild):
-    return (int(guild) >> 22) % SHARDS
-
-
 def in_guild(d, guild):
-    d["guild_id"] = guild
-    d["channel_id"] = CHANNEL_OF[guild]
-    return d
+    return in_channel(d, guild, CHANNEL_OF[guild])
 
 
 def moves(db_path):
@@ -51,51 +43,8 @@ def moves(db_path):
     return {c: (m, s) for c, m, s in rows}
 
 
-def live(fake):
-    """shard -> connection id of its live session."""
-    return {x["shard"]: x["conn"] for x in fake.state()["live"] if x.get("shard") is not None}
-
-
 def sessions(fake, since=0):
     return [e for e in fake.all_log() if e.get("kind") == "gw_session" and e["n"] >= since]
-
-
-class Players:
-    """Plays Cthulhu Dice in every guild's channel by reading the live table and clicking the
-    awaited move's button; a click that changed nothing within 4 s is sent again."""
-
-    def __init__(self, fake):
-        self.fake = fake
-        self.tables = {g: rt.Table(fake, CHANNEL_OF[g]) for g in GUILDS}
-        self.clicked = {}  # guild -> (message id, time)
-
-    def open_all(self):
-        for g in GUILDS:
-            for user, cmd in (("alice", "open"), ("bob", "join"), ("carol", "join")):
-                self.fake.dispatch(in_guild(rt.slash(rt.USERS[user], cmd), g))
-        time.sleep(0.5)
-        for g in GUILDS:
-            self.fake.dispatch(in_guild(rt.slash(rt.USERS["alice"], "start"), g))
-
-    def step(self, guilds=None):
-        """One move in each game (of `guilds`) that awaits one; returns how many are over."""
-        over = 0
-        for g in guilds or GUILDS:
-            t = self.tables[g]
-            t.refresh()
-            if rt.game_over(t):
-                over += 1
-                continue
-            uid, _, custom = rt.whose_turn(t)
-            if not custom:
-                continue
-            last = self.clicked.get(g)
-            if last and last[0] == t.message_id and time.time() - last[1] < 4:
-                continue
-            rt.LIVE[t.channel] = t.message_id
-            self.fake.dispatch(in_guild(rt.click(uid, custom, t.message_id, t.channel), g))
-            self.clicked[g] = (t.message_id, time.time())
-        return over
 
 
 def wait_shards(fake, what, seconds=30):
@@ -155,7 +104,7 @@ def test_four_shards(tmp, fake, db_path):
                  "/metrics: shard %d ready, state 5, no reconnection" % i)
     rt.check("rlyeh_gateway_ready 1" in text, "/metrics: the gateway as a whole is ready")
 
-    players = Players(fake)
+    players = Players(fake, CHANNEL_OF)
     players.open_all()
     rt.wait(lambda: all(rt.whose_turn(t)[0] for t in players.tables.values() if t.refresh() is not None),
             20, "a game started in all 40 guilds")

@@ -166,6 +166,23 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+/* arr (n elements of size, room for *cap) with room for one more: the same
+ * or a reallocated array twice as large (64 at first); exits when memory is
+ * out. */
+static void *room_for_one(void *arr, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	size_t more = *cap ? *cap * 2 : 64;
+	void *p = realloc(arr, more * size);
+	if (!p) {
+		fprintf(stderr, "fakediscord: out of memory\n");
+		exit(2);
+	}
+	*cap = more;
+	return p;
+}
+
 static char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -668,16 +685,7 @@ static struct interaction *interaction_add(const char *id, const char *token)
 		index_rebuild(&R.by_id, key_in_id, R.nin, MAX_INTERACTIONS);
 		index_rebuild(&R.by_token, key_in_token, R.nin, MAX_INTERACTIONS);
 	}
-	if (R.nin == R.capin) {
-		size_t cap = R.capin ? R.capin * 2 : 64;
-		struct interaction *n = realloc(R.in, cap * sizeof *n);
-		if (!n) {
-			fprintf(stderr, "fakediscord: out of memory\n");
-			exit(2);
-		}
-		R.in = n;
-		R.capin = cap;
-	}
+	R.in = room_for_one(R.in, &R.capin, R.nin, sizeof *R.in);
 	struct interaction *it = &R.in[R.nin++];
 	memset(it, 0, sizeof *it);
 	it->id = xstrdup(id);
@@ -775,16 +783,7 @@ static struct message *message_add(const char *id, const char *channel, const ch
 		R.nmsg -= drop;
 		index_rebuild(&R.msg_by_id, key_msg_id, R.nmsg, MAX_MESSAGES);
 	}
-	if (R.nmsg == R.capmsg) {
-		size_t cap = R.capmsg ? R.capmsg * 2 : 64;
-		struct message *n = realloc(R.msg, cap * sizeof *n);
-		if (!n) {
-			fprintf(stderr, "fakediscord: out of memory\n");
-			exit(2);
-		}
-		R.msg = n;
-		R.capmsg = cap;
-	}
+	R.msg = room_for_one(R.msg, &R.capmsg, R.nmsg, sizeof *R.msg);
 	struct message *m = &R.msg[R.nmsg++];
 	memset(m, 0, sizeof *m);
 	copy_str(m->id, sizeof m->id, id);

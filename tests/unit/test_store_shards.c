@@ -340,6 +340,25 @@ static void test_killed_owner_taken_over(void **state)
 	store_close(b);
 }
 
+/* The child pid writes one byte to fd once it got past what a's open
+ * transaction holds: asserts that nothing comes for 500 ms, commits a, then
+ * that the byte comes and the child exits 0. Closes fd. */
+static void waits_for_commit(struct store *a, int fd, pid_t pid)
+{
+	int fl = fcntl(fd, F_GETFL), status;
+	char c;
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	sleep_ms(500);
+	assert_int_equal(read(fd, &c, 1), -1); /* still waiting */
+	assert_int_equal(store_commit(a), 0);
+	fcntl(fd, F_SETFL, fl);
+	assert_int_equal(read(fd, &c, 1), 1);
+	close(fd);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* PostgreSQL: a claim waits for the old owner's write that was already
  * fenced, so the new owner loads it; the old owner's next fence refuses. */
 static void test_claim_waits_for_fenced_write(void **state)
@@ -348,9 +367,9 @@ static void test_claim_waits_for_fenced_write(void **state)
 	struct store *a;
 	struct store_event e1 = event(1), e2 = event(2);
 	int64_t ea, id;
-	int fds[2], status, fl;
+	int fds[2];
 	pid_t pid;
-	char c, *rows;
+	char *rows;
 
 	pg_only(__func__);
 	a = open_ok(t->path);
@@ -380,16 +399,7 @@ static void test_claim_waits_for_fenced_write(void **state)
 		_exit(eb == 2 ? 0 : 2);
 	}
 	close(fds[1]);
-	fl = fcntl(fds[0], F_GETFL);
-	fcntl(fds[0], F_SETFL, fl | O_NONBLOCK);
-	sleep_ms(500);
-	assert_int_equal(read(fds[0], &c, 1), -1); /* still waiting */
-	assert_int_equal(store_commit(a), 0);
-	fcntl(fds[0], F_SETFL, fl);
-	assert_int_equal(read(fds[0], &c, 1), 1);
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	waits_for_commit(a, fds[0], pid);
 
 	assert_int_equal(store_begin(a), 0);
 	assert_int_equal(store_shard_fence(a, 4, 0, ea), 0);
@@ -409,9 +419,9 @@ static void test_rating_one_at_a_time(void **state)
 	struct testdb_tmp *t = *state;
 	struct store *a;
 	int64_t g1, g2;
-	int fds[2], status, fl;
+	int fds[2];
 	pid_t pid;
-	char c, *rows;
+	char *rows;
 
 	pg_only(__func__);
 	a = open_ok(t->path);
@@ -437,16 +447,7 @@ static void test_rating_one_at_a_time(void **state)
 		_exit(0);
 	}
 	close(fds[1]);
-	fl = fcntl(fds[0], F_GETFL);
-	fcntl(fds[0], F_SETFL, fl | O_NONBLOCK);
-	sleep_ms(500);
-	assert_int_equal(read(fds[0], &c, 1), -1); /* still waiting */
-	assert_int_equal(store_commit(a), 0);
-	fcntl(fds[0], F_SETFL, fl);
-	assert_int_equal(read(fds[0], &c, 1), 1);
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	waits_for_commit(a, fds[0], pid);
 	store_close(a);
 	rows = testdb_rows(t->path, "SELECT id, rated FROM games ORDER BY id");
 	assert_string_equal(rows, "1|1|\n2|2|\n");
