@@ -37,85 +37,7 @@
 #include "rlyeh/store.h"
 #include "store_sqlite.h"
 
-extern const char *const store_migrations[];
-extern const char *const store_migration_names[];
-
-#define SQLITE_NEEDED   3037000 /* STRICT tables */
-#define BUSY_TIMEOUT_MS 1000    /* a locked database refuses a move within the 3 s an answer has */
-#define EVENTS_MAX      65536   /* events loaded for one game */
-#define LIST_MAX        1048576 /* game ids gathered by one walk */
-#define LANG_SIZE       8       /* char lang[8] in store.h */
-#define CKPT_PAGES      1000    /* WAL pages that wake the background checkpointer */
-#define CKPT_HARD_PAGES 4000    /* WAL pages past which a commit checkpoints itself */
-#define CKPT_PASSES     64      /* checkpoints in a row chasing the writer, at most */
-#define WAL_SIZE_LIMIT  "16777216" /* bytes of WAL kept on disk after a reset */
-/* Page cache in KiB (negative: SQLite's unit). The bot keeps open games in
- * memory; what it reads are the ratings of /leaderboard and /stats and those
- * it updates as a game ends (some 130 pages for four players): 2 MiB keeps
- * them, and the daemon with 10,000 games stays well under 32 MB. */
-#define CACHE_SIZE "-2048"
-
-enum stmt_id {
-	ST_BEGIN,
-	ST_COMMIT,
-	ST_ROLLBACK,
-	ST_SAVEPOINT,
-	ST_RELEASE,
-	ST_ROLLBACK_TO,
-	ST_MARK,
-	ST_MARK_RELEASE,
-	ST_MARK_UNDO,
-	ST_GAME_INSERT,
-	ST_GAME_UPDATE,
-	ST_GAME_PROGRESS,
-	ST_GAME_GET,
-	ST_GAMES_OPEN,
-	ST_RESULTS_ALL,
-	ST_RESULTS_SERVER,
-	ST_MEMBERS_DELETE,
-	ST_MEMBER_INSERT,
-	ST_MEMBERS_GET,
-	ST_EVENT_INSERT,
-	ST_EVENTS_GET,
-	ST_PLAYER_PUT,
-	ST_PLAYER_GET,
-	ST_NOTIFY_PUT,
-	ST_NOTIFY_GET,
-	ST_GAMES_MADE,
-	ST_SETTING_GET,
-	ST_SETTING_PUT,
-	ST_CHECKPOINT,
-	ST_RATINGS_PENDING,
-	ST_RATINGS_BUILT,
-	ST_RATINGS_CLEAR,
-	ST_GAMES_RATE_ALL,
-	ST_GAME_RATE,
-	ST_RESULTS_RATED,
-	ST_RATING_GET,
-	ST_RATING_PUT,
-	ST_RATING_UPDATE,
-	ST_RATINGS_TOP,
-	ST_RATINGS_NAMED,
-	ST_RATING_RANK,
-	ST_RATINGS_UNRANKED,
-	ST_RATINGS_UNRANKED_ALL,
-	ST_RATING_COUNT,
-	ST_RATING_UNCOUNT,
-	ST_RATING_RANK_BUCKETS,
-	ST_RATING_COUNTS_CLEAR,
-	ST_SHARD_CLAIM,
-	ST_SHARD_EPOCH,
-	ST_SHARD_SESSION_PUT,
-	ST_SHARD_SESSION_GET,
-	ST_INTERACTION_MARK,
-	ST_INTERACTIONS_FORGET,
-	ST_CHANNEL_FINISHED,
-	ST_COUNT
-};
-
-/* rating_counts: ordinals in buckets of 1/4, games from 16 on counted as 16. */
-#define BUCKETS_PER_POINT 4.0
-#define GAMES_CAP         16
+#include "store_sqlite_int.h"
 
 #define RATING_COLS  "player, name, name_key, mu, sigma, ordinal, games, wins, cthulhu"
 #define RATING_WHERE "game = ?1 AND scope = ?2 AND span = ?3 AND starts = ?4"
@@ -322,51 +244,7 @@ static const struct {
 	                              0 },
 };
 
-/* The background checkpointer: its own connection, woken by the main
- * connection's WAL hook. */
-struct ckpt {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	sqlite3 *db;
-	int due, stop;
-	long runs; /* checkpoints made, under lock */
-};
-
-struct store_sqlite {
-	sqlite3 *db;
-	sqlite3_stmt *stmt[ST_COUNT];
-	int fail_after; /* successful writes left before injected failures; -1 off */
-	char *path;
-	struct ckpt *ckpt; /* NULL: SQLite checkpoints inside commits */
-	char err[256];
-};
-
-/* A game read back with its members and (optionally) events; the events
- * array is owned here and released by loaded_free. */
-struct loaded {
-	struct store_game game;
-	struct store_member members[STORE_MEMBERS_MAX];
-	int nmembers;
-	struct store_event *events;
-	int nevents, cap;
-};
-
-/* A growable list of game ids, capped at LIST_MAX. */
-struct id_list {
-	int64_t *ids;
-	int n, cap;
-};
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(fmt, first) __attribute__((format(printf, fmt, first)))
-#else
-#define PRINTF_LIKE(fmt, first)
-#endif
-
-static void set_err(struct store_sqlite *st, const char *fmt, ...) PRINTF_LIKE(2, 3);
-
-static void set_err(struct store_sqlite *st, const char *fmt, ...)
+void store_sqlite_set_err(struct store_sqlite *st, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -377,27 +255,28 @@ static void set_err(struct store_sqlite *st, const char *fmt, ...)
 
 /* Records "<what>: <SQLite's message>", with a plainer text for the
  * constraint failures callers are expected to meet. */
-static void set_db_err(struct store_sqlite *st, const char *what)
+void store_sqlite_set_db_err(struct store_sqlite *st, const char *what)
 {
 	int code = sqlite3_extended_errcode(st->db);
 
 	/* games_open_channel is the schema's only UNIQUE index. */
 	if (code == SQLITE_CONSTRAINT_UNIQUE)
-		set_err(st, "%s: the channel already has a game in the lobby or playing", what);
+		store_sqlite_set_err(
+		    st, "%s: the channel already has a game in the lobby or playing", what);
 	else if (code == SQLITE_CONSTRAINT_FOREIGNKEY)
-		set_err(st, "%s: the game it refers to does not exist", what);
+		store_sqlite_set_err(st, "%s: the game it refers to does not exist", what);
 	else
-		set_err(st, "%s: %s", what, sqlite3_errmsg(st->db));
+		store_sqlite_set_err(st, "%s: %s", what, sqlite3_errmsg(st->db));
 }
 
-static uint64_t u64_from_db(int64_t v)
+uint64_t store_sqlite_u64_from_db(int64_t v)
 {
 	return (uint64_t)v;
 }
 
 /* The int64 with the same two's complement bits as v, without relying on
  * implementation-defined conversions. */
-static int64_t u64_to_db(uint64_t v)
+int64_t store_sqlite_u64_to_db(uint64_t v)
 {
 	if (v <= (uint64_t)INT64_MAX)
 		return (int64_t)v;
@@ -427,17 +306,17 @@ static void copy_text(char *dst, size_t size, const char *src, size_t n)
 
 /* The statement `id`, prepared on first use. NULL with the error set when
  * it cannot be prepared. */
-static sqlite3_stmt *stmt_get(struct store_sqlite *st, enum stmt_id id)
+sqlite3_stmt *store_sqlite_stmt_get(struct store_sqlite *st, enum stmt_id id)
 {
 	if (!st->stmt[id] && sqlite3_prepare_v3(st->db, stmt_defs[id].sql, -1,
 	                                        SQLITE_PREPARE_PERSISTENT, &st->stmt[id], NULL)) {
-		set_db_err(st, "prepare");
+		store_sqlite_set_db_err(st, "prepare");
 		st->stmt[id] = NULL;
 	}
 	return st->stmt[id];
 }
 
-static void stmt_done(sqlite3_stmt *s)
+void store_sqlite_stmt_done(sqlite3_stmt *s)
 {
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
@@ -446,49 +325,49 @@ static void stmt_done(sqlite3_stmt *s)
 /* Runs a statement that returns no rows, then resets it. A write fails
  * without running while fault injection says so. 0, or -1 with the error
  * set ("<what>: ..."); the transaction, if any, is left as SQLite left it. */
-static int run(struct store_sqlite *st, enum stmt_id id, const char *what)
+int store_sqlite_run(struct store_sqlite *st, enum stmt_id id, const char *what)
 {
 	sqlite3_stmt *s = st->stmt[id];
 	int rc;
 
 	if (stmt_defs[id].write && st->fail_after == 0) {
-		set_err(st, "%s: disk full (injected)", what);
-		stmt_done(s);
+		store_sqlite_set_err(st, "%s: disk full (injected)", what);
+		store_sqlite_stmt_done(s);
 		return -1;
 	}
 	rc = sqlite3_step(s);
 	if (rc != SQLITE_DONE) {
-		set_db_err(st, what);
-		stmt_done(s);
+		store_sqlite_set_db_err(st, what);
+		store_sqlite_stmt_done(s);
 		return -1;
 	}
-	stmt_done(s);
+	store_sqlite_stmt_done(s);
 	if (stmt_defs[id].write && st->fail_after > 0)
 		st->fail_after--;
 	return 0;
 }
 
 /* Prepares and runs a statement without parameters. */
-static int run_plain(struct store_sqlite *st, enum stmt_id id, const char *what)
+int store_sqlite_run_plain(struct store_sqlite *st, enum stmt_id id, const char *what)
 {
-	if (!stmt_get(st, id))
+	if (!store_sqlite_stmt_get(st, id))
 		return -1;
-	return run(st, id, what);
+	return store_sqlite_run(st, id, what);
 }
 
 /* Binds text of at most max - 1 bytes found in a buffer of at most max
  * bytes; longer or unterminated text is refused rather than cut. */
-static int bind_id(struct store_sqlite *st, sqlite3_stmt *s, int col, const char *v, size_t max,
-                   const char *what)
+int store_sqlite_bind_id(struct store_sqlite *st, sqlite3_stmt *s, int col, const char *v,
+                         size_t max, const char *what)
 {
 	size_t n = strnlen(v, max);
 
 	if (n >= max) {
-		set_err(st, "%s is longer than %zu bytes", what, max - 1);
+		store_sqlite_set_err(st, "%s is longer than %zu bytes", what, max - 1);
 		return -1;
 	}
 	if (sqlite3_bind_text(s, col, v, (int)n, SQLITE_STATIC)) {
-		set_db_err(st, what);
+		store_sqlite_set_db_err(st, what);
 		return -1;
 	}
 	return 0;
@@ -496,27 +375,27 @@ static int bind_id(struct store_sqlite *st, sqlite3_stmt *s, int col, const char
 
 /* Binds display text from a buffer of `size` bytes, cut to size - 1 bytes
  * at a UTF-8 boundary when it is longer or unterminated. */
-static int bind_cut(struct store_sqlite *st, sqlite3_stmt *s, int col, const char *v, size_t len,
-                    size_t size, const char *what)
+int store_sqlite_bind_cut(struct store_sqlite *st, sqlite3_stmt *s, int col, const char *v,
+                          size_t len, size_t size, const char *what)
 {
 	size_t n = utf8_cut(v, len, size - 1);
 
 	if (sqlite3_bind_text(s, col, v, (int)n, SQLITE_STATIC)) {
-		set_db_err(st, what);
+		store_sqlite_set_db_err(st, what);
 		return -1;
 	}
 	return 0;
 }
 
 /* Reads an id column into dst; refused (not cut) when it does not fit. */
-static int col_id(struct store_sqlite *st, sqlite3_stmt *s, int col, char *dst, size_t size,
-                  const char *what)
+int store_sqlite_col_id(struct store_sqlite *st, sqlite3_stmt *s, int col, char *dst, size_t size,
+                        const char *what)
 {
 	const char *v = (const char *)sqlite3_column_text(s, col);
 	size_t n = (size_t)sqlite3_column_bytes(s, col);
 
 	if (n >= size) {
-		set_err(st, "stored %s is longer than %zu bytes", what, size - 1);
+		store_sqlite_set_err(st, "stored %s is longer than %zu bytes", what, size - 1);
 		return -1;
 	}
 	memcpy(dst, v ? v : "", n);
@@ -525,222 +404,12 @@ static int col_id(struct store_sqlite *st, sqlite3_stmt *s, int col, char *dst, 
 }
 
 /* Reads a text column into dst, cut at a UTF-8 boundary to fit. */
-static void col_text(sqlite3_stmt *s, int col, char *dst, size_t size)
+void store_sqlite_col_text(sqlite3_stmt *s, int col, char *dst, size_t size)
 {
 	const char *v = (const char *)sqlite3_column_text(s, col);
 	size_t n = (size_t)sqlite3_column_bytes(s, col);
 
 	copy_text(dst, size, v ? v : "", n);
-}
-
-/* Binds parameters ?1 .. ?20, ?22 and ?23 of ST_GAME_INSERT / ST_GAME_UPDATE. */
-static int bind_game(struct store_sqlite *st, sqlite3_stmt *s, const struct store_game *g)
-{
-	if (bind_id(st, s, 1, g->server, sizeof(g->server), "server id") ||
-	    bind_id(st, s, 2, g->channel, sizeof(g->channel), "channel id") ||
-	    bind_id(st, s, 3, g->game, sizeof(g->game), "game kind") ||
-	    bind_id(st, s, 5, g->lang, sizeof(g->lang), "language") ||
-	    bind_id(st, s, 6, g->owner, sizeof(g->owner), "owner id"))
-		return -1;
-	sqlite3_bind_int(s, 4, g->per_player);
-	sqlite3_bind_int(s, 7, g->state);
-	sqlite3_bind_int64(s, 8, u64_to_db(g->seed));
-	for (int i = 0; i < 4; i++)
-		sqlite3_bind_int64(s, 9 + i, u64_to_db(g->rng[i]));
-	sqlite3_bind_int(s, 13, g->first);
-	sqlite3_bind_int(s, 14, g->moves);
-	sqlite3_bind_int(s, 15, g->winner);
-	sqlite3_bind_int64(s, 16, g->created_at);
-	sqlite3_bind_int64(s, 17, g->started_at);
-	sqlite3_bind_int64(s, 18, g->finished_at);
-	sqlite3_bind_int64(s, 19, g->deadline);
-	sqlite3_bind_int64(s, 20, g->series_of);
-	sqlite3_bind_int(s, 22, g->note);
-	sqlite3_bind_int(s, 23, g->revision);
-	return 0;
-}
-
-/* Reads a row of ST_GAME_GET. */
-static int col_game(struct store_sqlite *st, sqlite3_stmt *s, struct store_game *g)
-{
-	memset(g, 0, sizeof(*g));
-	g->id = sqlite3_column_int64(s, 0);
-	if (col_id(st, s, 1, g->server, sizeof(g->server), "server id") ||
-	    col_id(st, s, 2, g->channel, sizeof(g->channel), "channel id") ||
-	    col_id(st, s, 3, g->game, sizeof(g->game), "game kind") ||
-	    col_id(st, s, 5, g->lang, sizeof(g->lang), "language") ||
-	    col_id(st, s, 6, g->owner, sizeof(g->owner), "owner id"))
-		return -1;
-	g->per_player = sqlite3_column_int(s, 4);
-	g->state = sqlite3_column_int(s, 7);
-	g->seed = u64_from_db(sqlite3_column_int64(s, 8));
-	for (int i = 0; i < 4; i++)
-		g->rng[i] = u64_from_db(sqlite3_column_int64(s, 9 + i));
-	g->first = sqlite3_column_int(s, 13);
-	g->moves = sqlite3_column_int(s, 14);
-	g->winner = sqlite3_column_int(s, 15);
-	g->created_at = sqlite3_column_int64(s, 16);
-	g->started_at = sqlite3_column_int64(s, 17);
-	g->finished_at = sqlite3_column_int64(s, 18);
-	g->deadline = sqlite3_column_int64(s, 19);
-	g->series_of = sqlite3_column_int64(s, 20);
-	g->note = sqlite3_column_int(s, 21);
-	g->revision = sqlite3_column_int(s, 22);
-	return 0;
-}
-
-/* Appends an event slot to l, growing the array; NULL (error set) past
- * EVENTS_MAX or when out of memory. */
-static struct store_event *loaded_push_event(struct store_sqlite *st, struct loaded *l)
-{
-	if (l->nevents == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 64;
-		struct store_event *bigger;
-
-		if (l->nevents >= EVENTS_MAX) {
-			set_err(st, "game %lld has more than %d events", (long long)l->game.id,
-			        EVENTS_MAX);
-			return NULL;
-		}
-		if (cap > EVENTS_MAX)
-			cap = EVENTS_MAX;
-		bigger = realloc(l->events, (size_t)cap * sizeof(*bigger));
-		if (!bigger) {
-			set_err(st, "out of memory");
-			return NULL;
-		}
-		l->events = bigger;
-		l->cap = cap;
-	}
-	return &l->events[l->nevents++];
-}
-
-static void loaded_free(struct loaded *l)
-{
-	free(l->events);
-	l->events = NULL;
-	l->nevents = l->cap = 0;
-}
-
-/* Reads game `id` into l: the row, its members and, when `events` is set,
- * its event log (l->events is then owned by l; free it with loaded_free,
- * also after a failure). Returns 1 when found, 0 when there is no such
- * game, -1 on error. */
-static int load_game(struct store_sqlite *st, int64_t id, int events, struct loaded *l)
-{
-	sqlite3_stmt *s;
-	int rc;
-
-	memset(l, 0, sizeof(*l));
-	if (!(s = stmt_get(st, ST_GAME_GET)))
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_DONE) {
-		stmt_done(s);
-		return 0;
-	}
-	if (rc != SQLITE_ROW) {
-		set_db_err(st, "load game");
-		stmt_done(s);
-		return -1;
-	}
-	rc = col_game(st, s, &l->game);
-	stmt_done(s);
-	if (rc)
-		return -1;
-
-	if (!(s = stmt_get(st, ST_MEMBERS_GET)))
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_member *m = &l->members[l->nmembers];
-
-		if (l->nmembers == STORE_MEMBERS_MAX || sqlite3_column_int(s, 0) != l->nmembers) {
-			set_err(st, "game %lld: members are not seats 0 .. %d", (long long)id,
-			        STORE_MEMBERS_MAX - 1);
-			stmt_done(s);
-			return -1;
-		}
-		if (col_id(st, s, 1, m->player, sizeof(m->player), "player id") ||
-		    col_id(st, s, 3, m->policy, sizeof(m->policy), "policy")) {
-			stmt_done(s);
-			return -1;
-		}
-		col_text(s, 2, m->name, sizeof(m->name));
-		m->strikes = sqlite3_column_int(s, 4);
-		m->autopilot = sqlite3_column_int(s, 5);
-		m->place = sqlite3_column_int(s, 6);
-		m->cthulhu = sqlite3_column_int(s, 7);
-		m->prefs = sqlite3_column_int(s, 8);
-		l->nmembers++;
-	}
-	stmt_done(s);
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "load members");
-		return -1;
-	}
-	if (!events)
-		return 1;
-
-	if (!(s = stmt_get(st, ST_EVENTS_GET)))
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_event *e = loaded_push_event(st, l);
-
-		if (!e || col_id(st, s, 2, e->kind, sizeof(e->kind), "event kind")) {
-			stmt_done(s);
-			return -1;
-		}
-		e->seq = sqlite3_column_int64(s, 0);
-		e->at = sqlite3_column_int64(s, 1);
-		e->actor = sqlite3_column_int(s, 3);
-		e->value = sqlite3_column_int(s, 4);
-		col_text(s, 5, e->detail, sizeof(e->detail));
-	}
-	stmt_done(s);
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "load events");
-		return -1;
-	}
-	return 1;
-}
-
-/* Runs the prepared query s (parameters bound) and gathers the ids in its
- * first column into list, which the caller frees. The statement is reset
- * before returning, so callbacks may use the store freely afterwards. */
-static int gather_ids(struct store_sqlite *st, sqlite3_stmt *s, struct id_list *list)
-{
-	int rc;
-
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (list->n == list->cap) {
-			int cap = list->cap ? list->cap * 2 : 64;
-			int64_t *bigger;
-
-			if (list->n >= LIST_MAX) {
-				set_err(st, "more than %d games to walk", LIST_MAX);
-				stmt_done(s);
-				return -1;
-			}
-			bigger = realloc(list->ids, (size_t)cap * sizeof(*bigger));
-			if (!bigger) {
-				set_err(st, "out of memory");
-				stmt_done(s);
-				return -1;
-			}
-			list->ids = bigger;
-			list->cap = cap;
-		}
-		list->ids[list->n++] = sqlite3_column_int64(s, 0);
-	}
-	stmt_done(s);
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "list games");
-		return -1;
-	}
-	return 0;
 }
 
 /* Reads PRAGMA user_version into *version. */
@@ -750,14 +419,14 @@ static int read_version(struct store_sqlite *st, int *version)
 	int rc;
 
 	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL)) {
-		set_db_err(st, "read schema version");
+		store_sqlite_set_db_err(st, "read schema version");
 		return -1;
 	}
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*version = sqlite3_column_int(s, 0);
 	else
-		set_db_err(st, "read schema version");
+		store_sqlite_set_db_err(st, "read schema version");
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW ? 0 : -1;
 }
@@ -769,16 +438,16 @@ static int pragma_text(struct store_sqlite *st, const char *sql, char *out, size
 	int rc;
 
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL)) {
-		set_db_err(st, sql);
+		store_sqlite_set_db_err(st, sql);
 		return -1;
 	}
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
-		col_text(s, 0, out, size);
+		store_sqlite_col_text(s, 0, out, size);
 	else if (rc == SQLITE_DONE)
-		set_err(st, "%s: no answer", sql);
+		store_sqlite_set_err(st, "%s: no answer", sql);
 	else
-		set_db_err(st, sql);
+		store_sqlite_set_db_err(st, sql);
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW ? 0 : -1;
 }
@@ -792,7 +461,7 @@ static int migrate_one(struct store_sqlite *st, int version)
 	int current;
 
 	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) {
-		set_db_err(st, "begin migration");
+		store_sqlite_set_db_err(st, "begin migration");
 		return -1;
 	}
 	if (read_version(st, &current))
@@ -800,19 +469,19 @@ static int migrate_one(struct store_sqlite *st, int version)
 	if (current >= version)
 		goto commit;
 	if (sqlite3_exec(st->db, store_migrations[version - 1], NULL, NULL, NULL)) {
-		set_err(st, "migration %s: %s", store_migration_names[version - 1],
-		        sqlite3_errmsg(st->db));
+		store_sqlite_set_err(st, "migration %s: %s", store_migration_names[version - 1],
+		                     sqlite3_errmsg(st->db));
 		goto fail;
 	}
 	/* PRAGMA takes no parameters; the version is our own integer. */
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL)) {
-		set_db_err(st, "set schema version");
+		store_sqlite_set_db_err(st, "set schema version");
 		goto fail;
 	}
 commit:
 	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL)) {
-		set_db_err(st, "commit migration");
+		store_sqlite_set_db_err(st, "commit migration");
 		goto fail;
 	}
 	return 0;
@@ -836,29 +505,31 @@ static int setup(struct store_sqlite *st, int version)
 	if (read_version(st, &current))
 		return -1;
 	if (current > latest) {
-		set_err(st,
-		        "database schema version %d is newer than this program's latest version "
-		        "%d; use a newer rlyeh",
-		        current, latest);
+		store_sqlite_set_err(
+		    st,
+		    "database schema version %d is newer than this program's latest version "
+		    "%d; use a newer rlyeh",
+		    current, latest);
 		return -1;
 	}
 	if (pragma_text(st, "PRAGMA journal_mode = WAL", mode, sizeof(mode)))
 		return -1;
 	if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0) {
-		set_err(st, "cannot use write-ahead logging (journal_mode is %s)", mode);
+		store_sqlite_set_err(st, "cannot use write-ahead logging (journal_mode is %s)",
+		                     mode);
 		return -1;
 	}
 	if (sqlite3_exec(st->db,
 	                 "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
 	                 "PRAGMA cache_size = " CACHE_SIZE,
 	                 NULL, NULL, NULL)) {
-		set_db_err(st, "configure");
+		store_sqlite_set_db_err(st, "configure");
 		return -1;
 	}
 	if (pragma_text(st, "PRAGMA foreign_keys", mode, sizeof(mode)))
 		return -1;
 	if (strcmp(mode, "1") != 0) {
-		set_err(st, "this SQLite does not enforce foreign keys");
+		store_sqlite_set_err(st, "this SQLite does not enforce foreign keys");
 		return -1;
 	}
 	for (int v = current + 1; v <= version; v++)
@@ -892,11 +563,11 @@ int store_sqlite_set_durability(struct store_sqlite *st, int durability)
 	                                                     : "PRAGMA synchronous = FULL";
 
 	if (durability != STORE_DURABLE_FULL && durability != STORE_DURABLE_NORMAL) {
-		set_err(st, "durability %d is neither full nor normal", durability);
+		store_sqlite_set_err(st, "durability %d is neither full nor normal", durability);
 		return -1;
 	}
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL)) {
-		set_db_err(st, "durability");
+		store_sqlite_set_db_err(st, "durability");
 		return -1;
 	}
 	return 0;
@@ -1011,7 +682,7 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
 	}
 	st->fail_after = -1;
 	if (create_private(path, 0)) {
-		set_err(st, "%s: %s", path, strerror(errno));
+		store_sqlite_set_err(st, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	undo = getenv("RLYEH_TEST_POWERLOSS_UNDO");
@@ -1020,7 +691,8 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
 		char *end = NULL;
 		long sync_us = us && *us ? strtol(us, &end, 10) : 0;
 		if (us && *us && (*end || sync_us < 0 || sync_us > 1000000)) {
-			set_err(st, "RLYEH_TEST_POWERLOSS_SYNC_US: expected 0 to 1000000");
+			store_sqlite_set_err(st,
+			                     "RLYEH_TEST_POWERLOSS_SYNC_US: expected 0 to 1000000");
 			goto fail;
 		}
 		if (powervfs_install(undo, sync_us, st->err, sizeof(st->err)))
@@ -1028,13 +700,13 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
 	}
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
 		if (st->db)
-			set_err(st, "%s: %s", path, sqlite3_errmsg(st->db));
+			store_sqlite_set_err(st, "%s: %s", path, sqlite3_errmsg(st->db));
 		else
-			set_err(st, "%s: out of memory", path);
+			store_sqlite_set_err(st, "%s: out of memory", path);
 		goto fail;
 	}
 	if (!(st->path = strdup(path))) {
-		set_err(st, "out of memory");
+		store_sqlite_set_err(st, "out of memory");
 		goto fail;
 	}
 	if (setup(st, version))
@@ -1143,11 +815,12 @@ int store_sqlite_checkpoint_background(struct store_sqlite *st)
 	if (st->ckpt)
 		return 0;
 	if (!(c = calloc(1, sizeof(*c)))) {
-		set_err(st, "checkpointer: out of memory");
+		store_sqlite_set_err(st, "checkpointer: out of memory");
 		return -1;
 	}
 	if (sqlite3_open_v2(st->path, &c->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		set_err(st, "checkpointer: %s", c->db ? sqlite3_errmsg(c->db) : "out of memory");
+		store_sqlite_set_err(st, "checkpointer: %s",
+		                     c->db ? sqlite3_errmsg(c->db) : "out of memory");
 		sqlite3_close(c->db);
 		free(c);
 		return -1;
@@ -1158,14 +831,14 @@ int store_sqlite_checkpoint_background(struct store_sqlite *st)
 	 * pages without its page cache, so a small one does. */
 	if (sqlite3_exec(c->db, "PRAGMA cache_size = 16; PRAGMA journal_mode", NULL, NULL, NULL) !=
 	    SQLITE_OK) {
-		set_err(st, "checkpointer: %s", sqlite3_errmsg(c->db));
+		store_sqlite_set_err(st, "checkpointer: %s", sqlite3_errmsg(c->db));
 		sqlite3_close(c->db);
 		free(c);
 		return -1;
 	}
 	if (sqlite3_exec(st->db, "PRAGMA journal_size_limit = " WAL_SIZE_LIMIT, NULL, NULL, NULL) !=
 	    SQLITE_OK) {
-		set_db_err(st, "checkpointer");
+		store_sqlite_set_db_err(st, "checkpointer");
 		sqlite3_close(c->db);
 		free(c);
 		return -1;
@@ -1178,7 +851,7 @@ int store_sqlite_checkpoint_background(struct store_sqlite *st)
 	rc = pthread_create(&c->thread, NULL, ckpt_main, c);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
-		set_err(st, "checkpointer: cannot start a thread");
+		store_sqlite_set_err(st, "checkpointer: cannot start a thread");
 		pthread_cond_destroy(&c->wake);
 		pthread_mutex_destroy(&c->lock);
 		sqlite3_close(c->db);
@@ -1217,21 +890,21 @@ const char *store_sqlite_errmsg(struct store_sqlite *st)
 int store_sqlite_begin(struct store_sqlite *st)
 {
 	if (!sqlite3_get_autocommit(st->db)) {
-		set_err(st, "begin: a transaction is already open");
+		store_sqlite_set_err(st, "begin: a transaction is already open");
 		return -1;
 	}
-	return run_plain(st, ST_BEGIN, "begin");
+	return store_sqlite_run_plain(st, ST_BEGIN, "begin");
 }
 
 int store_sqlite_commit(struct store_sqlite *st)
 {
-	return run_plain(st, ST_COMMIT, "commit");
+	return store_sqlite_run_plain(st, ST_COMMIT, "commit");
 }
 
 void store_sqlite_rollback(struct store_sqlite *st)
 {
 	if (!sqlite3_get_autocommit(st->db))
-		run_plain(st, ST_ROLLBACK, "rollback");
+		store_sqlite_run_plain(st, ST_ROLLBACK, "rollback");
 }
 
 int store_sqlite_in_transaction(struct store_sqlite *st)
@@ -1241,760 +914,23 @@ int store_sqlite_in_transaction(struct store_sqlite *st)
 
 int store_sqlite_mark(struct store_sqlite *st)
 {
-	return run_plain(st, ST_MARK, "mark");
+	return store_sqlite_run_plain(st, ST_MARK, "mark");
 }
 
 int store_sqlite_mark_keep(struct store_sqlite *st)
 {
-	return run_plain(st, ST_MARK_RELEASE, "mark");
+	return store_sqlite_run_plain(st, ST_MARK_RELEASE, "mark");
 }
 
 void store_sqlite_mark_undo(struct store_sqlite *st)
 {
-	if (sqlite3_get_autocommit(st->db) || !stmt_get(st, ST_MARK_UNDO) ||
-	    !stmt_get(st, ST_MARK_RELEASE))
+	if (sqlite3_get_autocommit(st->db) || !store_sqlite_stmt_get(st, ST_MARK_UNDO) ||
+	    !store_sqlite_stmt_get(st, ST_MARK_RELEASE))
 		return;
 	sqlite3_step(st->stmt[ST_MARK_UNDO]);
-	stmt_done(st->stmt[ST_MARK_UNDO]);
+	store_sqlite_stmt_done(st->stmt[ST_MARK_UNDO]);
 	sqlite3_step(st->stmt[ST_MARK_RELEASE]);
-	stmt_done(st->stmt[ST_MARK_RELEASE]);
-}
-
-int store_sqlite_game_create(struct store_sqlite *st, struct store_game *g)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_GAME_INSERT);
-
-	if (!s)
-		return -1;
-	if (bind_game(st, s, g)) {
-		stmt_done(s);
-		return -1;
-	}
-	if (run(st, ST_GAME_INSERT, "create game"))
-		return -1;
-	g->id = sqlite3_last_insert_rowid(st->db);
-	return 0;
-}
-
-int store_sqlite_game_update(struct store_sqlite *st, const struct store_game *g)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_GAME_UPDATE);
-
-	if (!s)
-		return -1;
-	if (bind_game(st, s, g)) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int64(s, 21, g->id);
-	if (run(st, ST_GAME_UPDATE, "update game"))
-		return -1;
-	if (sqlite3_changes(st->db) == 0) {
-		set_err(st, "update game %lld: no such game", (long long)g->id);
-		return -1;
-	}
-	return 0;
-}
-
-int store_sqlite_game_progress(struct store_sqlite *st, const struct store_game *g)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_GAME_PROGRESS);
-
-	if (!s)
-		return -1;
-	for (int i = 0; i < 4; i++)
-		sqlite3_bind_int64(s, 1 + i, u64_to_db(g->rng[i]));
-	sqlite3_bind_int(s, 5, g->moves);
-	sqlite3_bind_int64(s, 6, g->deadline);
-	sqlite3_bind_int64(s, 7, g->id);
-	sqlite3_bind_int(s, 8, g->note);
-	if (run(st, ST_GAME_PROGRESS, "update game"))
-		return -1;
-	if (sqlite3_changes(st->db) == 0) {
-		set_err(st, "update game %lld: no such game", (long long)g->id);
-		return -1;
-	}
-	return 0;
-}
-
-/* Inserts member i of game_id. */
-static int member_insert(struct store_sqlite *st, int64_t game_id, int i,
-                         const struct store_member *m)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_MEMBER_INSERT);
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, game_id);
-	sqlite3_bind_int(s, 2, i);
-	if (bind_id(st, s, 3, m->player, sizeof(m->player), "player id") ||
-	    bind_cut(st, s, 4, m->name, strnlen(m->name, sizeof(m->name)), sizeof(m->name),
-	             "member name") ||
-	    bind_id(st, s, 5, m->policy, sizeof(m->policy), "policy")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 6, m->strikes);
-	sqlite3_bind_int(s, 7, m->autopilot);
-	sqlite3_bind_int(s, 8, m->place);
-	sqlite3_bind_int(s, 9, m->cthulhu);
-	sqlite3_bind_int(s, 10, m->prefs);
-	return run(st, ST_MEMBER_INSERT, "put members");
-}
-
-/* The call is all or nothing: outside a transaction it runs in its own;
- * inside the caller's, under a savepoint, so that a failure undoes only
- * this call and leaves the transaction open for the caller to roll back. */
-int store_sqlite_members_put(struct store_sqlite *st, int64_t game_id,
-                             const struct store_member *members, int n)
-{
-	int own = sqlite3_get_autocommit(st->db);
-
-	if (n < 0 || n > STORE_MEMBERS_MAX || (n > 0 && !members)) {
-		set_err(st, "put members: %d members (at most %d)", n, STORE_MEMBERS_MAX);
-		return -1;
-	}
-	if (!stmt_get(st, ST_MEMBERS_DELETE) || !stmt_get(st, ST_ROLLBACK) ||
-	    !stmt_get(st, ST_ROLLBACK_TO) || !stmt_get(st, ST_RELEASE))
-		return -1;
-	if (run_plain(st, own ? ST_BEGIN : ST_SAVEPOINT, "put members"))
-		return -1;
-	sqlite3_bind_int64(st->stmt[ST_MEMBERS_DELETE], 1, game_id);
-	if (run(st, ST_MEMBERS_DELETE, "put members"))
-		goto fail;
-	for (int i = 0; i < n; i++)
-		if (member_insert(st, game_id, i, &members[i]))
-			goto fail;
-	if (run_plain(st, own ? ST_COMMIT : ST_RELEASE, "put members"))
-		goto fail;
-	return 0;
-fail:
-	if (sqlite3_get_autocommit(st->db))
-		return -1;
-	if (own) {
-		sqlite3_step(st->stmt[ST_ROLLBACK]);
-		stmt_done(st->stmt[ST_ROLLBACK]);
-	} else {
-		sqlite3_step(st->stmt[ST_ROLLBACK_TO]);
-		stmt_done(st->stmt[ST_ROLLBACK_TO]);
-		sqlite3_step(st->stmt[ST_RELEASE]);
-		stmt_done(st->stmt[ST_RELEASE]);
-	}
-	return -1;
-}
-
-int store_sqlite_event_append(struct store_sqlite *st, int64_t game_id, const struct store_event *e)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_EVENT_INSERT);
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, game_id);
-	sqlite3_bind_int64(s, 2, e->seq);
-	sqlite3_bind_int64(s, 3, e->at);
-	if (bind_id(st, s, 4, e->kind, sizeof(e->kind), "event kind") ||
-	    bind_cut(st, s, 7, e->detail, strnlen(e->detail, sizeof(e->detail)), sizeof(e->detail),
-	             "event detail")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 5, e->actor);
-	sqlite3_bind_int(s, 6, e->value);
-	return run(st, ST_EVENT_INSERT, "append event");
-}
-
-/* Loads game `id` with its members and events and, when found (and, with
- * `open_only`, still in the lobby or playing), calls fn with it and stores
- * fn's return in *fn_rc. Returns 1 when fn was called, 0 when not, -1 on
- * error. The arrays fn sees are freed before returning. */
-static int deliver(struct store_sqlite *st, int64_t id, int open_only, store_game_fn fn, void *ctx,
-                   int *fn_rc)
-{
-	struct loaded l;
-	struct store_loaded view;
-	int rc = load_game(st, id, 1, &l);
-
-	if (rc > 0 && open_only && l.game.state != STORE_LOBBY && l.game.state != STORE_PLAYING)
-		rc = 0;
-	if (rc > 0) {
-		view = (struct store_loaded){ &l.game, l.members, l.nmembers, l.events, l.nevents };
-		*fn_rc = fn(ctx, &view);
-	}
-	loaded_free(&l);
-	return rc;
-}
-
-int store_sqlite_games_open(struct store_sqlite *st, store_game_fn fn, void *ctx)
-{
-	struct id_list ids = { NULL, 0, 0 };
-	sqlite3_stmt *s = stmt_get(st, ST_GAMES_OPEN);
-	int rc = 0;
-
-	if (!s || gather_ids(st, s, &ids)) {
-		free(ids.ids);
-		return -1;
-	}
-	for (int i = 0; i < ids.n && rc == 0; i++)
-		if (deliver(st, ids.ids[i], 1, fn, ctx, &rc) < 0)
-			rc = -1;
-	free(ids.ids);
-	return rc;
-}
-
-int store_sqlite_game_load(struct store_sqlite *st, int64_t id, store_game_fn fn, void *ctx)
-{
-	int fn_rc = 0;
-	int rc = deliver(st, id, 0, fn, ctx, &fn_rc);
-
-	if (rc == 0)
-		set_err(st, "game %lld: no such game", (long long)id);
-	return rc > 0 ? fn_rc : -1;
-}
-
-int store_sqlite_results(struct store_sqlite *st, const char *game, const char *server,
-                         int64_t since, int64_t until, store_result_fn fn, void *ctx)
-{
-	enum stmt_id id = server ? ST_RESULTS_SERVER : ST_RESULTS_ALL;
-	struct id_list ids = { NULL, 0, 0 };
-	sqlite3_stmt *s = stmt_get(st, id);
-	int rc = 0;
-
-	if (!s)
-		return -1;
-	if (!game) {
-		set_err(st, "results: no game kind");
-		return -1;
-	}
-	sqlite3_bind_text(s, 1, game, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, since);
-	sqlite3_bind_int64(s, 3, until ? until : INT64_MAX);
-	if (server)
-		sqlite3_bind_text(s, 4, server, -1, SQLITE_STATIC);
-	if (gather_ids(st, s, &ids)) {
-		free(ids.ids);
-		return -1;
-	}
-	for (int i = 0; i < ids.n && rc == 0; i++) {
-		struct loaded l;
-		struct store_result r;
-		int found = load_game(st, ids.ids[i], 0, &l);
-
-		if (found < 0) {
-			rc = -1;
-		} else if (found > 0 && l.game.state == STORE_FINISHED) {
-			r = (struct store_result){ l.game.id,  l.game.finished_at, l.game.server,
-				                   l.nmembers, l.members,          l.game.game };
-			rc = fn(ctx, &r);
-		}
-		loaded_free(&l);
-	}
-	free(ids.ids);
-	return rc;
-}
-
-int store_sqlite_cache_bulk(struct store_sqlite *st, int on)
-{
-	if (sqlite3_exec(st->db,
-	                 on ? "PRAGMA cache_size = -262144" : "PRAGMA cache_size = " CACHE_SIZE,
-	                 NULL, NULL, NULL)) {
-		set_db_err(st, "cache size");
-		return -1;
-	}
-	return 0;
-}
-
-int store_sqlite_ratings_pending(struct store_sqlite *st)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_PENDING);
-	int rc, pending = -1;
-
-	if (!s)
-		return -1;
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		const char *v = (const char *)sqlite3_column_text(s, 0);
-		pending = v && strcmp(v, "build") == 0;
-	} else if (rc == SQLITE_DONE) {
-		set_err(st, "ratings: the database has none (schema older than 7)");
-	} else {
-		set_db_err(st, "ratings");
-	}
-	stmt_done(s);
-	return pending;
-}
-
-int store_sqlite_ratings_built(struct store_sqlite *st)
-{
-	return run_plain(st, ST_RATINGS_BUILT, "ratings built");
-}
-
-int store_sqlite_ratings_clear(struct store_sqlite *st)
-{
-	if (run_plain(st, ST_RATINGS_CLEAR, "clear ratings"))
-		return -1;
-	return run_plain(st, ST_RATING_COUNTS_CLEAR, "clear ratings");
-}
-
-int store_sqlite_games_rate_all(struct store_sqlite *st)
-{
-	return run_plain(st, ST_GAMES_RATE_ALL, "rate games");
-}
-
-int store_sqlite_game_rate(struct store_sqlite *st, int64_t id)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_GAME_RATE);
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	return run(st, ST_GAME_RATE, "rate game");
-}
-
-int store_sqlite_results_rated(struct store_sqlite *st, store_result_fn fn, void *ctx)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_RESULTS_RATED);
-	struct store_member m[STORE_MEMBERS_MAX];
-	char server[STORE_ID_MAX], game[STORE_KIND_MAX];
-	struct store_result r = { 0, 0, server, 0, m, game };
-	int rc, fn_rc = 0;
-
-	if (!s)
-		return -1;
-	/* The rows of a game come together; a game is handed on when the next
-	 * one starts, so the statement runs on meanwhile: fn must not use
-	 * the store. */
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0);
-		struct store_member *x;
-
-		if (r.nmembers > 0 && id != r.game_id) {
-			if ((fn_rc = fn(ctx, &r)) != 0)
-				break;
-			r.nmembers = 0;
-		}
-		if (r.nmembers == 0) {
-			r.game_id = id;
-			r.finished_at = sqlite3_column_int64(s, 1);
-			if (col_id(st, s, 2, server, sizeof(server), "server id") ||
-			    col_id(st, s, 3, game, sizeof(game), "game kind")) {
-				stmt_done(s);
-				return -1;
-			}
-		}
-		if (r.nmembers == STORE_MEMBERS_MAX) {
-			set_err(st, "game %lld has more than %d members", (long long)id,
-			        STORE_MEMBERS_MAX);
-			stmt_done(s);
-			return -1;
-		}
-		x = &m[r.nmembers++];
-		memset(x, 0, sizeof(*x));
-		if (col_id(st, s, 4, x->player, sizeof(x->player), "player id")) {
-			stmt_done(s);
-			return -1;
-		}
-		col_text(s, 5, x->name, sizeof(x->name));
-		x->place = sqlite3_column_int(s, 6);
-		x->cthulhu = sqlite3_column_int(s, 7);
-	}
-	stmt_done(s);
-	if (fn_rc)
-		return fn_rc;
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "rated results");
-		return -1;
-	}
-	return r.nmembers > 0 ? fn(ctx, &r) : 0;
-}
-
-/* Binds ?1 .. ?4 of a ratings statement: the period. */
-static int bind_period(struct store_sqlite *st, sqlite3_stmt *s, const struct store_period *p)
-{
-	if (!p->game || !p->scope) {
-		set_err(st, "ratings: no game kind or scope");
-		return -1;
-	}
-	if (bind_id(st, s, 1, p->game, STORE_KIND_MAX, "game kind") ||
-	    bind_id(st, s, 2, p->scope, STORE_ID_MAX, "scope"))
-		return -1;
-	sqlite3_bind_int(s, 3, p->span);
-	sqlite3_bind_int64(s, 4, p->starts);
-	return 0;
-}
-
-/* The rating_counts bucket of an ordinal: floor(4 ordinal), exact (a
- * product by 4 is), so that bucket(x) <= b exactly when
- * x < (b + 1) / 4. */
-static int64_t bucket_of(double ordinal)
-{
-	double x = ordinal * BUCKETS_PER_POINT;
-	int64_t b;
-
-	if (!(x > -1e15)) /* also NaN */
-		return -1000000000000000LL;
-	if (x > 1e15)
-		return 1000000000000000LL;
-	b = (int64_t)x;
-	return (double)b > x ? b - 1 : b;
-}
-
-/* Adds delta (1 or -1) to the count of r's bucket and games in period p. */
-static int count_add(struct store_sqlite *st, const struct store_period *p,
-                     const struct store_rating *r, int delta)
-{
-	enum stmt_id id = delta > 0 ? ST_RATING_COUNT : ST_RATING_UNCOUNT;
-	sqlite3_stmt *s = stmt_get(st, id);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p)) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int64(s, 5, bucket_of(r->ordinal));
-	sqlite3_bind_int(s, 6, r->games < GAMES_CAP ? r->games : GAMES_CAP);
-	if (delta > 0)
-		sqlite3_bind_int(s, 7, delta);
-	if (run(st, id, "count rating"))
-		return -1;
-	if (delta < 0 && sqlite3_changes(st->db) != 1) {
-		set_err(st, "count rating of %s: not counted", r->player);
-		return -1;
-	}
-	return 0;
-}
-
-/* Reads a row of RATING_COLS. */
-static int col_rating(struct store_sqlite *st, sqlite3_stmt *s, struct store_rating *r)
-{
-	memset(r, 0, sizeof(*r));
-	if (col_id(st, s, 0, r->player, sizeof(r->player), "player id"))
-		return -1;
-	col_text(s, 1, r->name, sizeof(r->name));
-	col_text(s, 2, r->name_key, sizeof(r->name_key));
-	r->mu = sqlite3_column_double(s, 3);
-	r->sigma = sqlite3_column_double(s, 4);
-	r->ordinal = sqlite3_column_double(s, 5);
-	r->games = sqlite3_column_int(s, 6);
-	r->wins = sqlite3_column_int(s, 7);
-	r->cthulhu = sqlite3_column_int(s, 8);
-	return 0;
-}
-
-/* Steps the bound statement s and calls fn for each row; resets s. */
-static int walk_ratings(struct store_sqlite *st, sqlite3_stmt *s, store_rating_fn fn, void *ctx)
-{
-	struct store_rating r;
-	int rc, fn_rc = 0;
-
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (col_rating(st, s, &r)) {
-			stmt_done(s);
-			return -1;
-		}
-		if ((fn_rc = fn(ctx, &r)) != 0)
-			break;
-	}
-	stmt_done(s);
-	if (fn_rc)
-		return fn_rc;
-	if (rc != SQLITE_DONE) {
-		set_db_err(st, "ratings");
-		return -1;
-	}
-	return 0;
-}
-
-/* Steps the bound statement s, which answers one count, into *n. */
-static int count_of(struct store_sqlite *st, sqlite3_stmt *s, int *n)
-{
-	int rc = sqlite3_step(s);
-
-	if (rc == SQLITE_ROW)
-		*n = sqlite3_column_int(s, 0);
-	else
-		set_db_err(st, "count ratings");
-	stmt_done(s);
-	return rc == SQLITE_ROW ? 0 : -1;
-}
-
-int store_sqlite_rating_get(struct store_sqlite *st, const struct store_period *p,
-                            const char *player, struct store_rating *out)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_RATING_GET);
-	int rc;
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p) || bind_id(st, s, 5, player, STORE_ID_MAX, "player id")) {
-		stmt_done(s);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		rc = col_rating(st, s, out) ? -1 : 1;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		set_db_err(st, "get rating");
-		rc = -1;
-	}
-	stmt_done(s);
-	return rc;
-}
-
-/* Upserts row r of period p, names and all. */
-static int rating_upsert(struct store_sqlite *st, const struct store_period *p,
-                         const struct store_rating *r)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_RATING_PUT);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p) || bind_id(st, s, 5, r->player, sizeof(r->player), "player id") ||
-	    bind_cut(st, s, 6, r->name, strnlen(r->name, sizeof(r->name)), sizeof(r->name),
-	             "player name") ||
-	    bind_cut(st, s, 7, r->name_key, strnlen(r->name_key, sizeof(r->name_key)),
-	             sizeof(r->name_key), "name key")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_double(s, 8, r->mu);
-	sqlite3_bind_double(s, 9, r->sigma);
-	sqlite3_bind_double(s, 10, r->ordinal);
-	sqlite3_bind_int(s, 11, r->games);
-	sqlite3_bind_int(s, 12, r->wins);
-	sqlite3_bind_int(s, 13, r->cthulhu);
-	return run(st, ST_RATING_PUT, "put rating");
-}
-
-/* Writes the numbers of r into its existing row of period p. */
-static int rating_update(struct store_sqlite *st, const struct store_period *p,
-                         const struct store_rating *r)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_RATING_UPDATE);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p) || bind_id(st, s, 5, r->player, sizeof(r->player), "player id")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_double(s, 6, r->mu);
-	sqlite3_bind_double(s, 7, r->sigma);
-	sqlite3_bind_double(s, 8, r->ordinal);
-	sqlite3_bind_int(s, 9, r->games);
-	sqlite3_bind_int(s, 10, r->wins);
-	sqlite3_bind_int(s, 11, r->cthulhu);
-	if (run(st, ST_RATING_UPDATE, "update rating"))
-		return -1;
-	if (sqlite3_changes(st->db) != 1) {
-		set_err(st, "update rating of %s: no such row", r->player);
-		return -1;
-	}
-	return 0;
-}
-
-int store_sqlite_rating_put(struct store_sqlite *st, const struct store_period *p,
-                            const struct store_rating *r, const struct store_rating *old)
-{
-	if (old && strcmp(old->player, r->player) != 0) {
-		set_err(st, "put rating: %s is not %s", r->player, old->player);
-		return -1;
-	}
-	if (old && (count_add(st, p, old, -1) ||
-	            (strcmp(old->name, r->name) == 0 && strcmp(old->name_key, r->name_key) == 0
-	                 ? rating_update(st, p, r)
-	                 : rating_upsert(st, p, r))))
-		return -1;
-	if (!old && rating_upsert(st, p, r))
-		return -1;
-	return count_add(st, p, r, 1);
-}
-
-int store_sqlite_ratings_top(struct store_sqlite *st, const struct store_period *p, int min_games,
-                             int limit, store_rating_fn fn, void *ctx)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_TOP);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p)) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 5, min_games);
-	sqlite3_bind_int(s, 6, limit);
-	return walk_ratings(st, s, fn, ctx);
-}
-
-int store_sqlite_ratings_named(struct store_sqlite *st, const struct store_period *p, int min_games,
-                               const char *player, const char *key1, const char *key2,
-                               store_rating_fn fn, void *ctx)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_RATINGS_NAMED);
-
-	if (!s)
-		return -1;
-	/* Longer text than a stored value can match nothing: bound cut,
-	 * it could match the wrong row, so it is refused instead. */
-	if (strlen(player) >= STORE_ID_MAX || strlen(key1) >= STORE_NAME_MAX ||
-	    strlen(key2) >= STORE_NAME_MAX)
-		return 0;
-	if (bind_period(st, s, p) || bind_id(st, s, 5, player, STORE_ID_MAX, "player id") ||
-	    bind_id(st, s, 6, key1, STORE_NAME_MAX, "name key") ||
-	    bind_id(st, s, 7, key2, STORE_NAME_MAX, "name key")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 8, min_games);
-	return walk_ratings(st, s, fn, ctx);
-}
-
-int store_sqlite_rating_rank(struct store_sqlite *st, const struct store_period *p, int min_games,
-                             const struct store_rating *r, int *above)
-{
-	int buckets = min_games <= GAMES_CAP;
-	sqlite3_stmt *s = stmt_get(st, buckets ? ST_RATING_RANK_BUCKETS : ST_RATING_RANK);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p) || bind_id(st, s, 8, r->player, sizeof(r->player), "player id")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 5, min_games);
-	sqlite3_bind_double(s, 6, r->ordinal);
-	sqlite3_bind_int(s, 7, r->games);
-	if (buckets) {
-		int64_t b = bucket_of(r->ordinal);
-		sqlite3_bind_int64(s, 9, b);
-		sqlite3_bind_double(s, 10, (double)(b + 1) / BUCKETS_PER_POINT);
-	}
-	return count_of(st, s, above);
-}
-
-int store_sqlite_ratings_unranked(struct store_sqlite *st, const struct store_period *p,
-                                  int min_games, int *n)
-{
-	sqlite3_stmt *s =
-	    stmt_get(st, min_games <= 16 ? ST_RATINGS_UNRANKED : ST_RATINGS_UNRANKED_ALL);
-
-	if (!s)
-		return -1;
-	if (bind_period(st, s, p)) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int(s, 5, min_games);
-	return count_of(st, s, n);
-}
-
-int store_sqlite_player_put(struct store_sqlite *st, const char *id, const char *name,
-                            const char *lang, int64_t now)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_PLAYER_PUT);
-
-	if (!s)
-		return -1;
-	if (!id || !name) {
-		set_err(st, "put player: no %s", id ? "name" : "id");
-		return -1;
-	}
-	if (!lang)
-		lang = "";
-	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id") ||
-	    bind_cut(st, s, 2, name, strlen(name), STORE_NAME_MAX, "player name") ||
-	    bind_id(st, s, 3, lang, LANG_SIZE, "language") ||
-	    sqlite3_bind_int64(s, 4, now < 0 ? 0 : now) != SQLITE_OK) {
-		stmt_done(s);
-		return -1;
-	}
-	return run(st, ST_PLAYER_PUT, "put player");
-}
-
-int store_sqlite_player_notify_put(struct store_sqlite *st, const char *id, const char *name,
-                                   int on, int64_t now)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_NOTIFY_PUT);
-
-	if (!s)
-		return -1;
-	if (!id || !name) {
-		set_err(st, "put notify: no %s", id ? "name" : "id");
-		return -1;
-	}
-	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id") ||
-	    bind_cut(st, s, 2, name, strlen(name), STORE_NAME_MAX, "player name") ||
-	    sqlite3_bind_int(s, 3, on != 0) != SQLITE_OK ||
-	    sqlite3_bind_int64(s, 4, now < 0 ? 0 : now) != SQLITE_OK) {
-		stmt_done(s);
-		return -1;
-	}
-	return run(st, ST_NOTIFY_PUT, "put notify");
-}
-
-int store_sqlite_player_notify(struct store_sqlite *st, const char *id)
-{
-	sqlite3_stmt *s = id ? stmt_get(st, ST_NOTIFY_GET) : NULL;
-	int on = 1;
-
-	if (!s)
-		return 1;
-	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id")) {
-		stmt_done(s);
-		return 1;
-	}
-	if (sqlite3_step(s) == SQLITE_ROW)
-		on = sqlite3_column_int(s, 0) != 0;
-	stmt_done(s);
-	return on;
-}
-
-int store_sqlite_player_get(struct store_sqlite *st, const char *id, char name[STORE_NAME_MAX],
-                            char lang[8])
-{
-	sqlite3_stmt *s = stmt_get(st, ST_PLAYER_GET);
-	int rc;
-
-	if (!s)
-		return -1;
-	if (!id) {
-		set_err(st, "get player: no id");
-		return -1;
-	}
-	if (bind_id(st, s, 1, id, STORE_ID_MAX, "player id")) {
-		stmt_done(s);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		if (name)
-			col_text(s, 0, name, STORE_NAME_MAX);
-		if (lang && col_id(st, s, 1, lang, LANG_SIZE, "language"))
-			rc = SQLITE_ERROR;
-	} else if (rc == SQLITE_DONE) {
-		set_err(st, "player %s: unknown", id);
-	} else {
-		set_db_err(st, "get player");
-	}
-	stmt_done(s);
-	return rc == SQLITE_ROW ? 0 : -1;
-}
-
-int64_t store_sqlite_games_made(struct store_sqlite *st)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_GAMES_MADE);
-	int64_t made = -1;
-
-	if (!s)
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		made = sqlite3_column_int64(s, 0);
-	else
-		set_db_err(st, "games made");
-	stmt_done(s);
-	return made;
+	store_sqlite_stmt_done(st->stmt[ST_MARK_RELEASE]);
 }
 
 void store_sqlite_fail_after(struct store_sqlite *st, int writes)
@@ -2002,54 +938,18 @@ void store_sqlite_fail_after(struct store_sqlite *st, int writes)
 	st->fail_after = writes < 0 ? -1 : writes;
 }
 
-int store_sqlite_setting_get(struct store_sqlite *st, const char *key, char *value, size_t cap)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_SETTING_GET);
-	int rc;
-
-	if (!s)
-		return -1;
-	if (bind_id(st, s, 1, key, 64, "setting key")) {
-		stmt_done(s);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		col_text(s, 0, value, cap);
-	else if (rc == SQLITE_DONE)
-		set_err(st, "setting %s: unknown", key);
-	else
-		set_db_err(st, "get setting");
-	stmt_done(s);
-	return rc == SQLITE_ROW ? 0 : -1;
-}
-
-int store_sqlite_setting_put(struct store_sqlite *st, const char *key, const char *value)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_SETTING_PUT);
-
-	if (!s)
-		return -1;
-	if (bind_id(st, s, 1, key, 64, "setting key") ||
-	    bind_id(st, s, 2, value, 1024, "setting value")) {
-		stmt_done(s);
-		return -1;
-	}
-	return run(st, ST_SETTING_PUT, "put setting");
-}
-
 int store_sqlite_checkpoint(struct store_sqlite *st)
 {
-	sqlite3_stmt *s = stmt_get(st, ST_CHECKPOINT);
+	sqlite3_stmt *s = store_sqlite_stmt_get(st, ST_CHECKPOINT);
 	int rc;
 
 	if (!s)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		;
-	stmt_done(s);
+	store_sqlite_stmt_done(s);
 	if (rc != SQLITE_DONE) {
-		set_db_err(st, "checkpoint");
+		store_sqlite_set_db_err(st, "checkpoint");
 		return -1;
 	}
 	return 0;
@@ -2181,152 +1081,4 @@ out:
 	sqlite3_close(from);
 	sqlite3_close(to);
 	return rc;
-}
-
-/* ---- shards: one process owns them all ---- */
-
-/* The shard's epoch into *epoch (0 when it has no row). */
-static int shard_epoch(struct store_sqlite *st, int count, int shard, int64_t *epoch)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_SHARD_EPOCH);
-	int rc;
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int(s, 1, count);
-	sqlite3_bind_int(s, 2, shard);
-	rc = sqlite3_step(s);
-	*epoch = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		set_db_err(st, "read shard epoch");
-	stmt_done(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
-int store_sqlite_shard_claim(struct store_sqlite *st, int count, int shard, const char *owner,
-                             int64_t now, int64_t *epoch)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_SHARD_CLAIM);
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int(s, 1, count);
-	sqlite3_bind_int(s, 2, shard);
-	if (bind_id(st, s, 3, owner, STORE_ID_MAX, "shard owner")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int64(s, 4, now < 0 ? 0 : now);
-	if (run(st, ST_SHARD_CLAIM, "claim shard"))
-		return -1;
-	return shard_epoch(st, count, shard, epoch);
-}
-
-int store_sqlite_shard_fence(struct store_sqlite *st, int count, int shard, int64_t epoch)
-{
-	int64_t now;
-
-	if (epoch == 0)
-		return 1;
-	if (shard_epoch(st, count, shard, &now))
-		return -1;
-	return now == epoch;
-}
-
-int store_sqlite_shard_session_put(struct store_sqlite *st, int count, int shard, int64_t epoch,
-                                   const struct store_shard_session *ss)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_SHARD_SESSION_PUT);
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int(s, 1, count);
-	sqlite3_bind_int(s, 2, shard);
-	if (bind_id(st, s, 3, ss->session_id, STORE_SESSION_MAX, "session id") ||
-	    bind_id(st, s, 5, ss->resume_url, STORE_URL_MAX, "resume url")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int64(s, 4, ss->seq < 0 ? 0 : ss->seq);
-	sqlite3_bind_int64(s, 6, ss->saved_at < 0 ? 0 : ss->saved_at);
-	sqlite3_bind_int64(s, 7, epoch);
-	if (run(st, ST_SHARD_SESSION_PUT, "save shard session"))
-		return -1;
-	return sqlite3_changes(st->db) == 0;
-}
-
-int store_sqlite_shard_session_get(struct store_sqlite *st, int count, int shard,
-                                   struct store_shard_session *out)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_SHARD_SESSION_GET);
-	int rc, found = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (!s)
-		return -1;
-	sqlite3_bind_int(s, 1, count);
-	sqlite3_bind_int(s, 2, shard);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		col_text(s, 0, out->session_id, sizeof(out->session_id));
-		out->seq = sqlite3_column_int64(s, 1);
-		col_text(s, 2, out->resume_url, sizeof(out->resume_url));
-		out->saved_at = sqlite3_column_int64(s, 3);
-		found = out->session_id[0] != '\0';
-	} else if (rc != SQLITE_DONE) {
-		set_db_err(st, "read shard session");
-		found = -1;
-	}
-	stmt_done(s);
-	return found;
-}
-
-int store_sqlite_interaction_mark(struct store_sqlite *st, const char *id, int64_t now)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_INTERACTION_MARK);
-
-	if (!s)
-		return -1;
-	if (bind_id(st, s, 1, id, STORE_ID_MAX, "interaction id")) {
-		stmt_done(s);
-		return -1;
-	}
-	sqlite3_bind_int64(s, 2, now < 0 ? 0 : now);
-	if (run(st, ST_INTERACTION_MARK, "record interaction"))
-		return -1;
-	return sqlite3_changes(st->db) == 1;
-}
-
-int store_sqlite_interactions_forget(struct store_sqlite *st, int64_t before)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_INTERACTIONS_FORGET);
-
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, before);
-	return run(st, ST_INTERACTIONS_FORGET, "forget interactions");
-}
-
-int store_sqlite_channel_finished(struct store_sqlite *st, const char *game, const char *server,
-                                  const char *channel, int64_t *id)
-{
-	sqlite3_stmt *s = stmt_get(st, ST_CHANNEL_FINISHED);
-	int rc;
-
-	*id = 0;
-	if (!s)
-		return -1;
-	if (bind_id(st, s, 1, game, STORE_KIND_MAX, "game") ||
-	    bind_id(st, s, 2, server, STORE_ID_MAX, "server id") ||
-	    bind_id(st, s, 3, channel, STORE_ID_MAX, "channel id")) {
-		stmt_done(s);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(s, 0);
-	else if (rc != SQLITE_DONE)
-		set_db_err(st, "find the channel's finished game");
-	stmt_done(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }

@@ -12,7 +12,7 @@
  * is opened again and a new bot resumes the stored games.
  *
  * The player side is the daemon's: group commit through bot_batch_begin,
- * bot_handle for a few commands, bot_batch_end (what discord.c's flush
+ * bot_handle for a few commands, bot_batch_end (what discord_loop.c's discord_loop_flush
  * does each event-loop pass), with the background checkpointer running.
  * A command counts as announced when its batch committed (the daemon sends
  * its replies only then); its game's event log is read back at that moment.
