@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rlyeh/board.h"
 #include "rlyeh/ctcards.h"
 #include "rlyeh/ctfold.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/ctnames.h"
+#include "rlyeh/ctpicture.h"
 #include "rlyeh/cttext.h"
 #include "rlyeh/i18n.h"
 
@@ -228,14 +228,14 @@ static int option(const char *word, struct store_game *row)
 /* C14: every table opened from now on keeps hands secret. */
 static void stamp(struct store_game *row)
 {
-	row->revision = CTHULHU_REV_SECRET;
+	row->revision = CTGAME_REV_SECRET;
 }
 
 static void members(const struct store_game *row, int *min, int *max)
 {
 	(void)row;
-	*min = CTHULHU_MIN;
-	*max = CTHULHU_MAX;
+	*min = CTGAME_MIN;
+	*max = CTGAME_MAX;
 }
 
 static void setup(const struct store_game *row, int nm, struct game_setup *out)
@@ -262,36 +262,36 @@ static void seat_name(const void *state, const struct play_ctx *c, int seat, cha
 }
 
 /* The seats' names for cttext. */
-static void names_of(const struct play_ctx *c, const char *names[CTHULHU_MAX])
+static void names_of(const struct play_ctx *c, const char *names[CTGAME_MAX])
 {
-	for (int i = 0; i < CTHULHU_MAX; i++)
+	for (int i = 0; i < CTGAME_MAX; i++)
 		names[i] = i < c->nm ? c->m[i].name : "?";
 }
 
 /* ---- the awaited decision ---- */
 
-/* The decision awaited, its options (o[] of CTHULHU_OPTIONS) and their
+/* The decision awaited, its options (o[] of CTGAME_OPTIONS) and their
  * number; 0 when the game waits for no decision. */
-static int pending(const struct cthulhu *g, struct game_step *st, struct cthulhu_option *o)
+static int pending(const struct ctgame *g, struct game_step *st, struct ctgame_option *o)
 {
-	cthulhu_step(g, st);
+	ctgame_step(g, st);
 	if (st->node != GAME_NODE_CHOICE)
 		return 0;
-	return cthulhu_options(g, o);
+	return ctgame_options(g, o);
 }
 
 /* 1 when the decision's cards are listed only privately, behind the
  * "Play a card" (or "Discard") button (C4). Under secret hands (C14) that
- * rests on public facts alone (cthulhu_could_play: hand size, card-played
+ * rests on public facts alone (ctgame_could_play: hand size, card-played
  * flag, insanity, the moment), so that the table's buttons are the same
  * whatever the hand holds, and step 1's Automatic card is chosen privately
- * too (cthulhu.c: ask_anyway). A game begun before then keeps its first
+ * too (ctgame.c: ask_anyway). A game begun before then keeps its first
  * rules: hidden when some option names a card, Automatic cards public. */
-static int hidden(const struct cthulhu *g, const struct game_step *st,
-                  const struct cthulhu_option *o, int n)
+static int hidden(const struct ctgame *g, const struct game_step *st, const struct ctgame_option *o,
+                  int n)
 {
 	if (g->secret && st->kind != CA_DISCARD)
-		return cthulhu_could_play(g);
+		return ctgame_could_play(g);
 	if (st->kind == CA_AUTOMATIC)
 		return 0;
 	for (int i = 0; i < n; i++)
@@ -300,10 +300,10 @@ static int hidden(const struct cthulhu *g, const struct game_step *st,
 	return 0;
 }
 
-static void label(const struct cthulhu *g, const struct game_step *st,
-                  const struct cthulhu_option *o, const struct play_ctx *c, char *buf, size_t cap)
+static void label(const struct ctgame *g, const struct game_step *st, const struct ctgame_option *o,
+                  const struct play_ctx *c, char *buf, size_t cap)
 {
-	const char *names[CTHULHU_MAX];
+	const char *names[CTGAME_MAX];
 	struct text tx;
 
 	names_of(c, names);
@@ -318,8 +318,8 @@ static void number(char *buf, size_t cap, long n)
 
 /* The short text (ctcards) of the card, item, weapon or tile option o
  * names, into buf; "" for any other option. */
-static void describe(const struct game_step *st, const struct cthulhu_option *o, int lang,
-                     char *buf, size_t cap)
+static void describe(const struct game_step *st, const struct ctgame_option *o, int lang, char *buf,
+                     size_t cap)
 {
 	struct text tx;
 
@@ -330,7 +330,7 @@ static void describe(const struct game_step *st, const struct cthulhu_option *o,
 		ctcards_short(CTCARDS_CARD, o->arg, lang, &tx);
 		break;
 	case CO_WEAPON:
-		ctcards_short(CTCARDS_CARD, cthulhu_card_kind(o->arg), lang, &tx);
+		ctcards_short(CTCARDS_CARD, ctgame_card_kind(o->arg), lang, &tx);
 		break;
 	case CO_TILE:
 		if (st->kind == CA_REMOVE)
@@ -344,9 +344,8 @@ static void describe(const struct game_step *st, const struct cthulhu_option *o,
 /* Adds to m a select menu of options [from, from + PAGE) for `command`
  * ("place" or "pick"), labelled; with buttons ◀ ▶ to the pages beside it
  * when there are more. */
-static void menu(const struct cthulhu *g, const struct game_step *st,
-                 const struct cthulhu_option *o, int n, int from, const char *command,
-                 const struct play_ctx *c, struct msg *m)
+static void menu(const struct ctgame *g, const struct game_step *st, const struct ctgame_option *o,
+                 int n, int from, const char *command, const struct play_ctx *c, struct msg *m)
 {
 	char lab[MSG_OPTION_LABEL], val[16], page[16], desc[MSG_OPTION_DESC];
 	int pages = (n + PAGE - 1) / PAGE, p = from / PAGE;
@@ -375,8 +374,8 @@ static void menu(const struct cthulhu *g, const struct game_step *st,
 }
 
 /* Adds one "pick" button for option i. */
-static void pick_button(const struct cthulhu *g, const struct game_step *st,
-                        const struct cthulhu_option *o, int i, const struct play_ctx *c,
+static void pick_button(const struct ctgame *g, const struct game_step *st,
+                        const struct ctgame_option *o, int i, const struct play_ctx *c,
                         struct msg *m)
 {
 	char lab[MSG_BUTTON_LABEL], val[16];
@@ -388,8 +387,8 @@ static void pick_button(const struct cthulhu *g, const struct game_step *st,
 }
 
 /* Every option as a button, or a menu when they are too many. */
-static void all_options(const struct cthulhu *g, const struct game_step *st,
-                        const struct cthulhu_option *o, int n, const struct play_ctx *c,
+static void all_options(const struct ctgame *g, const struct game_step *st,
+                        const struct ctgame_option *o, int n, const struct play_ctx *c,
                         struct msg *m)
 {
 	if (n > MSG_BUTTONS_SELECT - 2) {
@@ -403,14 +402,14 @@ static void all_options(const struct cthulhu *g, const struct game_step *st,
 /* The line asking `name` (the seat asked) to play at a CA_PLAY node, naming
  * the moment (§6.3): the play point, the fight's start, a sanity check due
  * or another's reaction window. */
-static void play_point(const struct cthulhu *g, const struct play_ctx *c, const char *name,
+static void play_point(const struct ctgame *g, const struct play_ctx *c, const char *name,
                        struct text *out)
 {
 	char sq[16], who[80], n[16];
 
 	cttext_square(g, g->p[g->seat].sq, sq, sizeof(sq));
 	number(n, sizeof(n), g->left);
-	switch (cthulhu_moment(g)) {
+	switch (ctgame_moment(g)) {
 	case CM_PP1:
 		i18n_add(out, c->lang, S_CTW_PP1, name, NULL);
 		break;
@@ -448,7 +447,7 @@ static void play_point(const struct cthulhu *g, const struct play_ctx *c, const 
 }
 
 /* The line saying what the table waits for. */
-static void waiting(const struct cthulhu *g, const struct game_step *st, const struct play_ctx *c,
+static void waiting(const struct ctgame *g, const struct game_step *st, const struct play_ctx *c,
                     struct text *out)
 {
 	char name[80], left[16], tile[96];
@@ -539,7 +538,7 @@ static int read_xy(const char **p, int *gx, int *gy)
 }
 
 /* The square at "gx,gy" text s, alone; -1 when s is not that or no square. */
-static int square_at(const struct cthulhu *g, const char *s)
+static int square_at(const struct ctgame *g, const char *s)
 {
 	int gx, gy;
 
@@ -547,13 +546,13 @@ static int square_at(const struct cthulhu *g, const char *s)
 		return -1;
 	while (*s == ' ')
 		s++;
-	return *s ? -1 : cmap_find(&g->map, gx, gy);
+	return *s ? -1 : ctmap_find(&g->map, gx, gy);
 }
 
 /* The walk's next target: the first waypoint of `via` not yet reached
  * (reached ones are dropped from via, which is rewritten; NULL for none),
  * else `to`. -1 when some point is not a square of the map. */
-static int next_target(const struct cthulhu *g, int here, const char *to, char *via)
+static int next_target(const struct ctgame *g, int here, const char *to, char *via)
 {
 	const char *p = via ? via : "";
 	int gx, gy, sq;
@@ -562,7 +561,7 @@ static int next_target(const struct cthulhu *g, int here, const char *to, char *
 		p++;
 	while (*p) {
 		const char *start = p;
-		if (read_xy(&p, &gx, &gy) || (sq = cmap_find(&g->map, gx, gy)) < 0)
+		if (read_xy(&p, &gx, &gy) || (sq = ctmap_find(&g->map, gx, gy)) < 0)
 			return -1;
 		if (sq != here) {
 			memmove(via, start, strlen(start) + 1);
@@ -579,7 +578,7 @@ static int next_target(const struct cthulhu *g, int here, const char *to, char *
 /* Checks a walk before its first step: every waypoint of `via` (NULL for
  * none) and `to` must be a square of the map. 0 when they are; else -1,
  * with the first point that is not one copied to bad. */
-static int walk_points(const struct cthulhu *g, const char *to, const char *via, char *bad,
+static int walk_points(const struct ctgame *g, const char *to, const char *via, char *bad,
                        size_t badcap)
 {
 	const char *p = via ? via : "";
@@ -589,7 +588,7 @@ static int walk_points(const struct cthulhu *g, const char *to, const char *via,
 		p++;
 	while (*p) {
 		const char *start = p;
-		if (read_xy(&p, &gx, &gy) || cmap_find(&g->map, gx, gy) < 0) {
+		if (read_xy(&p, &gx, &gy) || ctmap_find(&g->map, gx, gy) < 0) {
 			snprintf(bad, badcap, "%.*s", (int)strcspn(start, " "), start);
 			return -1;
 		}
@@ -622,28 +621,28 @@ static void join_via(const struct cmd *cmd, char *via, size_t cap)
  * then `to`, on C10's routes within the points left, the figures as they
  * stand. Returns -1 when it fits, else the first point out of reach. All
  * points must be squares (walk_points). */
-static int walk_short(const struct cthulhu *g, const char *to, const char *via)
+static int walk_short(const struct ctgame *g, const char *to, const char *via)
 {
-	uint8_t enemy[CMAP_BITMAP_BYTES] = { 0 }, dirs[CMAP_SQUARES];
+	uint8_t enemy[CTMAP_BITMAP_BYTES] = { 0 }, dirs[CTMAP_SQUARES];
 	const char *p = via ? via : "";
 	int from = g->p[g->seat].sq, left = g->left, gx, gy, sq, len;
 
-	for (int q = 0; q < CMAP_SQUARES; q++)
+	for (int q = 0; q < CTMAP_SQUARES; q++)
 		if (g->square[q] & (CS_CULTIST | CS_BYAKHEE))
-			cmap_bit_set(enemy, q);
+			ctmap_bit_set(enemy, q);
 	for (;;) {
 		while (*p == ' ')
 			p++;
 		if (*p) {
 			if (read_xy(&p, &gx, &gy))
 				return -1;
-			sq = cmap_find(&g->map, gx, gy);
+			sq = ctmap_find(&g->map, gx, gy);
 		} else {
 			sq = square_at(g, to);
 		}
 		if (sq < 0)
 			return -1;
-		len = sq == from ? 0 : cmap_route(&g->map, from, sq, enemy, left, dirs);
+		len = sq == from ? 0 : ctmap_route(&g->map, from, sq, enemy, left, dirs);
 		if (len < 0)
 			return sq;
 		from = sq;
@@ -655,10 +654,10 @@ static int walk_short(const struct cthulhu *g, const char *to, const char *via)
 
 /* The option index of the first step from the pawn to `to`; -1 when
  * `to` is out of reach (or is where the pawn stands). */
-static int first_step(const struct cthulhu *g, const struct cthulhu_option *o, int n, int to)
+static int first_step(const struct ctgame *g, const struct ctgame_option *o, int n, int to)
 {
-	uint8_t dirs[CMAP_SQUARES];
-	int len = cthulhu_route(g, to, dirs);
+	uint8_t dirs[CTMAP_SQUARES];
+	int len = ctgame_route(g, to, dirs);
 
 	if (len <= 0)
 		return -1;
@@ -690,15 +689,15 @@ static int token_mask(const char *s, int k)
 	return n == k ? mask : -1;
 }
 
-/* Reads CTHULHU_TYPES counts "a,b,c,d,e" (each 0..99) into n; -1 when s
+/* Reads CTGAME_TYPES counts "a,b,c,d,e" (each 0..99) into n; -1 when s
  * is not that (n undefined then). */
 static int read_counts(const char *s, int *n)
 {
-	for (int t = 0; t < CTHULHU_TYPES; t++) {
+	for (int t = 0; t < CTGAME_TYPES; t++) {
 		int d = 0;
 		while (d < 2 && s[d] >= '0' && s[d] <= '9')
 			d++;
-		if (!d || s[d] != (t + 1 < CTHULHU_TYPES ? ',' : '\0'))
+		if (!d || s[d] != (t + 1 < CTGAME_TYPES ? ',' : '\0'))
 			return -1;
 		n[t] = d == 1 ? s[0] - '0' : (s[0] - '0') * 10 + s[1] - '0';
 		s += d + 1;
@@ -706,7 +705,7 @@ static int read_counts(const char *s, int *n)
 	return 0;
 }
 
-_Static_assert(CTHULHU_TYPES == 5, "write_counts writes five counts");
+_Static_assert(CTGAME_TYPES == 5, "write_counts writes five counts");
 
 /* Writes five counts as read_counts reads them; buf has room for any
  * five ints (64 bytes). */
@@ -717,8 +716,7 @@ static void write_counts(const int *n, char *buf, size_t cap)
 
 /* C8: the option that brings the defeated seat's relics down toward
  * `keep` (counts per type); -1 when none does (nothing more to lose). */
-static int lose_step(const struct cthulhu *g, const struct cthulhu_option *o, int n,
-                     const int *keep)
+static int lose_step(const struct ctgame *g, const struct ctgame_option *o, int n, const int *keep)
 {
 	for (int i = 0; i < n; i++)
 		if (o[i].what == CO_TYPE && g->p[g->defeated].relics[o[i].arg] > keep[o[i].arg])
@@ -727,7 +725,7 @@ static int lose_step(const struct cthulhu *g, const struct cthulhu_option *o, in
 }
 
 /* Refuses unless the awaited decision is member who's; 0 when it is. */
-static int need_turn(const struct cthulhu *g, const struct game_step *st, const struct play_ctx *c,
+static int need_turn(const struct ctgame *g, const struct game_step *st, const struct play_ctx *c,
                      int who, struct text *err)
 {
 	char name[80];
@@ -748,8 +746,8 @@ static int need_turn(const struct cthulhu *g, const struct game_step *st, const 
  * and the commands that answer it. */
 static int awaits(const void *state, const struct play_ctx *c, int who, struct text *out)
 {
-	const struct cthulhu *g = state;
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	const struct ctgame *g = state;
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
 	char line[256], name[80];
 	const char *typed, *ask;
@@ -785,7 +783,7 @@ static int awaits(const void *state, const struct play_ctx *c, int who, struct t
 /* Refuses a command that does not answer the awaited decision: what the
  * table waits for from member who, or, when nothing is, whose decision it
  * is. */
-static int wrong_step(const struct cthulhu *g, const struct game_step *st, const struct play_ctx *c,
+static int wrong_step(const struct ctgame *g, const struct game_step *st, const struct play_ctx *c,
                       int who, struct text *err)
 {
 	if (!awaits(g, c, who, err))
@@ -810,8 +808,8 @@ static int option_number(const struct cmd *cmd, int n, const struct play_ctx *c,
 static int action(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
                   int *value, struct text *err)
 {
-	const struct cthulhu *g = state;
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	const struct ctgame *g = state;
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
 	int code = play_action_code(&ctplay, cmd), n = pending(g, &st, o), k;
 
@@ -831,8 +829,8 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 		k = option_number(cmd, n, c, err);
 		break;
 	case ACT_LOSE: {
-		int keep[CTHULHU_TYPES], lose = 0;
-		const struct cthulhu_player *p = &g->p[g->defeated];
+		int keep[CTGAME_TYPES], lose = 0;
+		const struct ctgame_player *p = &g->p[g->defeated];
 		if (st.kind != CA_RELIC_LOSS) {
 			return wrong_step(g, &st, c, who, err);
 		}
@@ -840,7 +838,7 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 			i18n_add(err, c->lang, S_ERR_USAGE, "/lose <a,b,c,d,e>", NULL);
 			return -1;
 		}
-		for (int t = 0; t < CTHULHU_TYPES; t++)
+		for (int t = 0; t < CTGAME_TYPES; t++)
 			lose += keep[t] <= p->relics[t] ? p->relics[t] - keep[t] : 100;
 		if (lose != g->loss) {
 			char want[8];
@@ -929,32 +927,32 @@ static int action(const void *state, const struct play_ctx *c, int who, const st
 
 /* The table's note while a walk interrupted by a fight can go on (C10):
  * the turn it belongs to and its destination. */
-static int walk_note(const struct cthulhu *g, int gx, int gy)
+static int walk_note(const struct ctgame *g, int gx, int gy)
 {
 	return (int)((g->turns + 1) % 32768) << 16 | (gx + 128) << 8 | (gy + 128);
 }
 
 /* The note that hands the rest of the turn's enemy moves to the hunt
  * policy (C12: a manual enemy move timed out). */
-static int hunt_note(const struct cthulhu *g)
+static int hunt_note(const struct ctgame *g)
 {
 	return (int)((g->turns + 1) % 32768) << 16 | 0xffff;
 }
 
 /* The destination square of a note that belongs to g's turn in progress
  * and its movement, while the pawn is not there; -1 otherwise. */
-static int noted_walk(const struct cthulhu *g, int note, int *gx, int *gy)
+static int noted_walk(const struct ctgame *g, int note, int *gx, int *gy)
 {
 	struct game_step st;
 	int sq;
 
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	if (!note || st.node != GAME_NODE_CHOICE || st.kind != CA_MOVE ||
 	    (note >> 16) != (int)((g->turns + 1) % 32768))
 		return -1;
 	*gx = (note >> 8 & 255) - 128;
 	*gy = (note & 255) - 128;
-	sq = cmap_find(&g->map, *gx, *gy);
+	sq = ctmap_find(&g->map, *gx, *gy);
 	return sq == g->p[st.seat].sq ? -1 : sq;
 }
 
@@ -964,15 +962,15 @@ static int noted_walk(const struct cthulhu *g, int note, int *gx, int *gy)
 static int follow(const void *state, const struct play_ctx *c, int who, struct cmd *cmd,
                   const struct game_event *ev, int nev, int *value, int *note)
 {
-	const struct cthulhu *g = state;
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	const struct ctgame *g = state;
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
 	int n = pending(g, &st, o), to, k, gx, gy, fight = 0;
 	const char *p;
 
 	(void)c;
 	if (play_action_code(&ctplay, cmd) == ACT_LOSE) { /* C8: every relic of the choice */
-		int keep[CTHULHU_TYPES];
+		int keep[CTGAME_TYPES];
 		(void)ev;
 		(void)nev;
 		if (n == 0 || st.kind != CA_RELIC_LOSS || member_of(g, st.seat) != who ||
@@ -997,7 +995,7 @@ static int follow(const void *state, const struct play_ctx *c, int who, struct c
 		/* Whatever the fight asks first (a card, a roll's choice), the
 		 * walk can go on after it while this turn's movement lasts. */
 		if (!g->end && read_xy(&p, &gx, &gy) == 0 &&
-		    cmap_find(&g->map, gx, gy) != g->p[who].sq)
+		    ctmap_find(&g->map, gx, gy) != g->p[who].sq)
 			*note = walk_note(g, gx, gy);
 		return 0;
 	}
@@ -1022,7 +1020,7 @@ static int auto_roll(const void *state, const struct game_step *step)
 static int settle(const void *state, const struct play_ctx *c, const struct game_step *step,
                   int *value)
 {
-	const struct cthulhu *g = state;
+	const struct ctgame *g = state;
 	struct ctplay_settings s;
 
 	ctplay_settings(c->row->per_player, &s);
@@ -1031,26 +1029,26 @@ static int settle(const void *state, const struct play_ctx *c, const struct game
 		if (step->seat >= 0 && step->seat < c->nm &&
 		    c->m[step->seat].prefs & CTPLAY_PREF_ASK_WEAPON)
 			return 0;
-		*value = cthulhu_default(g);
+		*value = ctgame_default(g);
 		return 1;
 	case CA_SITE_BYAKHEE: /* C7: asked only under manual control */
 		if (s.manual)
 			return 0;
-		*value = cthulhu_default(g);
+		*value = ctgame_default(g);
 		return 1;
 	case CA_FIGURE:
 	case CA_DEST:
 	case CA_RESEED: /* C12 */
-		if (!cthulhu_enemy_move(g) || (s.manual && c->row->note != hunt_note(g)))
+		if (!ctgame_enemy_move(g) || (s.manual && c->row->note != hunt_note(g)))
 			return 0;
-		*value = cthulhu_hunt(g);
+		*value = ctgame_hunt(g);
 		return 1;
 	case CA_PLAY: /* a reaction window that is off, or that the player passes */
-		if (cthulhu_moment(g) != CM_RW ||
+		if (ctgame_moment(g) != CM_RW ||
 		    (s.window_s != 0 && !(step->seat >= 0 && step->seat < c->nm &&
 		                          c->m[step->seat].prefs & CTPLAY_PREF_AUTOPASS)))
 			return 0;
-		*value = cthulhu_default(g);
+		*value = ctgame_default(g);
 		return 1;
 	default:
 		return 0;
@@ -1063,36 +1061,36 @@ static int settle(const void *state, const struct play_ctx *c, const struct game
 static int timeout_value(const void *state, const struct play_ctx *c, const struct game_step *step,
                          struct cmd *more, int *go, int *note)
 {
-	const struct cthulhu *g = state;
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	const struct ctgame *g = state;
+	struct ctgame_option o[CTGAME_OPTIONS];
 	int gx, gy, to = noted_walk(g, c->row->note, &gx, &gy), n, k;
 
 	(void)step;
-	if (cthulhu_enemy_move(g)) {
+	if (ctgame_enemy_move(g)) {
 		*note = hunt_note(g);
-		return cthulhu_hunt(g);
+		return ctgame_hunt(g);
 	}
-	if (to >= 0 && (n = cthulhu_options(g, o)) > 0 && (k = first_step(g, o, n, to)) >= 0 &&
+	if (to >= 0 && (n = ctgame_options(g, o)) > 0 && (k = first_step(g, o, n, to)) >= 0 &&
 	    cmd_set_name(more, "move") == 0) {
 		snprintf(more->args[0], sizeof(more->args[0]), "%d,%d", gx, gy);
 		more->nargs = 1;
 		*go = 1;
 		return k;
 	}
-	return cthulhu_default(g);
+	return ctgame_default(g);
 }
 
 /* C1, C15: decisions wait the decision timeout, quick ones the quick
  * timeout, a reaction window the window. */
 static int64_t wait_ms(const void *state, const struct play_ctx *c, int64_t base_ms)
 {
-	const struct cthulhu *g = state;
+	const struct ctgame *g = state;
 	struct ctplay_settings s;
 	struct game_step st;
 	int64_t decision, quick, window;
 
 	ctplay_settings(c->row->per_player, &s);
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	decision = s.decision_s > 0 ? s.decision_s * 1000LL : base_ms;
 	quick = s.quick_s > 0 ? s.quick_s * 1000LL : (decision < 45000 ? decision : 45000);
 	window = s.window_s > 0 ? s.window_s * 1000LL : (decision < 20000 ? decision : 20000);
@@ -1106,9 +1104,9 @@ static int64_t wait_ms(const void *state, const struct play_ctx *c, int64_t base
 	case CA_FIGURE:
 	case CA_DEST:
 	case CA_RESEED:
-		return cthulhu_enemy_move(g) ? decision : quick;
+		return ctgame_enemy_move(g) ? decision : quick;
 	case CA_PLAY:
-		return cthulhu_moment(g) == CM_RW ? window : quick;
+		return ctgame_moment(g) == CM_RW ? window : quick;
 	default:
 		return quick;
 	}
@@ -1119,7 +1117,7 @@ static int64_t wait_ms(const void *state, const struct play_ctx *c, int64_t base
 static int calls(const void *state, const struct play_ctx *c, const struct game_step *step)
 {
 	(void)c;
-	return !(step->kind == CA_PLAY && cthulhu_moment(state) == CM_RW);
+	return !(step->kind == CA_PLAY && ctgame_moment(state) == CM_RW);
 }
 
 /* ---- narration ---- */
@@ -1127,7 +1125,7 @@ static int calls(const void *state, const struct play_ctx *c, const struct game_
 static void narrate(const void *state, const struct game_event *ev, int n, const struct play_ctx *c,
                     struct text *out)
 {
-	const char *names[CTHULHU_MAX];
+	const char *names[CTGAME_MAX];
 	char line[512];
 	struct text lt;
 
@@ -1154,7 +1152,7 @@ static void narrate(const void *state, const struct game_event *ev, int n, const
 static void fold(const void *state, const struct game_event *ev, int n, const struct play_ctx *c,
                  struct text *out)
 {
-	const char *names[CTHULHU_MAX];
+	const char *names[CTGAME_MAX];
 
 	names_of(c, names);
 	ctfold_tell(state, ev, n, names, c->lang, out);
@@ -1163,7 +1161,7 @@ static void fold(const void *state, const struct game_event *ev, int n, const st
 /* ---- the table message ---- */
 
 /* The squares of a decision's CO_SQUARE options, for the picture. */
-static int option_squares(const struct cthulhu_option *o, int n, int16_t *sq)
+static int option_squares(const struct ctgame_option *o, int n, int16_t *sq)
 {
 	int k = 0;
 
@@ -1175,23 +1173,23 @@ static int option_squares(const struct cthulhu_option *o, int n, int16_t *sq)
 
 /* The marks of the picture for the awaited decision: tile options (C6),
  * reachable squares (C9), a decision's squares. options and reach are
- * the caller's arrays (CMAP_OPTIONS_MAX, CMAP_SQUARES). */
-static void marks_for(const struct cthulhu *g, struct board_marks *mk, struct cmap_option *options,
-                      int16_t *reach)
+ * the caller's arrays (CTMAP_OPTIONS_MAX, CTMAP_SQUARES). */
+static void marks_for(const struct ctgame *g, struct ctpicture_marks *mk,
+                      struct ctmap_option *options, int16_t *reach)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
 	int n = pending(g, &st, o), tile;
 
-	board_marks_init(mk);
+	ctpicture_marks_init(mk);
 	if (!n)
 		return;
 	if (st.kind == CA_TILE) {
-		mk->n_options = cthulhu_tile_options(g, &tile, options);
+		mk->n_options = ctgame_tile_options(g, &tile, options);
 		mk->options = options;
 		mk->tile = tile;
 	} else if (st.kind == CA_MOVE) {
-		mk->n_reach = cthulhu_reachable(g, reach);
+		mk->n_reach = ctgame_reachable(g, reach);
 		mk->reach = reach;
 	} else {
 		mk->n_reach = option_squares(o, n, reach);
@@ -1202,21 +1200,21 @@ static void marks_for(const struct cthulhu *g, struct board_marks *mk, struct cm
 static int picture(const void *state, const struct play_ctx *c, unsigned char **png, size_t *len,
                    char *alt, size_t altcap)
 {
-	struct cmap_option options[CMAP_OPTIONS_MAX];
-	int16_t reach[CMAP_SQUARES];
-	struct board_marks mk;
+	struct ctmap_option options[CTMAP_OPTIONS_MAX];
+	int16_t reach[CTMAP_SQUARES];
+	struct ctpicture_marks mk;
 
 	marks_for(state, &mk, options, reach);
 	names_of(c, mk.names);
 	mk.lang = i18n_code(c->lang);
-	if (board_text(state, &mk, i18n_code(c->lang), alt, altcap) < 0)
+	if (ctpicture_text(state, &mk, i18n_code(c->lang), alt, altcap) < 0)
 		alt[0] = '\0';
-	return board_png(state, &mk, png, len);
+	return ctpicture_png(state, &mk, png, len);
 }
 
 /* The buttons of the awaited decision on the public table message. */
-static void public_choices(const struct cthulhu *g, const struct game_step *st,
-                           const struct cthulhu_option *o, int n, const struct play_ctx *c,
+static void public_choices(const struct ctgame *g, const struct game_step *st,
+                           const struct ctgame_option *o, int n, const struct play_ctx *c,
                            struct msg *m)
 {
 	int64_t id = c->row->id;
@@ -1277,8 +1275,8 @@ static void public_choices(const struct cthulhu *g, const struct game_step *st,
 		return;
 	}
 	case CA_FAILED: { /* C11: "Spend n bullets" is shown, disabled without them */
-		struct cthulhu_option spend = { .what = CO_SPEND,
-			                        .arg = (int16_t)(g->kill - g->ctotal) };
+		struct ctgame_option spend = { .what = CO_SPEND,
+			                       .arg = (int16_t)(g->kill - g->ctotal) };
 		char lab[MSG_BUTTON_LABEL];
 		int i = 0;
 		while (i < n && o[i].what != CO_SPEND)
@@ -1309,7 +1307,7 @@ static void public_choices(const struct cthulhu *g, const struct game_step *st,
 }
 
 /* The ending, the VP and the winners. */
-static void over_text(const struct cthulhu *g, const struct play_ctx *c, struct text *tx)
+static void over_text(const struct ctgame *g, const struct play_ctx *c, struct text *tx)
 {
 	char name[80], vp[16];
 	int id = g->end == CE_SAVED      ? S_CTP_OVER_SAVED
@@ -1320,7 +1318,7 @@ static void over_text(const struct cthulhu *g, const struct play_ctx *c, struct 
 	i18n_add(tx, c->lang, id, NULL);
 	for (int s = 0; s < g->n; s++) {
 		seat_name(g, c, s, name, sizeof(name));
-		number(vp, sizeof(vp), cthulhu_vp(g, s));
+		number(vp, sizeof(vp), ctgame_vp(g, s));
 		text_add(tx, "\n");
 		i18n_add(tx, c->lang, g->winners >> s & 1 ? S_CTP_VP_WINNER : S_CTP_VP, name, vp,
 		         NULL);
@@ -1329,8 +1327,8 @@ static void over_text(const struct cthulhu *g, const struct play_ctx *c, struct 
 
 static void render(const void *state, const struct play_ctx *c, struct msg *m)
 {
-	const struct cthulhu *g = state;
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	const struct ctgame *g = state;
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
 	char round[16], name[80];
 	struct text tx;
@@ -1397,13 +1395,13 @@ static void refuse(struct msg_list *out, const char *user, const struct play_ctx
 
 /* Appends "• name — short text" of card id `card` on a line of its own,
  * with the uses a limited weapon in play has left. */
-static void card_line(const struct cthulhu *g, int card, int lang, struct text *tx)
+static void card_line(const struct ctgame *g, int card, int lang, struct text *tx)
 {
-	int kind = cthulhu_card_kind(card);
+	int kind = ctgame_card_kind(card);
 	char uses[16];
 
 	text_addf(tx, "\n• %s", ctnames_card(kind, lang));
-	if (g->card_at[card] >= CW_PLAY && cthulhu_card(kind)->uses) {
+	if (g->card_at[card] >= CW_PLAY && ctgame_card(kind)->uses) {
 		number(uses, sizeof(uses), g->uses[card]);
 		text_add(tx, " (");
 		i18n_add(tx, lang, S_CTP_HAND_USES, uses, NULL);
@@ -1416,8 +1414,8 @@ static void card_line(const struct cthulhu *g, int card, int lang, struct text *
 /* A decision that names hand cards, in a private reply: the cards and
  * items in a select menu, each with its short text, the other options as
  * buttons. */
-static void card_choices(const struct cthulhu *g, const struct game_step *st,
-                         const struct cthulhu_option *o, int n, const struct play_ctx *c,
+static void card_choices(const struct ctgame *g, const struct game_step *st,
+                         const struct ctgame_option *o, int n, const struct play_ctx *c,
                          struct msg *m)
 {
 	char lab[MSG_OPTION_LABEL], val[16], desc[MSG_OPTION_DESC];
@@ -1440,10 +1438,10 @@ static void card_choices(const struct cthulhu *g, const struct game_step *st,
 
 /* C4: the hand, what is in play, and when the awaited decision is the
  * member's own, every option of it (cards included). */
-static void hand_view(const struct cthulhu *g, const struct play_ctx *c, int who, const char *user,
+static void hand_view(const struct ctgame *g, const struct play_ctx *c, int who, const char *user,
                       struct msg_list *out)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
 	struct msg *m = private_msg(out, user, c, MSG_INFO);
 	struct text tx;
@@ -1457,19 +1455,19 @@ static void hand_view(const struct cthulhu *g, const struct play_ctx *c, int who
 		i18n_add(&tx, c->lang, S_CTP_NO_HAND, NULL);
 		return;
 	}
-	for (int card = 0; card < CTHULHU_CARDS; card++) {
+	for (int card = 0; card < CTGAME_CARDS; card++) {
 		if (g->card_at[card] != CW_HAND + who)
 			continue;
 		text_add(&tx, any++ ? ", " : "");
-		text_add(&tx, ctnames_card(cthulhu_card_kind(card), c->lang));
+		text_add(&tx, ctnames_card(ctgame_card_kind(card), c->lang));
 	}
 	if (!any)
 		i18n_add(&tx, c->lang, S_CTP_HAND_EMPTY, NULL);
-	for (int card = 0; card < CTHULHU_CARDS; card++)
+	for (int card = 0; card < CTGAME_CARDS; card++)
 		if (g->card_at[card] == CW_HAND + who)
 			card_line(g, card, c->lang, &tx);
 	any = 0;
-	for (int card = 0; card < CTHULHU_CARDS; card++) {
+	for (int card = 0; card < CTGAME_CARDS; card++) {
 		if (g->card_at[card] != CW_PLAY + who)
 			continue;
 		if (!any++) {
@@ -1498,10 +1496,10 @@ static void hand_view(const struct cthulhu *g, const struct play_ctx *c, int who
 }
 
 /* A page of the awaited decision's long list. */
-static void page_view(const struct cthulhu *g, const struct play_ctx *c, int who,
+static void page_view(const struct ctgame *g, const struct play_ctx *c, int who,
                       const struct cmd *cmd, const char *user, struct msg_list *out)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
 	struct ctplay_settings s;
 	char err[256], max[16];
@@ -1531,13 +1529,13 @@ static void page_view(const struct cthulhu *g, const struct play_ctx *c, int who
 }
 
 /* C6: the chosen placement drawn as a preview, with Confirm and Back. */
-static void preview_view(const struct cthulhu *g, const struct play_ctx *c, int k, const char *user,
+static void preview_view(const struct ctgame *g, const struct play_ctx *c, int k, const char *user,
                          struct msg_list *out)
 {
-	struct cmap_option options[CMAP_OPTIONS_MAX];
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctmap_option options[CTMAP_OPTIONS_MAX];
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
-	struct board_marks mk;
+	struct ctpicture_marks mk;
 	char lab[MSG_TEXT_MAX / 4], val[16], name[MSG_PICTURE_NAME];
 	unsigned char *png = NULL;
 	size_t len = 0;
@@ -1556,28 +1554,28 @@ static void preview_view(const struct cthulhu *g, const struct play_ctx *c, int 
 	number(val, sizeof(val), k / PAGE + 1);
 	msg_button(m, c->row->id, c->row->moves, "page", val, i18n_get(c->lang, S_CTP_BACK),
 	           MSG_SECONDARY);
-	board_marks_init(&mk);
+	ctpicture_marks_init(&mk);
 	names_of(c, mk.names);
 	mk.lang = i18n_code(c->lang);
-	mk.n_options = cthulhu_tile_options(g, &tile, options);
+	mk.n_options = ctgame_tile_options(g, &tile, options);
 	mk.options = options;
 	mk.tile = tile;
 	mk.preview = k;
 	(void)n;
 	snprintf(name, sizeof(name), "preview-%lld-%d-%d.png", (long long)c->row->id, c->row->moves,
 	         k + 1);
-	if (board_png(g, &mk, &png, &len) == 0 && msg_picture_take(out, m, name, &png, len))
+	if (ctpicture_png(g, &mk, &png, &len) == 0 && msg_picture_take(out, m, name, &png, len))
 		free(png);
 }
 
 /* The whole map with the marks of the awaited decision, privately (the
  * table's picture shows the area in play); the map as text for terminals. */
-static void map_view(const struct cthulhu *g, const struct play_ctx *c, const char *user,
+static void map_view(const struct ctgame *g, const struct play_ctx *c, const char *user,
                      struct msg_list *out)
 {
-	struct cmap_option options[CMAP_OPTIONS_MAX];
-	int16_t reach[CMAP_SQUARES];
-	struct board_marks mk;
+	struct ctmap_option options[CTMAP_OPTIONS_MAX];
+	int16_t reach[CTMAP_SQUARES];
+	struct ctpicture_marks mk;
 	char name[MSG_PICTURE_NAME], round[16];
 	unsigned char *png = NULL;
 	size_t len = 0;
@@ -1595,14 +1593,14 @@ static void map_view(const struct cthulhu *g, const struct play_ctx *c, const ch
 	mk.lang = i18n_code(c->lang);
 	mk.full = 1;
 	snprintf(name, sizeof(name), "fullmap-%lld-%d.png", (long long)c->row->id, c->row->moves);
-	if (board_png(g, &mk, &png, &len) < 0)
+	if (ctpicture_png(g, &mk, &png, &len) < 0)
 		return;
 	if (msg_picture_take(out, m, name, &png, len)) {
 		free(png);
 		return;
 	}
 	alt = malloc(MSG_PICTURE_ALT_MAX + 1);
-	if (alt && board_text(g, &mk, mk.lang, alt, MSG_PICTURE_ALT_MAX + 1) > 0)
+	if (alt && ctpicture_text(g, &mk, mk.lang, alt, MSG_PICTURE_ALT_MAX + 1) > 0)
 		msg_picture_alt(out, m, alt);
 	free(alt);
 }
@@ -1610,14 +1608,14 @@ static void map_view(const struct cthulhu *g, const struct play_ctx *c, const ch
 /* C8: the defeated player's picker: per relic type held, how many are
  * chosen to be lost so far (the command's argument), with + and −
  * buttons, and Confirm once they total the loss. */
-static void relics_view(const struct cthulhu *g, const struct play_ctx *c, int who,
+static void relics_view(const struct ctgame *g, const struct play_ctx *c, int who,
                         const struct cmd *cmd, const char *user, struct msg_list *out)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
-	int n = pending(g, &st, o), lose[CTHULHU_TYPES] = { 0 }, total = 0;
+	int n = pending(g, &st, o), lose[CTGAME_TYPES] = { 0 }, total = 0;
 	char err[256], arg[64], lab[MSG_BUTTON_LABEL], num[8], line[512];
-	const struct cthulhu_player *p = &g->p[g->defeated];
+	const struct ctgame_player *p = &g->p[g->defeated];
 	struct text tx, lt;
 	struct msg *m;
 
@@ -1636,7 +1634,7 @@ static void relics_view(const struct cthulhu *g, const struct play_ctx *c, int w
 		refuse(out, user, c, err);
 		return;
 	}
-	for (int t = 0; t < CTHULHU_TYPES; t++) {
+	for (int t = 0; t < CTGAME_TYPES; t++) {
 		if (lose[t] > p->relics[t])
 			lose[t] = p->relics[t];
 		total += lose[t];
@@ -1645,7 +1643,7 @@ static void relics_view(const struct cthulhu *g, const struct play_ctx *c, int w
 		return;
 	text_init(&tx, m->text, sizeof(m->text));
 	text_init(&lt, line, sizeof(line));
-	for (int t = 0; t < CTHULHU_TYPES; t++) {
+	for (int t = 0; t < CTGAME_TYPES; t++) {
 		if (!p->relics[t])
 			continue;
 		if (lt.len)
@@ -1655,7 +1653,7 @@ static void relics_view(const struct cthulhu *g, const struct play_ctx *c, int w
 	number(num, sizeof(num), g->loss);
 	number(arg, sizeof(arg), total);
 	i18n_add(&tx, c->lang, S_CTP_RELICS_TEXT, num, line, arg, NULL);
-	for (int t = 0; t < CTHULHU_TYPES; t++) {
+	for (int t = 0; t < CTGAME_TYPES; t++) {
 		struct text bt;
 		if (!p->relics[t])
 			continue;
@@ -1679,8 +1677,8 @@ static void relics_view(const struct cthulhu *g, const struct play_ctx *c, int w
 		}
 	}
 	if (total == g->loss) {
-		int keep[CTHULHU_TYPES];
-		for (int t = 0; t < CTHULHU_TYPES; t++)
+		int keep[CTGAME_TYPES];
+		for (int t = 0; t < CTGAME_TYPES; t++)
 			keep[t] = p->relics[t] - lose[t];
 		write_counts(keep, arg, sizeof(arg));
 		msg_button(m, c->row->id, c->row->moves, "lose", arg,
@@ -1736,9 +1734,9 @@ static void card_view(const struct play_ctx *c, const struct cmd *cmd, const cha
 		return;
 	text_init(&wt, what, sizeof(what));
 	if (f.kind == CTCARDS_CARD)
-		text_addf(&wt, "%s · ", cthulhu_card(f.id)->id);
+		text_addf(&wt, "%s · ", ctgame_card(f.id)->id);
 	else if (f.kind == CTCARDS_TILE)
-		text_addf(&wt, "%s · ", cmap_tile(f.id)->id);
+		text_addf(&wt, "%s · ", ctmap_tile(f.id)->id);
 	text_add(&wt, i18n_get(c->lang, kinds[f.kind]));
 	if (strcmp(ctcards_name(f.kind, f.id, c->lang), ctcards_name(f.kind, f.id, other)) != 0)
 		text_addf(&wt, " · %s", ctcards_name(f.kind, f.id, other));
@@ -1758,10 +1756,10 @@ static void counted(struct text *tx, const char *name, int k)
 }
 
 /* /discards: the face-up discard piles (§12.1, §13, B7), privately. */
-static void discards_view(const struct cthulhu *g, const struct play_ctx *c, const char *user,
+static void discards_view(const struct ctgame *g, const struct play_ctx *c, const char *user,
                           struct msg_list *out)
 {
-	int kinds[CTHULHU_KINDS] = { 0 }, types[CTHULHU_TYPES] = { 0 }, ncards = 0, nrelics = 0,
+	int kinds[CTGAME_KINDS] = { 0 }, types[CTGAME_TYPES] = { 0 }, ncards = 0, nrelics = 0,
 	    ntiles = 0;
 	char list[MSG_TEXT_MAX], num[16];
 	struct text tx, lt;
@@ -1769,12 +1767,12 @@ static void discards_view(const struct cthulhu *g, const struct play_ctx *c, con
 
 	if (!m)
 		return;
-	for (int card = 0; card < CTHULHU_CARDS; card++)
+	for (int card = 0; card < CTGAME_CARDS; card++)
 		if (g->card_at[card] == CW_DISCARD) {
-			kinds[cthulhu_card_kind(card)]++;
+			kinds[ctgame_card_kind(card)]++;
 			ncards++;
 		}
-	for (int r = 0; r < CTHULHU_RELICS; r++)
+	for (int r = 0; r < CTGAME_RELICS; r++)
 		if (g->relic_at[r] == CW_DISCARD) {
 			types[r / 16]++;
 			nrelics++;
@@ -1782,14 +1780,14 @@ static void discards_view(const struct cthulhu *g, const struct play_ctx *c, con
 	text_copy(m->title, sizeof(m->title), i18n_get(c->lang, S_CTP_DISCARDS_TITLE));
 	text_init(&tx, m->text, sizeof(m->text));
 	text_init(&lt, list, sizeof(list));
-	for (int k = 0; k < CTHULHU_KINDS; k++)
+	for (int k = 0; k < CTGAME_KINDS; k++)
 		if (kinds[k])
 			counted(&lt, ctnames_card(k, c->lang), kinds[k]);
 	number(num, sizeof(num), ncards);
 	i18n_add(&tx, c->lang, S_CTP_DISCARDS_EVENTS, num,
 	         ncards ? list : i18n_get(c->lang, S_CTP_DISCARDS_EMPTY), NULL);
 	text_init(&lt, list, sizeof(list));
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		if (types[t])
 			counted(&lt, ctnames_type(t, c->lang), types[t]);
 	number(num, sizeof(num), nrelics);
@@ -1797,7 +1795,7 @@ static void discards_view(const struct cthulhu *g, const struct play_ctx *c, con
 	i18n_add(&tx, c->lang, S_CTP_DISCARDS_RELICS, num,
 	         nrelics ? list : i18n_get(c->lang, S_CTP_DISCARDS_EMPTY), NULL);
 	text_init(&lt, list, sizeof(list));
-	for (int t = 0; t < CMAP_TILES; t++)
+	for (int t = 0; t < CTMAP_TILES; t++)
 		if (g->tile_discard >> t & 1) {
 			counted(&lt, ctnames_tile(t, c->lang), 1);
 			ntiles++;
@@ -1813,8 +1811,8 @@ static void discards_view(const struct cthulhu *g, const struct play_ctx *c, con
 static int view(const void *state, const struct play_ctx *c, int who, const struct cmd *cmd,
                 const char *user, struct msg_list *out)
 {
-	const struct cthulhu *g = state;
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	const struct ctgame *g = state;
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
 	struct ctplay_settings s;
 	char err[256];
@@ -1910,23 +1908,23 @@ static int complete(const char *action, const char *option, const char *typed,
 
 static int leave(void *state, int seat, struct game_events *ev)
 {
-	return cthulhu_leave(state, seat, ev);
+	return ctgame_leave(state, seat, ev);
 }
 
 /* §14: every seat with the most VP wins (a shared win is several). */
 static unsigned winners(const void *state)
 {
-	return ((const struct cthulhu *)state)->winners;
+	return ((const struct ctgame *)state)->winners;
 }
 
 /* C19: a game stopped by the round cap is recorded unfinished. */
 static int unfinished(const void *state)
 {
-	return ((const struct cthulhu *)state)->end == CE_CAPPED;
+	return ((const struct ctgame *)state)->end == CE_CAPPED;
 }
 
 const struct play_game ctplay = {
-	.ops = &cthulhu_ops,
+	.ops = &ctgame_ops,
 	.option = option,
 	.stamp = stamp,
 	.members = members,

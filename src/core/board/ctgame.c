@@ -1,4 +1,4 @@
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 
 /* ---- tables (§12.2, §13) ---- */
 
-static const struct cthulhu_card_info cards[CTHULHU_KINDS] = {
+static const struct ctgame_card_info cards[CTGAME_KINDS] = {
 	{ "E01", "Trench Knife", 2, CC_WEAPON, 0, 0 },
 	{ "E02", "Whaler's Harpoon", 2, CC_WEAPON, 0, 3 },
 	{ "E03", "Gangland Chopper", 2, CC_WEAPON, 0, 0 },
@@ -41,10 +41,10 @@ static const struct cthulhu_card_info cards[CTHULHU_KINDS] = {
 	{ "E32", "Sent Your Way", 1, CC_PVP, 0, 0 },
 };
 
-static const char *const type_names[CTHULHU_TYPES] = { "Amulet", "Dagger", "Idol", "Space Mead",
-	                                               "Tome" };
+static const char *const type_names[CTGAME_TYPES] = { "Amulet", "Dagger", "Idol", "Space Mead",
+	                                              "Tome" };
 
-static const char *const variants[CTHULHU_TYPES][4] = {
+static const char *const variants[CTGAME_TYPES][4] = {
 	{ "Jade Scarab", "Tarnished Locket", "Bone Medallion", "Star-Stone Pendant" },
 	{ "Obsidian Athame", "Wavy Kris", "Rusted Dirk", "Hooked Blade" },
 	{ "Squatting Toad", "Pallid Mask", "Coral Figurine", "Winged Effigy" },
@@ -53,42 +53,42 @@ static const char *const variants[CTHULHU_TYPES][4] = {
 };
 
 /* First card id of each kind, computed once from the counts. */
-static int8_t first_card[CTHULHU_KINDS + 1];
-static int8_t kind_of[CTHULHU_CARDS];
+static int8_t first_card[CTGAME_KINDS + 1];
+static int8_t kind_of[CTGAME_CARDS];
 
 static void tables(void)
 {
-	if (first_card[CTHULHU_KINDS])
+	if (first_card[CTGAME_KINDS])
 		return;
 	int id = 0;
-	for (int k = 0; k < CTHULHU_KINDS; k++) {
+	for (int k = 0; k < CTGAME_KINDS; k++) {
 		first_card[k] = (int8_t)id;
 		for (int c = 0; c < cards[k].count; c++)
 			kind_of[id++] = (int8_t)k;
 	}
-	assert(id == CTHULHU_CARDS);
-	first_card[CTHULHU_KINDS] = (int8_t)id;
+	assert(id == CTGAME_CARDS);
+	first_card[CTGAME_KINDS] = (int8_t)id;
 }
 
-const struct cthulhu_card_info *cthulhu_card(int kind)
+const struct ctgame_card_info *ctgame_card(int kind)
 {
-	return kind >= 0 && kind < CTHULHU_KINDS ? &cards[kind] : NULL;
+	return kind >= 0 && kind < CTGAME_KINDS ? &cards[kind] : NULL;
 }
 
-int cthulhu_card_kind(int card)
+int ctgame_card_kind(int card)
 {
 	tables();
-	return card >= 0 && card < CTHULHU_CARDS ? kind_of[card] : -1;
+	return card >= 0 && card < CTGAME_CARDS ? kind_of[card] : -1;
 }
 
-const char *cthulhu_type_name(int type)
+const char *ctgame_type_name(int type)
 {
-	return type >= 0 && type < CTHULHU_TYPES ? type_names[type] : "?";
+	return type >= 0 && type < CTGAME_TYPES ? type_names[type] : "?";
 }
 
-const char *cthulhu_relic_variant(int relic)
+const char *ctgame_relic_variant(int relic)
 {
-	if (relic < 0 || relic >= CTHULHU_RELICS)
+	if (relic < 0 || relic >= CTGAME_RELICS)
 		return "?";
 	return variants[relic / 16][(relic % 16) / 4];
 }
@@ -187,25 +187,25 @@ enum {
 	FM_KNOCK,    /* E23 (squares) */
 };
 
-static void push(struct cthulhu *g, int phase)
+static void push(struct ctgame *g, int phase)
 {
-	assert(g->sp < CTHULHU_STACK);
+	assert(g->sp < CTGAME_STACK);
 	g->stack[g->sp++] = (uint8_t)phase;
 }
 
-static void call(struct cthulhu *g, int phase, int ret)
+static void call(struct ctgame *g, int phase, int ret)
 {
 	push(g, ret);
 	g->phase = (uint8_t)phase;
 }
 
-static void ret(struct cthulhu *g)
+static void ret(struct ctgame *g)
 {
 	assert(g->sp > 0);
 	g->phase = g->stack[--g->sp];
 }
 
-static int halted(const struct cthulhu *g)
+static int halted(const struct ctgame *g)
 {
 	return g->end != CE_PLAYING || (g->flags & F_ABORT);
 }
@@ -219,35 +219,35 @@ static int tile_of(int sq)
 
 static int is_site(int tile)
 {
-	return tile >= CMAP_SITE_FIRST && tile < CMAP_SITE_FIRST + CMAP_SITES;
+	return tile >= CTMAP_SITE_FIRST && tile < CTMAP_SITE_FIRST + CTMAP_SITES;
 }
 
 /* A site on the map, face up. */
-static int unresolved(const struct cthulhu *g, int tile)
+static int unresolved(const struct ctgame *g, int tile)
 {
-	return is_site(tile) && g->map.where[tile] == CMAP_PLACED;
+	return is_site(tile) && g->map.where[tile] == CTMAP_PLACED;
 }
 
-static int interior(const struct cthulhu *g, int sq)
+static int interior(const struct ctgame *g, int sq)
 {
-	int k = cmap_square_kind(&g->map, sq);
-	return k == CMAP_INTERIOR || k == CMAP_ENTRANCE;
+	int k = ctmap_square_kind(&g->map, sq);
+	return k == CTMAP_INTERIOR || k == CTMAP_ENTRANCE;
 }
 
 /* The pawn is on an interior square of the named building `tile` (B48). */
-static int inside(const struct cthulhu *g, int seat, int tile)
+static int inside(const struct ctgame *g, int seat, int tile)
 {
 	int sq = g->p[seat].sq;
 	return sq >= 0 && tile_of(sq) == tile && interior(g, sq);
 }
 
-static int inside_named(const struct cthulhu *g, int seat)
+static int inside_named(const struct ctgame *g, int seat)
 {
 	int sq = g->p[seat].sq;
-	return sq >= 0 && cmap_tile(tile_of(sq))->cls == CMAP_CLASS_BUILDING && interior(g, sq);
+	return sq >= 0 && ctmap_tile(tile_of(sq))->cls == CTMAP_CLASS_BUILDING && interior(g, sq);
 }
 
-static int enemies_on_tile(const struct cthulhu *g, int tile)
+static int enemies_on_tile(const struct ctgame *g, int tile)
 {
 	for (int l = 0; l < 9; l++)
 		if (g->square[tile * 9 + l] & (CS_CULTIST | CS_BYAKHEE))
@@ -255,7 +255,7 @@ static int enemies_on_tile(const struct cthulhu *g, int tile)
 	return 0;
 }
 
-int cthulhu_in_hand(const struct cthulhu *g, int seat, int kind)
+int ctgame_in_hand(const struct ctgame *g, int seat, int kind)
 {
 	int n = 0;
 	tables();
@@ -264,7 +264,7 @@ int cthulhu_in_hand(const struct cthulhu *g, int seat, int kind)
 	return n;
 }
 
-int cthulhu_in_play(const struct cthulhu *g, int seat, int kind)
+int ctgame_in_play(const struct ctgame *g, int seat, int kind)
 {
 	tables();
 	for (int c = first_card[kind]; c < first_card[kind + 1]; c++)
@@ -273,7 +273,7 @@ int cthulhu_in_play(const struct cthulhu *g, int seat, int kind)
 	return -1;
 }
 
-static int hand_card(const struct cthulhu *g, int seat, int kind)
+static int hand_card(const struct ctgame *g, int seat, int kind)
 {
 	for (int c = first_card[kind]; c < first_card[kind + 1]; c++)
 		if (g->card_at[c] == CW_HAND + seat)
@@ -281,10 +281,10 @@ static int hand_card(const struct cthulhu *g, int seat, int kind)
 	return -1;
 }
 
-static int relic_total(const struct cthulhu *g, int seat)
+static int relic_total(const struct ctgame *g, int seat)
 {
 	int n = 0;
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		n += g->p[seat].relics[t];
 	return n;
 }
@@ -305,15 +305,15 @@ static int nth_in(const uint8_t *at, int n, int where, int index)
 	return -1;
 }
 
-static int deck_tiles(const struct cthulhu *g)
+static int deck_tiles(const struct ctgame *g)
 {
 	int n = 0;
-	for (int t = 0; t < CMAP_TILES; t++)
-		n += g->map.where[t] == CMAP_UNPLACED && !(g->tile_discard >> t & 1);
+	for (int t = 0; t < CTMAP_TILES; t++)
+		n += g->map.where[t] == CTMAP_UNPLACED && !(g->tile_discard >> t & 1);
 	return n;
 }
 
-int cthulhu_moment(const struct cthulhu *g)
+int ctgame_moment(const struct ctgame *g)
 {
 	return g->phase == PH_PLAY ? g->moment : 0;
 }
@@ -326,9 +326,9 @@ static void emit(struct game_events *ev, int kind, int seat, int target, int val
 }
 
 /* B27: gains come from the supply, as far as it goes; hearts stop at 5. */
-static void gain_hearts(struct cthulhu *g, int seat, int n, struct game_events *ev)
+static void gain_hearts(struct ctgame *g, int seat, int n, struct game_events *ev)
 {
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	if (n > 5 - p->hearts)
 		n = 5 - p->hearts;
 	if (n > g->hearts)
@@ -340,9 +340,9 @@ static void gain_hearts(struct cthulhu *g, int seat, int n, struct game_events *
 	emit(ev, CV_HEARTS, seat, 0, p->hearts);
 }
 
-static void gain_bullets(struct cthulhu *g, int seat, int n, struct game_events *ev)
+static void gain_bullets(struct ctgame *g, int seat, int n, struct game_events *ev)
 {
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	if (n > g->bullets)
 		n = g->bullets;
 	if (n <= 0)
@@ -352,7 +352,7 @@ static void gain_bullets(struct cthulhu *g, int seat, int n, struct game_events 
 	emit(ev, CV_BULLETS, seat, 0, p->bullets);
 }
 
-static void pay_bullets(struct cthulhu *g, int seat, int n, struct game_events *ev)
+static void pay_bullets(struct ctgame *g, int seat, int n, struct game_events *ev)
 {
 	g->p[seat].bullets = (uint8_t)(g->p[seat].bullets - n);
 	g->bullets = (uint16_t)(g->bullets + n);
@@ -360,16 +360,16 @@ static void pay_bullets(struct cthulhu *g, int seat, int n, struct game_events *
 }
 
 /* B28, B29: sanity gains stop at S and do nothing at 0. */
-static void gain_sanity(struct cthulhu *g, int seat, int n, struct game_events *ev)
+static void gain_sanity(struct ctgame *g, int seat, int n, struct game_events *ev)
 {
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	if (p->out || p->sanity == 0 || p->sanity >= p->start)
 		return;
 	p->sanity = (uint8_t)(p->sanity + n > p->start ? p->start : p->sanity + n);
 	emit(ev, CV_SANITY, seat, p->start, p->sanity);
 }
 
-static void discard_card(struct cthulhu *g, int seat, int card, struct game_events *ev)
+static void discard_card(struct ctgame *g, int seat, int card, struct game_events *ev)
 {
 	if (g->card_at[card] == CW_HAND + seat)
 		g->p[seat].hand--;
@@ -378,7 +378,7 @@ static void discard_card(struct cthulhu *g, int seat, int card, struct game_even
 	emit(ev, CV_DISCARD, seat, card, 0);
 }
 
-static void give_relic(struct cthulhu *g, int seat, int relic, struct game_events *ev)
+static void give_relic(struct ctgame *g, int seat, int relic, struct game_events *ev)
 {
 	g->relic_at[relic] = (uint8_t)(CW_HAND + seat);
 	g->p[seat].relics[relic / 16]++;
@@ -386,7 +386,7 @@ static void give_relic(struct cthulhu *g, int seat, int relic, struct game_event
 }
 
 /* Moves one relic of `type` (the lowest id) from a seat to the discard. */
-static void lose_relic(struct cthulhu *g, int seat, int type, struct game_events *ev)
+static void lose_relic(struct ctgame *g, int seat, int type, struct game_events *ev)
 {
 	for (int r = type * 16; r < type * 16 + 16; r++)
 		if (g->relic_at[r] == CW_HAND + seat) {
@@ -400,7 +400,7 @@ static void lose_relic(struct cthulhu *g, int seat, int type, struct game_events
 
 /* Tokens of the squares of a tile leaving the board go back to the supply;
  * so do its figures. */
-static void clear_tile(struct cthulhu *g, int tile)
+static void clear_tile(struct ctgame *g, int tile)
 {
 	for (int l = 0; l < 9; l++) {
 		uint8_t *s = &g->square[tile * 9 + l];
@@ -414,7 +414,7 @@ static void clear_tile(struct cthulhu *g, int tile)
 
 /* Puts a figure (CS_CULTIST or CS_BYAKHEE) from the supply on a square; B42:
  * nothing when the supply is empty. Returns 1 when placed. */
-static int place_figure(struct cthulhu *g, int sq, int kind, struct game_events *ev)
+static int place_figure(struct ctgame *g, int sq, int kind, struct game_events *ev)
 {
 	uint16_t *supply = kind == CS_CULTIST ? &g->cultists : &g->byakhee;
 	if (*supply == 0 || (g->square[sq] & kind))
@@ -427,16 +427,16 @@ static int place_figure(struct cthulhu *g, int sq, int kind, struct game_events 
 
 /* B43: the nearest square to `sq` (G distance, ties in reading order)
  * holding none of `deny`, or -1. */
-static int nearest_free(const struct cthulhu *g, int sq, int deny)
+static int nearest_free(const struct ctgame *g, int sq, int deny)
 {
-	int16_t dist[CMAP_SQUARES];
+	int16_t dist[CTMAP_SQUARES];
 	int best = -1;
-	cmap_distances(&g->map, sq, NULL, -1, dist);
-	for (int q = 0; q < CMAP_SQUARES; q++) {
+	ctmap_distances(&g->map, sq, NULL, -1, dist);
+	for (int q = 0; q < CTMAP_SQUARES; q++) {
 		if (dist[q] < 0 || (g->square[q] & deny))
 			continue;
 		if (best < 0 || dist[q] < dist[best] ||
-		    (dist[q] == dist[best] && cmap_cmp_reading(&g->map, q, best) < 0))
+		    (dist[q] == dist[best] && ctmap_cmp_reading(&g->map, q, best) < 0))
 			best = q;
 	}
 	return best;
@@ -444,7 +444,7 @@ static int nearest_free(const struct cthulhu *g, int sq, int deny)
 
 /* A card puts a figure on `sq`, or by B43 on the nearest square that can
  * take it. */
-static void card_figure(struct cthulhu *g, int sq, int kind, struct game_events *ev)
+static void card_figure(struct ctgame *g, int sq, int kind, struct game_events *ev)
 {
 	if ((kind == CS_CULTIST ? g->cultists : g->byakhee) == 0)
 		return;
@@ -455,7 +455,7 @@ static void card_figure(struct cthulhu *g, int sq, int kind, struct game_events 
 }
 
 /* B20: collect the token of the pawn's square if it holds no enemy. */
-static void collect(struct cthulhu *g, int seat, struct game_events *ev)
+static void collect(struct ctgame *g, int seat, struct game_events *ev)
 {
 	int sq = g->p[seat].sq;
 	uint8_t *s = &g->square[sq];
@@ -476,16 +476,16 @@ static void collect(struct cthulhu *g, int seat, struct game_events *ev)
 
 /* ---- scoring and the end (§14) ---- */
 
-int cthulhu_vp(const struct cthulhu *g, int seat)
+int ctgame_vp(const struct ctgame *g, int seat)
 {
-	const struct cthulhu_player *p = &g->p[seat];
+	const struct ctgame_player *p = &g->p[seat];
 	int vp = 0;
 	if (seat < 0 || seat >= g->n || p->out)
 		return 0;
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		if (p->relics[t])
 			vp += 2 * p->relics[t] - 1;
-	for (int i = 0; i < CMAP_SITES; i++)
+	for (int i = 0; i < CTMAP_SITES; i++)
 		vp += 12 * (p->sites >> i & 1);
 	return vp;
 }
@@ -500,14 +500,14 @@ static int site_count(uint8_t sites)
 
 /* B1, B53: the eligible players with the most VP, then the most sites, then
  * the most relics. */
-static int winner_set(const struct cthulhu *g)
+static int winner_set(const struct ctgame *g)
 {
 	int best = -1, set = 0;
 	long bkey = -1;
 	for (int s = 0; s < g->n; s++) {
 		if (g->p[s].out)
 			continue;
-		long key = (long)cthulhu_vp(g, s) * 10000 + site_count(g->p[s].sites) * 1000 +
+		long key = (long)ctgame_vp(g, s) * 10000 + site_count(g->p[s].sites) * 1000 +
 		           relic_total(g, s);
 		if (best < 0 || key > bkey) {
 			best = s;
@@ -520,7 +520,7 @@ static int winner_set(const struct cthulhu *g)
 	return set;
 }
 
-static void end_game(struct cthulhu *g, int how, struct game_events *ev)
+static void end_game(struct ctgame *g, int how, struct game_events *ev)
 {
 	g->end = (uint8_t)how;
 	g->winners = (uint8_t)(how == CE_SAVED || how == CE_SUMMONED ? winner_set(g) : 0);
@@ -530,7 +530,7 @@ static void end_game(struct cthulhu *g, int how, struct game_events *ev)
 }
 
 /* §14: checked right after each sanctification or activation. */
-static void check_end(struct cthulhu *g, struct game_events *ev)
+static void check_end(struct ctgame *g, struct game_events *ev)
 {
 	if (g->sanctified >= 3)
 		end_game(g, CE_SAVED, ev);
@@ -539,14 +539,14 @@ static void check_end(struct cthulhu *g, struct game_events *ev)
 }
 
 /* §9.4. The active player's turn ends at once (B17); B37 when nobody is left. */
-static void eliminate(struct cthulhu *g, int seat, struct game_events *ev)
+static void eliminate(struct ctgame *g, int seat, struct game_events *ev)
 {
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	int left = 0;
-	for (int c = 0; c < CTHULHU_CARDS; c++)
+	for (int c = 0; c < CTGAME_CARDS; c++)
 		if (g->card_at[c] == CW_HAND + seat || g->card_at[c] == CW_PLAY + seat)
 			discard_card(g, seat, c, ev);
-	for (int r = 0; r < CTHULHU_RELICS; r++)
+	for (int r = 0; r < CTGAME_RELICS; r++)
 		if (g->relic_at[r] == CW_HAND + seat)
 			g->relic_at[r] = CW_DISCARD;
 	memset(p->relics, 0, sizeof p->relics);
@@ -569,9 +569,9 @@ static void eliminate(struct cthulhu *g, int seat, struct game_events *ev)
 }
 
 /* §9.2: sanity reached 0. */
-static void insanity(struct cthulhu *g, int seat, struct game_events *ev)
+static void insanity(struct ctgame *g, int seat, struct game_events *ev)
 {
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	p->start--;
 	emit(ev, CV_INSANE, seat, p->start, 0);
 	if (p->start < 1) {
@@ -586,9 +586,9 @@ static void insanity(struct cthulhu *g, int seat, struct game_events *ev)
 }
 
 /* B29: a player at 0 ignores sanity losses. */
-static void lose_sanity(struct cthulhu *g, int seat, struct game_events *ev)
+static void lose_sanity(struct ctgame *g, int seat, struct game_events *ev)
 {
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	if (p->out || p->sanity == 0)
 		return;
 	p->sanity--;
@@ -598,52 +598,52 @@ static void lose_sanity(struct cthulhu *g, int seat, struct game_events *ev)
 }
 
 /* The square of the street that faces a site's entrance, or -1. */
-static int facing_street(const struct cthulhu *g, int tile)
+static int facing_street(const struct ctgame *g, int tile)
 {
 	static const int middle[4] = { 1, 5, 7, 3 };
 	for (int s = 0; s < 4; s++) {
 		int sq = tile * 9 + middle[s];
-		if (cmap_square_kind(&g->map, sq) == CMAP_ENTRANCE)
-			return cmap_step(&g->map, sq, s);
+		if (ctmap_square_kind(&g->map, sq) == CTMAP_ENTRANCE)
+			return ctmap_step(&g->map, sq, s);
 	}
 	return -1;
 }
 
 /* B46: pawns on a site that leaves play go to the street facing it. */
-static void evacuate(struct cthulhu *g, int tile, int street, struct game_events *ev)
+static void evacuate(struct ctgame *g, int tile, int street, struct game_events *ev)
 {
 	for (int s = 0; s < g->n; s++) {
 		if (g->p[s].out || g->p[s].sq < 0 || tile_of(g->p[s].sq) != tile)
 			continue;
-		g->p[s].sq = (int16_t)(street >= 0 ? street : CTHULHU_CHURCH_SQ);
+		g->p[s].sq = (int16_t)(street >= 0 ? street : CTGAME_CHURCH_SQ);
 		emit(ev, CV_RELOCATE, s, g->p[s].sq, 0);
 	}
 }
 
 /* §11.5 and B10: the pawn of `seat` was defeated on an unresolved site. */
-static void activate(struct cthulhu *g, int tile, int seat, struct game_events *ev)
+static void activate(struct ctgame *g, int tile, int seat, struct game_events *ev)
 {
 	int street = facing_street(g, tile);
 	clear_tile(g, tile);
-	g->p[seat].sq = CTHULHU_CHURCH_SQ;
+	g->p[seat].sq = CTGAME_CHURCH_SQ;
 	evacuate(g, tile, street, ev);
-	cmap_activate(&g->map, tile);
+	ctmap_activate(&g->map, tile);
 	g->activated++;
-	g->act_order[tile - CMAP_SITE_FIRST] = g->activated;
+	g->act_order[tile - CTMAP_SITE_FIRST] = g->activated;
 	emit(ev, CV_ACTIVATE, seat, tile, g->activated);
 }
 
 /* §11.4: the active player sanctifies the site under the pawn. */
-static void sanctify(struct cthulhu *g, struct game_events *ev)
+static void sanctify(struct ctgame *g, struct game_events *ev)
 {
 	int seat = g->seat, tile = tile_of(g->p[seat].sq);
 	int street = facing_street(g, tile);
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		lose_relic(g, seat, t, ev);
 	clear_tile(g, tile);
 	evacuate(g, tile, street, ev);
-	cmap_remove(&g->map, tile, CMAP_SANCTIFIED);
-	g->p[seat].sites |= (uint8_t)(1 << (tile - CMAP_SITE_FIRST));
+	ctmap_remove(&g->map, tile, CTMAP_SANCTIFIED);
+	g->p[seat].sites |= (uint8_t)(1 << (tile - CTMAP_SITE_FIRST));
 	g->sanctified++;
 	emit(ev, CV_SANCTIFY, seat, tile, g->sanctified);
 	if (g->flags & F_MOVING)
@@ -651,12 +651,12 @@ static void sanctify(struct cthulhu *g, struct game_events *ev)
 	check_end(g, ev);
 }
 
-static int can_sanctify(const struct cthulhu *g)
+static int can_sanctify(const struct ctgame *g)
 {
-	const struct cthulhu_player *p = &g->p[g->seat];
+	const struct ctgame_player *p = &g->p[g->seat];
 	if (p->sq < 0 || !unresolved(g, tile_of(p->sq)) || enemies_on_tile(g, tile_of(p->sq)))
 		return 0;
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		if (!p->relics[t])
 			return 0;
 	return 1;
@@ -665,9 +665,9 @@ static int can_sanctify(const struct cthulhu *g)
 /* §9.3 steps 1-3, then the relic choice; steps 5-6 in PH_DEFEAT_END, after
  * which the phase `then` follows. A defeat that activates the third site
  * ends the game after the relic choice alone (B54). */
-static void defeat(struct cthulhu *g, int seat, int then, struct game_events *ev)
+static void defeat(struct ctgame *g, int seat, int then, struct game_events *ev)
 {
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	int sq = p->sq;
 	g->defeated = (uint8_t)seat;
 	emit(ev, CV_DEFEAT, seat, sq, 0);
@@ -683,7 +683,7 @@ static void defeat(struct cthulhu *g, int seat, int then, struct game_events *ev
 		if (halted(g))
 			return;
 	}
-	p->sq = CTHULHU_CHURCH_SQ;
+	p->sq = CTGAME_CHURCH_SQ;
 	emit(ev, CV_RELOCATE, seat, p->sq, 0);
 	if (seat == g->seat) {
 		g->left = 0;
@@ -691,7 +691,7 @@ static void defeat(struct cthulhu *g, int seat, int then, struct game_events *ev
 		if (g->flags & F_MOVING)
 			g->flags |= F_MOVE_OVER;
 	}
-	for (int c = 0; c < CTHULHU_CARDS; c++)
+	for (int c = 0; c < CTGAME_CARDS; c++)
 		if (g->card_at[c] == CW_PLAY + seat && cards[kind_of[c]].category == CC_WEAPON)
 			discard_card(g, seat, c, ev);
 	g->defeated = (uint8_t)seat;
@@ -706,13 +706,13 @@ static void defeat(struct cthulhu *g, int seat, int then, struct game_events *ev
 }
 
 /* §9.3 steps 5-6 (B32, B33). */
-static void defeat_end(struct cthulhu *g, struct game_events *ev)
+static void defeat_end(struct ctgame *g, struct game_events *ev)
 {
 	int seat = g->defeated;
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	int h = 3 - p->hearts;
 	if (p->out)
-		return; /* left the game during the defeat (cthulhu_leave) */
+		return; /* left the game during the defeat (ctgame_leave) */
 	if (h > g->hearts)
 		h = g->hearts;
 	p->hearts = (uint8_t)(p->hearts + h);
@@ -740,9 +740,9 @@ static void defeat_end(struct cthulhu *g, struct game_events *ev)
 
 /* Loses one heart; a defeat at 0 follows, then phase `then`. Returns 1
  * when the defeat began. */
-static int lose_heart(struct cthulhu *g, int seat, int then, struct game_events *ev)
+static int lose_heart(struct ctgame *g, int seat, int then, struct game_events *ev)
 {
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	p->hearts--;
 	g->hearts++;
 	emit(ev, CV_HEARTS, seat, 0, p->hearts);
@@ -758,26 +758,26 @@ static int lose_heart(struct cthulhu *g, int seat, int then, struct game_events 
  * within `reach` steps, never entering another cultist's square, never
  * leaving a site once on it. Returns how many, written to out in reading
  * order of index (callers sort when order matters). */
-static int cultist_dests(const struct cthulhu *g, int from, int reach, int16_t *out)
+static int cultist_dests(const struct ctgame *g, int from, int reach, int16_t *out)
 {
-	int16_t queue[CMAP_SQUARES], depth[CMAP_SQUARES];
-	uint8_t seen[CMAP_BITMAP_BYTES] = { 0 };
+	int16_t queue[CTMAP_SQUARES], depth[CTMAP_SQUARES];
+	uint8_t seen[CTMAP_BITMAP_BYTES] = { 0 };
 	int head = 0, tail = 0, n = 0;
 	queue[tail] = (int16_t)from;
 	depth[tail++] = 0;
-	cmap_bit_set(seen, from);
+	ctmap_bit_set(seen, from);
 	while (head < tail) {
 		int q = queue[head], d = depth[head++];
 		if (d == reach)
 			continue;
 		int confine = is_site(tile_of(q)) ? tile_of(q) : -1;
 		for (int dir = 0; dir < 4; dir++) {
-			int r = cmap_step(&g->map, q, dir);
-			if (r < 0 || cmap_bit(seen, r) || (g->square[r] & CS_CULTIST))
+			int r = ctmap_step(&g->map, q, dir);
+			if (r < 0 || ctmap_bit(seen, r) || (g->square[r] & CS_CULTIST))
 				continue;
 			if (confine >= 0 && tile_of(r) != confine)
 				continue;
-			cmap_bit_set(seen, r);
+			ctmap_bit_set(seen, r);
 			queue[tail] = (int16_t)r;
 			depth[tail++] = (int16_t)(d + 1);
 			out[n++] = (int16_t)r;
@@ -787,18 +787,18 @@ static int cultist_dests(const struct cthulhu *g, int from, int reach, int16_t *
 }
 
 /* §10.3: where a byakhee on `from` may go. */
-static int byakhee_dests(const struct cthulhu *g, int from, int16_t *out)
+static int byakhee_dests(const struct ctgame *g, int from, int16_t *out)
 {
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 	int tile = tile_of(from), n = 0;
 	int deny = CS_BYAKHEE | ((g->square[from] & CS_CULTIST) ? CS_CULTIST : 0);
 	for (int s = 0; s < 4; s++) {
-		int t = cmap_at(&g->map, g->map.tx[tile] + dx[s], g->map.ty[tile] + dy[s]);
-		if (t < 0 || g->map.where[t] != CMAP_PLACED)
+		int t = ctmap_at(&g->map, g->map.tx[tile] + dx[s], g->map.ty[tile] + dy[s]);
+		if (t < 0 || g->map.where[t] != CTMAP_PLACED)
 			continue;
 		for (int l = 0; l < 9; l++) {
 			int q = t * 9 + l;
-			if (cmap_passable(&g->map, q) && !(g->square[q] & deny))
+			if (ctmap_passable(&g->map, q) && !(g->square[q] & deny))
 				out[n++] = (int16_t)q;
 		}
 	}
@@ -808,23 +808,23 @@ static int byakhee_dests(const struct cthulhu *g, int from, int16_t *out)
 /* G distance from every square to the nearest of the targets' pawns (C13),
  * -1 when unreachable; with confine >= 0 only pawns on that tile count and
  * the search stays on it. */
-static void target_distances(const struct cthulhu *g, uint8_t targets, int confine, int16_t *dist)
+static void target_distances(const struct ctgame *g, uint8_t targets, int confine, int16_t *dist)
 {
-	int16_t from[CTHULHU_MAX];
+	int16_t from[CTGAME_MAX];
 	int n = 0;
 	for (int s = 0; s < g->n; s++) {
 		int sq = g->p[s].sq;
 		if ((targets >> s & 1) && sq >= 0 && (confine < 0 || tile_of(sq) == confine))
 			from[n++] = (int16_t)sq;
 	}
-	cmap_distances_from(&g->map, from, n, NULL, confine, dist);
+	ctmap_distances_from(&g->map, from, n, NULL, confine, dist);
 }
 
 /* E30: destinations within 3 squares ending strictly closer to the target;
  * `dist` holds the G distances from the target's pawn. */
-static int yellow_dests(const struct cthulhu *g, int from, const int16_t *dist, int16_t *out)
+static int yellow_dests(const struct ctgame *g, int from, const int16_t *dist, int16_t *out)
 {
-	int16_t all[CMAP_SQUARES];
+	int16_t all[CTMAP_SQUARES];
 	int n = cultist_dests(g, from, 3, all), k = 0;
 	if (dist[from] == 0)
 		return 0;
@@ -836,7 +836,7 @@ static int yellow_dests(const struct cthulhu *g, int from, const int16_t *dist, 
 
 /* Whether the cultist on `sq` may be chosen for E21: on the player's tile
  * or an orthogonally adjacent one. */
-static int near_tile(const struct cthulhu *g, int seat, int sq)
+static int near_tile(const struct ctgame *g, int seat, int sq)
 {
 	int a = tile_of(g->p[seat].sq), b = tile_of(sq);
 	int dx = g->map.tx[a] - g->map.tx[b], dy = g->map.ty[a] - g->map.ty[b];
@@ -844,14 +844,14 @@ static int near_tile(const struct cthulhu *g, int seat, int sq)
 }
 
 /* The destinations of the figure on `from` in the current figure mode. */
-static int dests(const struct cthulhu *g, int from, int16_t *out)
+static int dests(const struct ctgame *g, int from, int16_t *out)
 {
 	switch (g->fmode) {
 	case FM_BYAKHEE:
 		return byakhee_dests(g, from, out);
 	case FM_YELLOW: {
-		int16_t dist[CMAP_SQUARES];
-		cmap_distances(&g->map, g->p[g->target].sq, NULL, -1, dist);
+		int16_t dist[CTMAP_SQUARES];
+		ctmap_distances(&g->map, g->p[g->target].sq, NULL, -1, dist);
 		return yellow_dests(g, from, dist, out);
 	}
 	default:
@@ -860,12 +860,12 @@ static int dests(const struct cthulhu *g, int from, int16_t *out)
 }
 
 /* Sorts squares into reading order (insertion sort: lists are short). */
-static void sort_reading(const struct cthulhu *g, int16_t *q, int n)
+static void sort_reading(const struct ctgame *g, int16_t *q, int n)
 {
-	int32_t key[CMAP_SQUARES]; /* the order of cmap_cmp_reading, one number a square */
+	int32_t key[CTMAP_SQUARES]; /* the order of ctmap_cmp_reading, one number a square */
 
 	for (int i = 0; i < n; i++)
-		key[i] = cmap_gy(&g->map, q[i]) * 4096 + cmap_gx(&g->map, q[i]);
+		key[i] = ctmap_gy(&g->map, q[i]) * 4096 + ctmap_gx(&g->map, q[i]);
 	for (int i = 1; i < n; i++) {
 		int16_t v = q[i];
 		int32_t k = key[i];
@@ -881,11 +881,11 @@ static void sort_reading(const struct cthulhu *g, int16_t *q, int n)
 }
 
 /* A cultist on `q` has a legal move of §10.2: a first step exists. */
-static int cultist_can_move(const struct cthulhu *g, int q)
+static int cultist_can_move(const struct ctgame *g, int q)
 {
 	int confine = is_site(tile_of(q)) ? tile_of(q) : -1;
 	for (int d = 0; d < 4; d++) {
-		int r = cmap_step(&g->map, q, d);
+		int r = ctmap_step(&g->map, q, d);
 		if (r >= 0 && !(g->square[r] & CS_CULTIST) &&
 		    (confine < 0 || tile_of(r) == confine))
 			return 1;
@@ -895,24 +895,24 @@ static int cultist_can_move(const struct cthulhu *g, int q)
 
 /* The figures that may be chosen next in figure mode `fmode` against seat
  * `target`, those in `moved` (may be NULL) left out, in reading order. */
-static int figures_in(const struct cthulhu *g, int fmode, int target, const uint8_t *moved,
+static int figures_in(const struct ctgame *g, int fmode, int target, const uint8_t *moved,
                       int16_t *out)
 {
-	int16_t tmp[CMAP_SQUARES], dist[CMAP_SQUARES];
+	int16_t tmp[CTMAP_SQUARES], dist[CTMAP_SQUARES];
 	int k = 0;
 	int kind = fmode == FM_BYAKHEE || fmode == FM_SENT ? CS_BYAKHEE : CS_CULTIST;
 	if (fmode == FM_YELLOW)
-		cmap_distances(&g->map, g->p[target].sq, NULL, -1, dist);
-	for (int q = 0; q < CMAP_SQUARES; q++) {
+		ctmap_distances(&g->map, g->p[target].sq, NULL, -1, dist);
+	for (int q = 0; q < CTMAP_SQUARES; q++) {
 		uint64_t eight;
-		if (q % 8 == 0 && q + 8 <= CMAP_SQUARES) {
+		if (q % 8 == 0 && q + 8 <= CTMAP_SQUARES) {
 			memcpy(&eight, &g->square[q], 8);
 			if (!(eight & (0x0101010101010101ull * (uint8_t)kind))) {
 				q += 7; /* no figure of the kind on these eight squares */
 				continue;
 			}
 		}
-		if (!(g->square[q] & kind) || cmap_bit(moved, q))
+		if (!(g->square[q] & kind) || ctmap_bit(moved, q))
 			continue;
 		if (kind == CS_BYAKHEE && is_site(tile_of(q)))
 			continue; /* B41 */
@@ -933,14 +933,14 @@ static int figures_in(const struct cthulhu *g, int fmode, int target, const uint
 }
 
 /* The figures the pending figure choice offers. */
-static int figures(const struct cthulhu *g, int16_t *out)
+static int figures(const struct ctgame *g, int16_t *out)
 {
 	return figures_in(g, g->fmode, g->target, g->moved, out);
 }
 
 /* Moves the figure(s) on `from` to `to`: a cultist, or a byakhee with its
  * rider (§10.3). */
-static void move_figure(struct cthulhu *g, int from, int to, int kind, struct game_events *ev)
+static void move_figure(struct ctgame *g, int from, int to, int kind, struct game_events *ev)
 {
 	int moving = kind;
 	if (kind == CS_BYAKHEE && (g->square[from] & CS_CULTIST))
@@ -956,44 +956,44 @@ static void move_figure(struct cthulhu *g, int from, int to, int kind, struct ga
 /* ---- the map-tile step (§3.6) ---- */
 
 /* The set A of §3.6 and its mode; 0 when the step is skipped (B7-B9). */
-static uint32_t tile_candidates(const struct cthulhu *g, int *mode)
+static uint32_t tile_candidates(const struct ctgame *g, int *mode)
 {
 	uint32_t u = 0, a, sites = 0;
-	for (int t = 0; t < CMAP_TILES; t++)
-		if (g->map.where[t] == CMAP_UNPLACED) {
+	for (int t = 0; t < CTMAP_TILES; t++)
+		if (g->map.where[t] == CTMAP_UNPLACED) {
 			u |= 1u << t;
 			if (is_site(t))
 				sites |= 1u << t;
 		}
 	if (!u)
 		return 0;
-	if ((a = cmap_placeable(&g->map, u, CMAP_STRICT))) {
-		*mode = CMAP_STRICT;
+	if ((a = ctmap_placeable(&g->map, u, CTMAP_STRICT))) {
+		*mode = CTMAP_STRICT;
 		return a;
 	}
-	if ((a = cmap_placeable(&g->map, sites, CMAP_RELIEF))) {
-		*mode = CMAP_RELIEF;
+	if ((a = ctmap_placeable(&g->map, sites, CTMAP_RELIEF))) {
+		*mode = CTMAP_RELIEF;
 		return a;
 	}
 	if (!sites)
 		return 0;
 	int activated = 0;
-	for (int t = CMAP_SITE_FIRST; t < CMAP_SITE_FIRST + CMAP_SITES; t++) {
+	for (int t = CTMAP_SITE_FIRST; t < CTMAP_SITE_FIRST + CTMAP_SITES; t++) {
 		if (unresolved(g, t))
 			return 0; /* B9 needs no unresolved site on the map */
-		activated |= g->map.where[t] == CMAP_ACTIVATED;
+		activated |= g->map.where[t] == CTMAP_ACTIVATED;
 	}
 	int first = 0;
 	while (!(sites >> first & 1))
 		first++;
-	if (!activated && !cmap_placeable(&g->map, 1u << first, CMAP_FORCED))
+	if (!activated && !ctmap_placeable(&g->map, 1u << first, CTMAP_FORCED))
 		return 0;
-	*mode = CMAP_FORCED;
+	*mode = CTMAP_FORCED;
 	return sites;
 }
 
 /* Interior squares of a tile on the map, in reading order. */
-static int interiors(const struct cthulhu *g, int tile, int16_t *out)
+static int interiors(const struct ctgame *g, int tile, int16_t *out)
 {
 	int n = 0;
 	for (int l = 0; l < 9; l++)
@@ -1004,16 +1004,16 @@ static int interiors(const struct cthulhu *g, int tile, int16_t *out)
 
 /* ---- options ---- */
 
-static int add(struct cthulhu_option *out, int n, int what, int arg)
+static int add(struct ctgame_option *out, int n, int what, int arg)
 {
-	assert(n < CTHULHU_OPTIONS);
+	assert(n < CTGAME_OPTIONS);
 	out[n].what = (uint8_t)what;
 	out[n].arg = (int16_t)arg;
 	return n + 1;
 }
 
 /* Who decides the pending choice. */
-static int chooser(const struct cthulhu *g)
+static int chooser(const struct ctgame *g)
 {
 	switch (g->phase) {
 	case PH_RELIC_LOSS:
@@ -1025,7 +1025,7 @@ static int chooser(const struct cthulhu *g)
 	}
 }
 
-static int someone_gains_sanity(const struct cthulhu *g)
+static int someone_gains_sanity(const struct ctgame *g)
 {
 	for (int s = 0; s < g->n; s++)
 		if (!g->p[s].out && g->p[s].sanity > 0 && g->p[s].sanity < g->p[s].start)
@@ -1033,19 +1033,19 @@ static int someone_gains_sanity(const struct cthulhu *g)
 	return 0;
 }
 
-static int laudanum_works(const struct cthulhu *g, int seat)
+static int laudanum_works(const struct ctgame *g, int seat)
 {
-	const struct cthulhu_player *p = &g->p[seat];
+	const struct ctgame_player *p = &g->p[seat];
 	return p->sanity > 0 && p->sanity < p->start;
 }
 
-static int satchel_works(const struct cthulhu *g, int seat)
+static int satchel_works(const struct ctgame *g, int seat)
 {
 	return g->p[seat].hearts < 5 && g->hearts > 0;
 }
 
 /* Another non-eliminated player on `seat`'s square or a square linked to it. */
-static int brawl_target(const struct cthulhu *g, int seat, int other)
+static int brawl_target(const struct ctgame *g, int seat, int other)
 {
 	int a = g->p[seat].sq, b = g->p[other].sq;
 	if (other == seat || g->p[other].out || a < 0 || b < 0)
@@ -1053,12 +1053,12 @@ static int brawl_target(const struct cthulhu *g, int seat, int other)
 	if (a == b)
 		return 1;
 	for (int d = 0; d < 4; d++)
-		if (cmap_step(&g->map, a, d) == b)
+		if (ctmap_step(&g->map, a, d) == b)
 			return 1;
 	return 0;
 }
 
-static int fingers_target(const struct cthulhu *g, int seat, int other)
+static int fingers_target(const struct ctgame *g, int seat, int other)
 {
 	return other != seat && !g->p[other].out && g->p[other].sq == g->p[seat].sq &&
 	       relic_total(g, other) > 0;
@@ -1066,29 +1066,29 @@ static int fingers_target(const struct cthulhu *g, int seat, int other)
 
 /* E32 has an effect against `other` (B49): a byakhee off the sites and
  * not on `other`'s square already. */
-static int sent_target(const struct cthulhu *g, int seat, int other)
+static int sent_target(const struct ctgame *g, int seat, int other)
 {
 	if (other == seat || g->p[other].out)
 		return 0;
-	for (int q = 0; q < CMAP_SQUARES; q++)
+	for (int q = 0; q < CTMAP_SQUARES; q++)
 		if ((g->square[q] & CS_BYAKHEE) && !is_site(tile_of(q)) && q != g->p[other].sq)
 			return 1;
 	return 0;
 }
 
 /* E30 has an effect against `other`. */
-static int yellow_target(const struct cthulhu *g, int seat, int other)
+static int yellow_target(const struct ctgame *g, int seat, int other)
 {
-	int16_t f[CMAP_SQUARES];
+	int16_t f[CTMAP_SQUARES];
 	if (other == seat || g->p[other].out)
 		return 0;
 	return figures_in(g, FM_YELLOW, other, NULL, f) > 0;
 }
 
 /* Whether playing card `kind` now would have an effect (B49) at the moment. */
-static int playable(const struct cthulhu *g, int seat, int kind, int m)
+static int playable(const struct ctgame *g, int seat, int kind, int m)
 {
-	const struct cthulhu_player *p = &g->p[seat];
+	const struct ctgame_player *p = &g->p[seat];
 	int own = m >= CM_PP1 && m <= CM_PP5;
 	int moving_ahead = !(g->flags & (F_SKIP67 | F_DEFEATED | F_MOVE_OVER));
 	switch (kind) {
@@ -1097,7 +1097,7 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 	case CK_CHOPPER:
 	case CK_COACHGUN:
 	case CK_SWORDCANE:
-		return own && cthulhu_in_play(g, seat, kind) < 0;
+		return own && ctgame_in_play(g, seat, kind) < 0;
 	case CK_LAUDANUM:
 	case CK_SATCHEL:
 	case CK_CANDLE:
@@ -1111,7 +1111,7 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 		return m == CM_RW && g->total > 0;
 	case CK_BELLS: /* B49: nothing to do in the Church with steps 6-7 skipped */
 		return (m == CM_PP1 || m == CM_PP2 || m == CM_PP3) &&
-		       (p->sq != CTHULHU_CHURCH_SQ || moving_ahead);
+		       (p->sq != CTGAME_CHURCH_SQ || moving_ahead);
 	case CK_NERVES:
 		return (m == CM_CS || m == CM_CHECK) && !(g->fflags & (FF_NERVES | FF_CHECKED)) &&
 		       p->sanity > 0;
@@ -1127,11 +1127,11 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 	case CK_BANISH:
 		return m == CM_CS && g->enemy == CS_BYAKHEE;
 	case CK_EYE:
-		return own && (pile_count(g->relic_at, CTHULHU_RELICS, CW_DECK) +
-		                   pile_count(g->relic_at, CTHULHU_RELICS, CW_DISCARD) >
+		return own && (pile_count(g->relic_at, CTGAME_RELICS, CW_DECK) +
+		                   pile_count(g->relic_at, CTGAME_RELICS, CW_DISCARD) >
 		               0);
 	case CK_SCATTER: {
-		int16_t f[CMAP_SQUARES];
+		int16_t f[CTMAP_SQUARES];
 		return own && figures_in(g, FM_SCATTER, 0, NULL, f) > 0;
 	}
 	case CK_BRAWL:
@@ -1157,17 +1157,17 @@ static int playable(const struct cthulhu *g, int seat, int kind, int m)
 }
 
 /* The hand's cards playable at a CA_PLAY node, as options. */
-static int hand_plays(const struct cthulhu *g, struct cthulhu_option *out, int n)
+static int hand_plays(const struct ctgame *g, struct ctgame_option *out, int n)
 {
 	int seat = g->ask_seat;
 	uint32_t held = 0; /* bit k: a card of kind k in the hand */
 	if (g->p[seat].played)
 		return n;
 	tables();
-	for (int c = 0; c < CTHULHU_CARDS; c++)
+	for (int c = 0; c < CTGAME_CARDS; c++)
 		if (g->card_at[c] == CW_HAND + seat)
 			held |= 1u << kind_of[c];
-	for (int k = 0; k < CTHULHU_KINDS; k++)
+	for (int k = 0; k < CTGAME_KINDS; k++)
 		if ((held >> k & 1) && playable(g, seat, k, g->moment))
 			n = add(out, n, CO_CARD, k);
 	return n;
@@ -1176,7 +1176,7 @@ static int hand_plays(const struct cthulhu *g, struct cthulhu_option *out, int n
 /* The options of a CA_PLAY node. Under secret hands the items in play come
  * before the hand's cards, so that an item's option number tells nothing
  * of the hand. */
-static int plays(const struct cthulhu *g, struct cthulhu_option *out)
+static int plays(const struct ctgame *g, struct ctgame_option *out)
 {
 	int seat = g->ask_seat, m = g->moment, n = 0;
 	n = add(out, n, CO_PASS, 0);
@@ -1187,21 +1187,21 @@ static int plays(const struct cthulhu *g, struct cthulhu_option *out)
 	if (!g->secret)
 		n = hand_plays(g, out, n);
 	int items = m == CM_RW || (m >= CM_PP1 && m <= CM_PP5);
-	if (items && cthulhu_in_play(g, seat, CK_LAUDANUM) >= 0 && laudanum_works(g, seat))
+	if (items && ctgame_in_play(g, seat, CK_LAUDANUM) >= 0 && laudanum_works(g, seat))
 		n = add(out, n, CO_ITEM, CK_LAUDANUM);
-	if (items && cthulhu_in_play(g, seat, CK_SATCHEL) >= 0 && satchel_works(g, seat))
+	if (items && ctgame_in_play(g, seat, CK_SATCHEL) >= 0 && satchel_works(g, seat))
 		n = add(out, n, CO_ITEM, CK_SATCHEL);
 	if (m == CM_CS && g->enemy == CS_BYAKHEE && !(g->fflags & FF_CANDLE) &&
-	    cthulhu_in_play(g, seat, CK_CANDLE) >= 0)
+	    ctgame_in_play(g, seat, CK_CANDLE) >= 0)
 		n = add(out, n, CO_ITEM, CK_CANDLE);
 	if (g->secret)
 		n = hand_plays(g, out, n);
 	return n;
 }
 
-int cthulhu_could_play(const struct cthulhu *g)
+int ctgame_could_play(const struct ctgame *g)
 {
-	const struct cthulhu_player *p;
+	const struct ctgame_player *p;
 	switch (g->phase) {
 	case PH_AUTOMATIC:
 		return 1;
@@ -1214,7 +1214,7 @@ int cthulhu_could_play(const struct cthulhu *g)
 			return 0;
 		/* playable() reads public facts only: whether some card, if
 		 * held, could be played now. */
-		for (int k = 0; k < CTHULHU_KINDS; k++)
+		for (int k = 0; k < CTGAME_KINDS; k++)
 			if (playable(g, g->ask_seat, k, g->moment))
 				return 1;
 		return 0;
@@ -1226,19 +1226,19 @@ int cthulhu_could_play(const struct cthulhu *g)
 /* Under secret hands, whether a decision with a single option is asked
  * all the same, because being skipped would tell the table something of
  * the hand: an own play point, CS, a due check or a reaction window, and
- * a failed roll, whenever cthulhu_could_play; step 1's choice of Automatic
+ * a failed roll, whenever ctgame_could_play; step 1's choice of Automatic
  * card whenever one is held with another card. B47 plays exactly one of
  * them, so the others stay in the hand unseen: asking only when two kinds
  * are held would show that the hand holds a second Automatic card, while
  * asking whenever another card is held shows no more than the card played
  * and the hand size (the choice itself is listed privately, C4). */
-static int ask_anyway(const struct cthulhu *g)
+static int ask_anyway(const struct ctgame *g)
 {
 	if (!g->secret)
 		return 0;
 	if (g->phase == PH_AUTOMATIC)
 		return g->p[g->seat].hand >= 2;
-	return cthulhu_could_play(g);
+	return ctgame_could_play(g);
 }
 
 /* A weapon's bonus against an enemy kind (§12.2). */
@@ -1260,33 +1260,33 @@ static int bonus(int kind, int enemy)
 	}
 }
 
-int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out)
+int ctgame_options(const struct ctgame *g, struct ctgame_option *out)
 {
 	int n = 0, seat = g->seat;
-	const struct cthulhu_player *p = &g->p[seat];
-	int16_t sq[CMAP_SQUARES];
+	const struct ctgame_player *p = &g->p[seat];
+	int16_t sq[CTMAP_SQUARES];
 	tables();
 	switch (g->phase) {
 	case PH_AUTOMATIC:
 		for (int k = CK_WHISPERS; k <= CK_OMEN; k++)
-			if (cthulhu_in_hand(g, seat, k))
+			if (ctgame_in_hand(g, seat, k))
 				n = add(out, n, CO_CARD, k);
 		return n;
 	case PH_PLAY:
 		return plays(g, out);
 	case PH_TILE: {
-		struct cmap_option o[CMAP_OPTIONS_MAX];
-		int k = cmap_options(&g->map, g->aux, (enum cmap_mode)g->tile_mode, o);
+		struct ctmap_option o[CTMAP_OPTIONS_MAX];
+		int k = ctmap_options(&g->map, g->aux, (enum ctmap_mode)g->tile_mode, o);
 		for (int i = 0; i < k; i++)
 			n = add(out, n, CO_TILE, i);
 		return n;
 	}
 	case PH_REMOVE:
-		for (int a = 1; a <= CMAP_SITES; a++)
-			for (int i = 0; i < CMAP_SITES; i++)
+		for (int a = 1; a <= CTMAP_SITES; a++)
+			for (int i = 0; i < CTMAP_SITES; i++)
 				if (g->act_order[i] == a &&
-				    g->map.where[CMAP_SITE_FIRST + i] == CMAP_ACTIVATED)
-					n = add(out, n, CO_TILE, CMAP_SITE_FIRST + i);
+				    g->map.where[CTMAP_SITE_FIRST + i] == CTMAP_ACTIVATED)
+					n = add(out, n, CO_TILE, CTMAP_SITE_FIRST + i);
 		return n;
 	case PH_TOKENS: {
 		int k = interiors(g, g->aux, sq);
@@ -1302,7 +1302,7 @@ int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out)
 		n = add(out, n, CO_PASS, 0);
 		if (g->flags & F_JAMMED)
 			return n;
-		for (int c = 0; c < CTHULHU_CARDS; c++) {
+		for (int c = 0; c < CTGAME_CARDS; c++) {
 			int k = kind_of[c];
 			if (g->card_at[c] != CW_PLAY + seat || cards[k].category != CC_WEAPON ||
 			    !bonus(k, g->enemy))
@@ -1318,9 +1318,9 @@ int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out)
 			n = add(out, n, CO_SPEND, need);
 		n = add(out, n, CO_LOSE, 0);
 		if (!p->played && !(g->flags & F_INSANE)) {
-			if (cthulhu_in_hand(g, seat, CK_DEADEYE))
+			if (ctgame_in_hand(g, seat, CK_DEADEYE))
 				n = add(out, n, CO_CARD, CK_DEADEYE);
-			if (cthulhu_in_hand(g, seat, CK_SECONDWIND))
+			if (ctgame_in_hand(g, seat, CK_SECONDWIND))
 				n = add(out, n, CO_CARD, CK_SECONDWIND);
 		}
 		return n;
@@ -1328,7 +1328,7 @@ int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out)
 	case PH_MOVE:
 		if (g->left > 0)
 			for (int d = 0; d < 4; d++)
-				if (cmap_step(&g->map, p->sq, d) >= 0)
+				if (ctmap_step(&g->map, p->sq, d) >= 0)
 					n = add(out, n, CO_DIR, d);
 		return add(out, n, CO_STOP, 0);
 	case PH_FIGURE: {
@@ -1352,19 +1352,19 @@ int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out)
 			if (g->cultists)
 				n = add(out, n, CO_FIGURE, q);
 			if (g->byakhee)
-				n = add(out, n, CO_FIGURE, CMAP_SQUARES + q);
+				n = add(out, n, CO_FIGURE, CTMAP_SQUARES + q);
 		}
 		return n;
 	case PH_RELIC_LOSS:
-		for (int t = 0; t < CTHULHU_TYPES; t++)
+		for (int t = 0; t < CTGAME_TYPES; t++)
 			if (g->p[g->defeated].relics[t])
 				n = add(out, n, CO_TYPE, t);
 		return n;
 	case PH_DISCARD:
-		if (p->hand <= CTHULHU_HAND)
+		if (p->hand <= CTGAME_HAND)
 			n = add(out, n, CO_STOP, 0);
-		for (int k = 0; k < CTHULHU_KINDS; k++)
-			if (cthulhu_in_hand(g, seat, k))
+		for (int k = 0; k < CTGAME_KINDS; k++)
+			if (ctgame_in_hand(g, seat, k))
 				n = add(out, n, CO_CARD, k);
 		return n;
 	case PH_TARGET:
@@ -1391,7 +1391,7 @@ int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out)
 	case PH_SQUARE: {
 		int k = 0;
 		for (int d = 0; d < 4; d++) {
-			int q = cmap_step(&g->map, p->sq, d);
+			int q = ctmap_step(&g->map, p->sq, d);
 			if (q >= 0 && !(g->square[q] & CS_CULTIST))
 				sq[k++] = (int16_t)q;
 		}
@@ -1401,7 +1401,7 @@ int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out)
 		return n;
 	}
 	case PH_RELIC_TAKE:
-		for (int t = 0; t < CTHULHU_TYPES; t++)
+		for (int t = 0; t < CTGAME_TYPES; t++)
 			if (g->p[g->target].relics[t])
 				n = add(out, n, CO_TYPE, t);
 		return n;
@@ -1412,14 +1412,14 @@ int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out)
 
 /* ---- the turn ---- */
 
-static void play_point(struct cthulhu *g, int moment, int then)
+static void play_point(struct ctgame *g, int moment, int then)
 {
 	g->moment = (uint8_t)moment;
 	g->ask_seat = g->seat;
 	call(g, PH_PLAY, then);
 }
 
-static void roll(struct cthulhu *g, int purpose)
+static void roll(struct ctgame *g, int purpose)
 {
 	g->die_for = (uint8_t)purpose;
 	g->phase = PH_DIE;
@@ -1427,7 +1427,7 @@ static void roll(struct cthulhu *g, int purpose)
 
 /* §8: a fight against the figure of `kind` on the active pawn's square;
  * phase `then` follows it. */
-static void start_fight(struct cthulhu *g, int kind, int then, struct game_events *ev)
+static void start_fight(struct ctgame *g, int kind, int then, struct game_events *ev)
 {
 	push(g, then);
 	g->enemy = (uint8_t)kind;
@@ -1443,7 +1443,7 @@ static void start_fight(struct cthulhu *g, int kind, int then, struct game_event
 
 /* §8.4: the figure dies; relics, then the token (B20), then the fight's
  * continuation. */
-static void kill_enemy(struct cthulhu *g, int relics, struct game_events *ev)
+static void kill_enemy(struct ctgame *g, int relics, struct game_events *ev)
 {
 	int sq = g->p[g->seat].sq;
 	g->square[sq] &= (uint8_t)~g->enemy;
@@ -1456,7 +1456,7 @@ static void kill_enemy(struct cthulhu *g, int relics, struct game_events *ev)
 	call(g, PH_DRAW_RELIC, PH_FIGHT_WON);
 }
 
-static void fight_eval(struct cthulhu *g, struct game_events *ev)
+static void fight_eval(struct ctgame *g, struct game_events *ev)
 {
 	emit(ev, CV_TOTAL, g->seat, g->kill, g->ctotal);
 	if (g->ctotal >= g->kill)
@@ -1465,7 +1465,7 @@ static void fight_eval(struct cthulhu *g, struct game_events *ev)
 		g->phase = PH_FAILED;
 }
 
-static int pop(struct cthulhu *g)
+static int pop(struct ctgame *g)
 {
 	assert(g->sp > 0);
 	return g->stack[--g->sp];
@@ -1474,9 +1474,9 @@ static int pop(struct cthulhu *g)
 /* Plays a card from a hand (§12.1) and carries out its effect. The phase is
  * left at PH_PLAY (the same play point asks again), or set to the card's
  * follow-up with PH_PLAY pushed. */
-static void play_card(struct cthulhu *g, int seat, int kind, struct game_events *ev)
+static void play_card(struct ctgame *g, int seat, int kind, struct game_events *ev)
 {
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	int c = hand_card(g, seat, kind), cat = cards[kind].category;
 	assert(c >= 0);
 	p->hand--;
@@ -1504,7 +1504,7 @@ static void play_card(struct cthulhu *g, int seat, int kind, struct game_events 
 		emit(ev, CV_TOTAL_MOVE, g->seat, 0, g->total);
 		break;
 	case CK_BELLS:
-		p->sq = CTHULHU_CHURCH_SQ;
+		p->sq = CTGAME_CHURCH_SQ;
 		emit(ev, CV_RELOCATE, seat, p->sq, 0);
 		g->flags |= F_SKIP67;
 		break;
@@ -1548,10 +1548,10 @@ static void play_card(struct cthulhu *g, int seat, int kind, struct game_events 
 }
 
 /* Step 1's Automatic card (§12.1, B47). */
-static void automatic(struct cthulhu *g, int kind, struct game_events *ev)
+static void automatic(struct ctgame *g, int kind, struct game_events *ev)
 {
 	int seat = g->seat;
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	play_card(g, seat, kind, ev);
 	g->phase = PH_STEP1_DONE;
 	switch (kind) {
@@ -1584,11 +1584,11 @@ static void automatic(struct cthulhu *g, int kind, struct game_events *ev)
 	}
 }
 
-/* Handles a choice; `o` is one of cthulhu_options. */
-static void choose(struct cthulhu *g, const struct cthulhu_option *o, struct game_events *ev)
+/* Handles a choice; `o` is one of ctgame_options. */
+static void choose(struct ctgame *g, const struct ctgame_option *o, struct game_events *ev)
 {
 	int seat = g->seat;
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	switch (g->phase) {
 	case PH_AUTOMATIC:
 		automatic(g, o->arg, ev);
@@ -1603,11 +1603,11 @@ static void choose(struct cthulhu *g, const struct cthulhu_option *o, struct gam
 			sanctify(g, ev);
 			return;
 		case CO_ITEM: {
-			int c = cthulhu_in_play(g, g->ask_seat, o->arg);
+			int c = ctgame_in_play(g, g->ask_seat, o->arg);
 			emit(ev, CV_ITEM, g->ask_seat, c, g->moment);
 			discard_card(g, g->ask_seat, c, ev);
 			if (o->arg == CK_LAUDANUM) {
-				struct cthulhu_player *q = &g->p[g->ask_seat];
+				struct ctgame_player *q = &g->p[g->ask_seat];
 				gain_sanity(g, g->ask_seat,
 				            inside(g, g->ask_seat, 14) ? q->start : 2,
 				            ev); /* T15 */
@@ -1629,9 +1629,9 @@ static void choose(struct cthulhu *g, const struct cthulhu_option *o, struct gam
 		return;
 	}
 	case PH_TILE: {
-		struct cmap_option opt[CMAP_OPTIONS_MAX];
-		cmap_options(&g->map, g->aux, (enum cmap_mode)g->tile_mode, opt);
-		cmap_place(&g->map, g->aux, opt[o->arg], (enum cmap_mode)g->tile_mode);
+		struct ctmap_option opt[CTMAP_OPTIONS_MAX];
+		ctmap_options(&g->map, g->aux, (enum ctmap_mode)g->tile_mode, opt);
+		ctmap_place(&g->map, g->aux, opt[o->arg], (enum ctmap_mode)g->tile_mode);
 		emit(ev, CV_PLACE, seat, g->aux,
 		     (uint8_t)opt[o->arg].tx | (int)(uint8_t)opt[o->arg].ty << 8);
 		emit(ev, CV_ROTATE, seat, g->aux, opt[o->arg].rot | g->tile_mode << 4);
@@ -1639,7 +1639,7 @@ static void choose(struct cthulhu *g, const struct cthulhu_option *o, struct gam
 		return;
 	}
 	case PH_REMOVE:
-		cmap_remove(&g->map, o->arg, CMAP_REMOVED);
+		ctmap_remove(&g->map, o->arg, CTMAP_REMOVED);
 		emit(ev, CV_REMOVE, seat, o->arg, 0);
 		g->phase = PH_TILE;
 		return;
@@ -1711,7 +1711,7 @@ static void choose(struct cthulhu *g, const struct cthulhu_option *o, struct gam
 			g->phase = PH_MOVE_END;
 			return;
 		}
-		p->sq = (int16_t)cmap_step(&g->map, p->sq, o->arg);
+		p->sq = (int16_t)ctmap_step(&g->map, p->sq, o->arg);
 		g->left--;
 		emit(ev, CV_MOVE, seat, p->sq, g->left);
 		g->phase = PH_MOVE_ENTER;
@@ -1737,14 +1737,14 @@ static void choose(struct cthulhu *g, const struct cthulhu_option *o, struct gam
 	case PH_DEST:
 		move_figure(g, g->figure, o->arg, g->fmode == FM_BYAKHEE ? CS_BYAKHEE : CS_CULTIST,
 		            ev);
-		cmap_bit_set(g->moved, o->arg);
+		ctmap_bit_set(g->moved, o->arg);
 		if (g->count)
 			g->count--;
 		g->phase = PH_FIGURE;
 		return;
 	case PH_RESEED: {
-		int kind = o->arg >= CMAP_SQUARES ? CS_BYAKHEE : CS_CULTIST;
-		place_figure(g, o->arg % CMAP_SQUARES, kind, ev);
+		int kind = o->arg >= CTMAP_SQUARES ? CS_BYAKHEE : CS_CULTIST;
+		place_figure(g, o->arg % CTMAP_SQUARES, kind, ev);
 		g->phase = PH_STEP10_NEXT;
 		return;
 	}
@@ -1754,13 +1754,13 @@ static void choose(struct cthulhu *g, const struct cthulhu_option *o, struct gam
 			ret(g);
 		return;
 	case PH_DISCARD: {
-		int over = p->hand > CTHULHU_HAND;
+		int over = p->hand > CTGAME_HAND;
 		if (o->what == CO_STOP) {
 			g->phase = PH_END_TURN;
 			return;
 		}
 		discard_card(g, seat, hand_card(g, seat, o->arg), ev);
-		if (!over || p->hand <= CTHULHU_HAND)
+		if (!over || p->hand <= CTGAME_HAND)
 			g->phase = PH_END_TURN; /* B16 */
 		return;
 	}
@@ -1803,10 +1803,10 @@ static void choose(struct cthulhu *g, const struct cthulhu_option *o, struct gam
 }
 
 /* A die showed `v` (1..6). */
-static void on_die(struct cthulhu *g, int v, struct game_events *ev)
+static void on_die(struct ctgame *g, int v, struct game_events *ev)
 {
 	int seat = g->seat;
-	struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_player *p = &g->p[seat];
 	switch (g->die_for) {
 	case CD_MOVE:
 		g->total = (uint8_t)(v + p->hearts); /* B19 */
@@ -1819,7 +1819,7 @@ static void on_die(struct cthulhu *g, int v, struct game_events *ev)
 		g->phase = PH_RW;
 		return;
 	case CD_SANITY: {
-		int lose = cthulhu_in_play(g, seat, CK_SWORDCANE) >= 0 ? v == 1 : v <= 2;
+		int lose = ctgame_in_play(g, seat, CK_SWORDCANE) >= 0 ? v == 1 : v <= 2;
 		if (lose)
 			lose_sanity(g, seat, ev);
 		if (!halted(g))
@@ -1864,7 +1864,7 @@ static void on_die(struct cthulhu *g, int v, struct game_events *ev)
 	}
 }
 
-static void chance(struct cthulhu *g, int value, struct game_events *ev)
+static void chance(struct ctgame *g, int value, struct game_events *ev)
 {
 	int seat = g->seat;
 	switch (g->phase) {
@@ -1872,12 +1872,12 @@ static void chance(struct cthulhu *g, int value, struct game_events *ev)
 		g->first = (uint8_t)((value + 1) % g->n); /* B11 */
 		g->seat = g->first;
 		emit(ev, CV_DEALER, value, g->first, 0);
-		g->count = (uint8_t)(CTHULHU_HAND * g->n);
+		g->count = (uint8_t)(CTGAME_HAND * g->n);
 		g->phase = PH_DEAL;
 		return;
 	case PH_DEAL: {
-		int c = nth_in(g->card_at, CTHULHU_CARDS, CW_DECK, value);
-		int to = (g->first + (CTHULHU_HAND * g->n - g->count)) % g->n;
+		int c = nth_in(g->card_at, CTGAME_CARDS, CW_DECK, value);
+		int to = (g->first + (CTGAME_HAND * g->n - g->count)) % g->n;
 		g->card_at[c] = (uint8_t)(CW_HAND + to);
 		g->p[to].hand++;
 		emit(ev, CV_DEAL, to, c, 0);
@@ -1888,7 +1888,7 @@ static void chance(struct cthulhu *g, int value, struct game_events *ev)
 		return;
 	}
 	case PH_DRAW_CARD: {
-		int c = nth_in(g->card_at, CTHULHU_CARDS, CW_DECK, value);
+		int c = nth_in(g->card_at, CTGAME_CARDS, CW_DECK, value);
 		g->card_at[c] = (uint8_t)(CW_HAND + seat);
 		g->p[seat].hand++;
 		emit(ev, CV_DEAL, seat, c, 0);
@@ -1896,13 +1896,13 @@ static void chance(struct cthulhu *g, int value, struct game_events *ev)
 		return;
 	}
 	case PH_DRAW_RELIC:
-		give_relic(g, seat, nth_in(g->relic_at, CTHULHU_RELICS, CW_DECK, value), ev);
+		give_relic(g, seat, nth_in(g->relic_at, CTGAME_RELICS, CW_DECK, value), ev);
 		g->rcount--;
 		return;
 	case PH_DRAW_TILE: {
 		int t = -1;
-		for (int i = 0, k = value; i < CMAP_TILES; i++)
-			if (g->map.where[i] == CMAP_UNPLACED && !(g->tile_discard >> i & 1) &&
+		for (int i = 0, k = value; i < CTMAP_TILES; i++)
+			if (g->map.where[i] == CTMAP_UNPLACED && !(g->tile_discard >> i & 1) &&
 			    k-- == 0) {
 				t = i;
 				break;
@@ -1927,7 +1927,7 @@ static void chance(struct cthulhu *g, int value, struct game_events *ev)
 	}
 }
 
-static int next_seat(const struct cthulhu *g, int s)
+static int next_seat(const struct ctgame *g, int s)
 {
 	do
 		s = (s + 1) % g->n;
@@ -1936,9 +1936,9 @@ static int next_seat(const struct cthulhu *g, int s)
 }
 
 /* Runs the automatic part of the game until it waits for input. */
-static void run(struct cthulhu *g, struct game_events *ev)
+static void run(struct ctgame *g, struct game_events *ev)
 {
-	struct cthulhu_option opt[CTHULHU_OPTIONS];
+	struct ctgame_option opt[CTGAME_OPTIONS];
 	for (;;) {
 		if (g->end != CE_PLAYING) {
 			g->phase = PH_OVER;
@@ -1950,27 +1950,27 @@ static void run(struct cthulhu *g, struct game_events *ev)
 			g->phase = PH_END_TURN;
 		}
 		int seat = g->seat;
-		struct cthulhu_player *p = &g->p[seat];
+		struct ctgame_player *p = &g->p[seat];
 		switch (g->phase) {
 		case PH_DEALER:
 		case PH_DEAL:
 		case PH_DIE:
 			return;
 		case PH_DRAW_CARD:
-			if (g->count && !pile_count(g->card_at, CTHULHU_CARDS, CW_DECK))
-				for (int c = 0; c < CTHULHU_CARDS; c++)
+			if (g->count && !pile_count(g->card_at, CTGAME_CARDS, CW_DECK))
+				for (int c = 0; c < CTGAME_CARDS; c++)
 					if (g->card_at[c] == CW_DISCARD)
 						g->card_at[c] = CW_DECK;
-			if (g->count && pile_count(g->card_at, CTHULHU_CARDS, CW_DECK))
+			if (g->count && pile_count(g->card_at, CTGAME_CARDS, CW_DECK))
 				return;
 			ret(g); /* B50 */
 			continue;
 		case PH_DRAW_RELIC:
-			if (g->rcount && !pile_count(g->relic_at, CTHULHU_RELICS, CW_DECK))
-				for (int r = 0; r < CTHULHU_RELICS; r++)
+			if (g->rcount && !pile_count(g->relic_at, CTGAME_RELICS, CW_DECK))
+				for (int r = 0; r < CTGAME_RELICS; r++)
 					if (g->relic_at[r] == CW_DISCARD)
 						g->relic_at[r] = CW_DECK; /* B52 */
-			if (g->rcount && pile_count(g->relic_at, CTHULHU_RELICS, CW_DECK))
+			if (g->rcount && pile_count(g->relic_at, CTGAME_RELICS, CW_DECK))
 				return;
 			g->rcount = 0;
 			ret(g);
@@ -1983,7 +1983,7 @@ static void run(struct cthulhu *g, struct game_events *ev)
 			}
 			return;
 		case PH_TILE:
-			if (cthulhu_options(g, opt) == 0) {
+			if (ctgame_options(g, opt) == 0) {
 				g->phase = PH_REMOVE; /* B9 */
 				continue;
 			}
@@ -1999,7 +1999,7 @@ static void run(struct cthulhu *g, struct game_events *ev)
 				ret(g);
 				continue;
 			}
-			if (cthulhu_options(g, opt) == 0) {
+			if (ctgame_options(g, opt) == 0) {
 				card_figure(g, p->sq, CS_CULTIST, ev); /* B43 */
 				g->count--;
 				continue;
@@ -2029,7 +2029,7 @@ static void run(struct cthulhu *g, struct game_events *ev)
 			     (int)(g->turns + 1 > 32767 ? 32767 : g->turns + 1));
 			g->phase = PH_AUTOMATIC;
 			for (int k = CK_WHISPERS; k <= CK_OMEN; k++)
-				if (cthulhu_in_hand(g, seat, k))
+				if (ctgame_in_hand(g, seat, k))
 					goto ask;
 			g->phase = PH_STEP1_DONE;
 			continue;
@@ -2043,7 +2043,7 @@ static void run(struct cthulhu *g, struct game_events *ev)
 				call(g, PH_TILE_BEGIN, PH_STEP3);
 			continue;
 		case PH_TILE_BEGIN: {
-			int mode = CMAP_STRICT;
+			int mode = CTMAP_STRICT;
 			g->tile_set = tile_candidates(g, &mode);
 			g->tile_mode = (uint8_t)mode;
 			if (!g->tile_set)
@@ -2054,12 +2054,12 @@ static void run(struct cthulhu *g, struct game_events *ev)
 		}
 		case PH_TILE_PLACED: {
 			int t = g->aux;
-			switch (cmap_tile(t)->cls) {
-			case CMAP_CLASS_ROAD:
+			switch (ctmap_tile(t)->cls) {
+			case CTMAP_CLASS_ROAD:
 				place_figure(g, t * 9 + 4, CS_BYAKHEE, ev);
 				ret(g);
 				break;
-			case CMAP_CLASS_BUILDING: {
+			case CTMAP_CLASS_BUILDING: {
 				int16_t sq[9];
 				int k = interiors(g, t, sq);
 				for (int i = 0; i < k; i++)
@@ -2090,8 +2090,8 @@ static void run(struct cthulhu *g, struct game_events *ev)
 			continue;
 		case PH_STEP5:
 			g->phase = PH_STEP6;
-			if (!(g->flags & F_INSANE) && p->hand < CTHULHU_HAND) {
-				g->count = (uint8_t)(CTHULHU_HAND - p->hand); /* B15 */
+			if (!(g->flags & F_INSANE) && p->hand < CTGAME_HAND) {
+				g->count = (uint8_t)(CTGAME_HAND - p->hand); /* B15 */
 				call(g, PH_DRAW_CARD, PH_STEP6);
 			}
 			continue;
@@ -2194,15 +2194,15 @@ static void run(struct cthulhu *g, struct game_events *ev)
 			continue;
 		case PH_STEP10:
 			g->count = 0;
-			for (int i = 0; i < CMAP_SITES; i++)
-				if (unresolved(g, CMAP_SITE_FIRST + i))
+			for (int i = 0; i < CTMAP_SITES; i++)
+				if (unresolved(g, CTMAP_SITE_FIRST + i))
 					g->count |= (uint8_t)(1 << i);
 			g->phase = PH_STEP10_NEXT;
 			continue;
 		case PH_STEP10_NEXT: {
 			int best = -1;
-			for (int i = 0; i < CMAP_SITES; i++) {
-				int t = CMAP_SITE_FIRST + i;
+			for (int i = 0; i < CTMAP_SITES; i++) {
+				int t = CTMAP_SITE_FIRST + i;
 				if (!(g->count >> i & 1))
 					continue;
 				if (best < 0 || g->map.ty[t] < g->map.ty[best] ||
@@ -2214,7 +2214,7 @@ static void run(struct cthulhu *g, struct game_events *ev)
 				play_point(g, CM_PP5, PH_STEP11);
 				continue;
 			}
-			g->count &= (uint8_t) ~(1 << (best - CMAP_SITE_FIRST));
+			g->count &= (uint8_t) ~(1 << (best - CTMAP_SITE_FIRST));
 			if (!enemies_on_tile(g, best) && (g->cultists || g->byakhee)) {
 				g->aux = (int16_t)best; /* B44 */
 				g->phase = PH_RESEED;
@@ -2272,7 +2272,7 @@ static void run(struct cthulhu *g, struct game_events *ev)
 	ask:
 		if (g->phase > PH_LAST_INPUT)
 			continue;
-		int n = cthulhu_options(g, opt);
+		int n = ctgame_options(g, opt);
 		if (n >= 2 || (n == 1 && ask_anyway(g)))
 			return;
 		if (n == 0) {
@@ -2290,36 +2290,36 @@ static void run(struct cthulhu *g, struct game_events *ev)
 
 /* ---- the game_ops boundary ---- */
 
-int cthulhu_init(struct cthulhu *g, const struct game_setup *setup)
+int ctgame_init(struct ctgame *g, const struct game_setup *setup)
 {
-	if (setup->players < CTHULHU_MIN || setup->players > CTHULHU_MAX || setup->per_player ||
+	if (setup->players < CTGAME_MIN || setup->players > CTGAME_MAX || setup->per_player ||
 	    setup->rounds < 0 || setup->rounds > 10000 || setup->revision < 0)
 		return GAME_EARG;
 	tables();
 	memset(g, 0, sizeof *g);
-	cmap_init(&g->map);
+	ctmap_init(&g->map);
 	g->n = (uint8_t)setup->players;
 	g->cap = (uint16_t)setup->rounds;
-	g->secret = setup->revision >= CTHULHU_REV_SECRET;
-	g->cultists = CTHULHU_CULTISTS;
-	g->byakhee = CTHULHU_BYAKHEE;
-	g->hearts = (uint16_t)(CTHULHU_HEARTS - 3 * g->n);
-	g->bullets = (uint16_t)(CTHULHU_BULLETS - 3 * g->n);
+	g->secret = setup->revision >= CTGAME_REV_SECRET;
+	g->cultists = CTGAME_CULTISTS;
+	g->byakhee = CTGAME_BYAKHEE;
+	g->hearts = (uint16_t)(CTGAME_HEARTS - 3 * g->n);
+	g->bullets = (uint16_t)(CTGAME_BULLETS - 3 * g->n);
 	for (int s = 0; s < g->n; s++) {
-		struct cthulhu_player *p = &g->p[s];
+		struct ctgame_player *p = &g->p[s];
 		p->hearts = p->bullets = 3;
 		p->sanity = p->start = 5;
-		p->sq = CTHULHU_CHURCH_SQ; /* B13 */
+		p->sq = CTGAME_CHURCH_SQ; /* B13 */
 	}
-	for (int s = g->n; s < CTHULHU_MAX; s++)
+	for (int s = g->n; s < CTGAME_MAX; s++)
 		g->p[s].sq = -1;
 	g->phase = PH_DEALER;
 	return GAME_OK;
 }
 
-void cthulhu_step(const struct cthulhu *g, struct game_step *out)
+void ctgame_step(const struct ctgame *g, struct game_step *out)
 {
-	struct cthulhu_option opt[CTHULHU_OPTIONS];
+	struct ctgame_option opt[CTGAME_OPTIONS];
 	out->seat = g->seat;
 	out->count = 0;
 	switch (g->phase) {
@@ -2330,29 +2330,29 @@ void cthulhu_step(const struct cthulhu *g, struct game_step *out)
 		return;
 	case PH_DEALER:
 		out->node = GAME_NODE_CHANCE;
-		out->kind = CTHULHU_ROLL_DEALER;
+		out->kind = CTGAME_ROLL_DEALER;
 		out->seat = -1;
 		out->count = g->n;
 		return;
 	case PH_DEAL:
 	case PH_DRAW_CARD:
 		out->node = GAME_NODE_CHANCE;
-		out->kind = CTHULHU_ROLL_CARD;
-		out->count = pile_count(g->card_at, CTHULHU_CARDS, CW_DECK);
+		out->kind = CTGAME_ROLL_CARD;
+		out->count = pile_count(g->card_at, CTGAME_CARDS, CW_DECK);
 		return;
 	case PH_DRAW_RELIC:
 		out->node = GAME_NODE_CHANCE;
-		out->kind = CTHULHU_ROLL_RELIC;
-		out->count = pile_count(g->relic_at, CTHULHU_RELICS, CW_DECK);
+		out->kind = CTGAME_ROLL_RELIC;
+		out->count = pile_count(g->relic_at, CTGAME_RELICS, CW_DECK);
 		return;
 	case PH_DRAW_TILE:
 		out->node = GAME_NODE_CHANCE;
-		out->kind = CTHULHU_ROLL_TILE;
+		out->kind = CTGAME_ROLL_TILE;
 		out->count = deck_tiles(g);
 		return;
 	case PH_DIE:
 		out->node = GAME_NODE_CHANCE;
-		out->kind = CTHULHU_ROLL_DIE;
+		out->kind = CTGAME_ROLL_DIE;
 		out->seat = g->die_for == CD_BRAWL_B ? g->target : g->seat;
 		out->count = 6;
 		return;
@@ -2360,14 +2360,14 @@ void cthulhu_step(const struct cthulhu *g, struct game_step *out)
 		out->node = GAME_NODE_CHOICE;
 		out->kind = CA_AUTOMATIC + (g->phase - PH_AUTOMATIC);
 		out->seat = chooser(g);
-		out->count = cthulhu_options(g, opt);
+		out->count = ctgame_options(g, opt);
 		for (int i = 0; i < out->count && i < GAME_MAX_OPTIONS; i++)
 			out->options[i] = i;
 		return;
 	}
 }
 
-int cthulhu_apply(struct cthulhu *g, int value, struct game_events *ev)
+int ctgame_apply(struct ctgame *g, int value, struct game_events *ev)
 {
 	if (g->phase == PH_OVER)
 		return GAME_EOVER;
@@ -2375,13 +2375,13 @@ int cthulhu_apply(struct cthulhu *g, int value, struct game_events *ev)
 		return GAME_EPHASE;
 	if (g->phase < PH_AUTOMATIC) {
 		struct game_step st;
-		cthulhu_step(g, &st);
+		ctgame_step(g, &st);
 		if (value < 0 || value >= st.count)
 			return GAME_EILLEGAL;
 		chance(g, value, ev);
 	} else {
-		struct cthulhu_option opt[CTHULHU_OPTIONS];
-		if (value < 0 || value >= cthulhu_options(g, opt))
+		struct ctgame_option opt[CTGAME_OPTIONS];
+		if (value < 0 || value >= ctgame_options(g, opt))
 			return GAME_EILLEGAL;
 		choose(g, &opt[value], ev);
 	}
@@ -2389,7 +2389,7 @@ int cthulhu_apply(struct cthulhu *g, int value, struct game_events *ev)
 	return GAME_OK;
 }
 
-int cthulhu_leave(struct cthulhu *g, int seat, struct game_events *ev)
+int ctgame_leave(struct ctgame *g, int seat, struct game_events *ev)
 {
 	if (g->phase == PH_OVER)
 		return GAME_EOVER;
@@ -2421,7 +2421,7 @@ int cthulhu_leave(struct cthulhu *g, int seat, struct game_events *ev)
 	return GAME_OK;
 }
 
-int cthulhu_begin_turn(struct cthulhu *g, int seat, struct game_events *ev)
+int ctgame_begin_turn(struct ctgame *g, int seat, struct game_events *ev)
 {
 	if (g->end != CE_PLAYING)
 		return GAME_EOVER;
@@ -2436,7 +2436,7 @@ int cthulhu_begin_turn(struct cthulhu *g, int seat, struct game_events *ev)
 	return GAME_OK;
 }
 
-void cthulhu_result(const struct cthulhu *g, struct game_result *out)
+void ctgame_result(const struct ctgame *g, struct game_result *out)
 {
 	int w = -1, best = 0;
 	out->over = g->end != CE_PLAYING;
@@ -2444,15 +2444,15 @@ void cthulhu_result(const struct cthulhu *g, struct game_result *out)
 		for (w = 0; !(g->winners >> w & 1); w++)
 			;
 	for (int s = 0; s < g->n; s++)
-		if ((g->winners >> s & 1) && cthulhu_vp(g, s) > best)
-			best = cthulhu_vp(g, s);
+		if ((g->winners >> s & 1) && ctgame_vp(g, s) > best)
+			best = ctgame_vp(g, s);
 	out->winner = w;
 	out->player = w;
 	out->turns = (int)g->turns;
 	out->points = best;
 }
 
-uint64_t cthulhu_hash(const struct cthulhu *g)
+uint64_t ctgame_hash(const struct ctgame *g)
 {
 	const unsigned char *b = (const unsigned char *)g;
 	uint64_t h = 1469598103934665603ull;
@@ -2476,14 +2476,14 @@ uint64_t cthulhu_hash(const struct cthulhu *g)
 		return k;                                                                          \
 	} while (0)
 
-int cthulhu_check(const struct cthulhu *g, char *why, size_t n)
+int ctgame_check(const struct ctgame *g, char *why, size_t n)
 {
 	int hearts = g->hearts, bullets = g->bullets, cultists = g->cultists, byakhee = g->byakhee;
-	int hand[CTHULHU_MAX] = { 0 }, relics[CTHULHU_MAX][CTHULHU_TYPES] = { { 0 } };
+	int hand[CTGAME_MAX] = { 0 }, relics[CTGAME_MAX][CTGAME_TYPES] = { { 0 } };
 	tables();
-	for (int q = 0; q < CMAP_SQUARES; q++) {
+	for (int q = 0; q < CTMAP_SQUARES; q++) {
 		uint8_t s = g->square[q];
-		if (s && !cmap_passable(&g->map, q))
+		if (s && !ctmap_passable(&g->map, q))
 			FAIL(3, "square %d holds %#x but is not on the board", q, s);
 		hearts += !!(s & CS_HEART);
 		bullets += !!(s & CS_BULLET);
@@ -2491,7 +2491,7 @@ int cthulhu_check(const struct cthulhu *g, char *why, size_t n)
 		byakhee += !!(s & CS_BYAKHEE);
 	}
 	for (int s = 0; s < g->n; s++) {
-		const struct cthulhu_player *p = &g->p[s];
+		const struct ctgame_player *p = &g->p[s];
 		hearts += p->hearts;
 		bullets += p->bullets;
 		if (p->out) {
@@ -2506,14 +2506,14 @@ int cthulhu_check(const struct cthulhu *g, char *why, size_t n)
 			FAIL(5, "seat %d has %d hearts", s, p->hearts);
 		if (p->start < 1 || p->start > 5 || p->sanity > p->start)
 			FAIL(5, "seat %d sanity %d/%d", s, p->sanity, p->start);
-		if (p->sq < 0 || !cmap_passable(&g->map, p->sq))
+		if (p->sq < 0 || !ctmap_passable(&g->map, p->sq))
 			FAIL(3, "seat %d pawn on square %d", s, p->sq);
 	}
-	if (hearts != CTHULHU_HEARTS || bullets != CTHULHU_BULLETS)
+	if (hearts != CTGAME_HEARTS || bullets != CTGAME_BULLETS)
 		FAIL(1, "tokens: %d hearts, %d bullets", hearts, bullets);
-	if (cultists != CTHULHU_CULTISTS || byakhee != CTHULHU_BYAKHEE)
+	if (cultists != CTGAME_CULTISTS || byakhee != CTGAME_BYAKHEE)
 		FAIL(2, "figures: %d cultists, %d byakhee", cultists, byakhee);
-	for (int c = 0; c < CTHULHU_CARDS; c++) {
+	for (int c = 0; c < CTGAME_CARDS; c++) {
 		int w = g->card_at[c], s = w & 0x0f;
 		if (w == CW_DECK || w == CW_DISCARD)
 			continue;
@@ -2532,7 +2532,7 @@ int cthulhu_check(const struct cthulhu *g, char *why, size_t n)
 			FAIL(6, "card %d (%s) in play", c, cards[kind_of[c]].id);
 		}
 	}
-	for (int r = 0; r < CTHULHU_RELICS; r++) {
+	for (int r = 0; r < CTGAME_RELICS; r++) {
 		int w = g->relic_at[r];
 		if (w == CW_DECK || w == CW_DISCARD)
 			continue;
@@ -2541,30 +2541,30 @@ int cthulhu_check(const struct cthulhu *g, char *why, size_t n)
 		relics[w & 0x0f][r / 16]++;
 	}
 	for (int s = 0; s < g->n; s++) {
-		if (hand[s] != g->p[s].hand || hand[s] > CTHULHU_HAND)
+		if (hand[s] != g->p[s].hand || hand[s] > CTGAME_HAND)
 			FAIL(5, "seat %d hand %d (counted %d)", s, hand[s], g->p[s].hand);
 		if (memcmp(relics[s],
-		           (int[CTHULHU_TYPES]){ g->p[s].relics[0], g->p[s].relics[1],
-		                                 g->p[s].relics[2], g->p[s].relics[3],
-		                                 g->p[s].relics[4] },
+		           (int[CTGAME_TYPES]){ g->p[s].relics[0], g->p[s].relics[1],
+		                                g->p[s].relics[2], g->p[s].relics[3],
+		                                g->p[s].relics[4] },
 		           sizeof relics[s]))
 			FAIL(6, "seat %d relic counts disagree", s);
 	}
 	int sanct = 0, act = 0, owned = 0;
-	for (int t = 0; t < CMAP_TILES; t++) {
+	for (int t = 0; t < CTMAP_TILES; t++) {
 		int w = g->map.where[t];
-		if (w == CMAP_PLACED || w == CMAP_ACTIVATED) {
-			if (cmap_at(&g->map, g->map.tx[t], g->map.ty[t]) != t)
+		if (w == CTMAP_PLACED || w == CTMAP_ACTIVATED) {
+			if (ctmap_at(&g->map, g->map.tx[t], g->map.ty[t]) != t)
 				FAIL(8, "tile %d is not in its cell", t);
 		}
-		if (w == CMAP_SANCTIFIED)
+		if (w == CTMAP_SANCTIFIED)
 			sanct++;
-		if (w == CMAP_ACTIVATED || w == CMAP_REMOVED)
+		if (w == CTMAP_ACTIVATED || w == CTMAP_REMOVED)
 			act++;
-		if ((w == CMAP_ACTIVATED || w == CMAP_REMOVED || w == CMAP_SANCTIFIED) &&
+		if ((w == CTMAP_ACTIVATED || w == CTMAP_REMOVED || w == CTMAP_SANCTIFIED) &&
 		    !is_site(t))
 			FAIL(8, "tile %d resolved but not a site", t);
-		if ((g->tile_discard >> t & 1) && w != CMAP_UNPLACED)
+		if ((g->tile_discard >> t & 1) && w != CTMAP_UNPLACED)
 			FAIL(8, "tile %d on the map discard and the map", t);
 	}
 	for (int s = 0; s < g->n; s++)
@@ -2573,34 +2573,34 @@ int cthulhu_check(const struct cthulhu *g, char *why, size_t n)
 		FAIL(8, "sites: %d sanctified (%d held, counter %d), %d activated (counter %d)",
 		     sanct, owned, g->sanctified, act, g->activated);
 	/* 9: matching sides, except activated sites' walls and sites placed by B9 */
-	for (int t = 0; t < CMAP_TILES; t++) {
+	for (int t = 0; t < CTMAP_TILES; t++) {
 		static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-		if (g->map.where[t] != CMAP_PLACED || g->map.forced[t])
+		if (g->map.where[t] != CTMAP_PLACED || g->map.forced[t])
 			continue;
 		for (int d = 0; d < 4; d++) {
-			int u = cmap_at(&g->map, g->map.tx[t] + dx[d], g->map.ty[t] + dy[d]);
-			if (u < 0 || g->map.where[u] != CMAP_PLACED || g->map.forced[u])
+			int u = ctmap_at(&g->map, g->map.tx[t] + dx[d], g->map.ty[t] + dy[d]);
+			if (u < 0 || g->map.where[u] != CTMAP_PLACED || g->map.forced[u])
 				continue;
-			if (cmap_open(&g->map, t, d) != cmap_open(&g->map, u, (d + 2) % 4))
-				FAIL(9, "tiles %s and %s do not match", cmap_tile(t)->id,
-				     cmap_tile(u)->id);
+			if (ctmap_open(&g->map, t, d) != ctmap_open(&g->map, u, (d + 2) % 4))
+				FAIL(9, "tiles %s and %s do not match", ctmap_tile(t)->id,
+				     ctmap_tile(u)->id);
 		}
 	}
 	/* 9: G is connected */
 	{
-		int16_t dist[CMAP_SQUARES], all[CMAP_SQUARES];
-		int k = cmap_squares(&g->map, all);
-		cmap_distances(&g->map, CTHULHU_CHURCH_SQ, NULL, -1, dist);
+		int16_t dist[CTMAP_SQUARES], all[CTMAP_SQUARES];
+		int k = ctmap_squares(&g->map, all);
+		ctmap_distances(&g->map, CTGAME_CHURCH_SQ, NULL, -1, dist);
 		for (int i = 0; i < k; i++)
 			if (dist[all[i]] < 0)
 				FAIL(9, "square %d,%d cannot be reached from the Church",
-				     cmap_gx(&g->map, all[i]), cmap_gy(&g->map, all[i]));
+				     ctmap_gx(&g->map, all[i]), ctmap_gy(&g->map, all[i]));
 	}
 	if ((g->phase == PH_DISCARD || (g->phase == PH_PLAY && g->moment == CM_PP5)) &&
 	    (g->cultists || g->byakhee))
-		for (int t = CMAP_SITE_FIRST; t < CMAP_SITE_FIRST + CMAP_SITES; t++)
+		for (int t = CTMAP_SITE_FIRST; t < CTMAP_SITE_FIRST + CTMAP_SITES; t++)
 			if (unresolved(g, t) && !enemies_on_tile(g, t))
-				FAIL(10, "site %s holds no enemy after step 10", cmap_tile(t)->id);
+				FAIL(10, "site %s holds no enemy after step 10", ctmap_tile(t)->id);
 	switch (g->end) {
 	case CE_PLAYING:
 		if (g->sanctified >= 3 || (g->activated >= 3 && g->phase != PH_RELIC_LOSS))
@@ -2626,7 +2626,7 @@ int cthulhu_check(const struct cthulhu *g, char *why, size_t n)
 
 /* ---- policies (§17, C13) ---- */
 
-static int find_opt(const struct cthulhu_option *o, int n, int what, int arg)
+static int find_opt(const struct ctgame_option *o, int n, int what, int arg)
 {
 	for (int i = 0; i < n; i++)
 		if (o[i].what == what && (arg < 0 || o[i].arg == arg))
@@ -2635,7 +2635,7 @@ static int find_opt(const struct cthulhu_option *o, int n, int what, int arg)
 }
 
 /* C13's targets: the other players' pawns, the active player's if none. */
-static uint8_t hunt_targets(const struct cthulhu *g)
+static uint8_t hunt_targets(const struct ctgame *g)
 {
 	uint8_t t = 0;
 	for (int s = 0; s < g->n; s++)
@@ -2644,13 +2644,13 @@ static uint8_t hunt_targets(const struct cthulhu *g)
 	return t ? t : (uint8_t)(1 << g->seat);
 }
 
-static int manhattan(const struct cthulhu *g, uint8_t targets, int q)
+static int manhattan(const struct ctgame *g, uint8_t targets, int q)
 {
-	int best = 1 << 20, x = cmap_gx(&g->map, q), y = cmap_gy(&g->map, q);
+	int best = 1 << 20, x = ctmap_gx(&g->map, q), y = ctmap_gy(&g->map, q);
 	for (int s = 0; s < g->n; s++) {
 		if (!(targets >> s & 1) || g->p[s].sq < 0)
 			continue;
-		int dx = x - cmap_gx(&g->map, g->p[s].sq), dy = y - cmap_gy(&g->map, g->p[s].sq);
+		int dx = x - ctmap_gx(&g->map, g->p[s].sq), dy = y - ctmap_gy(&g->map, g->p[s].sq);
 		int m = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
 		if (m < best)
 			best = m;
@@ -2665,19 +2665,19 @@ static int hunt_d(const int16_t *free_d, const int16_t *conf_d, int from, int q)
 	return d < 0 ? 1 << 20 : d;
 }
 
-int cthulhu_hunt(const struct cthulhu *g)
+int ctgame_hunt(const struct ctgame *g)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int n = cthulhu_options(g, o), best = 0;
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int n = ctgame_options(g, o), best = 0;
 	uint8_t targets = hunt_targets(g);
 	if (g->phase == PH_RESEED) {
 		int entrance = -1;
 		for (int l = 0; l < 9; l++)
-			if (cmap_square_kind(&g->map, g->aux * 9 + l) == CMAP_ENTRANCE)
+			if (ctmap_square_kind(&g->map, g->aux * 9 + l) == CTMAP_ENTRANCE)
 				entrance = g->aux * 9 + l;
 		int i = find_opt(o, n, CO_FIGURE, entrance);
 		if (i < 0)
-			i = find_opt(o, n, CO_FIGURE, CMAP_SQUARES + entrance);
+			i = find_opt(o, n, CO_FIGURE, CTMAP_SQUARES + entrance);
 		return i < 0 ? 0 : i;
 	}
 	if (g->fmode == FM_BYAKHEE) {
@@ -2693,7 +2693,7 @@ int cthulhu_hunt(const struct cthulhu *g)
 	}
 	if (g->fmode != FM_CULTISTS)
 		return 0;
-	int16_t free_d[CMAP_SQUARES], conf_d[CMAP_SQUARES];
+	int16_t free_d[CTMAP_SQUARES], conf_d[CTMAP_SQUARES];
 	int site = -1;
 	target_distances(g, targets, -1, free_d);
 	if (g->phase == PH_DEST && is_site(tile_of(g->figure))) {
@@ -2736,17 +2736,17 @@ int cthulhu_hunt(const struct cthulhu *g)
 
 /* C11's default weapon order: the highest bonus, free unlimited weapons
  * before limited ones, the Chopper last, then the lowest card id. */
-static int weapon_key(const struct cthulhu *g, int c)
+static int weapon_key(const struct ctgame *g, int c)
 {
 	int k = kind_of[c];
 	int cost = k == CK_CHOPPER ? 2 : cards[k].uses ? 1 : 0;
 	return (10 - bonus(k, g->enemy)) * 1000 + cost * 100 + c;
 }
 
-static int baseline_play(const struct cthulhu *g, const struct cthulhu_option *o, int n)
+static int baseline_play(const struct ctgame *g, const struct ctgame_option *o, int n)
 {
 	int seat = g->ask_seat, m = g->moment, i;
-	const struct cthulhu_player *p = &g->p[seat];
+	const struct ctgame_player *p = &g->p[seat];
 	if (m == CM_RW)
 		return 0;
 	if (m == CM_CS || m == CM_CHECK) {
@@ -2788,30 +2788,30 @@ static int baseline_play(const struct cthulhu *g, const struct cthulhu_option *o
 }
 
 /* BP5's target square, or -1 to stay. */
-static int baseline_target(const struct cthulhu *g)
+static int baseline_target(const struct ctgame *g)
 {
-	const struct cthulhu_player *p = &g->p[g->seat];
-	int16_t dist[CMAP_SQUARES];
+	const struct ctgame_player *p = &g->p[g->seat];
+	int16_t dist[CTMAP_SQUARES];
 	int best = -1;
-	cmap_distances(&g->map, p->sq, NULL, -1, dist);
+	ctmap_distances(&g->map, p->sq, NULL, -1, dist);
 #define NEARER(q)                                                                                  \
 	(best < 0 || dist[q] < dist[best] ||                                                       \
-	 (dist[q] == dist[best] && cmap_cmp_reading(&g->map, q, best) < 0))
+	 (dist[q] == dist[best] && ctmap_cmp_reading(&g->map, q, best) < 0))
 	int all = 1;
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		all &= p->relics[t] > 0;
 	if (all) {
 		int site = -1, entrance = -1;
-		for (int t = CMAP_SITE_FIRST; t < CMAP_SITE_FIRST + CMAP_SITES; t++) {
+		for (int t = CTMAP_SITE_FIRST; t < CTMAP_SITE_FIRST + CTMAP_SITES; t++) {
 			if (!unresolved(g, t))
 				continue;
 			for (int l = 0; l < 9; l++) {
 				int q = t * 9 + l;
-				if (cmap_square_kind(&g->map, q) != CMAP_ENTRANCE || dist[q] < 0)
+				if (ctmap_square_kind(&g->map, q) != CTMAP_ENTRANCE || dist[q] < 0)
 					continue;
 				if (entrance < 0 || dist[q] < dist[entrance] ||
 				    (dist[q] == dist[entrance] &&
-				     cmap_cmp_reading(&g->map, q, entrance) < 0)) {
+				     ctmap_cmp_reading(&g->map, q, entrance) < 0)) {
 					entrance = q;
 					site = t;
 				}
@@ -2828,39 +2828,39 @@ static int baseline_target(const struct cthulhu *g)
 		}
 	}
 	if (p->hearts <= 2) {
-		for (int q = 0; q < CMAP_SQUARES; q++)
+		for (int q = 0; q < CTMAP_SQUARES; q++)
 			if ((g->square[q] & CS_HEART) && dist[q] >= 0 && NEARER(q))
 				best = q;
 		if (best >= 0)
 			return best;
 	}
-	for (int q = 0; q < CMAP_SQUARES; q++)
+	for (int q = 0; q < CTMAP_SQUARES; q++)
 		if ((g->square[q] & (CS_CULTIST | CS_BYAKHEE)) && dist[q] >= 0 && NEARER(q))
 			best = q;
 #undef NEARER
 	return best;
 }
 
-static int baseline_move(const struct cthulhu *g, const struct cthulhu_option *o, int n)
+static int baseline_move(const struct ctgame *g, const struct ctgame_option *o, int n)
 {
-	uint8_t enemy[CMAP_BITMAP_BYTES] = { 0 }, dirs[CMAP_SQUARES];
+	uint8_t enemy[CTMAP_BITMAP_BYTES] = { 0 }, dirs[CTMAP_SQUARES];
 	int to = baseline_target(g), from = g->p[g->seat].sq, i;
 	if (to < 0 || to == from)
 		return find_opt(o, n, CO_STOP, -1);
-	for (int q = 0; q < CMAP_SQUARES; q++)
+	for (int q = 0; q < CTMAP_SQUARES; q++)
 		if (g->square[q] & (CS_CULTIST | CS_BYAKHEE))
-			cmap_bit_set(enemy, q);
-	if (cmap_route(&g->map, from, to, enemy, -1, dirs) <= 0)
+			ctmap_bit_set(enemy, q);
+	if (ctmap_route(&g->map, from, to, enemy, -1, dirs) <= 0)
 		return find_opt(o, n, CO_STOP, -1);
 	i = find_opt(o, n, CO_DIR, dirs[0]);
 	return i >= 0 ? i : find_opt(o, n, CO_STOP, -1);
 }
 
-static int baseline(const struct cthulhu *g)
+static int baseline(const struct ctgame *g)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int n = cthulhu_options(g, o), seat = g->seat, best = 0;
-	const struct cthulhu_player *p = &g->p[seat];
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int n = ctgame_options(g, o), seat = g->seat, best = 0;
+	const struct ctgame_player *p = &g->p[seat];
 	switch (g->phase) {
 	case PH_AUTOMATIC:
 		for (int i = 1; i < n; i++)
@@ -2870,9 +2870,9 @@ static int baseline(const struct cthulhu *g)
 	case PH_PLAY:
 		return baseline_play(g, o, n);
 	case PH_TILE: { /* BP1 */
-		struct cmap_option c[CMAP_OPTIONS_MAX];
+		struct ctmap_option c[CTMAP_OPTIONS_MAX];
 		int t = tile_of(p->sq), bd = -1;
-		cmap_options(&g->map, g->aux, (enum cmap_mode)g->tile_mode, c);
+		ctmap_options(&g->map, g->aux, (enum ctmap_mode)g->tile_mode, c);
 		for (int i = 0; i < n; i++) {
 			int dx = c[i].tx - g->map.tx[t], dy = c[i].ty - g->map.ty[t];
 			int d = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
@@ -2908,15 +2908,15 @@ static int baseline(const struct cthulhu *g)
 	case PH_FIGURE:
 	case PH_DEST:
 	case PH_RESEED:
-		return cthulhu_hunt(g); /* BP7 */
-	case PH_RELIC_LOSS:             /* BP9 */
+		return ctgame_hunt(g); /* BP7 */
+	case PH_RELIC_LOSS:            /* BP9 */
 		for (int i = 1; i < n; i++)
 			if (g->p[g->defeated].relics[o[i].arg] >
 			    g->p[g->defeated].relics[o[best].arg])
 				best = i;
 		return best;
 	case PH_DISCARD: { /* BP10 */
-		int over = p->hand > CTHULHU_HAND, pick = -1;
+		int over = p->hand > CTGAME_HAND, pick = -1;
 		for (int i = 0; i < n; i++) {
 			if (o[i].what != CO_CARD)
 				continue;
@@ -2936,31 +2936,31 @@ static int baseline(const struct cthulhu *g)
 	}
 }
 
-int cthulhu_policy_baseline(const void *state, const struct game_step *step, struct rng *rng)
+int ctgame_policy_baseline(const void *state, const struct game_step *step, struct rng *rng)
 {
 	(void)step;
 	(void)rng;
 	return baseline(state);
 }
 
-int cthulhu_policy_random(const void *state, const struct game_step *step, struct rng *rng)
+int ctgame_policy_random(const void *state, const struct game_step *step, struct rng *rng)
 {
 	(void)state;
 	return (int)rng_below(rng, (uint32_t)step->count);
 }
 
 static const struct game_policy policies[] = {
-	{ "baseline", cthulhu_policy_baseline },
-	{ "random", cthulhu_policy_random },
+	{ "baseline", ctgame_policy_baseline },
+	{ "random", ctgame_policy_random },
 	{ NULL, NULL },
 };
 
-GAME_OPS_ADAPTERS(cthulhu)
+GAME_OPS_ADAPTERS(ctgame)
 
-const struct game_ops cthulhu_ops = {
+const struct game_ops ctgame_ops = {
 	.name = "cthulhu",
-	.state_size = sizeof(struct cthulhu),
-	.seats_max = CTHULHU_MAX,
+	.state_size = sizeof(struct ctgame),
+	.seats_max = CTGAME_MAX,
 	.scores = 1,
 	.init = ops_init,
 	.step = ops_step,
@@ -2972,39 +2972,39 @@ const struct game_ops cthulhu_ops = {
 
 /* ---- movement by destination (C9, C10) ---- */
 
-int cthulhu_reachable(const struct cthulhu *g, int16_t *out)
+int ctgame_reachable(const struct ctgame *g, int16_t *out)
 {
-	int16_t dist[CMAP_SQUARES];
+	int16_t dist[CTMAP_SQUARES];
 	int n = 0, from;
 	if (g->phase != PH_MOVE)
 		return 0;
 	from = g->p[g->seat].sq;
-	cmap_distances(&g->map, from, NULL, -1, dist);
-	for (int q = 0; q < CMAP_SQUARES; q++)
+	ctmap_distances(&g->map, from, NULL, -1, dist);
+	for (int q = 0; q < CTMAP_SQUARES; q++)
 		if (dist[q] > 0 && dist[q] <= g->left)
 			out[n++] = (int16_t)q;
 	sort_reading(g, out, n);
 	return n;
 }
 
-int cthulhu_route(const struct cthulhu *g, int to, uint8_t *dirs)
+int ctgame_route(const struct ctgame *g, int to, uint8_t *dirs)
 {
-	uint8_t enemy[CMAP_BITMAP_BYTES] = { 0 };
-	if (g->phase != PH_MOVE || to < 0 || to >= CMAP_SQUARES)
+	uint8_t enemy[CTMAP_BITMAP_BYTES] = { 0 };
+	if (g->phase != PH_MOVE || to < 0 || to >= CTMAP_SQUARES)
 		return -1;
-	for (int q = 0; q < CMAP_SQUARES; q++)
+	for (int q = 0; q < CTMAP_SQUARES; q++)
 		if (g->square[q] & (CS_CULTIST | CS_BYAKHEE))
-			cmap_bit_set(enemy, q);
-	return cmap_route(&g->map, g->p[g->seat].sq, to, enemy, g->left, dirs);
+			ctmap_bit_set(enemy, q);
+	return ctmap_route(&g->map, g->p[g->seat].sq, to, enemy, g->left, dirs);
 }
 
 /* ---- timeouts (C15) ---- */
 
-int cthulhu_default(const struct cthulhu *g)
+int ctgame_default(const struct ctgame *g)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int n = cthulhu_options(g, o), i;
-	const struct cthulhu_player *p = &g->p[g->seat];
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int n = ctgame_options(g, o), i;
+	const struct ctgame_player *p = &g->p[g->seat];
 	if (n == 0)
 		return 0;
 	switch (g->phase) {
@@ -3020,7 +3020,7 @@ int cthulhu_default(const struct cthulhu *g)
 	case PH_MOVE:
 		return find_opt(o, n, CO_STOP, -1);
 	case PH_DISCARD:
-		if (p->hand > CTHULHU_HAND)
+		if (p->hand > CTGAME_HAND)
 			return baseline(g);
 		return find_opt(o, n, CO_STOP, -1);
 	case PH_SQUARE:
@@ -3039,38 +3039,38 @@ int cthulhu_default(const struct cthulhu *g)
 
 /* ---- queries for front ends ---- */
 
-int cthulhu_tile_options(const struct cthulhu *g, int *tile, struct cmap_option *out)
+int ctgame_tile_options(const struct ctgame *g, int *tile, struct ctmap_option *out)
 {
 	if (g->phase != PH_TILE)
 		return -1;
 	*tile = g->aux;
-	return cmap_options(&g->map, g->aux, (enum cmap_mode)g->tile_mode, out);
+	return ctmap_options(&g->map, g->aux, (enum ctmap_mode)g->tile_mode, out);
 }
 
-int cthulhu_enemy_move(const struct cthulhu *g)
+int ctgame_enemy_move(const struct ctgame *g)
 {
 	return g->phase == PH_RESEED || ((g->phase == PH_FIGURE || g->phase == PH_DEST) &&
 	                                 (g->fmode == FM_CULTISTS || g->fmode == FM_BYAKHEE));
 }
 
-int cthulhu_figure_kind(const struct cthulhu *g)
+int ctgame_figure_kind(const struct ctgame *g)
 {
 	if (g->phase != PH_FIGURE && g->phase != PH_DEST)
 		return 0;
 	return g->fmode == FM_BYAKHEE || g->fmode == FM_SENT ? CS_BYAKHEE : CS_CULTIST;
 }
 
-void cthulhu_piles(const struct cthulhu *g, struct cthulhu_piles *out)
+void ctgame_piles(const struct ctgame *g, struct ctgame_piles *out)
 {
 	out->tiles = deck_tiles(g);
 	out->tile_discard = __builtin_popcount(g->tile_discard);
-	out->cards = pile_count(g->card_at, CTHULHU_CARDS, CW_DECK);
-	out->card_discard = pile_count(g->card_at, CTHULHU_CARDS, CW_DISCARD);
-	out->relics = pile_count(g->relic_at, CTHULHU_RELICS, CW_DECK);
-	out->relic_discard = pile_count(g->relic_at, CTHULHU_RELICS, CW_DISCARD);
+	out->cards = pile_count(g->card_at, CTGAME_CARDS, CW_DECK);
+	out->card_discard = pile_count(g->card_at, CTGAME_CARDS, CW_DISCARD);
+	out->relics = pile_count(g->relic_at, CTGAME_RELICS, CW_DECK);
+	out->relic_discard = pile_count(g->relic_at, CTGAME_RELICS, CW_DISCARD);
 }
 
-int cthulhu_effects(const struct cthulhu *g)
+int ctgame_effects(const struct ctgame *g)
 {
 	int fx = 0;
 

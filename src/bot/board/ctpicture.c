@@ -1,4 +1,4 @@
-#include "rlyeh/board.h"
+#include "rlyeh/ctpicture.h"
 
 #include <cairo.h>
 #include <errno.h>
@@ -14,8 +14,8 @@
 #include "rlyeh/ctnames.h"
 #include "rlyeh/i18n.h"
 
-#define S    BOARD_SQUARE
-#define R    CMAP_RADIUS
+#define S    CTPICTURE_SQUARE
+#define R    CTMAP_RADIUS
 #define AXL  40.0 /* left and right bands of row labels */
 #define AXT  22.0 /* top and bottom bands of column labels */
 #define PAD  16.0 /* room for the open-street arrows around the map */
@@ -31,7 +31,7 @@
 #define LEG_MIN_W  460.0 /* the legend's width at least (the picture widens for it) */
 #define SHOWN_NAME 24    /* bytes of a player's name shown */
 
-/* The colours of board.h. */
+/* The colours of ctpicture.h. */
 #define C_PAPER      0xf4f0e6u
 #define C_STREET     0xd9d0bfu
 #define C_INTERIOR   0xc48a45u
@@ -53,15 +53,15 @@
 #define C_SITE_SANCT 0x1b7f3bu
 #define C_SITE_GONE  0x777777u
 
-static const uint32_t seat_rgb[CTHULHU_MAX] = {
+static const uint32_t seat_rgb[CTGAME_MAX] = {
 	0xd62728u, 0x1f5fbfu, 0x2ca02cu, 0xff8c00u, 0x9c4fd6u, 0x8c564bu,
 };
 /* The seat number is white on dark discs and black on light ones. */
-static const uint32_t seat_ink[CTHULHU_MAX] = {
+static const uint32_t seat_ink[CTGAME_MAX] = {
 	0xffffffu, 0xffffffu, 0xffffffu, 0x000000u, 0xffffffu, 0xffffffu,
 };
 
-void board_marks_init(struct board_marks *mk)
+void ctpicture_marks_init(struct ctpicture_marks *mk)
 {
 	memset(mk, 0, sizeof(*mk));
 	mk->tile = -1;
@@ -199,7 +199,7 @@ static int names_lang(int li)
 
 /* Seat s's name for the legend: the caller's, cut to SHOWN_NAME bytes at a
  * character boundary (with "…"), or "seat n". */
-static void seat_label(const struct board_marks *mk, int li, int s, char *buf, size_t cap)
+static void seat_label(const struct ctpicture_marks *mk, int li, int s, char *buf, size_t cap)
 {
 	const char *name = mk ? mk->names[s] : NULL;
 	size_t n;
@@ -220,26 +220,26 @@ static void seat_label(const struct board_marks *mk, int li, int s, char *buf, s
 }
 
 /* The seat that sanctified site `t`, or -1. */
-static int sanctifier(const struct cthulhu *g, int t)
+static int sanctifier(const struct ctgame *g, int t)
 {
-	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++)
-		if (g->p[s].sites & (1u << (t - CMAP_SITE_FIRST)))
+	for (int s = 0; s < g->n && s < CTGAME_MAX; s++)
+		if (g->p[s].sites & (1u << (t - CTMAP_SITE_FIRST)))
 			return s;
 	return -1;
 }
 
 /* The state word of site `t` (W_UNRESOLVED..W_REMOVED), or -1 for a site
  * that never was on the map. */
-static int site_state(const struct cmap *m, int t)
+static int site_state(const struct ctmap *m, int t)
 {
 	switch (m->where[t]) {
-	case CMAP_PLACED:
+	case CTMAP_PLACED:
 		return W_UNRESOLVED;
-	case CMAP_ACTIVATED:
+	case CTMAP_ACTIVATED:
 		return W_SITE_ACTIVATED;
-	case CMAP_SANCTIFIED:
+	case CTMAP_SANCTIFIED:
 		return W_SANCTIFIED;
-	case CMAP_REMOVED:
+	case CTMAP_REMOVED:
 		return W_REMOVED;
 	default:
 		return -1;
@@ -261,7 +261,7 @@ static uint32_t site_rgb(int state)
 }
 
 /* "activated" or "sanctified by Alice". */
-static void site_state_text(const struct cthulhu *g, const struct board_marks *mk, int li, int t,
+static void site_state_text(const struct ctgame *g, const struct ctpicture_marks *mk, int li, int t,
                             char *buf, size_t cap)
 {
 	int st = site_state(&g->map, t), s = st == W_SANCTIFIED ? sanctifier(g, t) : -1;
@@ -298,38 +298,38 @@ static int on_grid(int tx, int ty)
 	return tx >= -R && tx <= R && ty >= -R && ty <= R;
 }
 
-static int n_options(const struct board_marks *mk)
+static int n_options(const struct ctpicture_marks *mk)
 {
 	if (!mk || !mk->options || mk->n_options <= 0)
 		return 0;
-	return mk->n_options < CMAP_OPTIONS_MAX ? mk->n_options : CMAP_OPTIONS_MAX;
+	return mk->n_options < CTMAP_OPTIONS_MAX ? mk->n_options : CTMAP_OPTIONS_MAX;
 }
 
-static int option_ok(const struct board_marks *mk, int i)
+static int option_ok(const struct ctpicture_marks *mk, int i)
 {
 	return on_grid(mk->options[i].tx, mk->options[i].ty);
 }
 
 /* A square of a tile face up on the map. */
-static int square_ok(const struct cthulhu *g, int sq)
+static int square_ok(const struct ctgame *g, int sq)
 {
-	return sq >= 0 && sq < CMAP_SQUARES && g->map.where[sq / 9] == CMAP_PLACED;
+	return sq >= 0 && sq < CTMAP_SQUARES && g->map.where[sq / 9] == CTMAP_PLACED;
 }
 
-static int any_reach(const struct cthulhu *g, const struct board_marks *mk)
+static int any_reach(const struct ctgame *g, const struct ctpicture_marks *mk)
 {
-	for (int i = 0; mk && mk->reach && i < mk->n_reach && i < CMAP_SQUARES; i++)
+	for (int i = 0; mk && mk->reach && i < mk->n_reach && i < CTMAP_SQUARES; i++)
 		if (square_ok(g, mk->reach[i]))
 			return 1;
 	return 0;
 }
 
 /* The pawns on square sq, and seat s's place among them (in seat order). */
-static int pawns_at(const struct cthulhu *g, int sq, int s, int *index)
+static int pawns_at(const struct ctgame *g, int sq, int s, int *index)
 {
 	int n = 0, i = 0;
 
-	for (int o = 0; o < g->n && o < CTHULHU_MAX; o++) {
+	for (int o = 0; o < g->n && o < CTGAME_MAX; o++) {
 		if (g->p[o].sq == sq) {
 			n++;
 			i += o < s;
@@ -341,14 +341,14 @@ static int pawns_at(const struct cthulhu *g, int sq, int s, int *index)
 }
 
 /* The cells of every tile on the map and every option. */
-static void bounds(const struct cthulhu *g, const struct board_marks *mk, struct frame *f)
+static void bounds(const struct ctgame *g, const struct ctpicture_marks *mk, struct frame *f)
 {
 	int any = 0;
 
 	memset(f, 0, sizeof(*f));
 	for (int ty = -R; ty <= R; ty++) {
 		for (int tx = -R; tx <= R; tx++) {
-			if (cmap_at(&g->map, tx, ty) < 0)
+			if (ctmap_at(&g->map, tx, ty) < 0)
 				continue;
 			if (!any || tx < f->cx0)
 				f->cx0 = tx;
@@ -398,14 +398,14 @@ static void box_add(struct box *b, int x0, int y0, int x1, int y1)
 	b->any = 1;
 }
 
-static void box_square(const struct cthulhu *g, struct box *b, int sq, int margin)
+static void box_square(const struct ctgame *g, struct box *b, int sq, int margin)
 {
 	int gx, gy;
 
 	if (!square_ok(g, sq))
 		return;
-	gx = cmap_gx(&g->map, sq);
-	gy = cmap_gy(&g->map, sq);
+	gx = ctmap_gx(&g->map, sq);
+	gy = ctmap_gy(&g->map, sq);
 	box_add(b, gx - margin, gy - margin, gx + margin, gy + margin);
 }
 
@@ -413,16 +413,16 @@ static void box_square(const struct cthulhu *g, struct box *b, int sq, int margi
  * of the player to move, the reachable squares, the target and the option
  * cells, with a square's margin, in whole cells, three cells a side at
  * least where the map has them. */
-static void crop(const struct cthulhu *g, const struct board_marks *mk, struct frame *f)
+static void crop(const struct ctgame *g, const struct ctpicture_marks *mk, struct frame *f)
 {
 	struct box b = { 0 };
 	int cx0, cy0, cx1, cy1;
 
-	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++)
+	for (int s = 0; s < g->n && s < CTGAME_MAX; s++)
 		box_square(g, &b, g->p[s].sq, 1);
-	if (g->seat < g->n && g->seat < CTHULHU_MAX)
+	if (g->seat < g->n && g->seat < CTGAME_MAX)
 		box_square(g, &b, g->p[g->seat].sq, 3);
-	for (int i = 0; mk && mk->reach && i < mk->n_reach && i < CMAP_SQUARES; i++)
+	for (int i = 0; mk && mk->reach && i < mk->n_reach && i < CTMAP_SQUARES; i++)
 		box_square(g, &b, mk->reach[i], 1);
 	if (mk)
 		box_square(g, &b, mk->target, 1);
@@ -461,12 +461,12 @@ static void crop(const struct cthulhu *g, const struct board_marks *mk, struct f
 	f->full = 0;
 }
 
-static double legend(cairo_t *cr, const struct cthulhu *g, const struct board_marks *mk, double x0,
-                     double y0, double width, int paint);
+static double legend(cairo_t *cr, const struct ctgame *g, const struct ctpicture_marks *mk,
+                     double x0, double y0, double width, int paint);
 
 /* The legend's height for a width, measured on a scratch surface; a
  * generous guess when cairo fails (the picture then fails to draw). */
-static double legend_height(const struct cthulhu *g, const struct board_marks *mk, double width)
+static double legend_height(const struct ctgame *g, const struct ctpicture_marks *mk, double width)
 {
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
 	cairo_t *cr = cairo_create(s);
@@ -480,14 +480,14 @@ static double legend_height(const struct cthulhu *g, const struct board_marks *m
 }
 
 /* The whole geometry of the picture for g and mk. */
-static void frame_of(const struct cthulhu *g, const struct board_marks *mk, struct frame *f)
+static void frame_of(const struct ctgame *g, const struct ctpicture_marks *mk, struct frame *f)
 {
 	double limit, s, longer;
 
 	bounds(g, mk, f);
 	if (!(mk && mk->full))
 		crop(g, mk, f);
-	limit = f->full ? BOARD_MAX_PX : BOARD_VIEW_PX;
+	limit = f->full ? CTPICTURE_MAX_PX : CTPICTURE_VIEW_PX;
 	f->ox = AXL + PAD;
 	f->oy = AXT + PAD;
 	f->w = 2 * (AXL + PAD) + 3.0 * S * (f->cx1 - f->cx0 + 1);
@@ -528,13 +528,13 @@ static int shown(const struct frame *f, int gx, int gy)
 }
 
 /* A square on the map within the picture. */
-static int square_shown(const struct frame *f, const struct cthulhu *g, int sq)
+static int square_shown(const struct frame *f, const struct ctgame *g, int sq)
 {
-	return square_ok(g, sq) && shown(f, cmap_gx(&g->map, sq), cmap_gy(&g->map, sq));
+	return square_ok(g, sq) && shown(f, ctmap_gx(&g->map, sq), ctmap_gy(&g->map, sq));
 }
 
-int board_locate(const struct cthulhu *g, const struct board_marks *marks, int gx, int gy,
-                 double *x, double *y, double *side)
+int ctpicture_locate(const struct ctgame *g, const struct ctpicture_marks *marks, int gx, int gy,
+                     double *x, double *y, double *side)
 {
 	struct frame f;
 
@@ -547,8 +547,8 @@ int board_locate(const struct cthulhu *g, const struct board_marks *marks, int g
 	return 0;
 }
 
-int board_area(const struct cthulhu *g, const struct board_marks *marks, int *gx0, int *gy0,
-               int *gx1, int *gy1, int *width, int *height)
+int ctpicture_area(const struct ctgame *g, const struct ctpicture_marks *marks, int *gx0, int *gy0,
+                   int *gx1, int *gy1, int *width, int *height)
 {
 	struct frame f;
 
@@ -572,11 +572,11 @@ static void rgb(cairo_t *cr, uint32_t c, double a)
 static uint32_t kind_rgb(int kind)
 {
 	switch (kind) {
-	case CMAP_STREET:
+	case CTMAP_STREET:
 		return C_STREET;
-	case CMAP_INTERIOR:
+	case CTMAP_INTERIOR:
 		return C_INTERIOR;
-	case CMAP_ENTRANCE:
+	case CTMAP_ENTRANCE:
 		return C_ENTRANCE;
 	default:
 		return C_BLOCKED;
@@ -636,15 +636,15 @@ static void draw_layout(cairo_t *cr, const struct frame *f, const char *kind, in
 	cairo_stroke(cr);
 }
 
-static void draw_tiles(cairo_t *cr, const struct frame *f, const struct cmap *m)
+static void draw_tiles(cairo_t *cr, const struct frame *f, const struct ctmap *m)
 {
 	for (int ty = f->cy0; ty <= f->cy1; ty++) {
 		for (int tx = f->cx0; tx <= f->cx1; tx++) {
-			int t = cmap_at(m, tx, ty);
+			int t = ctmap_at(m, tx, ty);
 
 			if (t < 0)
 				continue;
-			if (m->where[t] == CMAP_ACTIVATED) {
+			if (m->where[t] == CTMAP_ACTIVATED) {
 				rgb(cr, C_ACTIVATED, 1);
 				cairo_rectangle(cr, sq_x(f, 3 * tx), sq_y(f, 3 * ty), 3 * S, 3 * S);
 				cairo_fill(cr);
@@ -657,17 +657,17 @@ static void draw_tiles(cairo_t *cr, const struct frame *f, const struct cmap *m)
 	cairo_set_line_width(cr, 2);
 	for (int ty = f->cy0; ty <= f->cy1; ty++)
 		for (int tx = f->cx0; tx <= f->cx1; tx++)
-			if (cmap_at(m, tx, ty) >= 0)
+			if (ctmap_at(m, tx, ty) >= 0)
 				cairo_rectangle(cr, sq_x(f, 3 * tx), sq_y(f, 3 * ty), 3 * S, 3 * S);
 	cairo_stroke(cr);
 }
 
 /* C5: a small arrow just outside each open side, pointing away from the map. */
-static void draw_streets(cairo_t *cr, const struct frame *f, const struct cmap *m)
+static void draw_streets(cairo_t *cr, const struct frame *f, const struct ctmap *m)
 {
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-	struct cmap_street st[4 * CMAP_TILES];
-	int n = cmap_streets(m, st);
+	struct ctmap_street st[4 * CTMAP_TILES];
+	int n = ctmap_streets(m, st);
 
 	rgb(cr, C_ARROW, 1);
 	for (int i = 0; i < n; i++) {
@@ -685,19 +685,19 @@ static void draw_streets(cairo_t *cr, const struct frame *f, const struct cmap *
 	cairo_fill(cr);
 }
 
-static void draw_reach(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
-                       const struct board_marks *mk)
+static void draw_reach(cairo_t *cr, const struct frame *f, const struct ctgame *g,
+                       const struct ctpicture_marks *mk)
 {
 	if (!mk || !mk->reach)
 		return;
-	for (int i = 0; i < mk->n_reach && i < CMAP_SQUARES; i++) {
+	for (int i = 0; i < mk->n_reach && i < CTMAP_SQUARES; i++) {
 		int sq = mk->reach[i];
 		double x, y;
 
 		if (!square_shown(f, g, sq))
 			continue;
-		x = sq_x(f, cmap_gx(&g->map, sq));
-		y = sq_y(f, cmap_gy(&g->map, sq));
+		x = sq_x(f, ctmap_gx(&g->map, sq));
+		y = sq_y(f, ctmap_gy(&g->map, sq));
 		rgb(cr, C_REACH, 0.5);
 		cairo_rectangle(cr, x, y, S, S);
 		cairo_fill(cr);
@@ -794,16 +794,16 @@ static void strip_spot(int k, int i, double *x, double *size)
 	*size = m;
 }
 
-static void draw_figures(cairo_t *cr, const struct frame *f, const struct cthulhu *g)
+static void draw_figures(cairo_t *cr, const struct frame *f, const struct ctgame *g)
 {
-	for (int sq = 0; sq < CMAP_SQUARES; sq++) {
+	for (int sq = 0; sq < CTMAP_SQUARES; sq++) {
 		int bits = g->square[sq], k = 0, i = 0;
 		double x, y;
 
 		if (!bits || !square_shown(f, g, sq))
 			continue;
-		x = sq_x(f, cmap_gx(&g->map, sq));
-		y = sq_y(f, cmap_gy(&g->map, sq));
+		x = sq_x(f, ctmap_gx(&g->map, sq));
+		y = sq_y(f, ctmap_gy(&g->map, sq));
 		if (!pawns_at(g, sq, 0, NULL)) {
 			/* alone: cultist top left, byakhee top right, heart bottom
 			 * left, bullet bottom right */
@@ -892,9 +892,9 @@ static void disc(cairo_t *cr, int s, double cx, double cy, double r)
 	text_at(cr, num, cx, cy);
 }
 
-static void draw_pawns(cairo_t *cr, const struct frame *f, const struct cthulhu *g)
+static void draw_pawns(cairo_t *cr, const struct frame *f, const struct ctgame *g)
 {
-	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
+	for (int s = 0; s < g->n && s < CTGAME_MAX; s++) {
 		int sq = g->p[s].sq, n, i;
 		double dx, dy, r;
 
@@ -904,20 +904,20 @@ static void draw_pawns(cairo_t *cr, const struct frame *f, const struct cthulhu 
 			continue;
 		n = pawns_at(g, sq, s, &i);
 		pawn_spot(n, i, g->square[sq] != 0, &dx, &dy, &r);
-		disc(cr, s, sq_x(f, cmap_gx(&g->map, sq)) + S / 2.0 + dx,
-		     sq_y(f, cmap_gy(&g->map, sq)) + S / 2.0 + dy, r);
+		disc(cr, s, sq_x(f, ctmap_gx(&g->map, sq)) + S / 2.0 + dx,
+		     sq_y(f, ctmap_gy(&g->map, sq)) + S / 2.0 + dy, r);
 	}
 }
 
-static void draw_target(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
-                        const struct board_marks *mk)
+static void draw_target(cairo_t *cr, const struct frame *f, const struct ctgame *g,
+                        const struct ctpicture_marks *mk)
 {
 	double x, y;
 
 	if (!mk || !square_shown(f, g, mk->target))
 		return;
-	x = sq_x(f, cmap_gx(&g->map, mk->target));
-	y = sq_y(f, cmap_gy(&g->map, mk->target));
+	x = sq_x(f, ctmap_gx(&g->map, mk->target));
+	y = sq_y(f, ctmap_gy(&g->map, mk->target));
 	rgb(cr, C_TARGET, 1);
 	cairo_set_line_width(cr, 4);
 	cairo_rectangle(cr, x + 2, y + 2, S - 4, S - 4);
@@ -926,7 +926,7 @@ static void draw_target(cairo_t *cr, const struct frame *f, const struct cthulhu
 
 /* first[i]: the first option at the cell of option i (i itself for the
  * first), or -1 for an option off the grid. Returns n_options(mk). */
-static int option_cells(const struct board_marks *mk, int16_t first[CMAP_OPTIONS_MAX])
+static int option_cells(const struct ctpicture_marks *mk, int16_t first[CTMAP_OPTIONS_MAX])
 {
 	int n = n_options(mk);
 
@@ -941,10 +941,10 @@ static int option_cells(const struct board_marks *mk, int16_t first[CMAP_OPTIONS
 }
 
 /* C6: every candidate cell outlined; the preview as a translucent tile. */
-static void draw_option_cells(cairo_t *cr, const struct frame *f, const struct board_marks *mk)
+static void draw_option_cells(cairo_t *cr, const struct frame *f, const struct ctpicture_marks *mk)
 {
 	static const double dash[1] = { 6 };
-	int16_t first[CMAP_OPTIONS_MAX];
+	int16_t first[CTMAP_OPTIONS_MAX];
 	int n = option_cells(mk, first);
 
 	for (int i = 0; i < n; i++) {
@@ -966,16 +966,16 @@ static void draw_option_cells(cairo_t *cr, const struct frame *f, const struct b
 	}
 }
 
-static void draw_preview(cairo_t *cr, const struct frame *f, const struct board_marks *mk)
+static void draw_preview(cairo_t *cr, const struct frame *f, const struct ctpicture_marks *mk)
 {
-	const struct cmap_option *o;
+	const struct ctmap_option *o;
 	char kind[9];
 
 	if (!mk || mk->preview < 0 || mk->preview >= n_options(mk) || mk->tile < 0 ||
-	    mk->tile >= CMAP_TILES || !option_ok(mk, mk->preview))
+	    mk->tile >= CTMAP_TILES || !option_ok(mk, mk->preview))
 		return;
 	o = &mk->options[mk->preview];
-	cmap_layout(mk->tile, o->rot & 3, kind);
+	ctmap_layout(mk->tile, o->rot & 3, kind);
 	draw_layout(cr, f, kind, o->tx, o->ty, 0.6);
 	rgb(cr, C_OPTION, 1);
 	cairo_set_line_width(cr, 3);
@@ -984,11 +984,11 @@ static void draw_preview(cairo_t *cr, const struct frame *f, const struct board_
 }
 
 /* The labels "#n #m" of each candidate cell, two numbers a line (the
- * first eight: cmap_options gives a cell four at most). */
-static void draw_option_labels(cairo_t *cr, const struct frame *f, const struct board_marks *mk)
+ * first eight: ctmap_options gives a cell four at most). */
+static void draw_option_labels(cairo_t *cr, const struct frame *f, const struct ctpicture_marks *mk)
 {
 	enum { PER_LINE = 2, LINES = 4 };
-	int16_t first[CMAP_OPTIONS_MAX];
+	int16_t first[CTMAP_OPTIONS_MAX];
 	int n = option_cells(mk, first);
 
 	font(cr, 1, 15);
@@ -1072,20 +1072,20 @@ static double overlap(double ax, double ay, double aw, double ah, double bx, dou
 }
 
 /* The area of the box (unscaled) over figures, tokens and pawns. */
-static double covered(const struct frame *f, const struct cthulhu *g, double x, double y, double w,
+static double covered(const struct frame *f, const struct ctgame *g, double x, double y, double w,
                       double h)
 {
-	const struct cmap *m = &g->map;
+	const struct ctmap *m = &g->map;
 	double area = 0;
 	int gx0 = 3 * f->cx0 + (int)((x - f->ox) / S) - 1,
 	    gy0 = 3 * f->cy0 + (int)((y - f->oy) / S) - 1;
 
 	for (int gy = gy0; gy <= gy0 + (int)(h / S) + 2; gy++) {
 		for (int gx = gx0; gx <= gx0 + (int)(w / S) + 2; gx++) {
-			int tx = cell_of(gx), ty = cell_of(gy), t = cmap_at(m, tx, ty), sq, bits;
+			int tx = cell_of(gx), ty = cell_of(gy), t = ctmap_at(m, tx, ty), sq, bits;
 			double sx = sq_x(f, gx), sy = sq_y(f, gy);
 
-			if (t < 0 || m->where[t] != CMAP_PLACED)
+			if (t < 0 || m->where[t] != CTMAP_PLACED)
 				continue;
 			sq = t * 9 + (gy - 3 * ty) * 3 + (gx - 3 * tx);
 			bits = g->square[sq];
@@ -1107,10 +1107,10 @@ static double covered(const struct frame *f, const struct cthulhu *g, double x, 
 /* Lays out the label of site `t` when the picture shows it: a site on the
  * map, or a site taken off whose cell is still empty. Returns 0, or -1
  * when the picture shows no label of t. */
-static int site_label(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
-                      const struct board_marks *mk, int li, int t, struct label *lb)
+static int site_label(cairo_t *cr, const struct frame *f, const struct ctgame *g,
+                      const struct ctpicture_marks *mk, int li, int t, struct label *lb)
 {
-	const struct cmap *m = &g->map;
+	const struct ctmap *m = &g->map;
 	int st = site_state(m, t), tx = m->tx[t], ty = m->ty[t];
 	const char *name = ctnames_tile(t, names_lang(li));
 	double maxw = 3 * S + 16, wide = 0;
@@ -1118,8 +1118,8 @@ static int site_label(cairo_t *cr, const struct frame *f, const struct cthulhu *
 
 	if (st < 0 || tx < f->cx0 || tx > f->cx1 || ty < f->cy0 || ty > f->cy1)
 		return -1;
-	if ((st == W_SANCTIFIED || st == W_REMOVED) ? cmap_at(m, tx, ty) >= 0
-	                                            : cmap_at(m, tx, ty) != t)
+	if ((st == W_SANCTIFIED || st == W_REMOVED) ? ctmap_at(m, tx, ty) >= 0
+	                                            : ctmap_at(m, tx, ty) != t)
 		return -1;
 	memset(lb, 0, sizeof(*lb));
 	/* about 11 pixels on the screen, within 11..17 unscaled */
@@ -1179,15 +1179,15 @@ static int site_label(cairo_t *cr, const struct frame *f, const struct cthulhu *
 }
 
 /* The dashed outline of the cells of sites taken off the map. */
-static void draw_site_cells(cairo_t *cr, const struct frame *f, const struct cthulhu *g)
+static void draw_site_cells(cairo_t *cr, const struct frame *f, const struct ctgame *g)
 {
 	static const double dash[1] = { 5 };
-	const struct cmap *m = &g->map;
+	const struct ctmap *m = &g->map;
 
-	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+	for (int t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++) {
 		int st = site_state(m, t);
 
-		if ((st != W_SANCTIFIED && st != W_REMOVED) || cmap_at(m, m->tx[t], m->ty[t]) >= 0)
+		if ((st != W_SANCTIFIED && st != W_REMOVED) || ctmap_at(m, m->tx[t], m->ty[t]) >= 0)
 			continue;
 		rgb(cr, site_rgb(st), 1);
 		cairo_set_line_width(cr, 2);
@@ -1199,12 +1199,12 @@ static void draw_site_cells(cairo_t *cr, const struct frame *f, const struct cth
 	}
 }
 
-static void draw_site_labels(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
-                             const struct board_marks *mk, int li)
+static void draw_site_labels(cairo_t *cr, const struct frame *f, const struct ctgame *g,
+                             const struct ctpicture_marks *mk, int li)
 {
 	struct label lb;
 
-	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+	for (int t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++) {
 		if (site_label(cr, f, g, mk, li, t, &lb) < 0)
 			continue;
 		rgb(cr, C_LABEL, 0.92);
@@ -1222,8 +1222,8 @@ static void draw_site_labels(cairo_t *cr, const struct frame *f, const struct ct
 	}
 }
 
-int board_label(const struct cthulhu *g, const struct board_marks *marks, int tile, double *x,
-                double *y, double *w, double *h)
+int ctpicture_label(const struct ctgame *g, const struct ctpicture_marks *marks, int tile,
+                    double *x, double *y, double *w, double *h)
 {
 	cairo_surface_t *s;
 	cairo_t *cr;
@@ -1231,7 +1231,7 @@ int board_label(const struct cthulhu *g, const struct board_marks *marks, int ti
 	struct label lb;
 	int r = -1;
 
-	if (tile < CMAP_SITE_FIRST || tile >= CMAP_TILES)
+	if (tile < CTMAP_SITE_FIRST || tile >= CTMAP_TILES)
 		return -1;
 	frame_of(g, marks, &f);
 	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
@@ -1371,8 +1371,8 @@ static void flow_item(struct flow *fl, enum icon ic, uint32_t arg, const char *s
 
 /* Lays out (and with `paint` draws) the legend at (x0, y0) in `width`
  * pixels; returns its height. */
-static double legend(cairo_t *cr, const struct cthulhu *g, const struct board_marks *mk, double x0,
-                     double y0, double width, int paint)
+static double legend(cairo_t *cr, const struct ctgame *g, const struct ctpicture_marks *mk,
+                     double x0, double y0, double width, int paint)
 {
 	static const int kinds[5] = { W_STREET, W_INTERIOR, W_ENTRANCE, W_BLOCKED, W_ACTIVATED };
 	static const uint32_t kind_c[5] = { C_STREET, C_INTERIOR, C_ENTRANCE, C_BLOCKED,
@@ -1389,7 +1389,7 @@ static double legend(cairo_t *cr, const struct cthulhu *g, const struct board_ma
 		cairo_stroke(cr);
 	}
 	flow_item(&fl, I_NONE, 0, word(li, W_H_PLAYERS), 1);
-	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
+	for (int s = 0; s < g->n && s < CTGAME_MAX; s++) {
 		seat_label(mk, li, s, name, sizeof(name));
 		flow_item(&fl, I_DISC, (uint32_t)s, name, s == g->seat && !g->end);
 	}
@@ -1414,7 +1414,7 @@ static double legend(cairo_t *cr, const struct cthulhu *g, const struct board_ma
 			flow_item(&fl, I_OPTION, 0, buf, 0);
 		}
 	}
-	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+	for (int t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++) {
 		int st = site_state(&g->map, t);
 
 		if (st < 0)
@@ -1430,8 +1430,8 @@ static double legend(cairo_t *cr, const struct cthulhu *g, const struct board_ma
 	return fl.y + LEG_ROW + LEG_MARGIN / 2 - y0;
 }
 
-static void draw(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
-                 const struct board_marks *mk)
+static void draw(cairo_t *cr, const struct frame *f, const struct ctgame *g,
+                 const struct ctpicture_marks *mk)
 {
 	cairo_font_options_t *fo = cairo_font_options_create();
 	int li = lang_index(mk ? mk->lang : NULL);
@@ -1476,7 +1476,7 @@ static void draw(cairo_t *cr, const struct frame *f, const struct cthulhu *g,
  * on every row) in a quarter of the time. */
 #define PNG_LEVEL 3
 
-/* A growing buffer capped at BOARD_PNG_MAX; over = 1 once a write did not
+/* A growing buffer capped at CTPICTURE_PNG_MAX; over = 1 once a write did not
  * fit or memory ran out. */
 struct sink {
 	unsigned char *buf;
@@ -1488,7 +1488,7 @@ static void sink_write(png_structp pp, png_bytep data, size_t n)
 {
 	struct sink *k = png_get_io_ptr(pp);
 
-	if (k->over || n > BOARD_PNG_MAX - k->len) {
+	if (k->over || n > CTPICTURE_PNG_MAX - k->len) {
 		k->over = 1;
 		return;
 	}
@@ -1498,7 +1498,7 @@ static void sink_write(png_structp pp, png_bytep data, size_t n)
 
 		while (cap < k->len + n)
 			cap *= 2;
-		cap = cap < BOARD_PNG_MAX ? cap : BOARD_PNG_MAX;
+		cap = cap < CTPICTURE_PNG_MAX ? cap : CTPICTURE_PNG_MAX;
 		p = realloc(k->buf, cap);
 		if (!p) {
 			k->over = 1;
@@ -1552,8 +1552,8 @@ static int encode(cairo_surface_t *s, unsigned char *row, struct sink *k)
 	return k->over ? -1 : 0;
 }
 
-/* Draws the picture of g with mk and encodes it (board_png's contract). */
-static int render(const struct cthulhu *g, const struct board_marks *mk, unsigned char **png,
+/* Draws the picture of g with mk and encodes it (ctpicture_png's contract). */
+static int render(const struct ctgame *g, const struct ctpicture_marks *mk, unsigned char **png,
                   size_t *len)
 {
 	struct sink k = { NULL, 0, 0, 0 };
@@ -1598,11 +1598,11 @@ out:
  * itself (key_marks), so two equal keys give the same bytes whatever else
  * differs between the states they were taken from. */
 struct key {
-	struct cthulhu g;
+	struct ctgame g;
 	int32_t tile, preview, target, full, lang, n_options, n_reach;
-	char names[CTHULHU_MAX][SHOWN_NAME + 2];
-	struct cmap_option options[CMAP_OPTIONS_MAX];
-	int16_t reach[CMAP_SQUARES];
+	char names[CTGAME_MAX][SHOWN_NAME + 2];
+	struct ctmap_option options[CTMAP_OPTIONS_MAX];
+	int16_t reach[CTMAP_SQUARES];
 };
 
 #define CACHE_SLOTS 8
@@ -1620,13 +1620,13 @@ static struct {
 	struct slot slot[CACHE_SLOTS];
 	size_t bytes;
 	uint64_t clock;
-	struct board_cache_stats stats;
+	struct ctpicture_cache_stats stats;
 } cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Sets *k to the key of g and mk (mk may be NULL). */
-static void key_of(const struct cthulhu *g, const struct board_marks *mk, struct key *k)
+static void key_of(const struct ctgame *g, const struct ctpicture_marks *mk, struct key *k)
 {
-	int n = g->n < CTHULHU_MAX ? g->n : CTHULHU_MAX;
+	int n = g->n < CTGAME_MAX ? g->n : CTGAME_MAX;
 
 	memset(k, 0, sizeof(*k));
 	k->g.map = g->map;
@@ -1647,18 +1647,18 @@ static void key_of(const struct cthulhu *g, const struct board_marks *mk, struct
 	if (k->n_options)
 		memcpy(k->options, mk->options, (size_t)k->n_options * sizeof(k->options[0]));
 	if (mk && mk->reach && mk->n_reach > 0) {
-		k->n_reach = mk->n_reach < CMAP_SQUARES ? mk->n_reach : CMAP_SQUARES;
+		k->n_reach = mk->n_reach < CTMAP_SQUARES ? mk->n_reach : CTMAP_SQUARES;
 		memcpy(k->reach, mk->reach, (size_t)k->n_reach * sizeof(k->reach[0]));
 	}
-	for (int s = 0; mk && s < CTHULHU_MAX; s++)
+	for (int s = 0; mk && s < CTGAME_MAX; s++)
 		if (mk->names[s])
 			snprintf(k->names[s], sizeof(k->names[s]), "%s", mk->names[s]);
 }
 
 /* The marks a key stands for, pointing into k. */
-static void key_marks(const struct key *k, struct board_marks *mk)
+static void key_marks(const struct key *k, struct ctpicture_marks *mk)
 {
-	board_marks_init(mk);
+	ctpicture_marks_init(mk);
 	mk->tile = k->tile;
 	mk->preview = k->preview;
 	mk->target = k->target;
@@ -1668,7 +1668,7 @@ static void key_marks(const struct key *k, struct board_marks *mk)
 	mk->n_options = k->n_options;
 	mk->reach = k->reach;
 	mk->n_reach = k->n_reach;
-	for (int s = 0; s < CTHULHU_MAX; s++)
+	for (int s = 0; s < CTGAME_MAX; s++)
 		mk->names[s] = k->names[s];
 }
 
@@ -1741,10 +1741,10 @@ static void cache_put(const struct key *k, const unsigned char *png, size_t len)
 	cache.bytes += len;
 }
 
-int board_png(const struct cthulhu *g, const struct board_marks *marks, unsigned char **png,
-              size_t *len)
+int ctpicture_png(const struct ctgame *g, const struct ctpicture_marks *marks, unsigned char **png,
+                  size_t *len)
 {
-	struct board_marks mk;
+	struct ctpicture_marks mk;
 	struct key *k = malloc(sizeof(*k));
 	int rc;
 
@@ -1777,7 +1777,7 @@ int board_png(const struct cthulhu *g, const struct board_marks *marks, unsigned
 	return rc;
 }
 
-void board_cache_stats(struct board_cache_stats *out)
+void ctpicture_cache_stats(struct ctpicture_cache_stats *out)
 {
 	pthread_mutex_lock(&cache.lock);
 	*out = cache.stats;
@@ -1788,7 +1788,7 @@ void board_cache_stats(struct board_cache_stats *out)
 	pthread_mutex_unlock(&cache.lock);
 }
 
-void board_cache_clear(void)
+void ctpicture_cache_clear(void)
 {
 	pthread_mutex_lock(&cache.lock);
 	for (int i = 0; i < CACHE_SLOTS; i++)
@@ -1797,14 +1797,15 @@ void board_cache_clear(void)
 	pthread_mutex_unlock(&cache.lock);
 }
 
-int board_png_file(const struct cthulhu *g, const struct board_marks *marks, const char *path)
+int ctpicture_png_file(const struct ctgame *g, const struct ctpicture_marks *marks,
+                       const char *path)
 {
 	unsigned char *png;
 	size_t len;
 	FILE *fp;
 	int saved;
 
-	if (board_png(g, marks, &png, &len) < 0) {
+	if (ctpicture_png(g, marks, &png, &len) < 0) {
 		errno = EIO;
 		return -1;
 	}
@@ -1834,9 +1835,9 @@ fail:
 	return -1;
 }
 
-void board_cleanup(void)
+void ctpicture_cleanup(void)
 {
-	board_cache_clear();
+	ctpicture_cache_clear();
 	cairo_debug_reset_static_data();
 	FcFini();
 }
@@ -1871,18 +1872,18 @@ static void put_line(struct out *o, const char *line, size_t n)
 }
 
 /* The players by seat, when the caller names any. */
-static void text_players(struct out *o, const struct cthulhu *g, const struct board_marks *mk,
+static void text_players(struct out *o, const struct ctgame *g, const struct ctpicture_marks *mk,
                          int li)
 {
 	char item[96], name[64];
 	int any = 0;
 
-	for (int s = 0; mk && s < CTHULHU_MAX; s++)
+	for (int s = 0; mk && s < CTGAME_MAX; s++)
 		any |= mk->names[s] != NULL;
 	if (!any)
 		return;
 	put(o, word(li, W_H_PLAYERS), strlen(word(li, W_H_PLAYERS)));
-	for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
+	for (int s = 0; s < g->n && s < CTGAME_MAX; s++) {
 		seat_label(mk, li, s, name, sizeof(name));
 		snprintf(item, sizeof(item), "%s %d %s", s ? "," : "", s + 1, name);
 		put(o, item, strlen(item));
@@ -1892,11 +1893,12 @@ static void text_players(struct out *o, const struct cthulhu *g, const struct bo
 
 /* A line per Ritual Site that is or was on the map: its name, its middle
  * square and its state. */
-static void text_sites(struct out *o, const struct cthulhu *g, const struct board_marks *mk, int li)
+static void text_sites(struct out *o, const struct ctgame *g, const struct ctpicture_marks *mk,
+                       int li)
 {
-	const struct cmap *m = &g->map;
+	const struct ctmap *m = &g->map;
 
-	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+	for (int t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++) {
 		char line[256], state[96];
 
 		if (site_state(m, t) < 0)
@@ -1910,11 +1912,11 @@ static void text_sites(struct out *o, const struct cthulhu *g, const struct boar
 }
 
 /* The square at global (gx, gy) face up on the map, or -1. */
-static int square_at(const struct cthulhu *g, int gx, int gy)
+static int square_at(const struct ctgame *g, int gx, int gy)
 {
-	int tx = cell_of(gx), ty = cell_of(gy), t = cmap_at(&g->map, tx, ty);
+	int tx = cell_of(gx), ty = cell_of(gy), t = ctmap_at(&g->map, tx, ty);
 
-	if (t < 0 || g->map.where[t] != CMAP_PLACED)
+	if (t < 0 || g->map.where[t] != CTMAP_PLACED)
 		return -1;
 	return t * 9 + (gy - 3 * ty) * 3 + (gx - 3 * tx);
 }
@@ -1922,7 +1924,7 @@ static int square_at(const struct cthulhu *g, int gx, int gy)
 /* A line "gx,gy: pawn 1, pawn 3, cultist" per square of f that holds more
  * than one thing, in reading order, written to o (when not NULL) in
  * language li; returns how many such squares there are. */
-static int text_shared(const struct cthulhu *g, const struct frame *f, struct out *o, int li)
+static int text_shared(const struct ctgame *g, const struct frame *f, struct out *o, int li)
 {
 	int count = 0;
 
@@ -1945,7 +1947,7 @@ static int text_shared(const struct cthulhu *g, const struct frame *f, struct ou
 			snprintf(item, sizeof(item), "%d,%d:", gx, gy);
 			put(o, item, strlen(item));
 			things = 0;
-			for (int s = 0; s < g->n && s < CTHULHU_MAX; s++) {
+			for (int s = 0; s < g->n && s < CTGAME_MAX; s++) {
 				if (g->p[s].sq != sq)
 					continue;
 				snprintf(item, sizeof(item), "%s %s %d", things++ ? "," : "",
@@ -1965,47 +1967,47 @@ static int text_shared(const struct cthulhu *g, const struct frame *f, struct ou
 	return count;
 }
 
-#define TW (3 * CMAP_DIM) /* squares across the grid */
+#define TW (3 * CTMAP_DIM) /* squares across the grid */
 
 /* The character of every square of the frame, [gy - 3 cy0][gx - 3 cx0]. */
-static void text_grid(const struct cthulhu *g, const struct board_marks *mk, const struct frame *f,
-                      char grid[TW][TW])
+static void text_grid(const struct ctgame *g, const struct ctpicture_marks *mk,
+                      const struct frame *f, char grid[TW][TW])
 {
 	static const char arrow[4] = { '^', '>', 'v', '<' };
 	static const int mid[4] = { 1, 5, 7, 3 };
-	const struct cmap *m = &g->map;
-	struct cmap_street st[4 * CMAP_TILES];
+	const struct ctmap *m = &g->map;
+	struct ctmap_street st[4 * CTMAP_TILES];
 	int gx0 = 3 * f->cx0, gy0 = 3 * f->cy0, n;
-	uint8_t reach[CMAP_BITMAP_BYTES] = { 0 };
+	uint8_t reach[CTMAP_BITMAP_BYTES] = { 0 };
 
 	memset(grid, ' ', sizeof(char[TW][TW]));
 	for (int ty = f->cy0; ty <= f->cy1; ty++) {
 		for (int tx = f->cx0; tx <= f->cx1; tx++) {
-			int t = cmap_at(m, tx, ty);
+			int t = ctmap_at(m, tx, ty);
 
 			for (int l = 0; t >= 0 && l < 9; l++)
 				grid[3 * ty + l / 3 - gy0][3 * tx + l % 3 - gx0] =
-				    m->where[t] == CMAP_ACTIVATED ? 'X' : m->kind[t][l];
+				    m->where[t] == CTMAP_ACTIVATED ? 'X' : m->kind[t][l];
 		}
 	}
-	n = cmap_streets(m, st);
+	n = ctmap_streets(m, st);
 	for (int i = 0; i < n; i++) {
 		int l = mid[st[i].side];
 
 		grid[3 * st[i].ty + l / 3 - gy0][3 * st[i].tx + l % 3 - gx0] = arrow[st[i].side];
 	}
-	for (int i = 0; mk && mk->reach && i < mk->n_reach && i < CMAP_SQUARES; i++)
+	for (int i = 0; mk && mk->reach && i < mk->n_reach && i < CTMAP_SQUARES; i++)
 		if (square_ok(g, mk->reach[i]))
-			cmap_bit_set(reach, mk->reach[i]);
-	for (int sq = 0; sq < CMAP_SQUARES; sq++) {
+			ctmap_bit_set(reach, mk->reach[i]);
+	for (int sq = 0; sq < CTMAP_SQUARES; sq++) {
 		int bits = g->square[sq], pawns = 0, seat = 0;
 		char *c;
 
 		if (!square_ok(g, sq))
 			continue;
-		c = &grid[cmap_gy(m, sq) - gy0][cmap_gx(m, sq) - gx0];
+		c = &grid[ctmap_gy(m, sq) - gy0][ctmap_gx(m, sq) - gx0];
 		for (int s = g->n - 1; s >= 0; s--) {
-			if (s < CTHULHU_MAX && g->p[s].sq == sq) {
+			if (s < CTGAME_MAX && g->p[s].sq == sq) {
 				pawns++;
 				seat = s;
 			}
@@ -2022,19 +2024,19 @@ static void text_grid(const struct cthulhu *g, const struct board_marks *mk, con
 			*c = 'h';
 		else if (bits & CS_BULLET)
 			*c = 'b';
-		else if (cmap_bit(reach, sq))
+		else if (ctmap_bit(reach, sq))
 			*c = '+';
 	}
 }
 
 /* Option labels: one to three numbers a row, or the first and last of more. */
-static void text_options(const struct board_marks *mk, const struct frame *f, char grid[TW][TW])
+static void text_options(const struct ctpicture_marks *mk, const struct frame *f, char grid[TW][TW])
 {
-	int16_t first[CMAP_OPTIONS_MAX];
+	int16_t first[CTMAP_OPTIONS_MAX];
 	int n = option_cells(mk, first);
 
 	for (int i = 0; i < n; i++) {
-		int num[CMAP_OPTIONS_MAX], k = 0, row0;
+		int num[CTMAP_OPTIONS_MAX], k = 0, row0;
 		char lab[3][16];
 
 		if (first[i] != i)
@@ -2066,8 +2068,8 @@ static void text_options(const struct board_marks *mk, const struct frame *f, ch
 	}
 }
 
-int board_text(const struct cthulhu *g, const struct board_marks *marks, const char *lang,
-               char *buf, size_t cap)
+int ctpicture_text(const struct ctgame *g, const struct ctpicture_marks *marks, const char *lang,
+                   char *buf, size_t cap)
 {
 	char line[8 + 2 * TW], num[16];
 	struct out o = { buf, cap, 0, 0 };
