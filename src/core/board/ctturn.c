@@ -532,6 +532,506 @@ static int next_seat(const struct ctgame *g, int s)
 	return s;
 }
 
+/* What a phase function asks of ct_run: run the next phase, ask for the
+ * pending decision (or take its only option), or wait for input. */
+enum { RUN_NEXT, RUN_ASK, RUN_WAIT };
+
+/* The automatic phases, one function each (and the input phases that may
+ * move on without asking). Each leaves g->phase at the next one. */
+
+/* The values of chance come from outside (ctgame_apply); a game over waits
+ * for nothing. */
+static int ph_wait(struct ctgame *g, struct game_events *ev)
+{
+	(void)g;
+	(void)ev;
+	return RUN_WAIT;
+}
+
+static int ph_draw_card(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	if (g->count && !ct_pile_count(g->card_at, CTGAME_CARDS, CW_DECK))
+		for (int c = 0; c < CTGAME_CARDS; c++)
+			if (g->card_at[c] == CW_DISCARD)
+				g->card_at[c] = CW_DECK;
+	if (g->count && ct_pile_count(g->card_at, CTGAME_CARDS, CW_DECK))
+		return RUN_WAIT;
+	ret(g); /* B50 */
+	return RUN_NEXT;
+}
+
+static int ph_draw_relic(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	if (g->rcount && !ct_pile_count(g->relic_at, CTGAME_RELICS, CW_DECK))
+		for (int r = 0; r < CTGAME_RELICS; r++)
+			if (g->relic_at[r] == CW_DISCARD)
+				g->relic_at[r] = CW_DECK; /* B52 */
+	if (g->rcount && ct_pile_count(g->relic_at, CTGAME_RELICS, CW_DECK))
+		return RUN_WAIT;
+	g->rcount = 0;
+	ret(g);
+	return RUN_NEXT;
+}
+
+static int ph_draw_tile(struct ctgame *g, struct game_events *ev)
+{
+	int seat = g->seat;
+	if (!ct_deck_tiles(g)) {
+		emit(ev, CV_TILE_RESHUFFLE, seat, 0, __builtin_popcount(g->tile_discard));
+		g->tile_discard = 0;
+	}
+	return RUN_WAIT;
+}
+
+static int ph_tile(struct ctgame *g, struct game_events *ev)
+{
+	struct ctgame_option opt[CTGAME_OPTIONS];
+	(void)ev;
+	if (ctgame_options(g, opt) == 0) {
+		g->phase = PH_REMOVE; /* B9 */
+		return RUN_NEXT;
+	}
+	return RUN_ASK;
+}
+
+static int ph_figure(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	if (g->count == 0) {
+		ret(g);
+		return RUN_NEXT;
+	}
+	return RUN_ASK;
+}
+
+static int ph_square(struct ctgame *g, struct game_events *ev)
+{
+	struct ctgame_player *p = &g->p[g->seat];
+	struct ctgame_option opt[CTGAME_OPTIONS];
+	if (g->count == 0 || !g->cultists) {
+		ret(g);
+		return RUN_NEXT;
+	}
+	if (ctgame_options(g, opt) == 0) {
+		ct_card_figure(g, p->sq, CS_CULTIST, ev); /* B43 */
+		g->count--;
+		return RUN_NEXT;
+	}
+	return RUN_ASK;
+}
+
+static int ph_move(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	if ((g->flags & (F_MOVE_OVER | F_SKIP67 | F_DEFEATED | F_INSANE)) || g->left == 0) {
+		g->phase = PH_MOVE_END;
+		return RUN_NEXT;
+	}
+	return RUN_ASK;
+}
+
+static int ph_turn(struct ctgame *g, struct game_events *ev)
+{
+	int seat = g->seat;
+	struct ctgame_player *p = &g->p[seat];
+	p->played = 0;
+	if (p->sanity == 0) {
+		p->sanity = p->start;
+		emit(ev, CV_SANITY, seat, p->start, p->sanity);
+	}
+	g->flags = 0;
+	g->fflags = 0;
+	g->total = g->left = 0;
+	g->enemy = 0;
+	g->sp = 0;
+	emit(ev, CV_TURN, seat, g->round, (int)(g->turns + 1 > 32767 ? 32767 : g->turns + 1));
+	g->phase = PH_AUTOMATIC;
+	for (int k = CK_WHISPERS; k <= CK_OMEN; k++)
+		if (ctgame_in_hand(g, seat, k))
+			return RUN_ASK;
+	g->phase = PH_STEP1_DONE;
+	return RUN_NEXT;
+}
+
+static int ph_step1_done(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	play_point(g, CM_PP1, PH_STEP2);
+	return RUN_NEXT;
+}
+
+static int ph_step2(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	if (g->flags & F_INSANE)
+		g->phase = PH_STEP3;
+	else
+		call(g, PH_TILE_BEGIN, PH_STEP3);
+	return RUN_NEXT;
+}
+
+static int ph_tile_begin(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	int mode = CTMAP_STRICT;
+	g->tile_set = ct_tile_candidates(g, &mode);
+	g->tile_mode = (uint8_t)mode;
+	if (!g->tile_set)
+		ret(g);
+	else
+		g->phase = PH_DRAW_TILE;
+	return RUN_NEXT;
+}
+
+static int ph_tile_placed(struct ctgame *g, struct game_events *ev)
+{
+	int t = g->aux;
+	switch (ctmap_tile(t)->cls) {
+	case CTMAP_CLASS_ROAD:
+		ct_place_figure(g, t * 9 + 4, CS_BYAKHEE, ev);
+		ret(g);
+		break;
+	case CTMAP_CLASS_BUILDING: {
+		int16_t sq[9];
+		int k = ct_interiors(g, t, sq);
+		for (int i = 0; i < k; i++)
+			ct_place_figure(g, sq[i], CS_CULTIST, ev);
+		g->phase = PH_TOKENS;
+		break;
+	}
+	default:
+		g->phase = PH_SITE_BYAKHEE;
+		break;
+	}
+	return RUN_NEXT;
+}
+
+static int ph_step3(struct ctgame *g, struct game_events *ev)
+{
+	struct ctgame_player *p = &g->p[g->seat];
+	if (!(g->flags & F_DEFEATED) && (g->square[p->sq] & CS_BYAKHEE))
+		start_fight(g, CS_BYAKHEE, PH_STEP4, ev);
+	else
+		g->phase = PH_STEP4;
+	return RUN_NEXT;
+}
+
+static int ph_step4(struct ctgame *g, struct game_events *ev)
+{
+	struct ctgame_player *p = &g->p[g->seat];
+	if (!(g->flags & F_DEFEATED) && (g->square[p->sq] & CS_CULTIST))
+		start_fight(g, CS_CULTIST, PH_STEP4_DONE, ev);
+	else
+		g->phase = PH_STEP4_DONE;
+	return RUN_NEXT;
+}
+
+static int ph_step4_done(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	play_point(g, CM_PP2, PH_STEP5);
+	return RUN_NEXT;
+}
+
+static int ph_step5(struct ctgame *g, struct game_events *ev)
+{
+	struct ctgame_player *p = &g->p[g->seat];
+	(void)ev;
+	g->phase = PH_STEP6;
+	if (!(g->flags & F_INSANE) && p->hand < CTGAME_HAND) {
+		g->count = (uint8_t)(CTGAME_HAND - p->hand); /* B15 */
+		call(g, PH_DRAW_CARD, PH_STEP6);
+	}
+	return RUN_NEXT;
+}
+
+static int ph_step6(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	if (g->flags & (F_SKIP67 | F_INSANE | F_DEFEATED))
+		g->phase = PH_STEP8;
+	else
+		ct_roll(g, CD_MOVE);
+	return RUN_NEXT;
+}
+
+static int ph_rw(struct ctgame *g, struct game_events *ev)
+{
+	int seat = g->seat;
+	(void)ev;
+	int s = seat;
+	g->phase = PH_RW_DONE;
+	for (int i = 1; i < g->n; i++) {
+		s = (seat + i) % g->n;
+		if (g->rw >> s & 1) {
+			g->rw &= (uint8_t) ~(1 << s);
+			if (g->p[s].out)
+				continue;
+			g->moment = CM_RW;
+			g->ask_seat = (uint8_t)s;
+			call(g, PH_PLAY, PH_RW);
+			break;
+		}
+	}
+	return RUN_NEXT;
+}
+
+static int ph_rw_done(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	g->flags |= F_MOVING;
+	play_point(g, CM_PP3, PH_MOVE);
+	return RUN_NEXT;
+}
+
+static int ph_move_enter(struct ctgame *g, struct game_events *ev)
+{
+	int seat = g->seat;
+	struct ctgame_player *p = &g->p[seat];
+	uint8_t here = g->square[p->sq];
+	g->fflags = 0;
+	if (g->flags & F_ELDER) { /* B21 */
+		if (here & CS_BYAKHEE) {
+			g->moment = CM_CHECK;
+			g->ask_seat = (uint8_t)seat;
+			call(g, PH_PLAY, PH_ELDER_CHECK);
+		} else {
+			g->phase = PH_ELDER_DONE;
+		}
+		return RUN_NEXT;
+	}
+	if (here & CS_BYAKHEE) {
+		start_fight(g, CS_BYAKHEE, PH_MOVE_ENTER2, ev);
+	} else if (here & CS_CULTIST) {
+		g->phase = PH_MOVE_ENTER2;
+	} else {
+		ct_collect(g, seat, ev);
+		g->phase = PH_MOVE;
+	}
+	return RUN_NEXT;
+}
+
+static int ph_elder_check(struct ctgame *g, struct game_events *ev)
+{
+	struct ctgame_player *p = &g->p[g->seat];
+	(void)ev;
+	g->phase = PH_ELDER_DONE;
+	if (!(g->fflags & FF_NERVES) && p->sanity > 0) {
+		push(g, PH_ELDER_DONE);
+		ct_roll(g, CD_SANITY);
+	}
+	return RUN_NEXT;
+}
+
+static int ph_elder_done(struct ctgame *g, struct game_events *ev)
+{
+	int seat = g->seat;
+	ct_collect(g, seat, ev);
+	g->phase = PH_MOVE;
+	return RUN_NEXT;
+}
+
+static int ph_move_enter2(struct ctgame *g, struct game_events *ev)
+{
+	struct ctgame_player *p = &g->p[g->seat];
+	/* B35, B30: no further fight after a defeat or insanity */
+	if (!(g->flags & (F_DEFEATED | F_INSANE)) && (g->square[p->sq] & CS_CULTIST)) {
+		uint8_t keep = g->fflags & FF_FOUGHT;
+		start_fight(g, CS_CULTIST, PH_MOVE_FOUGHT, ev);
+		g->fflags |= keep;
+	} else {
+		g->phase = PH_MOVE_FOUGHT;
+	}
+	return RUN_NEXT;
+}
+
+static int ph_move_fought(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	if ((g->fflags & FF_FOUGHT) && !(g->flags & (F_MOVE_OVER | F_DEFEATED | F_INSANE)) &&
+	    g->left > 0)
+		play_point(g, CM_PP4, PH_MOVE);
+	else
+		g->phase = PH_MOVE;
+	return RUN_NEXT;
+}
+
+static int ph_move_end(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	g->flags |= F_MOVE_OVER;
+	g->left = 0;
+	if (g->flags & F_SKIP67)
+		g->phase = PH_STEP8;
+	else
+		play_point(g, CM_PP4_END, PH_STEP8);
+	return RUN_NEXT;
+}
+
+static int ph_step8(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	g->flags &= (uint8_t) ~(F_MOVING | F_ELDER);
+	ct_roll(g, CD_CULTISTS);
+	return RUN_NEXT;
+}
+
+static int ph_step9(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	g->fmode = FM_BYAKHEE;
+	g->count = 255;
+	memset(g->moved, 0, sizeof g->moved);
+	call(g, PH_FIGURE, PH_STEP10);
+	return RUN_NEXT;
+}
+
+static int ph_step10(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	g->count = 0;
+	for (int i = 0; i < CTMAP_SITES; i++)
+		if (unresolved(g, CTMAP_SITE_FIRST + i))
+			g->count |= (uint8_t)(1 << i);
+	g->phase = PH_STEP10_NEXT;
+	return RUN_NEXT;
+}
+
+static int ph_step10_next(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	int best = -1;
+	for (int i = 0; i < CTMAP_SITES; i++) {
+		int t = CTMAP_SITE_FIRST + i;
+		if (!(g->count >> i & 1))
+			continue;
+		if (best < 0 || g->map.ty[t] < g->map.ty[best] ||
+		    (g->map.ty[t] == g->map.ty[best] && g->map.tx[t] < g->map.tx[best]))
+			best = t;
+	}
+	if (best < 0) {
+		play_point(g, CM_PP5, PH_STEP11);
+		return RUN_NEXT;
+	}
+	g->count &= (uint8_t) ~(1 << (best - CTMAP_SITE_FIRST));
+	if (!ct_enemies_on_tile(g, best) && (g->cultists || g->byakhee)) {
+		g->aux = (int16_t)best; /* B44 */
+		g->phase = PH_RESEED;
+		return RUN_ASK;
+	}
+	return RUN_NEXT;
+}
+
+static int ph_step11(struct ctgame *g, struct game_events *ev)
+{
+	(void)ev;
+	g->phase = PH_DISCARD;
+	return RUN_NEXT;
+}
+
+static int ph_end_turn(struct ctgame *g, struct game_events *ev)
+{
+	int seat = g->seat;
+	int s = next_seat(g, seat);
+	int at = (seat - g->first + g->n) % g->n, to = (s - g->first + g->n) % g->n;
+	g->flags = 0;
+	g->sp = 0;
+	g->turns++;
+	if (to <= at) {
+		if (g->cap && g->round >= g->cap) {
+			ct_end_game(g, CE_CAPPED, ev); /* C19 */
+			return RUN_NEXT;
+		}
+		g->round++;
+	}
+	g->seat = (uint8_t)s;
+	g->phase = PH_TURN;
+	return RUN_NEXT;
+}
+
+static int ph_fight_check(struct ctgame *g, struct game_events *ev)
+{
+	struct ctgame_player *p = &g->p[g->seat];
+	(void)ev;
+	if (!(g->fflags & FF_CHECKED) && !(g->fflags & FF_NERVES) && p->sanity > 0) {
+		g->fflags |= FF_CHECKED; /* B25 */
+		push(g, PH_WEAPON);
+		ct_roll(g, CD_SANITY);
+	} else {
+		g->fflags |= FF_CHECKED;
+		g->phase = PH_WEAPON;
+	}
+	return RUN_NEXT;
+}
+
+static int ph_fight_won(struct ctgame *g, struct game_events *ev)
+{
+	int seat = g->seat;
+	ct_collect(g, seat, ev);
+	g->enemy = 0;
+	ret(g);
+	return RUN_NEXT;
+}
+
+static int ph_defeat_end(struct ctgame *g, struct game_events *ev)
+{
+	ct_defeat_end(g, ev);
+	if (!halted(g))
+		ret(g);
+	return RUN_NEXT;
+}
+
+static int ph_summoned(struct ctgame *g, struct game_events *ev)
+{
+	ct_check_end(g, ev);
+	return RUN_NEXT;
+}
+
+/* The phase functions by phase; an input phase without one is asked at once. */
+static int (*const phases[])(struct ctgame *, struct game_events *) = {
+	[PH_DEALER] = ph_wait,
+	[PH_DEAL] = ph_wait,
+	[PH_DIE] = ph_wait,
+	[PH_DRAW_CARD] = ph_draw_card,
+	[PH_DRAW_RELIC] = ph_draw_relic,
+	[PH_DRAW_TILE] = ph_draw_tile,
+	[PH_TILE] = ph_tile,
+	[PH_FIGURE] = ph_figure,
+	[PH_SQUARE] = ph_square,
+	[PH_MOVE] = ph_move,
+	[PH_OVER] = ph_wait,
+	[PH_TURN] = ph_turn,
+	[PH_STEP1_DONE] = ph_step1_done,
+	[PH_STEP2] = ph_step2,
+	[PH_TILE_BEGIN] = ph_tile_begin,
+	[PH_TILE_PLACED] = ph_tile_placed,
+	[PH_STEP3] = ph_step3,
+	[PH_STEP4] = ph_step4,
+	[PH_STEP4_DONE] = ph_step4_done,
+	[PH_STEP5] = ph_step5,
+	[PH_STEP6] = ph_step6,
+	[PH_RW] = ph_rw,
+	[PH_RW_DONE] = ph_rw_done,
+	[PH_MOVE_ENTER] = ph_move_enter,
+	[PH_ELDER_CHECK] = ph_elder_check,
+	[PH_ELDER_DONE] = ph_elder_done,
+	[PH_MOVE_ENTER2] = ph_move_enter2,
+	[PH_MOVE_FOUGHT] = ph_move_fought,
+	[PH_MOVE_END] = ph_move_end,
+	[PH_STEP8] = ph_step8,
+	[PH_STEP9] = ph_step9,
+	[PH_STEP10] = ph_step10,
+	[PH_STEP10_NEXT] = ph_step10_next,
+	[PH_STEP11] = ph_step11,
+	[PH_END_TURN] = ph_end_turn,
+	[PH_FIGHT_CHECK] = ph_fight_check,
+	[PH_FIGHT_WON] = ph_fight_won,
+	[PH_DEFEAT_END] = ph_defeat_end,
+	[PH_SUMMONED] = ph_summoned,
+};
+
 /* Runs the automatic part of the game until it waits for input. */
 void ct_run(struct ctgame *g, struct game_events *ev)
 {
@@ -546,327 +1046,16 @@ void ct_run(struct ctgame *g, struct game_events *ev)
 			g->flags = 0;
 			g->phase = PH_END_TURN;
 		}
-		int seat = g->seat;
-		struct ctgame_player *p = &g->p[seat];
-		switch (g->phase) {
-		case PH_DEALER:
-		case PH_DEAL:
-		case PH_DIE:
+		int (*fn)(struct ctgame *, struct game_events *) =
+		    g->phase < sizeof phases / sizeof phases[0] ? phases[g->phase] : NULL;
+		switch (fn ? fn(g, ev) : RUN_ASK) {
+		case RUN_WAIT:
 			return;
-		case PH_DRAW_CARD:
-			if (g->count && !ct_pile_count(g->card_at, CTGAME_CARDS, CW_DECK))
-				for (int c = 0; c < CTGAME_CARDS; c++)
-					if (g->card_at[c] == CW_DISCARD)
-						g->card_at[c] = CW_DECK;
-			if (g->count && ct_pile_count(g->card_at, CTGAME_CARDS, CW_DECK))
-				return;
-			ret(g); /* B50 */
-			continue;
-		case PH_DRAW_RELIC:
-			if (g->rcount && !ct_pile_count(g->relic_at, CTGAME_RELICS, CW_DECK))
-				for (int r = 0; r < CTGAME_RELICS; r++)
-					if (g->relic_at[r] == CW_DISCARD)
-						g->relic_at[r] = CW_DECK; /* B52 */
-			if (g->rcount && ct_pile_count(g->relic_at, CTGAME_RELICS, CW_DECK))
-				return;
-			g->rcount = 0;
-			ret(g);
-			continue;
-		case PH_DRAW_TILE:
-			if (!ct_deck_tiles(g)) {
-				emit(ev, CV_TILE_RESHUFFLE, seat, 0,
-				     __builtin_popcount(g->tile_discard));
-				g->tile_discard = 0;
-			}
-			return;
-		case PH_TILE:
-			if (ctgame_options(g, opt) == 0) {
-				g->phase = PH_REMOVE; /* B9 */
-				continue;
-			}
-			break;
-		case PH_FIGURE:
-			if (g->count == 0) {
-				ret(g);
-				continue;
-			}
-			break;
-		case PH_SQUARE:
-			if (g->count == 0 || !g->cultists) {
-				ret(g);
-				continue;
-			}
-			if (ctgame_options(g, opt) == 0) {
-				ct_card_figure(g, p->sq, CS_CULTIST, ev); /* B43 */
-				g->count--;
-				continue;
-			}
-			break;
-		case PH_MOVE:
-			if ((g->flags & (F_MOVE_OVER | F_SKIP67 | F_DEFEATED | F_INSANE)) ||
-			    g->left == 0) {
-				g->phase = PH_MOVE_END;
-				continue;
-			}
-			break;
-		case PH_OVER:
-			return;
-		case PH_TURN:
-			p->played = 0;
-			if (p->sanity == 0) {
-				p->sanity = p->start;
-				emit(ev, CV_SANITY, seat, p->start, p->sanity);
-			}
-			g->flags = 0;
-			g->fflags = 0;
-			g->total = g->left = 0;
-			g->enemy = 0;
-			g->sp = 0;
-			emit(ev, CV_TURN, seat, g->round,
-			     (int)(g->turns + 1 > 32767 ? 32767 : g->turns + 1));
-			g->phase = PH_AUTOMATIC;
-			for (int k = CK_WHISPERS; k <= CK_OMEN; k++)
-				if (ctgame_in_hand(g, seat, k))
-					goto ask;
-			g->phase = PH_STEP1_DONE;
-			continue;
-		case PH_STEP1_DONE:
-			play_point(g, CM_PP1, PH_STEP2);
-			continue;
-		case PH_STEP2:
-			if (g->flags & F_INSANE)
-				g->phase = PH_STEP3;
-			else
-				call(g, PH_TILE_BEGIN, PH_STEP3);
-			continue;
-		case PH_TILE_BEGIN: {
-			int mode = CTMAP_STRICT;
-			g->tile_set = ct_tile_candidates(g, &mode);
-			g->tile_mode = (uint8_t)mode;
-			if (!g->tile_set)
-				ret(g);
-			else
-				g->phase = PH_DRAW_TILE;
-			continue;
-		}
-		case PH_TILE_PLACED: {
-			int t = g->aux;
-			switch (ctmap_tile(t)->cls) {
-			case CTMAP_CLASS_ROAD:
-				ct_place_figure(g, t * 9 + 4, CS_BYAKHEE, ev);
-				ret(g);
-				break;
-			case CTMAP_CLASS_BUILDING: {
-				int16_t sq[9];
-				int k = ct_interiors(g, t, sq);
-				for (int i = 0; i < k; i++)
-					ct_place_figure(g, sq[i], CS_CULTIST, ev);
-				g->phase = PH_TOKENS;
-				break;
-			}
-			default:
-				g->phase = PH_SITE_BYAKHEE;
-				break;
-			}
-			continue;
-		}
-		case PH_STEP3:
-			if (!(g->flags & F_DEFEATED) && (g->square[p->sq] & CS_BYAKHEE))
-				start_fight(g, CS_BYAKHEE, PH_STEP4, ev);
-			else
-				g->phase = PH_STEP4;
-			continue;
-		case PH_STEP4:
-			if (!(g->flags & F_DEFEATED) && (g->square[p->sq] & CS_CULTIST))
-				start_fight(g, CS_CULTIST, PH_STEP4_DONE, ev);
-			else
-				g->phase = PH_STEP4_DONE;
-			continue;
-		case PH_STEP4_DONE:
-			play_point(g, CM_PP2, PH_STEP5);
-			continue;
-		case PH_STEP5:
-			g->phase = PH_STEP6;
-			if (!(g->flags & F_INSANE) && p->hand < CTGAME_HAND) {
-				g->count = (uint8_t)(CTGAME_HAND - p->hand); /* B15 */
-				call(g, PH_DRAW_CARD, PH_STEP6);
-			}
-			continue;
-		case PH_STEP6:
-			if (g->flags & (F_SKIP67 | F_INSANE | F_DEFEATED))
-				g->phase = PH_STEP8;
-			else
-				ct_roll(g, CD_MOVE);
-			continue;
-		case PH_RW: {
-			int s = seat;
-			g->phase = PH_RW_DONE;
-			for (int i = 1; i < g->n; i++) {
-				s = (seat + i) % g->n;
-				if (g->rw >> s & 1) {
-					g->rw &= (uint8_t) ~(1 << s);
-					if (g->p[s].out)
-						continue;
-					g->moment = CM_RW;
-					g->ask_seat = (uint8_t)s;
-					call(g, PH_PLAY, PH_RW);
-					break;
-				}
-			}
-			continue;
-		}
-		case PH_RW_DONE:
-			g->flags |= F_MOVING;
-			play_point(g, CM_PP3, PH_MOVE);
-			continue;
-		case PH_MOVE_ENTER: {
-			uint8_t here = g->square[p->sq];
-			g->fflags = 0;
-			if (g->flags & F_ELDER) { /* B21 */
-				if (here & CS_BYAKHEE) {
-					g->moment = CM_CHECK;
-					g->ask_seat = (uint8_t)seat;
-					call(g, PH_PLAY, PH_ELDER_CHECK);
-				} else {
-					g->phase = PH_ELDER_DONE;
-				}
-				continue;
-			}
-			if (here & CS_BYAKHEE) {
-				start_fight(g, CS_BYAKHEE, PH_MOVE_ENTER2, ev);
-			} else if (here & CS_CULTIST) {
-				g->phase = PH_MOVE_ENTER2;
-			} else {
-				ct_collect(g, seat, ev);
-				g->phase = PH_MOVE;
-			}
-			continue;
-		}
-		case PH_ELDER_CHECK:
-			g->phase = PH_ELDER_DONE;
-			if (!(g->fflags & FF_NERVES) && p->sanity > 0) {
-				push(g, PH_ELDER_DONE);
-				ct_roll(g, CD_SANITY);
-			}
-			continue;
-		case PH_ELDER_DONE:
-			ct_collect(g, seat, ev);
-			g->phase = PH_MOVE;
-			continue;
-		case PH_MOVE_ENTER2:
-			/* B35, B30: no further fight after a defeat or insanity */
-			if (!(g->flags & (F_DEFEATED | F_INSANE)) &&
-			    (g->square[p->sq] & CS_CULTIST)) {
-				uint8_t keep = g->fflags & FF_FOUGHT;
-				start_fight(g, CS_CULTIST, PH_MOVE_FOUGHT, ev);
-				g->fflags |= keep;
-			} else {
-				g->phase = PH_MOVE_FOUGHT;
-			}
-			continue;
-		case PH_MOVE_FOUGHT:
-			if ((g->fflags & FF_FOUGHT) &&
-			    !(g->flags & (F_MOVE_OVER | F_DEFEATED | F_INSANE)) && g->left > 0)
-				play_point(g, CM_PP4, PH_MOVE);
-			else
-				g->phase = PH_MOVE;
-			continue;
-		case PH_MOVE_END:
-			g->flags |= F_MOVE_OVER;
-			g->left = 0;
-			if (g->flags & F_SKIP67)
-				g->phase = PH_STEP8;
-			else
-				play_point(g, CM_PP4_END, PH_STEP8);
-			continue;
-		case PH_STEP8:
-			g->flags &= (uint8_t) ~(F_MOVING | F_ELDER);
-			ct_roll(g, CD_CULTISTS);
-			continue;
-		case PH_STEP9:
-			g->fmode = FM_BYAKHEE;
-			g->count = 255;
-			memset(g->moved, 0, sizeof g->moved);
-			call(g, PH_FIGURE, PH_STEP10);
-			continue;
-		case PH_STEP10:
-			g->count = 0;
-			for (int i = 0; i < CTMAP_SITES; i++)
-				if (unresolved(g, CTMAP_SITE_FIRST + i))
-					g->count |= (uint8_t)(1 << i);
-			g->phase = PH_STEP10_NEXT;
-			continue;
-		case PH_STEP10_NEXT: {
-			int best = -1;
-			for (int i = 0; i < CTMAP_SITES; i++) {
-				int t = CTMAP_SITE_FIRST + i;
-				if (!(g->count >> i & 1))
-					continue;
-				if (best < 0 || g->map.ty[t] < g->map.ty[best] ||
-				    (g->map.ty[t] == g->map.ty[best] &&
-				     g->map.tx[t] < g->map.tx[best]))
-					best = t;
-			}
-			if (best < 0) {
-				play_point(g, CM_PP5, PH_STEP11);
-				continue;
-			}
-			g->count &= (uint8_t) ~(1 << (best - CTMAP_SITE_FIRST));
-			if (!ct_enemies_on_tile(g, best) && (g->cultists || g->byakhee)) {
-				g->aux = (int16_t)best; /* B44 */
-				g->phase = PH_RESEED;
-				break;
-			}
-			continue;
-		}
-		case PH_STEP11:
-			g->phase = PH_DISCARD;
-			continue;
-		case PH_END_TURN: {
-			int s = next_seat(g, seat);
-			int at = (seat - g->first + g->n) % g->n, to = (s - g->first + g->n) % g->n;
-			g->flags = 0;
-			g->sp = 0;
-			g->turns++;
-			if (to <= at) {
-				if (g->cap && g->round >= g->cap) {
-					ct_end_game(g, CE_CAPPED, ev); /* C19 */
-					continue;
-				}
-				g->round++;
-			}
-			g->seat = (uint8_t)s;
-			g->phase = PH_TURN;
-			continue;
-		}
-		case PH_FIGHT_CHECK:
-			if (!(g->fflags & FF_CHECKED) && !(g->fflags & FF_NERVES) &&
-			    p->sanity > 0) {
-				g->fflags |= FF_CHECKED; /* B25 */
-				push(g, PH_WEAPON);
-				ct_roll(g, CD_SANITY);
-			} else {
-				g->fflags |= FF_CHECKED;
-				g->phase = PH_WEAPON;
-			}
-			continue;
-		case PH_FIGHT_WON:
-			ct_collect(g, seat, ev);
-			g->enemy = 0;
-			ret(g);
-			continue;
-		case PH_DEFEAT_END:
-			ct_defeat_end(g, ev);
-			if (!halted(g))
-				ret(g);
-			continue;
-		case PH_SUMMONED:
-			ct_check_end(g, ev);
+		case RUN_NEXT:
 			continue;
 		default:
 			break;
 		}
-	ask:
 		if (g->phase > PH_LAST_INPUT)
 			continue;
 		int n = ctgame_options(g, opt);
