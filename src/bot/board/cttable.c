@@ -3,13 +3,9 @@
 #include "ctplay_int.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "rlyeh/ctcards.h"
-#include "rlyeh/ctfold.h"
 #include "rlyeh/ctgame.h"
-#include "rlyeh/ctnames.h"
 #include "rlyeh/ctpicture.h"
 #include "rlyeh/cttext.h"
 #include "rlyeh/i18n.h"
