@@ -4,7 +4,8 @@
  *   ctscore.c  resources, insanity, defeat, sanctification, scoring and the end
  *   ctfigure.c enemy figures, the map-tile step, movement by destination
  *   ctoption.c who decides, which cards would act, the options of each phase
- *   ctturn.c   the turn: fights, cards played, choices, dice, the phase functions
+ *   ctturn.c   the turn: cards played, choices, dice, the phase functions
+ *   ctcombat.c the fights: start, sanity check, weapon, roll, failure, death
  *   ctcheck.c  the invariants (ctgame_check)
  *   ctpolicy.c the computer players and the timeout answers
  * Names: ctgame_* is public (rlyeh/ctgame.h); ct_* is shared between these
@@ -164,6 +165,10 @@ static inline int interior(const struct ctgame *g, int sq)
 	return k == CTMAP_INTERIOR || k == CTMAP_ENTRANCE;
 }
 
+/* What a phase function asks of ct_run: run the next phase, ask for the
+ * pending decision (or take its only option), or wait for input. */
+enum { RUN_NEXT, RUN_ASK, RUN_WAIT };
+
 /* ctgame.c */
 void ct_tables(void);
 int ct_inside(const struct ctgame *g, int seat, int tile);
@@ -220,12 +225,23 @@ int ct_ask_anyway(const struct ctgame *g);
 int ct_bonus(int kind, int enemy);
 
 /* ctturn.c */
+void ct_play_point(struct ctgame *g, int moment, int then);
+void ct_play_card(struct ctgame *g, int seat, int kind, struct game_events *ev);
 void ct_roll(struct ctgame *g, int purpose);
 int ct_pop(struct ctgame *g);
 void ct_automatic(struct ctgame *g, int kind, struct game_events *ev);
 void ct_choose(struct ctgame *g, const struct ctgame_option *o, struct game_events *ev);
 void ct_chance(struct ctgame *g, int value, struct game_events *ev);
 void ct_run(struct ctgame *g, struct game_events *ev);
+
+/* ctcombat.c */
+void ct_start_fight(struct ctgame *g, int kind, int then, struct game_events *ev);
+void ct_kill_enemy(struct ctgame *g, int relics, struct game_events *ev);
+void ct_fight_weapon(struct ctgame *g, const struct ctgame_option *o, struct game_events *ev);
+void ct_fight_failed(struct ctgame *g, const struct ctgame_option *o, struct game_events *ev);
+void ct_fight_roll(struct ctgame *g, int v, struct game_events *ev);
+int ct_ph_fight_check(struct ctgame *g, struct game_events *ev);
+int ct_ph_fight_won(struct ctgame *g, struct game_events *ev);
 
 /* ctpolicy.c */
 extern const struct game_policy ct_policies[];

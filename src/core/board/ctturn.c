@@ -1,6 +1,6 @@
-/* ctturn: the turn (§7-§9): the fights (§8), the cards played (§12.1), the answers
- * to choices, the dice, and the automatic part of the turn as one function
- * per phase. */
+/* ctturn: the turn (§7, §9): the cards played (§12.1), the answers to
+ * choices, the dice, and the automatic part of the turn as one function per
+ * phase (the fights are in ctcombat.c). */
 #include "ctgame_int.h"
 
 #include <assert.h>
@@ -8,7 +8,7 @@
 
 /* ---- the turn ---- */
 
-static void play_point(struct ctgame *g, int moment, int then)
+void ct_play_point(struct ctgame *g, int moment, int then)
 {
 	g->moment = (uint8_t)moment;
 	g->ask_seat = g->seat;
@@ -21,46 +21,6 @@ void ct_roll(struct ctgame *g, int purpose)
 	g->phase = PH_DIE;
 }
 
-/* §8: a fight against the figure of `kind` on the active pawn's square;
- * phase `then` follows it. */
-static void start_fight(struct ctgame *g, int kind, int then, struct game_events *ev)
-{
-	push(g, then);
-	g->enemy = (uint8_t)kind;
-	g->kill = kind == CS_CULTIST ? 4 : 5;
-	g->fflags = FF_FOUGHT;
-	g->weapon = 0;
-	emit(ev, CV_FIGHT, g->seat, g->p[g->seat].sq, kind);
-	if (kind == CS_BYAKHEE)
-		play_point(g, CM_CS, PH_FIGHT_CHECK);
-	else
-		g->phase = PH_WEAPON;
-}
-
-/* §8.4: the figure dies; relics, then the token (B20), then the fight's
- * continuation. */
-static void kill_enemy(struct ctgame *g, int relics, struct game_events *ev)
-{
-	int sq = g->p[g->seat].sq;
-	g->square[sq] &= (uint8_t)~g->enemy;
-	if (g->enemy == CS_CULTIST)
-		g->cultists++;
-	else
-		g->byakhee++;
-	emit(ev, CV_KILL, g->seat, sq, g->enemy);
-	g->rcount = (uint8_t)relics;
-	call(g, PH_DRAW_RELIC, PH_FIGHT_WON);
-}
-
-static void fight_eval(struct ctgame *g, struct game_events *ev)
-{
-	emit(ev, CV_TOTAL, g->seat, g->kill, g->ctotal);
-	if (g->ctotal >= g->kill)
-		kill_enemy(g, g->enemy == CS_BYAKHEE ? 2 : 1, ev);
-	else
-		g->phase = PH_FAILED;
-}
-
 int ct_pop(struct ctgame *g)
 {
 	assert(g->sp > 0);
@@ -70,7 +30,7 @@ int ct_pop(struct ctgame *g)
 /* Plays a card from a hand (§12.1) and carries out its effect. The phase is
  * left at PH_PLAY (the same play point asks again), or set to the card's
  * follow-up with PH_PLAY pushed. */
-static void play_card(struct ctgame *g, int seat, int kind, struct game_events *ev)
+void ct_play_card(struct ctgame *g, int seat, int kind, struct game_events *ev)
 {
 	struct ctgame_player *p = &g->p[seat];
 	int c = ct_hand_card(g, seat, kind), cat = ct_cards[kind].category;
@@ -124,7 +84,7 @@ static void play_card(struct ctgame *g, int seat, int kind, struct game_events *
 		break;
 	case CK_BANISH:
 		ct_pop(g); /* the fight's check is not reached */
-		kill_enemy(g, 1, ev);
+		ct_kill_enemy(g, 1, ev);
 		break;
 	case CK_SCATTER:
 		g->fmode = FM_SCATTER;
@@ -149,7 +109,7 @@ void ct_automatic(struct ctgame *g, int kind, struct game_events *ev)
 {
 	int seat = g->seat;
 	struct ctgame_player *p = &g->p[seat];
-	play_card(g, seat, kind, ev);
+	ct_play_card(g, seat, kind, ev);
 	g->phase = PH_STEP1_DONE;
 	switch (kind) {
 	case CK_WHISPERS:
@@ -218,7 +178,7 @@ void ct_choose(struct ctgame *g, const struct ctgame_option *o, struct game_even
 			break;
 		}
 		case CO_CARD:
-			play_card(g, g->ask_seat, o->arg, ev);
+			ct_play_card(g, g->ask_seat, o->arg, ev);
 			break;
 		}
 		if (rw && !halted(g) && g->phase == PH_PLAY)
@@ -267,42 +227,11 @@ void ct_choose(struct ctgame *g, const struct ctgame_option *o, struct game_even
 		ret(g);
 		return;
 	case PH_WEAPON:
-		g->weapon = 0;
-		if (o->what == CO_WEAPON) {
-			g->weapon = (uint8_t)(o->arg + 1);
-			emit(ev, CV_WEAPON, seat, o->arg, 0);
-			if (ct_kind_of[o->arg] == CK_CHOPPER)
-				ct_pay_bullets(g, seat, 1, ev);
-		}
-		ct_roll(g, CD_COMBAT);
+		ct_fight_weapon(g, o, ev);
 		return;
 	case PH_FAILED:
-		switch (o->what) {
-		case CO_SPEND:
-			ct_pay_bullets(g, seat, o->arg, ev); /* B23 */
-			emit(ev, CV_SPEND, seat, 0, o->arg);
-			kill_enemy(g, g->enemy == CS_BYAKHEE ? 2 : 1, ev);
-			return;
-		case CO_LOSE: {
-			int then = ct_pop(g); /* the fight's continuation */
-			if (ct_lose_heart(g, seat, then, ev)) {
-				g->enemy = 0; /* B26: the fight ends only so */
-				return;
-			}
-			push(g, then);
-			g->phase = PH_WEAPON;
-			return;
-		}
-		default:
-			play_card(g, seat, o->arg, ev);
-			if (o->arg == CK_DEADEYE) {
-				g->ctotal = (uint8_t)(g->ctotal + 2);
-				fight_eval(g, ev);
-			} else {
-				g->phase = PH_WEAPON; /* E13: roll again */
-			}
-			return;
-		}
+		ct_fight_failed(g, o, ev);
+		return;
 	case PH_MOVE:
 		if (o->what == CO_STOP) {
 			g->phase = PH_MOVE_END;
@@ -423,17 +352,9 @@ static void on_die(struct ctgame *g, int v, struct game_events *ev)
 			ret(g);
 		return;
 	}
-	case CD_COMBAT: {
-		int c = g->weapon - 1;
-		g->ctotal = (uint8_t)v;
-		if (c >= 0) {
-			g->ctotal = (uint8_t)(g->ctotal + ct_bonus(ct_kind_of[c], g->enemy));
-			if (g->uses[c] && --g->uses[c] == 0)
-				ct_discard_card(g, seat, c, ev); /* B24 */
-		}
-		fight_eval(g, ev);
+	case CD_COMBAT:
+		ct_fight_roll(g, v, ev);
 		return;
-	}
 	case CD_CULTISTS:
 		g->count = (uint8_t)v;
 		g->fmode = FM_CULTISTS;
@@ -531,10 +452,6 @@ static int next_seat(const struct ctgame *g, int s)
 	while (g->p[s].out);
 	return s;
 }
-
-/* What a phase function asks of ct_run: run the next phase, ask for the
- * pending decision (or take its only option), or wait for input. */
-enum { RUN_NEXT, RUN_ASK, RUN_WAIT };
 
 /* The automatic phases, one function each (and the input phases that may
  * move on without asking). Each leaves g->phase at the next one. */
@@ -658,7 +575,7 @@ static int ph_turn(struct ctgame *g, struct game_events *ev)
 static int ph_step1_done(struct ctgame *g, struct game_events *ev)
 {
 	(void)ev;
-	play_point(g, CM_PP1, PH_STEP2);
+	ct_play_point(g, CM_PP1, PH_STEP2);
 	return RUN_NEXT;
 }
 
@@ -712,7 +629,7 @@ static int ph_step3(struct ctgame *g, struct game_events *ev)
 {
 	struct ctgame_player *p = &g->p[g->seat];
 	if (!(g->flags & F_DEFEATED) && (g->square[p->sq] & CS_BYAKHEE))
-		start_fight(g, CS_BYAKHEE, PH_STEP4, ev);
+		ct_start_fight(g, CS_BYAKHEE, PH_STEP4, ev);
 	else
 		g->phase = PH_STEP4;
 	return RUN_NEXT;
@@ -722,7 +639,7 @@ static int ph_step4(struct ctgame *g, struct game_events *ev)
 {
 	struct ctgame_player *p = &g->p[g->seat];
 	if (!(g->flags & F_DEFEATED) && (g->square[p->sq] & CS_CULTIST))
-		start_fight(g, CS_CULTIST, PH_STEP4_DONE, ev);
+		ct_start_fight(g, CS_CULTIST, PH_STEP4_DONE, ev);
 	else
 		g->phase = PH_STEP4_DONE;
 	return RUN_NEXT;
@@ -731,7 +648,7 @@ static int ph_step4(struct ctgame *g, struct game_events *ev)
 static int ph_step4_done(struct ctgame *g, struct game_events *ev)
 {
 	(void)ev;
-	play_point(g, CM_PP2, PH_STEP5);
+	ct_play_point(g, CM_PP2, PH_STEP5);
 	return RUN_NEXT;
 }
 
@@ -782,7 +699,7 @@ static int ph_rw_done(struct ctgame *g, struct game_events *ev)
 {
 	(void)ev;
 	g->flags |= F_MOVING;
-	play_point(g, CM_PP3, PH_MOVE);
+	ct_play_point(g, CM_PP3, PH_MOVE);
 	return RUN_NEXT;
 }
 
@@ -803,7 +720,7 @@ static int ph_move_enter(struct ctgame *g, struct game_events *ev)
 		return RUN_NEXT;
 	}
 	if (here & CS_BYAKHEE) {
-		start_fight(g, CS_BYAKHEE, PH_MOVE_ENTER2, ev);
+		ct_start_fight(g, CS_BYAKHEE, PH_MOVE_ENTER2, ev);
 	} else if (here & CS_CULTIST) {
 		g->phase = PH_MOVE_ENTER2;
 	} else {
@@ -839,7 +756,7 @@ static int ph_move_enter2(struct ctgame *g, struct game_events *ev)
 	/* B35, B30: no further fight after a defeat or insanity */
 	if (!(g->flags & (F_DEFEATED | F_INSANE)) && (g->square[p->sq] & CS_CULTIST)) {
 		uint8_t keep = g->fflags & FF_FOUGHT;
-		start_fight(g, CS_CULTIST, PH_MOVE_FOUGHT, ev);
+		ct_start_fight(g, CS_CULTIST, PH_MOVE_FOUGHT, ev);
 		g->fflags |= keep;
 	} else {
 		g->phase = PH_MOVE_FOUGHT;
@@ -852,7 +769,7 @@ static int ph_move_fought(struct ctgame *g, struct game_events *ev)
 	(void)ev;
 	if ((g->fflags & FF_FOUGHT) && !(g->flags & (F_MOVE_OVER | F_DEFEATED | F_INSANE)) &&
 	    g->left > 0)
-		play_point(g, CM_PP4, PH_MOVE);
+		ct_play_point(g, CM_PP4, PH_MOVE);
 	else
 		g->phase = PH_MOVE;
 	return RUN_NEXT;
@@ -866,7 +783,7 @@ static int ph_move_end(struct ctgame *g, struct game_events *ev)
 	if (g->flags & F_SKIP67)
 		g->phase = PH_STEP8;
 	else
-		play_point(g, CM_PP4_END, PH_STEP8);
+		ct_play_point(g, CM_PP4_END, PH_STEP8);
 	return RUN_NEXT;
 }
 
@@ -912,7 +829,7 @@ static int ph_step10_next(struct ctgame *g, struct game_events *ev)
 			best = t;
 	}
 	if (best < 0) {
-		play_point(g, CM_PP5, PH_STEP11);
+		ct_play_point(g, CM_PP5, PH_STEP11);
 		return RUN_NEXT;
 	}
 	g->count &= (uint8_t) ~(1 << (best - CTMAP_SITE_FIRST));
@@ -948,30 +865,6 @@ static int ph_end_turn(struct ctgame *g, struct game_events *ev)
 	}
 	g->seat = (uint8_t)s;
 	g->phase = PH_TURN;
-	return RUN_NEXT;
-}
-
-static int ph_fight_check(struct ctgame *g, struct game_events *ev)
-{
-	struct ctgame_player *p = &g->p[g->seat];
-	(void)ev;
-	if (!(g->fflags & FF_CHECKED) && !(g->fflags & FF_NERVES) && p->sanity > 0) {
-		g->fflags |= FF_CHECKED; /* B25 */
-		push(g, PH_WEAPON);
-		ct_roll(g, CD_SANITY);
-	} else {
-		g->fflags |= FF_CHECKED;
-		g->phase = PH_WEAPON;
-	}
-	return RUN_NEXT;
-}
-
-static int ph_fight_won(struct ctgame *g, struct game_events *ev)
-{
-	int seat = g->seat;
-	ct_collect(g, seat, ev);
-	g->enemy = 0;
-	ret(g);
 	return RUN_NEXT;
 }
 
@@ -1026,8 +919,8 @@ static int (*const phases[])(struct ctgame *, struct game_events *) = {
 	[PH_STEP10_NEXT] = ph_step10_next,
 	[PH_STEP11] = ph_step11,
 	[PH_END_TURN] = ph_end_turn,
-	[PH_FIGHT_CHECK] = ph_fight_check,
-	[PH_FIGHT_WON] = ph_fight_won,
+	[PH_FIGHT_CHECK] = ct_ph_fight_check,
+	[PH_FIGHT_WON] = ct_ph_fight_won,
 	[PH_DEFEAT_END] = ph_defeat_end,
 	[PH_SUMMONED] = ph_summoned,
 };
