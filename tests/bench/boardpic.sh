@@ -41,9 +41,10 @@ if [ -z "$old" ]; then
 fi
 old=$(realpath "$old")
 
-# boardpng TREE BUILD_DIR OUT: the picture benchmark against one tree.
+# boardpng TREE BUILD_DIR OUT: the picture benchmark against one tree, in
+# that tree's own spelling (board_* before the ct prefix, ctpicture_* after).
 boardpng() {
-	cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$1/include" "$repo/tests/bench/boardpng.c" \
+	cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$1/include" "$1/tests/bench/boardpng.c" \
 		"$2/librlyeh_board.a" "$2/librlyeh_core.a" \
 		$(pkg-config --cflags --libs cairo fontconfig libpng) -lm -lpthread -o "$3"
 }
