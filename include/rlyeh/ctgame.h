@@ -1,6 +1,6 @@
-/* cthulhu: the rules engine of the CTHULHU!!! tile-laying board game
+/* ctgame: the rules engine of the CTHULHU!!! tile-laying board game
  * (shared/rules/cthulhu-boardgame.md; rulings B1-B53 and C13, C19 cited
- * below and in ctgame.c).
+ * below and in src/core/board/, whose files ctgame_int.h lists).
  *
  * The game is a struct game_ops state machine (game.h). Every die, every
  * card, relic and tile drawn is a chance node whose value comes from the
@@ -280,7 +280,7 @@ struct ctgame_player {
 	uint8_t hand;                 /* cards in hand (mirrors card_at) */
 };
 
-/* Continuations (internal to ctgame.c, in the state so that it stays a value). */
+/* Continuations (internal to the engine, in the state so that it stays a value). */
 #define CTGAME_STACK 12
 
 struct ctgame {

@@ -1,4 +1,4 @@
-/* cmap: the map of the CTHULHU!!! board game (shared/rules/cthulhu-boardgame.md
+/* ctmap: the map of the CTHULHU!!! board game (shared/rules/cthulhu-boardgame.md
  * §3, §4): the 30 tiles and their layouts, rotations, the cell grid,
  * squares, the movement graph G, open streets, legal placement (B3-B10)
  * and the paths of C10.

@@ -1,4 +1,4 @@
-/* board: pictures of the CTHULHU!!! map (shared/rules/cthulhu-boardgame.md
+/* ctpicture: pictures of the CTHULHU!!! map (shared/rules/cthulhu-boardgame.md
  * §3, §15 C5, C6, C9), as a PNG image (cairo) and as text for a terminal.
  *
  * The picture shows the map square by square, with global square

@@ -9,7 +9,7 @@
 #    every one with a new map and its PNG written;
 #  - status: /status asked N times on that game's last position, each
 #    answer the same map with its PNG written, milliseconds per message;
-#  - picture: board_png alone (tests/bench/boardpng.c, compiled against
+#  - picture: ctpicture_png alone (tests/bench/boardpng.c, compiled against
 #    each tree's include/ and libraries): 100 positions of a seeded game
 #    (seed = the round) drawn once each (a new map), then again (the same
 #    map), microseconds per picture.

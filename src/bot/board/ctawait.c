@@ -28,7 +28,7 @@ int ctp_pending(const struct ctgame *g, struct game_step *st, struct ctgame_opti
  * rests on public facts alone (ctgame_could_play: hand size, card-played
  * flag, insanity, the moment), so that the table's buttons are the same
  * whatever the hand holds, and step 1's Automatic card is chosen privately
- * too (ctgame.c: ask_anyway). A game begun before then keeps its first
+ * too (ctoption.c: ct_ask_anyway). A game begun before then keeps its first
  * rules: hidden when some option names a card, Automatic cards public. */
 int ctp_hidden(const struct ctgame *g, const struct game_step *st, const struct ctgame_option *o,
                int n)
