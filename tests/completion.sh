@@ -66,7 +66,9 @@ expect "sim --seed takes a number" "" "$(comp rlyeh sim --seed '')"
 
 # Policies: for the game given before, each one the sources define, each accepted by sim.
 for game in cthulhu-dice elder-signs cthulhu; do
-	defined=$(grep -l "\.name = \"$game\"" "$src"/src/core/*.c | xargs sed -n '/policies\[\] = {/,/};/p' |
+	# The game's folder: the file that names the game and the files beside it.
+	dir=$(dirname "$(grep -rl "\.name = \"$game\"" "$src"/src/core)")
+	defined=$(sed -n '/policies\[\] = {/,/};/p' "$dir"/*.c |
 		sed -n 's/^\s*{ "\([a-z0-9-]*\)", .*/\1/p')
 	offered=$(comp rlyeh sim --game "$game" --policy '')
 	# shellcheck disable=SC2086

@@ -101,7 +101,7 @@ for opt in ("--help", "--version"):
 # Every policy of every game is in the description of sim --policy.
 policy_text = re.search(r"^\*--policy\*.*?(?=^\*--)", documented.get("sim", ""), re.M | re.S)
 policy_text = policy_text.group(0) if policy_text else ""
-for path in glob.glob(os.path.join(src, "src/core/*.c")):
+for path in glob.glob(os.path.join(src, "src/core/**/*.c"), recursive=True):
     table = re.search(r"policies\[\] = \{(.*?)\};", open(path).read(), re.S)
     for name in re.findall(r'\{ "([a-z0-9-]+)", ', table.group(1)) if table else []:
         check("*%s*" % name in policy_text, "rlyeh(1) names the policy %s under sim --policy" % name)

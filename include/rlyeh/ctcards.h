@@ -18,7 +18,7 @@
 enum ctcards_kind {
 	CTCARDS_CARD,   /* event card kinds, 0..31 = E01..E32 */
 	CTCARDS_TILE,   /* tiles, 0..29 = T01..T30 */
-	CTCARDS_TYPE,   /* relic types, 0..4 (enum cthulhu_type) */
+	CTCARDS_TYPE,   /* relic types, 0..4 (enum ctgame_type) */
 	CTCARDS_SQUARE, /* square kinds of the map (enum ctcards_square) */
 	CTCARDS_KINDS,
 };

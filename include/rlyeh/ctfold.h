@@ -11,7 +11,7 @@
 #ifndef RLYEH_CTFOLD_H
 #define RLYEH_CTFOLD_H
 
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/game.h"
 #include "rlyeh/text.h"
 
@@ -29,7 +29,7 @@
  * the seats' status lines show anyway (hearts, bullets and sanity after a
  * change, the squares left after a walk, the movement total right after
  * its roll); every die, card, relic, tile and move stays. */
-void ctfold_tell(const struct cthulhu *g, const struct game_event *ev, int n,
+void ctfold_tell(const struct ctgame *g, const struct game_event *ev, int n,
                  const char *const *names, int lang, struct text *out);
 
 #endif

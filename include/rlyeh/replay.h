@@ -27,9 +27,9 @@
  *    "end":"saved","winners":[1],"winner":1,"vp":[0,9,4]}
  * "players" 2-6; "cap" the round cap (C19), 0 or absent for none. "moves"
  * is the game's log in order: a number is the engine value applied
- * (cthulhu_apply: a chance value, the dealer draw first, or the index of an
+ * (ctgame_apply: a chance value, the dealer draw first, or the index of an
  * option at a decision), {"leave":seat} is that seat leaving the game
- * (cthulhu_leave). The invariants (cthulhu_check) are checked after every
+ * (ctgame_leave). The invariants (ctgame_check) are checked after every
  * move. The claimed end is optional, each field checked when given: "end"
  * ("playing" while the game goes on, "saved", "summoned", "nobody" or
  * "capped"), "winners" (the seats that won, any order), "winner" (the one
@@ -65,7 +65,7 @@
  * claimed result is wrong gets its turn lines, not its last line). */
 int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen);
 
-/* The script's name of a CTHULHU!!! ending (enum cthulhu_end: "playing",
+/* The script's name of a CTHULHU!!! ending (enum ctgame_end: "playing",
  * "saved", "summoned", "nobody", "capped"); "?" out of range. */
 const char *replay_cthulhu_end(int end);
 

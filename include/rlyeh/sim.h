@@ -25,7 +25,7 @@ struct sim_report {
 	long long nobody; /* games nobody won (Cthulhu) */
 	long long turns;
 	long long points; /* points banked (games with points) */
-	/* the CTHULHU!!! board game: games per enum cthulhu_end, sole wins by
+	/* the CTHULHU!!! board game: games per enum ctgame_end, sole wins by
 	 * place in the turn order (0 = the drawn first player, B11), rounds
 	 * played, final VP per seat summed, games whose win was shared (B53) */
 	long long ends[5];

@@ -6,7 +6,7 @@
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/cli.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/ctplay.h"
 #include "rlyeh/esigns.h"
 #include "rlyeh/replay.h"
@@ -193,7 +193,7 @@ static int write_esigns(struct job *j, const struct store_loaded *g)
  * up); with f, writes them as the items of the "moves" array, a line per
  * completed turn. Returns the moves applied, or -1 (with err) when one
  * does not apply. */
-static int ct_moves(struct job *j, const struct store_loaded *g, struct cthulhu *s, FILE *f)
+static int ct_moves(struct job *j, const struct store_loaded *g, struct ctgame *s, FILE *f)
 {
 	struct game_events ev;
 	int n = 0, brk = 0; /* brk: the last move written completed a turn */
@@ -231,14 +231,14 @@ static int write_cthulhu(struct job *j, const struct store_loaded *g)
 	const struct store_game *row = g->game;
 	struct ctplay_settings set;
 	struct game_setup setup;
-	struct cthulhu s;
+	struct ctgame s;
 	int started = row->first >= 0, n = 0;
 
 	ctplay_settings(row->per_player, &set);
 	setup = (struct game_setup){ .players = g->nmembers,
 		                     .rounds = set.cap,
 		                     .revision = row->revision };
-	if (started && cthulhu_init(&s, &setup) != GAME_OK) {
+	if (started && ctgame_init(&s, &setup) != GAME_OK) {
 		snprintf(j->err, j->errlen, "game %lld: bad setup", (long long)row->id);
 		return 0;
 	}
@@ -254,7 +254,7 @@ static int write_cthulhu(struct job *j, const struct store_loaded *g)
 		fprintf(j->f, "\"revision\":%d,", setup.revision);
 	fprintf(j->f, "\"moves\":[%s", n ? "\n  " : "");
 	if (started) {
-		cthulhu_init(&s, &setup);
+		ctgame_init(&s, &setup);
 		ct_moves(j, g, &s, j->f);
 	}
 	fprintf(j->f, "%s]", n ? "\n" : "");
@@ -265,7 +265,7 @@ static int write_cthulhu(struct job *j, const struct store_loaded *g)
 				fprintf(j->f, "%s%d", k++ ? "," : "", p);
 		fputs("],\"vp\":[", j->f);
 		for (int p = 0; p < s.n; p++)
-			fprintf(j->f, "%s%d", p ? "," : "", cthulhu_vp(&s, p));
+			fprintf(j->f, "%s%d", p ? "," : "", ctgame_vp(&s, p));
 		fputs("]", j->f);
 	}
 	if (row->state == STORE_FINISHED)
@@ -284,7 +284,7 @@ static int write_game(void *ctx, const struct store_loaded *g)
 		return write_cdice(j, g);
 	if (strcmp(g->game->game, esigns_ops.name) == 0)
 		return write_esigns(j, g);
-	if (strcmp(g->game->game, cthulhu_ops.name) == 0)
+	if (strcmp(g->game->game, ctgame_ops.name) == 0)
 		return write_cthulhu(j, g);
 	snprintf(j->err, j->errlen, "game %lld is %s, which export does not know",
 	         (long long)g->game->id, g->game->game);

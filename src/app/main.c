@@ -4,8 +4,8 @@
 
 #include "rlyeh/admin.h"
 #include "rlyeh/analyze.h"
-#include "rlyeh/board.h"
 #include "rlyeh/console.h"
+#include "rlyeh/ctpicture.h"
 #include "rlyeh/discord.h"
 #include "rlyeh/export.h"
 #include "rlyeh/replay.h"
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) == 0) {
 			int rc = commands[i].main(argc - 1, argv + 1);
-			board_cleanup(); /* the map pictures' font caches, for leak checkers */
+			ctpicture_cleanup(); /* the map pictures' font caches, for leak checkers */
 			return rc;
 		}
 	}

@@ -10,7 +10,7 @@
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/cli.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/esigns.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -722,14 +722,14 @@ static int replay_esigns(const cJSON *root, FILE *out, char *err, size_t errlen)
 
 /* ---- CTHULHU!!! ---- */
 
-/* The largest round cap cthulhu_init takes (C19). */
+/* The largest round cap ctgame_init takes (C19). */
 #define CT_CAP_MAX 10000
 
-/* Names of the ends (enum cthulhu_end), as scripts and lines write them. */
+/* Names of the ends (enum ctgame_end), as scripts and lines write them. */
 static const char *const ct_ends[] = { "playing", "saved", "summoned", "nobody", "capped" };
 
-/* Names of the chance nodes (enum cthulhu_roll) and of the choice nodes
- * (enum cthulhu_ask from CA_AUTOMATIC), for the messages of a refusal. */
+/* Names of the chance nodes (enum ctgame_roll) and of the choice nodes
+ * (enum ctgame_ask from CA_AUTOMATIC), for the messages of a refusal. */
 static const char *const ct_rolls[] = { "dealer draw", "die roll", "tile draw", "card draw",
 	                                "relic draw" };
 static const char *const ct_asks[] = { "automatic card", "play point",  "tile placement",
@@ -745,7 +745,7 @@ const char *replay_cthulhu_end(int end)
 {
 	return end >= 0 && end <= CE_CAPPED ? ct_ends[end] : "?";
 }
-_Static_assert(sizeof(ct_rolls) / sizeof(ct_rolls[0]) == CTHULHU_ROLL_RELIC + 1,
+_Static_assert(sizeof(ct_rolls) / sizeof(ct_rolls[0]) == CTGAME_ROLL_RELIC + 1,
                "a chance node without a name");
 _Static_assert(sizeof(ct_asks) / sizeof(ct_asks[0]) == CA_RELIC_TAKE - CA_AUTOMATIC + 1,
                "a decision without a name");
@@ -757,7 +757,7 @@ struct ct_script {
 	int has_end, end;
 	int has_winners, winners; /* bitmask of seats */
 	int has_winner, winner;
-	int has_vp, vp[CTHULHU_MAX];
+	int has_vp, vp[CTGAME_MAX];
 };
 
 /* Completed turns still to print: the seat and round of the turns started
@@ -807,13 +807,13 @@ static int ct_setup(const cJSON *root, struct ct_script *sc, char *err, size_t e
 	memset(sc, 0, sizeof(*sc));
 	if (check_keys(root, keys, "", err, errlen))
 		return -1;
-	rc = get_int(root, "players", CTHULHU_MIN, CTHULHU_MAX, &players, "", err, errlen);
+	rc = get_int(root, "players", CTGAME_MIN, CTGAME_MAX, &players, "", err, errlen);
 	if (rc <= 0)
 		return rc < 0 ? -1 : fail(err, errlen, "\"players\" is missing");
 	if (get_int(root, "cap", 0, CT_CAP_MAX, &cap, "", err, errlen) < 0)
 		return -1;
 	/* C14: a game begun under secret hands says so; older ones do not */
-	if (get_int(root, "revision", 0, CTHULHU_REV_SECRET, &revision, "", err, errlen) < 0)
+	if (get_int(root, "revision", 0, CTGAME_REV_SECRET, &revision, "", err, errlen) < 0)
 		return -1;
 	sc->setup = (struct game_setup){ .players = players, .rounds = cap, .revision = revision };
 	if (end) {
@@ -859,7 +859,7 @@ static void ct_mask_text(int mask, char *buf, size_t cap)
 	size_t n = 0;
 
 	n += (size_t)snprintf(buf, cap, "[");
-	for (int s = 0; s < CTHULHU_MAX && n < cap; s++)
+	for (int s = 0; s < CTGAME_MAX && n < cap; s++)
 		if (mask >> s & 1)
 			n += (size_t)snprintf(buf + n, cap - n, "%s%d", n > 1 ? "," : "", s);
 	if (n < cap)
@@ -868,7 +868,7 @@ static void ct_mask_text(int mask, char *buf, size_t cap)
 
 /* The state part of a line: VP per seat, the seats out, sites sanctified
  * and activated, and the result (null while the game goes on). */
-static void ct_print_state(FILE *out, const struct cthulhu *g)
+static void ct_print_state(FILE *out, const struct ctgame *g)
 {
 	struct game_result r;
 	char winners[16];
@@ -876,7 +876,7 @@ static void ct_print_state(FILE *out, const struct cthulhu *g)
 
 	fputs("\"vp\":[", out);
 	for (int s = 0; s < g->n; s++)
-		fprintf(out, "%s%d", s ? "," : "", cthulhu_vp(g, s));
+		fprintf(out, "%s%d", s ? "," : "", ctgame_vp(g, s));
 	fputs("],\"out\":[", out);
 	for (int s = 0; s < g->n; s++) {
 		if (g->p[s].out) {
@@ -886,7 +886,7 @@ static void ct_print_state(FILE *out, const struct cthulhu *g)
 	}
 	fprintf(out, "],\"sanctified\":%d,\"activated\":%d,\"result\":", g->sanctified,
 	        g->activated);
-	cthulhu_result(g, &r);
+	ctgame_result(g, &r);
 	if (!r.over) {
 		fputs("null}\n", out);
 		return;
@@ -898,7 +898,7 @@ static void ct_print_state(FILE *out, const struct cthulhu *g)
 
 /* Notes the turns the events started, and writes a line for every turn
  * completed by now (the state after the move that completed it). */
-static void ct_turn_lines(FILE *out, const struct cthulhu *g, const struct game_events *ev,
+static void ct_turn_lines(FILE *out, const struct ctgame *g, const struct game_events *ev,
                           struct ct_turns *t, int moves)
 {
 	for (int i = 0; i < ev->n; i++) {
@@ -918,14 +918,14 @@ static void ct_turn_lines(FILE *out, const struct cthulhu *g, const struct game_
 
 /* Describes the node g waits at, for a refusal: "seat 1's move (3
  * options, 0-2)". */
-static void ct_node_text(const struct cthulhu *g, char *buf, size_t cap)
+static void ct_node_text(const struct ctgame *g, char *buf, size_t cap)
 {
 	struct game_step st;
 
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	if (st.node == GAME_NODE_CHANCE)
 		snprintf(buf, cap, "the %s (%d values, 0-%d)",
-		         st.kind >= 0 && st.kind <= CTHULHU_ROLL_RELIC ? ct_rolls[st.kind] : "draw",
+		         st.kind >= 0 && st.kind <= CTGAME_ROLL_RELIC ? ct_rolls[st.kind] : "draw",
 		         st.count, st.count - 1);
 	else if (st.node == GAME_NODE_CHOICE)
 		snprintf(buf, cap, "seat %d's %s (%d options, 0-%d)", st.seat,
@@ -938,7 +938,7 @@ static void ct_node_text(const struct cthulhu *g, char *buf, size_t cap)
 }
 
 /* Applies move n (an engine value, or {"leave":seat}) to g. */
-static int ct_move(struct cthulhu *g, const cJSON *it, int n, struct game_events *ev, char *err,
+static int ct_move(struct ctgame *g, const cJSON *it, int n, struct game_events *ev, char *err,
                    size_t errlen)
 {
 	static const char *const keys[] = { "leave", NULL };
@@ -957,7 +957,7 @@ static int ct_move(struct cthulhu *g, const cJSON *it, int n, struct game_events
 		rc = get_int(it, "leave", 0, g->n - 1, &seat, where, err, errlen);
 		if (rc <= 0)
 			return rc < 0 ? -1 : fail(err, errlen, "%s\"leave\" is missing", where);
-		rc = cthulhu_leave(g, seat, ev);
+		rc = ctgame_leave(g, seat, ev);
 		if (rc == GAME_EPHASE)
 			return fail(err, errlen, "%sseat %d cannot leave before the deal is done",
 			            where, seat);
@@ -970,7 +970,7 @@ static int ct_move(struct cthulhu *g, const cJSON *it, int n, struct game_events
 		return fail(err, errlen, "%sa move must be a whole number or {\"leave\":seat}",
 		            where);
 	ct_node_text(g, node, sizeof(node));
-	rc = cthulhu_apply(g, (int)d, ev);
+	rc = ctgame_apply(g, (int)d, ev);
 	if (rc != GAME_OK)
 		return fail(err, errlen, "%svalue %d refused at %s: %s", where, (int)d, node,
 		            game_strerror(rc));
@@ -979,13 +979,13 @@ static int ct_move(struct cthulhu *g, const cJSON *it, int n, struct game_events
 
 /* The end, winners, winner and VP the script claims against the game
  * played. */
-static int ct_check_result(const struct cthulhu *g, const struct ct_script *sc, char *err,
+static int ct_check_result(const struct ctgame *g, const struct ct_script *sc, char *err,
                            size_t errlen)
 {
 	struct game_result r;
 	char a[16], b[16];
 
-	cthulhu_result(g, &r);
+	ctgame_result(g, &r);
 	if (sc->has_end && sc->end != g->end)
 		return fail(err, errlen, "\"end\" is \"%s\" but the game %s \"%s\"",
 		            ct_ends[sc->end], r.over ? "ended" : "is", ct_ends[g->end]);
@@ -1001,9 +1001,9 @@ static int ct_check_result(const struct cthulhu *g, const struct ct_script *sc, 
 		return fail(err, errlen, "\"winner\" is %d but the game gives %d", sc->winner,
 		            r.winner);
 	for (int s = 0; sc->has_vp && s < g->n; s++)
-		if (sc->vp[s] != cthulhu_vp(g, s))
+		if (sc->vp[s] != ctgame_vp(g, s))
 			return fail(err, errlen, "\"vp\": seat %d has %d, not %d", s,
-			            cthulhu_vp(g, s), sc->vp[s]);
+			            ctgame_vp(g, s), sc->vp[s]);
 	return 0;
 }
 
@@ -1015,7 +1015,7 @@ static int replay_cthulhu(const cJSON *root, FILE *out, char *err, size_t errlen
 	struct ct_turns turns = { 0 };
 	struct game_events ev;
 	struct ct_script sc;
-	struct cthulhu g;
+	struct ctgame g;
 	char why[256];
 	int n = 0, broken;
 
@@ -1023,14 +1023,14 @@ static int replay_cthulhu(const cJSON *root, FILE *out, char *err, size_t errlen
 		return -1;
 	if (!cJSON_IsArray(moves))
 		return fail(err, errlen, "\"moves\" must be an array");
-	if (cthulhu_init(&g, &sc.setup) != GAME_OK)
+	if (ctgame_init(&g, &sc.setup) != GAME_OK)
 		return fail(err, errlen, "invalid table");
 	cJSON_ArrayForEach(it, moves)
 	{
 		n++;
 		if (ct_move(&g, it, n, &ev, err, errlen))
 			return -1;
-		broken = cthulhu_check(&g, why, sizeof(why));
+		broken = ctgame_check(&g, why, sizeof(why));
 		if (broken)
 			return fail(err, errlen, "move %d: invariant %d broken: %s", n, broken,
 			            why);
@@ -1075,7 +1075,7 @@ int replay_run(const char *text, size_t len, FILE *out, char *err, size_t errlen
 		rc = replay_cdice(root, out, err, errlen);
 	else if (cJSON_IsString(game) && strcmp(game->valuestring, esigns_ops.name) == 0)
 		rc = replay_esigns(root, out, err, errlen);
-	else if (cJSON_IsString(game) && strcmp(game->valuestring, cthulhu_ops.name) == 0)
+	else if (cJSON_IsString(game) && strcmp(game->valuestring, ctgame_ops.name) == 0)
 		rc = replay_cthulhu(root, out, err, errlen);
 	else if (cJSON_IsString(game))
 		fail(err, errlen,

@@ -10,7 +10,7 @@
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/cli.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/solve.h"
 
 /* Large enough for any game's state; checked against ops->state_size. */
@@ -24,14 +24,14 @@ struct worker {
 };
 
 /* The board game's own counts of one finished game. */
-static void board_counts(struct sim_report *r, const struct cthulhu *g)
+static void board_counts(struct sim_report *r, const struct ctgame *g)
 {
 	r->ends[g->end]++;
 	if (g->winners && !(g->winners & (g->winners - 1)))
 		r->order_wins[(__builtin_ctz(g->winners) - g->first + g->n) % g->n]++;
 	r->rounds += g->round;
 	for (int s = 0; s < g->n; s++)
-		r->vp[s] += cthulhu_vp(g, s);
+		r->vp[s] += ctgame_vp(g, s);
 	r->shared += g->winners && (g->winners & (g->winners - 1));
 }
 
@@ -65,8 +65,8 @@ static void play_range(struct worker *w)
 		} else {
 			r->nobody++;
 		}
-		if (ops == &cthulhu_ops)
-			board_counts(r, (const struct cthulhu *)(const void *)state);
+		if (ops == &ctgame_ops)
+			board_counts(r, (const struct ctgame *)(const void *)state);
 	}
 }
 
@@ -207,8 +207,8 @@ static int parse_policies(struct sim_config *cfg, const char *list, int seats)
 }
 
 /* The places in the turn order, as the JSON keys name them. */
-static const char *const order_names[CTHULHU_MAX] = { "first",  "second", "third",
-	                                              "fourth", "fifth",  "sixth" };
+static const char *const order_names[CTGAME_MAX] = { "first",  "second", "third",
+	                                             "fourth", "fifth",  "sixth" };
 
 /* Prints the report as one JSON object on one line of stdout. */
 static void print_report(const struct sim_config *cfg, const struct sim_report *r)
@@ -226,7 +226,7 @@ static void print_report(const struct sim_config *cfg, const struct sim_report *
 	for (int s = 0; s < r->seats; s++)
 		printf("%s%.6f", s ? "," : "", (double)r->wins[s] / g);
 	printf("],");
-	if (cfg->game == &cthulhu_ops)
+	if (cfg->game == &ctgame_ops)
 		for (int s = 0; s < r->seats; s++)
 			printf("\"%s_player\":%.6f,", order_names[s], (double)r->order_wins[s] / g);
 	if (cfg->setup.per_player)
@@ -237,7 +237,7 @@ static void print_report(const struct sim_config *cfg, const struct sim_report *
 	if (cfg->game->scores)
 		printf("\"mean_points_per_turn\":%.4f,",
 		       r->turns > 0 ? (double)r->points / (double)r->turns : 0.0);
-	if (cfg->game == &cthulhu_ops) {
+	if (cfg->game == &ctgame_ops) {
 		printf("\"rounds_cap\":%d,\"saved\":%.6f,\"summoned\":%.6f,\"capped\":%.6f,"
 		       "\"all_eliminated\":%.6f,\"shared_wins\":%.6f,\"mean_rounds\":%.4f,"
 		       "\"mean_vp\":[",
@@ -361,9 +361,9 @@ int sim_main(int argc, char **argv)
 		cfg.setup = (struct game_setup){ .players = (int)players,
 			                         .revision = GAME_REVISION_LATEST };
 	}
-	if (rounds_given && cfg.game != &cthulhu_ops)
+	if (rounds_given && cfg.game != &ctgame_ops)
 		return cli_usage_error("sim", "--rounds is for --game cthulhu");
-	if (cfg.game == &cthulhu_ops) {
+	if (cfg.game == &ctgame_ops) {
 		if (!players_given)
 			cfg.setup.players = 4;
 		cfg.setup.rounds = (int)rounds;

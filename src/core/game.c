@@ -4,14 +4,14 @@
 #include <string.h>
 
 #include "rlyeh/cdice.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/esigns.h"
 
 /* The registry: one line per game. */
 static const struct game_ops *const games[] = {
 	&cdice_ops,
 	&esigns_ops,
-	&cthulhu_ops,
+	&ctgame_ops,
 };
 
 const char *game_strerror(int err)

@@ -9,7 +9,7 @@
 #    every one with a new map and its PNG written;
 #  - status: /status asked N times on that game's last position, each
 #    answer the same map with its PNG written, milliseconds per message;
-#  - picture: board_png alone (tests/bench/boardpng.c, compiled against
+#  - picture: ctpicture_png alone (tests/bench/boardpng.c, compiled against
 #    each tree's include/ and libraries): 100 positions of a seeded game
 #    (seed = the round) drawn once each (a new map), then again (the same
 #    map), microseconds per picture.
@@ -41,9 +41,10 @@ if [ -z "$old" ]; then
 fi
 old=$(realpath "$old")
 
-# boardpng TREE BUILD_DIR OUT: the picture benchmark against one tree.
+# boardpng TREE BUILD_DIR OUT: the picture benchmark against one tree, in
+# that tree's own spelling (board_* before the ct prefix, ctpicture_* after).
 boardpng() {
-	cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$1/include" "$repo/tests/bench/boardpng.c" \
+	cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$1/include" "$1/tests/bench/boardpng.c" \
 		"$2/librlyeh_board.a" "$2/librlyeh_core.a" \
 		$(pkg-config --cflags --libs cairo fontconfig libpng) -lm -lpthread -o "$3"
 }

@@ -1,19 +1,19 @@
-/* The cost of one map picture (board_png), outside any table: a seeded
+/* The cost of one map picture (ctpicture_png), outside any table: a seeded
  * 3-player game of baseline players is played, and at every POSITIONS-th
  * value its map is drawn as the table shows it (the area in play, the
  * players' names, English), once each in order (a new map every time but
  * where the picture shows no change since the last position), then each
  * twice in a row, the second drawing timed (the same map again). Prints the
  * microseconds per picture of both and the mean PNG size. Built by tests/bench/boardpic.sh against
- * this tree and against another (it uses only board_png, board_marks_init and the engine), never by
- * CMake or ctest. Usage: boardpng [SEED] [PICTURES] */
+ * this tree and against another (it uses only ctpicture_png, ctpicture_marks_init and the engine),
+ * never by CMake or ctest. Usage: boardpng [SEED] [PICTURES] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "rlyeh/board.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
+#include "rlyeh/ctpicture.h"
 #include "rlyeh/rng.h"
 
 #define MAX_PICTURES 400
@@ -26,12 +26,12 @@ static double now_us(void)
 	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
 }
 
-static struct cthulhu pos[MAX_PICTURES];
+static struct ctgame pos[MAX_PICTURES];
 
 /* Draws every position once (again = 0), or twice in a row timing the
  * second drawing (again = 1); returns microseconds per timed picture,
  * *bytes the mean PNG size. */
-static double pass(int n, const struct board_marks *mk, int again, double *bytes)
+static double pass(int n, const struct ctpicture_marks *mk, int again, double *bytes)
 {
 	double spent = 0, total = 0;
 
@@ -40,8 +40,8 @@ static double pass(int n, const struct board_marks *mk, int again, double *bytes
 			unsigned char *png;
 			size_t len;
 			double start = now_us();
-			if (board_png(&pos[i], mk, &png, &len) < 0) {
-				fprintf(stderr, "board_png failed\n");
+			if (ctpicture_png(&pos[i], mk, &png, &len) < 0) {
+				fprintf(stderr, "ctpicture_png failed\n");
 				exit(1);
 			}
 			if (k == again) {
@@ -61,31 +61,31 @@ int main(int argc, char **argv)
 	int want = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 100, n = 0;
 	struct game_setup setup = { .players = 3, .rounds = 200 };
 	static const char *const names[] = { "alice", "bob", "carol" };
-	struct board_marks mk;
-	struct cthulhu g;
+	struct ctpicture_marks mk;
+	struct ctgame g;
 	struct game_step st;
 	struct rng rng;
 	double b1, b2, first, second;
 
 	if (want < 1 || want > MAX_PICTURES)
 		want = 100;
-	if (cthulhu_init(&g, &setup) != GAME_OK)
+	if (ctgame_init(&g, &setup) != GAME_OK)
 		return 1;
 	rng_seed(&rng, seed);
 	for (int v = 0; n < want; v++) {
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER) {
-			cthulhu_init(&g, &setup);
+			ctgame_init(&g, &setup);
 			continue;
 		}
 		if (v % 5 == 0)
 			pos[n++] = g;
-		cthulhu_apply(&g,
-		              st.node == GAME_NODE_CHANCE ? (int)rng_below(&rng, (uint32_t)st.count)
-		                                          : cthulhu_policy_baseline(&g, &st, &rng),
-		              NULL);
+		ctgame_apply(&g,
+		             st.node == GAME_NODE_CHANCE ? (int)rng_below(&rng, (uint32_t)st.count)
+		                                         : ctgame_policy_baseline(&g, &st, &rng),
+		             NULL);
 	}
-	board_marks_init(&mk);
+	ctpicture_marks_init(&mk);
 	for (int s = 0; s < 3; s++)
 		mk.names[s] = names[s];
 	mk.lang = "en";
@@ -93,6 +93,6 @@ int main(int argc, char **argv)
 	second = pass(n, &mk, 1, &b2);
 	printf("pictures=%d new_map_us=%.0f same_map_us=%.0f png_bytes=%.0f\n", n, first, second,
 	       b1);
-	board_cleanup();
+	ctpicture_cleanup();
 	return 0;
 }

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "rlyeh/board.h"
 #include "rlyeh/bot.h"
 #include "rlyeh/cdice.h"
+#include "rlyeh/ctpicture.h"
 #include "rlyeh/esigns.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
@@ -2040,6 +2040,6 @@ int main(void)
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
-	board_cleanup(); /* the font caches of the pictures, for the leak checker */
+	ctpicture_cleanup(); /* the font caches of the pictures, for the leak checker */
 	return failed;
 }

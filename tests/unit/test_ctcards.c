@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "rlyeh/ctcards.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/i18n.h"
 

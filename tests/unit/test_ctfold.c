@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "rlyeh/ctfold.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/cttext.h"
 #include "rlyeh/i18n.h"
@@ -25,7 +25,7 @@
 #define TURN_MAX       1600 /* a whole turn's folded narration, at most */
 #define ROUND_LINES    60   /* folded lines of a 4-seat round, at most on average */
 
-static const char *const names[CTHULHU_MAX] = { "alice", "bob", "carol", "dave", "erin", "frank" };
+static const char *const names[CTGAME_MAX] = { "alice", "bob", "carol", "dave", "erin", "frank" };
 
 struct measure {
 	long turns, rounds, lines, bytes, plain_lines, plain_bytes;
@@ -42,7 +42,7 @@ static int count_lines(const char *s)
 }
 
 /* The events of batch ev[0..n-1] as cttext tells them one a line. */
-static void plain(const struct cthulhu *g, const struct game_event *ev, int n, int lang,
+static void plain(const struct ctgame *g, const struct game_event *ev, int n, int lang,
                   struct text *out)
 {
 	for (int i = 0; i < n; i++) {
@@ -57,9 +57,9 @@ static void plain(const struct cthulhu *g, const struct game_event *ev, int n, i
  * (not the enemies' moves nor a weapon, which the table settles); with
  * `people` 1 only seat 0 is a person (the computers' turns are told with
  * the command before), with `people` 4 every seat is. */
-static int asks(const struct cthulhu *g, const struct game_step *st, int people)
+static int asks(const struct ctgame *g, const struct game_step *st, int people)
 {
-	if (st->node != GAME_NODE_CHOICE || cthulhu_enemy_move(g) || st->kind == CA_WEAPON)
+	if (st->node != GAME_NODE_CHOICE || ctgame_enemy_move(g) || st->kind == CA_WEAPON)
 		return 0;
 	return people == 4 || st->seat == 0;
 }
@@ -70,22 +70,22 @@ static int asks(const struct cthulhu *g, const struct game_step *st, int people)
 static void play(uint64_t seed, int steps, int lang, int people, struct text *out,
                  struct measure *m)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_setup setup = { .players = 4, .rounds = 200 };
 	struct rng rng;
 	struct game_step st;
 	struct game_events ev;
-	const struct game_policy *base = game_policy_find(&cthulhu_ops, "baseline");
+	const struct game_policy *base = game_policy_find(&ctgame_ops, "baseline");
 	static struct game_event batch[BATCH_MAX], turn[BATCH_MAX];
 	static char buf[1 << 16], tbuf[1 << 16];
 	int nb = 0, nt = 0;
 	struct text t;
 
 	rng_seed(&rng, seed);
-	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 	for (int s = 0; s <= steps; s++) {
 		int v, over;
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		over = st.node == GAME_NODE_OVER || s == steps;
 		if (nb && (over || asks(&g, &st, people))) {
 			text_init(&t, buf, sizeof(buf));
@@ -117,7 +117,7 @@ static void play(uint64_t seed, int steps, int lang, int people, struct text *ou
 		else
 			v = base->choose(&g, &st, &rng);
 		ev.n = 0;
-		assert_int_equal(cthulhu_apply(&g, v, &ev), GAME_OK);
+		assert_int_equal(ctgame_apply(&g, v, &ev), GAME_OK);
 		for (int i = 0; i < ev.n; i++) {
 			if (ev.ev[i].kind == CV_TURN && nt) {
 				text_init(&t, tbuf, sizeof(tbuf));
@@ -250,28 +250,28 @@ static int has_number(const char *s, const char *w)
 static void test_nothing_lost(void **state)
 {
 	(void)state;
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_setup setup = { .players = 4, .rounds = 200 };
 	struct rng rng;
 	struct game_step st;
 	struct game_events ev;
-	const struct game_policy *base = game_policy_find(&cthulhu_ops, "baseline");
+	const struct game_policy *base = game_policy_find(&ctgame_ops, "baseline");
 	static struct game_event turn[BATCH_MAX];
 	static char buf[1 << 16];
 	int nt = 0, checked = 0;
 
 	rng_seed(&rng, 5);
-	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 	for (int s = 0; s < 3000; s++) {
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
 		ev.n = 0;
-		assert_int_equal(cthulhu_apply(&g,
-		                               st.node == GAME_NODE_CHANCE
-		                                   ? (int)rng_below(&rng, (uint32_t)st.count)
-		                                   : base->choose(&g, &st, &rng),
-		                               &ev),
+		assert_int_equal(ctgame_apply(&g,
+		                              st.node == GAME_NODE_CHANCE
+		                                  ? (int)rng_below(&rng, (uint32_t)st.count)
+		                                  : base->choose(&g, &st, &rng),
+		                              &ev),
 		                 GAME_OK);
 		for (int i = 0; i < ev.n; i++) {
 			if (ev.ev[i].kind == CV_TURN && nt) {
@@ -290,7 +290,7 @@ static void test_nothing_lost(void **state)
 					else if (e->kind == CV_CARD || e->kind == CV_ITEM ||
 					         e->kind == CV_DISCARD)
 						snprintf(want, sizeof(want), "%s",
-						         ctnames_card(cthulhu_card_kind(e->target),
+						         ctnames_card(ctgame_card_kind(e->target),
 						                      I18N_EN));
 					else if (e->kind == CV_RELIC || e->kind == CV_RELIC_LOST)
 						snprintf(want, sizeof(want), "%s",

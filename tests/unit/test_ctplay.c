@@ -17,11 +17,11 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "rlyeh/board.h"
 #include "rlyeh/bot.h"
 #include "rlyeh/ctcards.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/ctnames.h"
+#include "rlyeh/ctpicture.h"
 #include "rlyeh/ctplay.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/playlog.h"
@@ -178,7 +178,7 @@ static long long events(void)
 /* The engine state of the channel's last game, rebuilt from its stored
  * row and log (the bot's own replay is not used) by the rules of
  * `revision`; returns the number of log entries that did not apply. */
-static int log_state(struct cthulhu *g, int revision)
+static int log_state(struct ctgame *g, int revision)
 {
 	struct game_setup setup = { 0 };
 	struct ctplay_settings s;
@@ -192,7 +192,7 @@ static int log_state(struct cthulhu *g, int revision)
 	                           "(SELECT max(id) FROM games)");
 	setup.rounds = s.cap;
 	setup.revision = revision;
-	assert_int_equal(cthulhu_init(g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(g, &setup), GAME_OK);
 	assert_int_equal(sqlite3_open_v2(fx->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db,
 	                                    "SELECT kind, value FROM events WHERE game_id = ? "
@@ -204,9 +204,9 @@ static int log_state(struct cthulhu *g, int revision)
 		const char *kind = (const char *)sqlite3_column_text(q, 0);
 		int v = sqlite3_column_int(q, 1);
 		if (strcmp(kind, "roll") == 0 || strcmp(kind, "choice") == 0)
-			bad += cthulhu_apply(g, v, NULL) != GAME_OK;
+			bad += ctgame_apply(g, v, NULL) != GAME_OK;
 		else if (strcmp(kind, "leave") == 0 && v >= 0)
-			bad += cthulhu_leave(g, v, NULL) != GAME_OK;
+			bad += ctgame_leave(g, v, NULL) != GAME_OK;
 	}
 	sqlite3_finalize(q);
 	sqlite3_close(db);
@@ -214,7 +214,7 @@ static int log_state(struct cthulhu *g, int revision)
 }
 
 /* As log_state, by the rules the game's row names; every entry applies. */
-static void stored_state(struct cthulhu *g)
+static void stored_state(struct ctgame *g)
 {
 	int revision = (int)query("SELECT revision FROM games ORDER BY id DESC LIMIT 1");
 
@@ -399,7 +399,7 @@ static void test_open_refuses_bad_setting(void **state)
 /* ---- timeouts (C15, C16) ---- */
 
 /* The wait C1 gives the awaited decision at default settings. */
-static int64_t expected_wait(const struct cthulhu *g, const struct game_step *st)
+static int64_t expected_wait(const struct ctgame *g, const struct game_step *st)
 {
 	switch (st->kind) {
 	case CA_TILE:
@@ -408,9 +408,9 @@ static int64_t expected_wait(const struct cthulhu *g, const struct game_step *st
 	case CA_FIGURE:
 	case CA_DEST:
 	case CA_RESEED:
-		return cthulhu_enemy_move(g) ? DECISION : 45000;
+		return ctgame_enemy_move(g) ? DECISION : 45000;
 	case CA_PLAY:
-		return cthulhu_moment(g) == CM_RW ? 20000 : 45000;
+		return ctgame_moment(g) == CM_RW ? 20000 : 45000;
 	default:
 		return 45000;
 	}
@@ -419,7 +419,7 @@ static int64_t expected_wait(const struct cthulhu *g, const struct game_step *st
 static void test_every_timeout_takes_its_default(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	int seen[CA_RELIC_TAKE + 1] = { 0 }, rw = 0, ticks = 0;
 
@@ -429,28 +429,28 @@ static void test_every_timeout_takes_its_default(void **state)
 		int64_t deadline = stored_deadline();
 		int expect, moves;
 		stored_state(&g);
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
 		assert_int_equal(st.node, GAME_NODE_CHOICE);
 		/* Settled by the table, never asked: weapons, auto enemies. */
 		assert_int_not_equal(st.kind, CA_WEAPON);
 		assert_false((st.kind == CA_FIGURE || st.kind == CA_DEST || st.kind == CA_RESEED) &&
-		             cthulhu_enemy_move(&g));
+		             ctgame_enemy_move(&g));
 		assert_int_not_equal(st.kind, CA_SITE_BYAKHEE);
 		if (deadline - fx->now != expected_wait(&g, &st))
 			fail_msg("tick %d: decision %d waits %lld ms, expected %lld", ticks,
 			         st.kind, (long long)(deadline - fx->now),
 			         (long long)expected_wait(&g, &st));
-		expect = cthulhu_default(&g);
+		expect = ctgame_default(&g);
 		seen[st.kind] = 1;
-		rw += st.kind == CA_PLAY && cthulhu_moment(&g) == CM_RW;
+		rw += st.kind == CA_PLAY && ctgame_moment(&g) == CM_RW;
 		moves = table_moves();
 		tick_to(deadline - 1);
 		assert_int_equal(table_moves(), moves); /* not yet */
 		/* A player's own decision reminds its player when a quarter of its
 		 * wait is left; a reaction window calls nobody. */
-		if (st.kind == CA_PLAY && cthulhu_moment(&g) == CM_RW) {
+		if (st.kind == CA_PLAY && ctgame_moment(&g) == CM_RW) {
 			assert_int_equal(fx->out.n, 0);
 		} else {
 			assert_int_equal(fx->out.n, 1);
@@ -502,7 +502,7 @@ static void test_three_strikes_autopilot_and_back(void **state)
 static void test_manual_enemies(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	int asked = 0, typed = 0;
 
@@ -510,10 +510,10 @@ static void test_manual_enemies(void **state)
 	table("enemies:manual cap:3", bob, 0);
 	for (int ticks = 0; ticks < 3000; ticks++) {
 		stored_state(&g);
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
-		if (!cthulhu_enemy_move(&g)) {
+		if (!ctgame_enemy_move(&g)) {
 			tick_to(stored_deadline());
 			continue;
 		}
@@ -523,16 +523,16 @@ static void test_manual_enemies(void **state)
 		assert_int_equal(st.seat, g.seat); /* the active player moves them */
 		if (asked == 1 && st.kind != CA_RESEED) {
 			/* The first one picked by its square's coordinates. */
-			struct cthulhu_option o[CTHULHU_OPTIONS];
+			struct ctgame_option o[CTGAME_OPTIONS];
 			const char *who = st.seat == 0 ? "alice" : "bob";
 			char line[128];
-			int n = cthulhu_options(&g, o), k = n - 1;
+			int n = ctgame_options(&g, o), k = n - 1;
 			long long before = events();
 			as(who, "/move 99,99");
 			assert_true(said(S_CTP_ERR_NOT_OFFERED));
 			assert_int_equal(events(), before);
-			snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, o[k].arg),
-			         cmap_gy(&g.map, o[k].arg));
+			snprintf(line, sizeof(line), "/move %d,%d", ctmap_gx(&g.map, o[k].arg),
+			         ctmap_gy(&g.map, o[k].arg));
 			as(who, line);
 			assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
 			snprintf(line, sizeof(line),
@@ -543,7 +543,7 @@ static void test_manual_enemies(void **state)
 			continue;
 		}
 		{
-			int expect = cthulhu_hunt(&g);
+			int expect = ctgame_hunt(&g);
 			tick_to(stored_deadline());
 			assert_int_equal(
 			    query("SELECT value FROM events WHERE kind = 'choice' AND seq > "
@@ -552,8 +552,8 @@ static void test_manual_enemies(void **state)
 			    expect);
 		}
 		stored_state(&g);
-		cthulhu_step(&g, &st);
-		assert_false(st.node == GAME_NODE_CHOICE && cthulhu_enemy_move(&g) &&
+		ctgame_step(&g, &st);
+		assert_false(st.node == GAME_NODE_CHOICE && ctgame_enemy_move(&g) &&
 		             g.turns == turn);
 	}
 	assert_true(asked > 0);
@@ -564,7 +564,7 @@ static void test_manual_enemies(void **state)
 static void test_preferences(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	int rw[2] = { 0, 0 };
 	long long before;
@@ -596,10 +596,10 @@ static void test_preferences(void **state)
 	restart_bot(); /* kept with the members */
 	for (int ticks = 0; ticks < 3000; ticks++) {
 		stored_state(&g);
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
-		if (st.kind == CA_PLAY && cthulhu_moment(&g) == CM_RW)
+		if (st.kind == CA_PLAY && ctgame_moment(&g) == CM_RW)
 			rw[st.seat]++;
 		if (st.kind == CA_WEAPON)
 			assert_int_equal(st.seat, 0); /* only alice is asked her weapon */
@@ -614,7 +614,7 @@ static void test_preferences(void **state)
 static void test_idle_game_closed(void **state)
 {
 	const int64_t idle = 48LL * 3600 * 1000;
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 
 	(void)state;
@@ -624,7 +624,7 @@ static void test_idle_game_closed(void **state)
 	assert_int_equal(stored_deadline() - fx->now, idle);
 	fx->now += 3600 * 1000;
 	stored_state(&g);
-	cthulhu_step(&g, &st);
+	ctgame_step(&g, &st);
 	assert_int_equal(st.seat, 0);
 	as("alice", "/pick 1");
 	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
@@ -645,7 +645,7 @@ static void test_idle_game_closed(void **state)
 static void test_stale_and_forged_clicks(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	const char *decider, *other;
 	long long before;
@@ -655,7 +655,7 @@ static void test_stale_and_forged_clicks(void **state)
 	(void)state;
 	table("", bob, 0);
 	stored_state(&g);
-	cthulhu_step(&g, &st);
+	ctgame_step(&g, &st);
 	decider = st.seat == 0 ? "alice" : "bob";
 	other = st.seat == 0 ? "bob" : "alice";
 	moves = table_moves();
@@ -739,7 +739,7 @@ static int public_card_offer(void)
 static void test_hands_are_private(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	int ticks = 0, private_cards = 0;
 
@@ -747,7 +747,7 @@ static void test_hands_are_private(void **state)
 	table("window:20 cap:3", bob, 0);
 	for (; ticks < 3000; ticks++) {
 		stored_state(&g);
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
 		/* The hand: every card the store says the seat holds, by name. */
@@ -755,14 +755,14 @@ static void test_hands_are_private(void **state)
 			as(seat == 0 ? "alice" : "bob", "/hand");
 			const struct msg *m = find_msg(MSG_PRIVATE, MSG_INFO);
 			assert_non_null(m);
-			for (int card = 0; card < CTHULHU_CARDS; card++)
+			for (int card = 0; card < CTGAME_CARDS; card++)
 				if (g.card_at[card] == CW_HAND + seat)
 					assert_non_null(
 					    strstr(m->text,
-					           ctnames_card(cthulhu_card_kind(card), I18N_EN)));
+					           ctnames_card(ctgame_card_kind(card), I18N_EN)));
 			if (seat == st.seat && st.kind != CA_AUTOMATIC) {
-				struct cthulhu_option o[CTHULHU_OPTIONS];
-				int n = cthulhu_options(&g, o);
+				struct ctgame_option o[CTGAME_OPTIONS];
+				int n = ctgame_options(&g, o);
 				for (int i = 0; i < n; i++)
 					private_cards += o[i].what == CO_CARD;
 			}
@@ -780,7 +780,7 @@ static void test_hands_are_private(void **state)
 static void test_call_names_the_moment(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	int calls = 0;
 
@@ -789,19 +789,18 @@ static void test_call_names_the_moment(void **state)
 	for (int ticks = 0; ticks < 3000; ticks++) {
 		const struct msg *t = find_msg(MSG_CHANNEL, MSG_TABLE);
 		stored_state(&g);
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
 		if (t && st.node == GAME_NODE_CHOICE && st.kind == CA_PLAY &&
-		    cthulhu_moment(&g) != CM_RW && t->call.user[0]) {
+		    ctgame_moment(&g) != CM_RW && t->call.user[0]) {
 			static const char *const marks[] = { "",     "(PP1", "(PP2",
 				                             "(PP3", "(PP4", "(PP4",
 				                             "(PP5", "(CS",  "sanity check" };
 			assert_string_equal(t->call.user, st.seat == 0 ? "alice" : "bob");
-			if (!strstr(t->call.text, marks[cthulhu_moment(&g)]) ||
-			    !strstr(t->text, marks[cthulhu_moment(&g)]))
-				fail_msg("moment %d: call \"%s\"", cthulhu_moment(&g),
-				         t->call.text);
+			if (!strstr(t->call.text, marks[ctgame_moment(&g)]) ||
+			    !strstr(t->text, marks[ctgame_moment(&g)]))
+				fail_msg("moment %d: call \"%s\"", ctgame_moment(&g), t->call.text);
 			calls++;
 		}
 		tick_to(stored_deadline());
@@ -813,13 +812,13 @@ static void test_call_names_the_moment(void **state)
 
 /* Lets every decision time out until `seat` is to move with 3 points or
  * more; 0 when the game ends or the seat is out first. */
-static int try_move(int seat, struct cthulhu *g)
+static int try_move(int seat, struct ctgame *g)
 {
 	struct game_step st;
 
 	for (int i = 0; i < 3000; i++) {
 		stored_state(g);
-		cthulhu_step(g, &st);
+		ctgame_step(g, &st);
 		if (st.node == GAME_NODE_OVER || g->p[seat].out)
 			return 0;
 		if (st.kind == CA_MOVE && st.seat == seat && g->left >= 3)
@@ -829,7 +828,7 @@ static int try_move(int seat, struct cthulhu *g)
 	return 0;
 }
 
-static void until_move(int seat, struct cthulhu *g)
+static void until_move(int seat, struct ctgame *g)
 {
 	if (!try_move(seat, g))
 		fail_msg("seat %d never moved (out %d, round %d)", seat, g->p[seat].out, g->round);
@@ -838,9 +837,9 @@ static void until_move(int seat, struct cthulhu *g)
 static void test_walk_to_destination(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
-	int16_t reach[CMAP_SQUARES];
-	uint8_t dirs[CMAP_SQUARES];
-	struct cthulhu g, after;
+	int16_t reach[CTMAP_SQUARES];
+	uint8_t dirs[CTMAP_SQUARES];
+	struct ctgame g, after;
 	char line[64];
 	int n, best = -1, len = 0, moves;
 	long long before;
@@ -855,30 +854,30 @@ static void test_walk_to_destination(void **state)
 	assert_true(said(S_CTP_ERR_SQUARE));
 	as("alice", "/move 1;2");
 	assert_true(said(S_CTP_ERR_SQUARE));
-	snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, g.p[0].sq),
-	         cmap_gy(&g.map, g.p[0].sq));
+	snprintf(line, sizeof(line), "/move %d,%d", ctmap_gx(&g.map, g.p[0].sq),
+	         ctmap_gy(&g.map, g.p[0].sq));
 	as("alice", line);
 	assert_true(said(S_CTP_ERR_HERE));
-	n = cthulhu_reachable(&g, reach);
+	n = ctgame_reachable(&g, reach);
 	{
-		int16_t all[CMAP_SQUARES];
-		int na = cmap_squares(&g.map, all), far = -1;
+		int16_t all[CTMAP_SQUARES];
+		int na = ctmap_squares(&g.map, all), far = -1;
 		for (int i = 0; i < na && far < 0; i++) {
 			int in = 0;
 			for (int k = 0; k < n; k++)
 				in |= reach[k] == all[i];
-			if (!in && cmap_passable(&g.map, all[i]) && all[i] != g.p[0].sq)
+			if (!in && ctmap_passable(&g.map, all[i]) && all[i] != g.p[0].sq)
 				far = all[i];
 		}
 		if (far >= 0) {
-			snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, far),
-			         cmap_gy(&g.map, far));
+			snprintf(line, sizeof(line), "/move %d,%d", ctmap_gx(&g.map, far),
+			         ctmap_gy(&g.map, far));
 			as("alice", line);
 			assert_true(said(S_CTP_ERR_UNREACHABLE));
 			/* through a reachable waypoint: still refused before a step */
-			snprintf(line, sizeof(line), "/move %d,%d %d,%d", cmap_gx(&g.map, far),
-			         cmap_gy(&g.map, far), cmap_gx(&g.map, reach[0]),
-			         cmap_gy(&g.map, reach[0]));
+			snprintf(line, sizeof(line), "/move %d,%d %d,%d", ctmap_gx(&g.map, far),
+			         ctmap_gy(&g.map, far), ctmap_gx(&g.map, reach[0]),
+			         ctmap_gy(&g.map, reach[0]));
 			as("alice", line);
 			assert_true(said(S_CTP_ERR_UNREACHABLE));
 		}
@@ -887,14 +886,14 @@ static void test_walk_to_destination(void **state)
 	assert_int_equal(table_moves(), moves);
 	/* The farthest reachable square, walked in one command. */
 	for (int k = 0; k < n; k++) {
-		int l = cthulhu_route(&g, reach[k], dirs);
+		int l = ctgame_route(&g, reach[k], dirs);
 		if (l > len) {
 			len = l;
 			best = reach[k];
 		}
 	}
 	assert_true(best >= 0 && len >= 2);
-	snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, best), cmap_gy(&g.map, best));
+	snprintf(line, sizeof(line), "/move %d,%d", ctmap_gx(&g.map, best), ctmap_gy(&g.map, best));
 	as("alice", line);
 	assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
 	stored_state(&after);
@@ -920,16 +919,16 @@ static void test_walk_to_destination(void **state)
 
 /* A reachable destination whose C10 route enters an enemy square before
  * it; -1 when there is none. */
-static int walk_through_enemy(const struct cthulhu *g)
+static int walk_through_enemy(const struct ctgame *g)
 {
-	int16_t reach[CMAP_SQUARES];
-	uint8_t dirs[CMAP_SQUARES];
-	int n = cthulhu_reachable(g, reach);
+	int16_t reach[CTMAP_SQUARES];
+	uint8_t dirs[CTMAP_SQUARES];
+	int n = ctgame_reachable(g, reach);
 
 	for (int k = 0; k < n; k++) {
-		int len = cthulhu_route(g, reach[k], dirs), sq = g->p[0].sq;
+		int len = ctgame_route(g, reach[k], dirs), sq = g->p[0].sq;
 		for (int i = 0; i + 1 < len; i++) {
-			sq = cmap_step(&g->map, sq, dirs[i]);
+			sq = ctmap_step(&g->map, sq, dirs[i]);
 			if (sq >= 0 && g->square[sq] & (CS_CULTIST | CS_BYAKHEE))
 				return reach[k];
 		}
@@ -940,7 +939,7 @@ static int walk_through_enemy(const struct cthulhu *g)
 static void test_fight_stops_walk_then_continue(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
-	struct cthulhu g, mid, after;
+	struct ctgame g, mid, after;
 	struct game_step st;
 	char line[64], dest[32];
 	int found = 0;
@@ -956,40 +955,40 @@ static void test_fight_stops_walk_then_continue(void **state)
 		}
 		to = walk_through_enemy(&g);
 		if (to < 0) { /* explore: the farthest square */
-			int16_t reach[CMAP_SQUARES];
-			uint8_t dirs[CMAP_SQUARES];
-			int n = cthulhu_reachable(&g, reach), far = -1, len = 0;
+			int16_t reach[CTMAP_SQUARES];
+			uint8_t dirs[CTMAP_SQUARES];
+			int n = ctgame_reachable(&g, reach), far = -1, len = 0;
 			for (int k = 0; k < n; k++) {
-				int l = cthulhu_route(&g, reach[k], dirs);
+				int l = ctgame_route(&g, reach[k], dirs);
 				if (l > len) {
 					len = l;
 					far = reach[k];
 				}
 			}
-			snprintf(line, sizeof(line), "/move %d,%d", cmap_gx(&g.map, far),
-			         cmap_gy(&g.map, far));
+			snprintf(line, sizeof(line), "/move %d,%d", ctmap_gx(&g.map, far),
+			         ctmap_gy(&g.map, far));
 			as("alice", line);
 			if (!fight_told())
 				continue;
 			to = far; /* the route met an enemy that moved there meanwhile */
-			snprintf(dest, sizeof(dest), "%d,%d", cmap_gx(&g.map, to),
-			         cmap_gy(&g.map, to));
+			snprintf(dest, sizeof(dest), "%d,%d", ctmap_gx(&g.map, to),
+			         ctmap_gy(&g.map, to));
 			goto fought;
 		}
-		snprintf(dest, sizeof(dest), "%d,%d", cmap_gx(&g.map, to), cmap_gy(&g.map, to));
+		snprintf(dest, sizeof(dest), "%d,%d", ctmap_gx(&g.map, to), ctmap_gy(&g.map, to));
 		snprintf(line, sizeof(line), "/move %s", dest);
 		as("alice", line);
 		assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
 		assert_true(fight_told());
 	fought:
 		stored_state(&mid);
-		cthulhu_step(&mid, &st);
+		ctgame_step(&mid, &st);
 		/* The fight's own decisions (a card, a failed roll) come first. */
 		while (st.node == GAME_NODE_CHOICE && st.seat == 0 && st.kind != CA_MOVE &&
 		       mid.p[0].sq != to && stored_deadline() - fx->now == 45000) {
 			tick_to(stored_deadline());
 			stored_state(&mid);
-			cthulhu_step(&mid, &st);
+			ctgame_step(&mid, &st);
 		}
 		if (st.kind != CA_MOVE || st.seat != 0 || mid.p[0].sq == to)
 			continue; /* the fight ended the walk (defeat, no points) */
@@ -1021,7 +1020,7 @@ static void test_fight_stops_walk_then_continue(void **state)
 static void test_placement_preview_then_confirm(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	long long before;
 	int i;
@@ -1030,7 +1029,7 @@ static void test_placement_preview_then_confirm(void **state)
 	table("", bob, 0);
 	for (i = 0; i < 3000; i++) {
 		stored_state(&g);
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.kind == CA_TILE)
 			break;
 		tick_to(stored_deadline());
@@ -1039,8 +1038,8 @@ static void test_placement_preview_then_confirm(void **state)
 	{
 		const char *who = st.seat == 0 ? "alice" : "bob";
 		int tile, moves = table_moves();
-		struct cmap_option opts[CMAP_OPTIONS_MAX];
-		int n = cthulhu_tile_options(&g, &tile, opts);
+		struct ctmap_option opts[CTMAP_OPTIONS_MAX];
+		int n = ctgame_tile_options(&g, &tile, opts);
 		before = events();
 		as(who, "/place 1");
 		/* A private preview with its picture; nothing written. */
@@ -1076,7 +1075,7 @@ static void test_leave_and_restart(void **state)
 	char before_text[MSG_TEXT_MAX];
 	unsigned char *pic;
 	size_t pic_len;
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)state;
 	table("", bob, 1);
@@ -1128,7 +1127,7 @@ static void test_leave_and_restart(void **state)
 	for (int i = 0; i < 40 && query("SELECT state FROM games") == STORE_PLAYING; i++) {
 		struct game_step st;
 		stored_state(&g);
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		assert_int_not_equal(st.seat, 1);
 		tick_to(stored_deadline());
 	}
@@ -1140,11 +1139,11 @@ static void test_leave_and_restart(void **state)
 static void test_first_rules_table_resumes(void **state)
 {
 	char before[MSG_TEXT_MAX];
-	struct cthulhu g, secret;
+	struct ctgame g, secret;
 
 	(void)state;
 	as("alice", "/open cthulhu");
-	assert_int_equal(query("SELECT revision FROM games"), CTHULHU_REV_SECRET);
+	assert_int_equal(query("SELECT revision FROM games"), CTGAME_REV_SECRET);
 	exec_sql("UPDATE games SET revision = 0");
 	restart_bot(); /* the row as an older bot left it */
 	as("bob", "/join");
@@ -1157,8 +1156,8 @@ static void test_first_rules_table_resumes(void **state)
 	assert_int_equal(g.secret, 0);
 	assert_true(g.turns >= 2);
 	/* the same log read by the secret hands' rules goes elsewhere */
-	assert_true(log_state(&secret, CTHULHU_REV_SECRET) > 0 ||
-	            cthulhu_hash(&secret) != cthulhu_hash(&g));
+	assert_true(log_state(&secret, CTGAME_REV_SECRET) > 0 ||
+	            ctgame_hash(&secret) != ctgame_hash(&g));
 	as("alice", "/status");
 	snprintf(before, sizeof(before), "%s", need_msg(MSG_PRIVATE, MSG_TABLE)->text);
 	restart_bot();
@@ -1173,7 +1172,7 @@ static void test_first_rules_table_resumes(void **state)
 static void test_owner_removes_a_player(void **state)
 {
 	static const char *const bob[] = { "bob", "carol", NULL };
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)state;
 	table("", bob, 0);
@@ -1191,7 +1190,7 @@ static void test_owner_removes_a_player(void **state)
 /* §14: a shared win makes every winner a winner in the records. */
 static void test_shared_win_recorded(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int found = 0;
 
 	(void)state;
@@ -1231,7 +1230,7 @@ static void test_shared_win_recorded(void **state)
  * the baseline policy by /pick until she is asked. */
 static void test_relic_picker(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	struct rng r;
 	int found = 0;
@@ -1246,7 +1245,7 @@ static void test_relic_picker(void **state)
 		for (int i = 0; i < 4000; i++) {
 			char line[64];
 			stored_state(&g);
-			cthulhu_step(&g, &st);
+			ctgame_step(&g, &st);
 			if (st.node == GAME_NODE_OVER)
 				break;
 			assert_int_equal(st.seat, 0);
@@ -1255,7 +1254,7 @@ static void test_relic_picker(void **state)
 				break;
 			}
 			snprintf(line, sizeof(line), "/pick %d",
-			         cthulhu_policy_baseline(&g, &st, &r) + 1);
+			         ctgame_policy_baseline(&g, &st, &r) + 1);
 			as("alice", line);
 			assert_null(find_msg(MSG_PRIVATE, MSG_ERROR));
 		}
@@ -1265,8 +1264,8 @@ static void test_relic_picker(void **state)
 	assert_true(found);
 	{
 		const struct msg *t;
-		const struct cthulhu_player *p = &g.p[0];
-		int keep[CTHULHU_TYPES], loss = g.loss, types = 0;
+		const struct ctgame_player *p = &g.p[0];
+		int keep[CTGAME_TYPES], loss = g.loss, types = 0;
 		char line[160], sel[80];
 		long long before;
 		as("alice", "/status");
@@ -1278,11 +1277,11 @@ static void test_relic_picker(void **state)
 		before = events();
 		as("alice", "/relics 0,0,0,0,0");
 		t = need_msg(MSG_PRIVATE, MSG_INFO);
-		for (int ty = 0; ty < CTHULHU_TYPES; ty++)
+		for (int ty = 0; ty < CTGAME_TYPES; ty++)
 			types += p->relics[ty] > 0;
 		assert_int_equal(t->nbuttons, types); /* a + per type held, no Confirm yet */
 		/* Choose the loss from the last types held. */
-		for (int ty = CTHULHU_TYPES - 1, left = loss; ty >= 0; ty--) {
+		for (int ty = CTGAME_TYPES - 1, left = loss; ty >= 0; ty--) {
 			int l = p->relics[ty] < left ? p->relics[ty] : left;
 			keep[ty] = p->relics[ty] - l;
 			left -= l;
@@ -1312,9 +1311,9 @@ static void test_relic_picker(void **state)
 		         before);
 		assert_true(query(line) >= loss);
 		{
-			struct cthulhu after;
+			struct ctgame after;
 			stored_state(&after);
-			for (int ty = 0; ty < CTHULHU_TYPES; ty++)
+			for (int ty = 0; ty < CTGAME_TYPES; ty++)
 				assert_int_equal(after.p[0].relics[ty], keep[ty]);
 		}
 	}
@@ -1431,14 +1430,14 @@ static int png_long_side(const unsigned char *png, size_t len)
 	return w > h ? w : h;
 }
 
-/* The table's picture shows the area in play (at most BOARD_VIEW_PX) with
+/* The table's picture shows the area in play (at most CTPICTURE_VIEW_PX) with
  * a Full map button; /map (Dutch /plattegrond) answers privately with the
  * whole map, the marks of the awaited decision and the players' names. */
 static void test_full_map(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
 	const struct msg *m;
-	struct cthulhu g;
+	struct ctgame g;
 	int found = 0;
 
 	(void)state;
@@ -1454,7 +1453,7 @@ static void test_full_map(void **state)
 	assert_non_null(m);
 	assert_non_null(m->picture);
 	assert_non_null(strstr(m->picture_name, "fullmap-"));
-	assert_true(png_long_side(m->picture, m->picture_len) <= BOARD_MAX_PX);
+	assert_true(png_long_side(m->picture, m->picture_len) <= CTPICTURE_MAX_PX);
 	assert_non_null(m->picture_alt);
 	assert_non_null(strstr(m->picture_alt, "Players: 1 alice, 2 bob"));
 	assert_non_null(strstr(m->text, "The whole map"));
@@ -1465,7 +1464,7 @@ static void test_full_map(void **state)
 	m = find_msg(MSG_CHANNEL, MSG_TABLE);
 	assert_non_null(m);
 	assert_non_null(m->picture);
-	assert_true(png_long_side(m->picture, m->picture_len) <= BOARD_VIEW_PX);
+	assert_true(png_long_side(m->picture, m->picture_len) <= CTPICTURE_VIEW_PX);
 	for (int i = 0; i < m->nbuttons; i++)
 		found |= strstr(m->buttons[i].id, ":map") != NULL &&
 		         strcmp(m->buttons[i].label, "Full map") == 0;
@@ -1533,7 +1532,7 @@ static void test_card_texts(void **state)
 {
 	static const char *const bob[] = { "bob", NULL };
 	const struct msg *m;
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	long long before;
 	int moves, menus = 0, discards = 0, in_play = 0;
@@ -1583,15 +1582,15 @@ static void test_card_texts(void **state)
 	 * the discard piles with what was discarded */
 	for (int ticks = 0; ticks < 3000 && (!menus || !discards || !in_play); ticks++) {
 		stored_state(&g);
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
 		as("alice", "/hand");
 		m = need_msg(MSG_PRIVATE, MSG_INFO);
-		for (int card = 0; card < CTHULHU_CARDS; card++) {
+		for (int card = 0; card < CTGAME_CARDS; card++) {
 			char line[512];
 			struct text lt;
-			int kind = cthulhu_card_kind(card);
+			int kind = ctgame_card_kind(card);
 			if (g.card_at[card] != CW_HAND + 0)
 				continue;
 			text_init(&lt, line, sizeof(line));
@@ -1600,8 +1599,8 @@ static void test_card_texts(void **state)
 			if (!strstr(m->text, line))
 				fail_msg("'%s' not in the hand: %s", line, m->text);
 		}
-		for (int card = 0; card < CTHULHU_CARDS; card++) {
-			int kind = cthulhu_card_kind(card);
+		for (int card = 0; card < CTGAME_CARDS; card++) {
+			int kind = ctgame_card_kind(card);
 			const char *at;
 			if (g.card_at[card] != CW_PLAY + 0)
 				continue;
@@ -1613,7 +1612,7 @@ static void test_card_texts(void **state)
 		}
 		for (int o = 0; o < m->select.noptions; o++) {
 			const struct msg_option *op = &m->select.options[o];
-			for (int kind = 0; kind < CTHULHU_KINDS; kind++)
+			for (int kind = 0; kind < CTGAME_KINDS; kind++)
 				if (strstr(op->label, ctnames_card(kind, I18N_EN)) &&
 				    strcmp(op->description,
 				           thing_text(CTCARDS_CARD, kind, I18N_EN, 0)) == 0)
@@ -1627,8 +1626,8 @@ static void test_card_texts(void **state)
 			for (int o = 0; o < m->select.noptions && !line[0]; o++) {
 				const char *l = m->select.options[o].label;
 				int put = 0;
-				for (int k = 0; k < CTHULHU_KINDS; k++)
-					put |= cthulhu_card(k)->category <= CC_ITEM &&
+				for (int k = 0; k < CTGAME_KINDS; k++)
+					put |= ctgame_card(k)->category <= CC_ITEM &&
 					       strncmp(l, "Play ", 5) == 0 &&
 					       strcmp(l + 5, ctnames_card(k, I18N_EN)) == 0;
 				if (put || strncmp(l, "Discard ", 8) == 0)
@@ -1641,9 +1640,9 @@ static void test_card_texts(void **state)
 				continue;
 			}
 		}
-		for (int card = 0; card < CTHULHU_CARDS && !discards; card++)
+		for (int card = 0; card < CTGAME_CARDS && !discards; card++)
 			if (g.card_at[card] == CW_DISCARD) {
-				const char *name = ctnames_card(cthulhu_card_kind(card), I18N_NL);
+				const char *name = ctnames_card(ctgame_card_kind(card), I18N_NL);
 				as("nora", "/discards");
 				m = need_msg(MSG_PRIVATE, MSG_INFO);
 				assert_non_null(strstr(m->text, "Gebeurteniskaarten ("));
@@ -1716,11 +1715,11 @@ static int pictures_out(const struct msg **table)
 }
 
 /* Maps drawn or taken from the cache since `before`. */
-static uint64_t pictures_made(const struct board_cache_stats *before)
+static uint64_t pictures_made(const struct ctpicture_cache_stats *before)
 {
-	struct board_cache_stats now;
+	struct ctpicture_cache_stats now;
 
-	board_cache_stats(&now);
+	ctpicture_cache_stats(&now);
 	return now.renders - before->renders + now.hits - before->hits;
 }
 
@@ -1730,14 +1729,14 @@ static uint64_t pictures_made(const struct board_cache_stats *before)
  * the cache; a move that changes the map draws it anew. */
 static void test_pictures_only_where_shown(void **state)
 {
-	struct board_cache_stats before, after;
+	struct ctpicture_cache_stats before, after;
 	const struct msg *t;
 	unsigned char *first;
 	size_t first_len;
-	struct cthulhu g, h;
+	struct ctgame g, h;
 
 	(void)state;
-	board_cache_stats(&before);
+	ctpicture_cache_stats(&before);
 	as("alice", "/open cthulhu");
 	as("bob", "/join");
 	assert_non_null(find_msg(MSG_CHANNEL, MSG_TABLE)); /* the lobby: no map */
@@ -1752,7 +1751,7 @@ static void test_pictures_only_where_shown(void **state)
 	assert_non_null(first);
 	memcpy(first, t->picture, first_len);
 
-	board_cache_stats(&before);
+	ctpicture_cache_stats(&before);
 	as("alice", "/hand");
 	assert_non_null(find_msg(MSG_PRIVATE, MSG_INFO));
 	as("carol", "/hand"); /* not at the table: refused */
@@ -1763,11 +1762,11 @@ static void test_pictures_only_where_shown(void **state)
 	assert_int_equal(pictures_made(&before), 0);
 
 	/* The table again: the same map, its PNG bytes from the cache. */
-	board_cache_stats(&before);
+	ctpicture_cache_stats(&before);
 	as("bob", "/status");
 	assert_int_equal(pictures_out(&t), 1);
 	assert_non_null(t);
-	board_cache_stats(&after);
+	ctpicture_cache_stats(&after);
 	assert_int_equal(after.hits - before.hits, 1);
 	assert_int_equal(after.renders - before.renders, 0);
 	assert_int_equal(t->picture_len, first_len);
@@ -1776,7 +1775,7 @@ static void test_pictures_only_where_shown(void **state)
 	/* Moves until a figure or token is placed: drawn anew, other bytes. */
 	stored_state(&g);
 	for (int i = 0; i < 400; i++) {
-		board_cache_stats(&before);
+		ctpicture_cache_stats(&before);
 		tick_to(stored_deadline());
 		stored_state(&h);
 		assert_int_equal(pictures_made(&before), (uint64_t)pictures_out(&t));
@@ -1785,7 +1784,7 @@ static void test_pictures_only_where_shown(void **state)
 	}
 	assert_memory_not_equal(h.square, g.square, sizeof(g.square));
 	assert_non_null(t);
-	board_cache_stats(&after);
+	ctpicture_cache_stats(&after);
 	assert_true(after.renders > before.renders);
 	assert_false(t->picture_len == first_len && memcmp(t->picture, first, first_len) == 0);
 	free(first);
@@ -1831,6 +1830,6 @@ int main(void)
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
-	board_cleanup(); /* the font caches of the pictures, for the leak checker */
+	ctpicture_cleanup(); /* the font caches of the pictures, for the leak checker */
 	return rc;
 }

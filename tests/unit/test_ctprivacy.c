@@ -23,8 +23,8 @@
 
 #include <cmocka.h>
 
-#include "rlyeh/board.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
+#include "rlyeh/ctpicture.h"
 #include "rlyeh/ctplay.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/rng.h"
@@ -36,11 +36,11 @@
 
 /* One of the two games: its state, dice, card permutation and table. */
 struct run {
-	struct cthulhu g;
+	struct ctgame g;
 	struct rng rng;
-	int sigma[CTHULHU_CARDS], inverse[CTHULHU_CARDS];
+	int sigma[CTGAME_CARDS], inverse[CTGAME_CARDS];
 	struct store_game row;
-	struct store_member m[CTHULHU_MAX];
+	struct store_member m[CTGAME_MAX];
 	struct play_ctx c;
 	char out[OUT_MAX]; /* what the table published at the last point */
 	size_t len;
@@ -65,16 +65,16 @@ static void put(struct run *r, const char *fmt, ...)
  * `shift` among themselves (identity for shift 0). */
 static void permute(struct run *r, int shift)
 {
-	int other[CTHULHU_CARDS], n = 0;
+	int other[CTGAME_CARDS], n = 0;
 
-	for (int c = 0; c < CTHULHU_CARDS; c++) {
+	for (int c = 0; c < CTGAME_CARDS; c++) {
 		r->sigma[c] = c;
-		if (cthulhu_card(cthulhu_card_kind(c))->category != CC_AUTOMATIC)
+		if (ctgame_card(ctgame_card_kind(c))->category != CC_AUTOMATIC)
 			other[n++] = c;
 	}
 	for (int i = 0; i < n; i++)
 		r->sigma[other[i]] = other[(i + shift) % n];
-	for (int c = 0; c < CTHULHU_CARDS; c++)
+	for (int c = 0; c < CTGAME_CARDS; c++)
 		r->inverse[r->sigma[c]] = c;
 }
 
@@ -83,7 +83,7 @@ static void start(struct run *r, int players, uint64_t seed, int shift, int revi
 	struct game_setup setup = { .players = players, .rounds = ROUNDS, .revision = revision };
 
 	memset(r, 0, sizeof(*r));
-	assert_int_equal(cthulhu_init(&r->g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&r->g, &setup), GAME_OK);
 	rng_seed(&r->rng, seed);
 	permute(r, shift);
 	r->row.id = 7;
@@ -100,11 +100,11 @@ static void start(struct run *r, int players, uint64_t seed, int shift, int revi
 
 /* The value of a card drawn: the card the dealt game would draw at this
  * point with the same die, as this game's permutation maps it. */
-static int card_value(const struct cthulhu *g, const struct run *r, int v)
+static int card_value(const struct ctgame *g, const struct run *r, int v)
 {
-	int deck[CTHULHU_CARDS], n = 0, want, k = 0;
+	int deck[CTGAME_CARDS], n = 0, want, k = 0;
 
-	for (int c = 0; c < CTHULHU_CARDS; c++)
+	for (int c = 0; c < CTGAME_CARDS; c++)
 		if (g->card_at[c] == CW_DECK)
 			deck[n++] = r->inverse[c];
 	for (int i = 1; i < n; i++) /* ascending ids of the dealt game */
@@ -159,12 +159,12 @@ static void advance(struct run *r, int picture)
 	r->len = 0;
 	text_init(&tx, text, sizeof(text));
 	for (;;) {
-		cthulhu_step(&r->g, &st);
+		ctgame_step(&r->g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
 		if (st.node == GAME_NODE_CHANCE) {
 			v = (int)rng_below(&r->rng, (uint32_t)st.count);
-			if (st.kind == CTHULHU_ROLL_CARD)
+			if (st.kind == CTGAME_ROLL_CARD)
 				v = card_value(&r->g, r, v);
 		} else if (!ctplay.settle(&r->g, &r->c, &st, &v)) {
 			break;
@@ -172,7 +172,7 @@ static void advance(struct run *r, int picture)
 			put(r, "settled %d\n", st.kind); /* made at once: public */
 		}
 		ev.n = 0;
-		assert_int_equal(cthulhu_apply(&r->g, v, &ev), GAME_OK);
+		assert_int_equal(ctgame_apply(&r->g, v, &ev), GAME_OK);
 		ctplay.narrate(&r->g, ev.ev, ev.n, &r->c, &tx);
 	}
 	put(r, "narration:\n%s", text);
@@ -201,12 +201,12 @@ static void advance(struct run *r, int picture)
 /* The public-only strategy: never a card. */
 static int decide(const struct run *r)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
 	int n;
 
-	cthulhu_step(&r->g, &st);
-	n = cthulhu_options(&r->g, o);
+	ctgame_step(&r->g, &st);
+	n = ctgame_options(&r->g, o);
 	switch (st.kind) {
 	case CA_PLAY:
 		for (int i = 0; i < n; i++)
@@ -221,18 +221,18 @@ static int decide(const struct run *r)
 				return i;
 		return -1; /* a forced discard would name a card */
 	case CA_FAILED:
-		return cthulhu_default(&r->g); /* BP3 without a card */
+		return ctgame_default(&r->g); /* BP3 without a card */
 	default: /* tiles, walks, weapons, enemies: as the baseline player */
-		return cthulhu_policy_baseline(&r->g, &st, NULL);
+		return ctgame_policy_baseline(&r->g, &st, NULL);
 	}
 }
 
 /* The game as everyone sees it: the state with the cards in hands and in
  * the deck unknown (their numbers stay: hand sizes, the pile's size). */
-static void public_view(const struct run *r, struct cthulhu *out)
+static void public_view(const struct run *r, struct ctgame *out)
 {
 	*out = r->g;
-	for (int c = 0; c < CTHULHU_CARDS; c++) {
+	for (int c = 0; c < CTGAME_CARDS; c++) {
 		int at = r->g.card_at[r->sigma[c]];
 		out->card_at[c] = (uint8_t)(at == CW_DECK || (at & 0xf0) == CW_HAND ? 0xff : at);
 		out->uses[c] = r->g.uses[r->sigma[c]];
@@ -273,7 +273,7 @@ static int play_pair(int players, uint64_t seed, int revision, int pictures, int
                      int verbose)
 {
 	static struct run a, b;
-	struct cthulhu pa, pb;
+	struct ctgame pa, pb;
 
 	start(&a, players, seed, 0, revision);
 	start(&b, players, seed, 1 + (int)(seed % 37), revision);
@@ -297,8 +297,8 @@ static int play_pair(int players, uint64_t seed, int revision, int pictures, int
 		vb = decide(&b);
 		if (va < 0 || vb < 0)
 			return -2;
-		assert_int_equal(cthulhu_apply(&a.g, va, NULL), GAME_OK);
-		assert_int_equal(cthulhu_apply(&b.g, vb, NULL), GAME_OK);
+		assert_int_equal(ctgame_apply(&a.g, va, NULL), GAME_OK);
+		assert_int_equal(ctgame_apply(&b.g, vb, NULL), GAME_OK);
 	}
 	return -2;
 }
@@ -310,7 +310,7 @@ static void test_cthulhu_privacy(void **state)
 	(void)state;
 	for (uint64_t seed = 1; seed <= 6; seed++)
 		for (int players = 3; players <= 4; players++)
-			assert_int_equal(play_pair(players, seed, CTHULHU_REV_SECRET,
+			assert_int_equal(play_pair(players, seed, CTGAME_REV_SECRET,
 			                           seed == 1 && players == 3 ? 3 : 60, &points, 1),
 			                 -1);
 	/* whole games were compared, not a few moves */
@@ -337,11 +337,11 @@ static void test_first_rules_leak(void **state)
  * Spend button was disabled, 0 when open. */
 static int check_failed_roll(struct run *r, int *with_card)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct msg_list l = { 0 };
 	struct msg *m = msg_add(&l, MSG_CHANNEL, NULL, MSG_TABLE);
-	const struct cthulhu_player *p = &r->g.p[r->g.seat];
-	int need = r->g.kill - r->g.ctotal, n = cthulhu_options(&r->g, o), off = p->bullets < need;
+	const struct ctgame_player *p = &r->g.p[r->g.seat];
+	int need = r->g.kill - r->g.ctotal, n = ctgame_options(&r->g, o), off = p->bullets < need;
 	char spend[64], id[64];
 
 	assert_non_null(m);
@@ -355,7 +355,7 @@ static int check_failed_roll(struct run *r, int *with_card)
 	assert_int_equal(o[0].what, off ? CO_LOSE : CO_SPEND);
 	assert_string_equal(m->buttons[1].label, "Lose a heart & reroll");
 	assert_int_equal(m->buttons[1].disabled, 0);
-	*with_card = cthulhu_could_play(&r->g);
+	*with_card = ctgame_could_play(&r->g);
 	assert_int_equal(strstr(m->buttons[2].id, ":hand:play") != NULL, *with_card);
 	for (int i = 0; i < m->nbuttons; i++) /* no card's option is public */
 		for (int k = 0; k < n; k++) {
@@ -374,11 +374,11 @@ static void test_failed_roll_buttons(void **state)
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= 40; seed++) {
-		start(&r, 3, seed, 0, CTHULHU_REV_SECRET);
+		start(&r, 3, seed, 0, CTGAME_REV_SECRET);
 		for (int k = 0; k < NODES && r.g.end == CE_PLAYING; k++) {
 			struct game_step st;
 			advance(&r, 0);
-			cthulhu_step(&r.g, &st);
+			ctgame_step(&r.g, &st);
 			if (st.node != GAME_NODE_CHOICE)
 				break;
 			if (st.kind == CA_FAILED) {
@@ -386,7 +386,7 @@ static void test_failed_roll_buttons(void **state)
 				seen[off][card]++;
 			}
 			assert_int_equal(
-			    cthulhu_apply(&r.g, cthulhu_policy_baseline(&r.g, &st, NULL), NULL),
+			    ctgame_apply(&r.g, ctgame_policy_baseline(&r.g, &st, NULL), NULL),
 			    GAME_OK);
 		}
 	}
@@ -405,6 +405,6 @@ int main(void)
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
-	board_cleanup(); /* the font caches of the pictures, for the leak checker */
+	ctpicture_cleanup(); /* the font caches of the pictures, for the leak checker */
 	return rc;
 }

@@ -13,18 +13,18 @@
 
 #include <cmocka.h>
 
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/cttext.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/msg.h"
 #include "rlyeh/play.h"
 
-static const char *const names[CTHULHU_MAX] = { "alice", "bob", "carol", "dave", "erin", "frank" };
+static const char *const names[CTGAME_MAX] = { "alice", "bob", "carol", "dave", "erin", "frank" };
 
 struct table {
 	struct store_game row;
-	struct store_member m[CTHULHU_MAX];
+	struct store_member m[CTGAME_MAX];
 	struct play_ctx c;
 };
 
@@ -65,25 +65,25 @@ static void test_play_points_named(void **state)
 		memset(seen, 0, sizeof(seen));
 		memset(pass, 0, sizeof(pass));
 		for (uint64_t seed = 1; seed <= 30 && found != 0x3fe; seed++) {
-			struct cthulhu g;
+			struct ctgame g;
 			struct game_setup setup = { .players = 4, .rounds = 200 };
 			struct rng rng;
 			struct table t;
-			const struct game_policy *base = game_policy_find(&cthulhu_ops, "baseline");
+			const struct game_policy *base = game_policy_find(&ctgame_ops, "baseline");
 			rng_seed(&rng, seed);
 			table_init(&t, 4, lang);
-			assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+			assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 			for (int s = 0; s < 4000; s++) {
 				struct game_step st;
-				cthulhu_step(&g, &st);
+				ctgame_step(&g, &st);
 				if (st.node == GAME_NODE_OVER)
 					break;
 				if (st.node == GAME_NODE_CHOICE && st.kind == CA_PLAY) {
-					int m = cthulhu_moment(&g);
+					int m = ctgame_moment(&g);
 					struct msg *msg = calloc(1, sizeof(*msg));
 					char call[512], label[128];
 					struct text tx;
-					struct cthulhu_option o[CTHULHU_OPTIONS];
+					struct ctgame_option o[CTGAME_OPTIONS];
 					assert_non_null(msg);
 					assert_true(m >= CM_PP1 && m <= CM_RW);
 					ctplay.render(&g, &t.c, msg);
@@ -97,7 +97,7 @@ static void test_play_points_named(void **state)
 						fail_msg("call of moment %d: %s", m, call);
 					/* whole in a call (" — " before it) */
 					assert_true(strlen(call) + 6 < MSG_CALL_TEXT);
-					assert_int_equal(cthulhu_options(&g, o) > 0, 1);
+					assert_int_equal(ctgame_options(&g, o) > 0, 1);
 					assert_int_equal(o[0].what, CO_PASS);
 					text_init(&tx, label, sizeof(label));
 					cttext_option(&g, &st, &o[0], names, lang, &tx);
@@ -119,11 +119,11 @@ static void test_play_points_named(void **state)
 					free(msg);
 				}
 				assert_int_equal(
-				    cthulhu_apply(&g,
-				                  st.node == GAME_NODE_CHANCE
-				                      ? (int)rng_below(&rng, (uint32_t)st.count)
-				                      : base->choose(&g, &st, &rng),
-				                  NULL),
+				    ctgame_apply(&g,
+				                 st.node == GAME_NODE_CHANCE
+				                     ? (int)rng_below(&rng, (uint32_t)st.count)
+				                     : base->choose(&g, &st, &rng),
+				                 NULL),
 				    GAME_OK);
 			}
 		}
@@ -152,18 +152,18 @@ static void test_status(void **state)
 		                             "🟠 4 ", "🟣 5 ", "🟤 6 " };
 	int shown = 0;
 	for (uint64_t seed = 1; seed <= 20; seed++) {
-		struct cthulhu g;
+		struct ctgame g;
 		struct game_setup setup = { .players = 6, .rounds = 200 };
 		struct rng rng;
 		struct table t;
-		const struct game_policy *base = game_policy_find(&cthulhu_ops, "baseline");
+		const struct game_policy *base = game_policy_find(&ctgame_ops, "baseline");
 		rng_seed(&rng, seed);
 		table_init(&t, 6, seed % 2 ? I18N_EN : I18N_NL);
-		assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+		assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 		for (int s = 0; s < 3000; s++) {
 			struct game_step st;
-			int fx = cthulhu_effects(&g);
-			cthulhu_step(&g, &st);
+			int fx = ctgame_effects(&g);
+			ctgame_step(&g, &st);
 			if (st.node == GAME_NODE_OVER)
 				break;
 			if (st.node == GAME_NODE_CHOICE && (fx || s % 97 == 0)) {
@@ -181,7 +181,7 @@ static void test_status(void **state)
 						fail_msg("no \"%s\" in\n%s", want, msg->text);
 					if (g.p[k].out)
 						continue;
-					snprintf(vp, sizeof(vp), " · %d %s ", cthulhu_vp(&g, k),
+					snprintf(vp, sizeof(vp), " · %d %s ", ctgame_vp(&g, k),
 					         t.c.lang == I18N_NL ? "OP" : "VP");
 					if (!strstr(at, vp) || strstr(at, vp) > strchr(at, '\n'))
 						fail_msg("no \"%s\" in %s's line:\n%s", vp,
@@ -199,13 +199,12 @@ static void test_status(void **state)
 				shown |= fx;
 				free(msg);
 			}
-			assert_int_equal(
-			    cthulhu_apply(&g,
-			                  st.node == GAME_NODE_CHANCE
-			                      ? (int)rng_below(&rng, (uint32_t)st.count)
-			                      : base->choose(&g, &st, &rng),
-			                  NULL),
-			    GAME_OK);
+			assert_int_equal(ctgame_apply(&g,
+			                              st.node == GAME_NODE_CHANCE
+			                                  ? (int)rng_below(&rng, (uint32_t)st.count)
+			                                  : base->choose(&g, &st, &rng),
+			                              NULL),
+			                 GAME_OK);
 		}
 	}
 	assert_true(shown & CX_JAMMED);

@@ -12,37 +12,37 @@
 
 #include <cmocka.h>
 
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/cttext.h"
 #include "rlyeh/i18n.h"
 
 #define TRANSCRIPT_MAX (1u << 20)
 
-static const char *const names[CTHULHU_MAX] = { "alice", "bob", "carol", "dave", "erin", "frank" };
+static const char *const names[CTGAME_MAX] = { "alice", "bob", "carol", "dave", "erin", "frank" };
 
 /* Plays a seeded 3-seat baseline game for `steps` transitions, writing every
  * choice's option labels and every event's line into out. */
 static void transcript(uint64_t seed, int steps, int lang, struct text *out)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_setup setup = { .players = 3, .rounds = 200 };
 	struct rng rng;
 	struct game_step st;
 	struct game_events ev;
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	const struct game_policy *base = game_policy_find(&cthulhu_ops, "baseline");
+	struct ctgame_option o[CTGAME_OPTIONS];
+	const struct game_policy *base = game_policy_find(&ctgame_ops, "baseline");
 
 	rng_seed(&rng, seed);
-	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 	for (int t = 0; t < steps; t++) {
 		int v;
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
 		if (st.node == GAME_NODE_CHANCE) {
 			v = (int)rng_below(&rng, (uint32_t)st.count);
 		} else {
-			int n = cthulhu_options(&g, o);
+			int n = ctgame_options(&g, o);
 			v = base->choose(&g, &st, &rng);
 			text_addf(out, "? %s:", names[st.seat]);
 			for (int i = 0; i < n && i < 30; i++) {
@@ -53,7 +53,7 @@ static void transcript(uint64_t seed, int steps, int lang, struct text *out)
 			text_add(out, "\n");
 		}
 		ev.n = 0;
-		assert_int_equal(cthulhu_apply(&g, v, &ev), GAME_OK);
+		assert_int_equal(ctgame_apply(&g, v, &ev), GAME_OK);
 		for (int i = 0; i < ev.n; i++) {
 			size_t before = out->len;
 			cttext_event(&g, &ev.ev[i], names, lang, out);
@@ -132,14 +132,14 @@ static void test_transcripts(void **state)
 static void test_every_event_told(void **state)
 {
 	(void)state;
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_setup setup = { .players = 3 };
-	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 	for (int kind = CV_DEALER; kind <= CV_END; kind++)
 		for (int lang = 0; lang < I18N_LANGS; lang++) {
 			char buf[512];
 			struct text t;
-			struct game_event e = { (int16_t)kind, 1, CTHULHU_CHURCH_SQ, 2 };
+			struct game_event e = { (int16_t)kind, 1, CTGAME_CHURCH_SQ, 2 };
 			if (kind == CV_ROLL)
 				e.target = CD_COMBAT;
 			if (kind == CV_DEALER)
@@ -159,13 +159,13 @@ static void test_every_event_told(void **state)
 static void test_c6_c12_forms(void **state)
 {
 	(void)state;
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_setup setup = { .players = 2 };
 	char buf[256];
 	struct text t;
-	struct cthulhu_option o = { CO_TILE, 0 };
-	struct game_event fig = { CV_FIGURE, CS_CULTIST, CTHULHU_CHURCH_SQ, CMAP_SETUP * 9 + 4 };
-	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	struct ctgame_option o = { CO_TILE, 0 };
+	struct game_event fig = { CV_FIGURE, CS_CULTIST, CTGAME_CHURCH_SQ, CTMAP_SETUP * 9 + 4 };
+	assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 	text_init(&t, buf, sizeof buf);
 	cttext_event(&g, &fig, names, I18N_EN, &t);
 	assert_string_equal(buf, "cultist 1,1 → 4,1");
@@ -177,24 +177,24 @@ static void test_c6_c12_forms(void **state)
 	struct game_step st;
 	rng_seed(&rng, 3);
 	for (int guard = 0; guard < 10000; guard++) {
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_CHOICE && st.kind == CA_TILE)
 			break;
-		assert_int_equal(cthulhu_apply(&g,
-		                               st.node == GAME_NODE_CHANCE
-		                                   ? (int)rng_below(&rng, (uint32_t)st.count)
-		                                   : cthulhu_policy_baseline(&g, &st, &rng),
-		                               NULL),
+		assert_int_equal(ctgame_apply(&g,
+		                              st.node == GAME_NODE_CHANCE
+		                                  ? (int)rng_below(&rng, (uint32_t)st.count)
+		                                  : ctgame_policy_baseline(&g, &st, &rng),
+		                              NULL),
 		                 GAME_OK);
 	}
 	assert_int_equal(st.kind, CA_TILE);
-	struct cmap_option opt[CMAP_OPTIONS_MAX];
-	int tile, n = cthulhu_tile_options(&g, &tile, opt);
+	struct ctmap_option opt[CTMAP_OPTIONS_MAX];
+	int tile, n = ctgame_tile_options(&g, &tile, opt);
 	assert_true(n >= 2);
 	for (int i = 0; i < n; i++) {
 		char want[128], exits[16] = "";
 		for (int s = 0; s < 4; s++)
-			if (cmap_edge(tile, opt[i].rot, s)) {
+			if (ctmap_edge(tile, opt[i].rot, s)) {
 				if (exits[0])
 					strcat(exits, " ");
 				strcat(exits, (const char *[]){ "N", "E", "S", "W" }[s]);

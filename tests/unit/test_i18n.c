@@ -7,8 +7,8 @@
 
 #include <cmocka.h>
 
-#include "rlyeh/cmap.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
+#include "rlyeh/ctmap.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/msg.h"
@@ -265,19 +265,19 @@ static void test_board_names(void **state)
 	assert_string_equal(ctnames_card(CK_KNIFE, I18N_EN), "Trench Knife");
 	assert_string_equal(ctnames_card(CK_KNIFE, I18N_NL), "Loopgraafmes");
 	assert_string_equal(ctnames_card(CK_ELDERSIGN, I18N_NL), "Elder Sign");
-	assert_string_equal(ctnames_tile(CMAP_CHURCH, I18N_NL), "De kerk");
+	assert_string_equal(ctnames_tile(CTMAP_CHURCH, I18N_NL), "De kerk");
 	assert_string_equal(ctnames_type(CT_MEAD, I18N_EN), "Space Mead");
 	assert_string_equal(ctnames_relic(79, I18N_NL), "Toneeltekst in het geel");
 	assert_string_equal(ctnames_relic(79, I18N_EN), "Play-Script in Yellow");
 	assert_string_equal(ctnames_card(32, I18N_NL), "?");
-	for (int k = 0; k < CTHULHU_KINDS; k++) {
+	for (int k = 0; k < CTGAME_KINDS; k++) {
 		assert_true(strlen(ctnames_card(k, I18N_NL)) < MSG_BUTTON_LABEL - 10);
 		if (k != CK_ELDERSIGN)
 			assert_string_not_equal(ctnames_card(k, I18N_NL), ctnames_card(k, I18N_EN));
 	}
-	for (int t = 0; t < CMAP_TILES; t++)
+	for (int t = 0; t < CTMAP_TILES; t++)
 		assert_true(strlen(ctnames_tile(t, I18N_NL)) < MSG_BUTTON_LABEL - 10);
-	for (int r = 0; r < CTHULHU_RELICS; r++)
+	for (int r = 0; r < CTGAME_RELICS; r++)
 		assert_string_not_equal(ctnames_relic(r, I18N_NL), ctnames_relic(r, I18N_EN));
 }
 

@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/replay.h"
 #include "rlyeh/rng.h"
 
@@ -571,7 +571,7 @@ static void test_ct_claims(void **unused)
 	}
 }
 
-/* The ends as scripts name them (enum cthulhu_end). */
+/* The ends as scripts name them (enum ctgame_end). */
 static const char *const end_names[] = { "playing", "saved", "summoned", "nobody", "capped" };
 
 /* Games played here, move by move, straight on the engine. */
@@ -581,8 +581,8 @@ static const char *const end_names[] = { "playing", "saved", "summoned", "nobody
 struct ct_played {
 	int n, value[CT_MOVES], leave[CT_MOVES], count[CT_MOVES]; /* count: 0 for a leave */
 	int turns, turn_moves[CT_TURNS], turn_seat[CT_TURNS], turn_round[CT_TURNS];
-	int turn_vp[CT_TURNS][CTHULHU_MAX];
-	struct cthulhu g; /* the end */
+	int turn_vp[CT_TURNS][CTGAME_MAX];
+	struct ctgame g; /* the end */
 };
 
 /* Plays game i: 2-6 players, the baseline policy without a cap or the
@@ -596,7 +596,7 @@ static void ct_play(int i, struct ct_played *p)
 
 	memset(p, 0, sizeof(*p));
 	rng_seed(&r, (uint64_t)i + 1);
-	assert_int_equal(cthulhu_init(&p->g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&p->g, &setup), GAME_OK);
 	while (p->g.end == CE_PLAYING) {
 		struct game_step st;
 		int seat = p->g.seat, round = p->g.round, turns = (int)p->g.turns;
@@ -604,16 +604,16 @@ static void ct_play(int i, struct ct_played *p)
 
 		if (p->n >= CT_MOVES)
 			fail_msg("game %d: longer than %d moves", i, CT_MOVES);
-		cthulhu_step(&p->g, &st);
+		ctgame_step(&p->g, &st);
 		if (i % 3 == 2 && rng_below(&r, 120) == 0 &&
-		    cthulhu_leave(&p->g, leaver, NULL) == GAME_OK) {
+		    ctgame_leave(&p->g, leaver, NULL) == GAME_OK) {
 			p->leave[p->n] = 1;
 			p->value[p->n] = leaver;
 		} else {
 			int v = st.node == GAME_NODE_CHANCE ? (int)rng_below(&r, (uint32_t)st.count)
-			        : i % 2                     ? cthulhu_policy_random(&p->g, &st, &r)
-			                : cthulhu_policy_baseline(&p->g, &st, &r);
-			assert_int_equal(cthulhu_apply(&p->g, v, NULL), GAME_OK);
+			        : i % 2                     ? ctgame_policy_random(&p->g, &st, &r)
+			                : ctgame_policy_baseline(&p->g, &st, &r);
+			assert_int_equal(ctgame_apply(&p->g, v, NULL), GAME_OK);
 			p->value[p->n] = v;
 			p->count[p->n] = st.count;
 		}
@@ -626,7 +626,7 @@ static void ct_play(int i, struct ct_played *p)
 		p->turn_seat[p->turns] = seat;
 		p->turn_round[p->turns] = round;
 		for (int s = 0; s < p->g.n; s++)
-			p->turn_vp[p->turns][s] = cthulhu_vp(&p->g, s);
+			p->turn_vp[p->turns][s] = ctgame_vp(&p->g, s);
 		p->turns++;
 	}
 }
@@ -642,7 +642,7 @@ static char *ct_script(const struct ct_played *p, int bad)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	cthulhu_result(&p->g, &r);
+	ctgame_result(&p->g, &r);
 	fprintf(f, "{\"game\":\"cthulhu\",\"players\":%d,\"cap\":%d,\"moves\":[", p->g.n, p->g.cap);
 	for (int k = 0; k < p->n; k++) {
 		if (p->leave[k])
@@ -659,7 +659,7 @@ static char *ct_script(const struct ct_played *p, int bad)
 	}
 	fprintf(f, "],\"winner\":%d,\"vp\":[", r.winner);
 	for (int s = 0; s < p->g.n; s++)
-		fprintf(f, "%s%d", s ? "," : "", cthulhu_vp(&p->g, s));
+		fprintf(f, "%s%d", s ? "," : "", ctgame_vp(&p->g, s));
 	fputs("]}", f);
 	fclose(f);
 	return text;
@@ -739,7 +739,7 @@ static void test_ct_played(void **unused)
 		assert_int_equal(line_int(last, "turns"), (int)p.g.turns);
 		res = cJSON_GetObjectItemCaseSensitive(last, "result");
 		assert_true(cJSON_IsObject(res));
-		cthulhu_result(&p.g, &r);
+		ctgame_result(&p.g, &r);
 		assert_int_equal(line_int(res, "winner"), r.winner);
 		assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(res, "end")),
 		                    end_names[p.g.end]);
@@ -747,7 +747,7 @@ static void test_ct_played(void **unused)
 			winners |= 1 << line_item(res, "winners", k);
 		assert_int_equal(winners, p.g.winners);
 		for (int s = 0; s < p.g.n; s++)
-			assert_int_equal(line_item(last, "vp", s), cthulhu_vp(&p.g, s));
+			assert_int_equal(line_item(last, "vp", s), ctgame_vp(&p.g, s));
 		cJSON_Delete(last);
 		free(out);
 		free(script);

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "rlyeh/cdice.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 #include "rlyeh/rng.h"
 #include "rlyeh/sim.h"
 
@@ -122,23 +122,23 @@ static void test_rival_cults_players_share_the_wins(void **unused)
  * from its drawn first player, and they add up to the sole wins by seat. */
 static void test_board_wins_by_turn_order(void **unused)
 {
-	struct sim_config cfg = { .game = &cthulhu_ops, .games = 300, .seed = 11, .threads = 2 };
+	struct sim_config cfg = { .game = &ctgame_ops, .games = 300, .seed = 11, .threads = 2 };
 	struct sim_report r;
-	long long want[CTHULHU_MAX] = { 0 }, by_seat = 0, by_order = 0;
+	long long want[CTGAME_MAX] = { 0 }, by_seat = 0, by_order = 0;
 	int firsts = 0;
 
 	(void)unused;
 	cfg.setup = (struct game_setup){ .players = 3, .rounds = 200 };
 	for (int s = 0; s < 3; s++)
-		cfg.policy[s] = game_policy_find(&cthulhu_ops, "baseline");
+		cfg.policy[s] = game_policy_find(&ctgame_ops, "baseline");
 	assert_int_equal(sim_run(&cfg, &r), 0);
 	for (long long i = 0; i < cfg.games; i++) {
-		struct cthulhu g;
+		struct ctgame g;
 		struct rng rng;
 
 		rng_seed_stream(&rng, cfg.seed, (uint64_t)i);
-		assert_int_equal(cthulhu_init(&g, &cfg.setup), GAME_OK);
-		game_play(&cthulhu_ops, &g, cfg.policy, &rng);
+		assert_int_equal(ctgame_init(&g, &cfg.setup), GAME_OK);
+		game_play(&ctgame_ops, &g, cfg.policy, &rng);
 		firsts |= 1 << g.first;
 		if (g.winners && !(g.winners & (g.winners - 1)))
 			want[(__builtin_ctz(g.winners) - g.first + 3) % 3]++;

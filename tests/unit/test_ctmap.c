@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "rlyeh/cmap.h"
+#include "rlyeh/ctmap.h"
 #include "rlyeh/rng.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -24,78 +24,78 @@ static int tile_of(const char *id)
 {
 	int n = 0;
 
-	if (sscanf(id, "T%d", &n) != 1 || n < 1 || n > CMAP_TILES)
+	if (sscanf(id, "T%d", &n) != 1 || n < 1 || n > CTMAP_TILES)
 		fail_msg("bad tile id '%s'", id);
 	return n - 1;
 }
 
-/* Builds a map from cmap_init by `script`, words separated by spaces:
+/* Builds a map from ctmap_init by `script`, words separated by spaces:
  *   T05@2,0/1     place T05 at cell (2,0), one quarter turn, checked strict-legal first
  *   !T26@1,-1/0   place under B9, checked forced-legal first
  *   *T26@-1,-1/2  place without any check
  *   act:T26       activate (B10); sanct:T26, rm:T26 take a site off the map
  *   last:T05      every other unplaced tile leaves, so T05 is the last unplaced tile */
-static void build(struct cmap *m, const char *script)
+static void build(struct ctmap *m, const char *script)
 {
 	char word[32];
 	int at = 0, len;
 
-	cmap_init(m);
+	ctmap_init(m);
 	while (sscanf(script + at, "%31s%n", word, &len) == 1) {
 		char id[8];
 		int tx, ty, rot;
 
 		at += len;
 		if (sscanf(word, "act:%7s", id) == 1) {
-			cmap_activate(m, tile_of(id));
+			ctmap_activate(m, tile_of(id));
 		} else if (sscanf(word, "sanct:%7s", id) == 1) {
-			cmap_remove(m, tile_of(id), CMAP_SANCTIFIED);
+			ctmap_remove(m, tile_of(id), CTMAP_SANCTIFIED);
 		} else if (sscanf(word, "rm:%7s", id) == 1) {
-			cmap_remove(m, tile_of(id), CMAP_REMOVED);
+			ctmap_remove(m, tile_of(id), CTMAP_REMOVED);
 		} else if (sscanf(word, "last:%7s", id) == 1) {
-			for (int t = 0; t < CMAP_TILES; t++)
-				if (t != tile_of(id) && m->where[t] == CMAP_UNPLACED)
-					m->where[t] = CMAP_REMOVED;
+			for (int t = 0; t < CTMAP_TILES; t++)
+				if (t != tile_of(id) && m->where[t] == CTMAP_UNPLACED)
+					m->where[t] = CTMAP_REMOVED;
 		} else {
 			const char *w = word + (word[0] == '!' || word[0] == '*');
-			enum cmap_mode mode = word[0] == '!' ? CMAP_FORCED : CMAP_STRICT;
+			enum ctmap_mode mode = word[0] == '!' ? CTMAP_FORCED : CTMAP_STRICT;
 			int t;
 
 			if (sscanf(w, "T%d@%d,%d/%d", &t, &tx, &ty, &rot) != 4)
 				fail_msg("bad script word '%s'", word);
 			t--;
-			if (word[0] != '*' && !cmap_legal(m, t, rot, tx, ty, mode))
+			if (word[0] != '*' && !ctmap_legal(m, t, rot, tx, ty, mode))
 				fail_msg("%s: '%s' is not legal", script, word);
-			cmap_place(m, t,
-			           (struct cmap_option){ (int8_t)tx, (int8_t)ty, (uint8_t)rot },
-			           mode);
+			ctmap_place(m, t,
+			            (struct ctmap_option){ (int8_t)tx, (int8_t)ty, (uint8_t)rot },
+			            mode);
 		}
 	}
 }
 
 /* The square at "gx,gy", or -1. */
-static int square_at(const struct cmap *m, const char *where)
+static int square_at(const struct ctmap *m, const char *where)
 {
 	int gx, gy;
 
 	if (sscanf(where, "%d,%d", &gx, &gy) != 2)
 		fail_msg("bad square '%s'", where);
-	return cmap_find(m, gx, gy);
+	return ctmap_find(m, gx, gy);
 }
 
 /* A bitmap of the squares "gx,gy gx,gy ...". */
-static void square_set(const struct cmap *m, const char *list, uint8_t *set)
+static void square_set(const struct ctmap *m, const char *list, uint8_t *set)
 {
 	char word[16];
 	int at = 0, len;
 
-	memset(set, 0, CMAP_BITMAP_BYTES);
+	memset(set, 0, CTMAP_BITMAP_BYTES);
 	while (sscanf(list + at, "%15s%n", word, &len) == 1) {
 		int sq = square_at(m, word);
 
 		at += len;
 		assert_true(sq >= 0);
-		cmap_bit_set(set, sq);
+		ctmap_bit_set(set, sq);
 	}
 }
 
@@ -114,7 +114,7 @@ static void append(char *buf, size_t cap, const char *fmt, ...)
 }
 
 /* Options as "tx,ty/rot ...". */
-static void describe_options(const struct cmap_option *o, int n, char *buf, size_t cap)
+static void describe_options(const struct ctmap_option *o, int n, char *buf, size_t cap)
 {
 	buf[0] = '\0';
 	for (int i = 0; i < n; i++)
@@ -122,12 +122,12 @@ static void describe_options(const struct cmap_option *o, int n, char *buf, size
 }
 
 /* Open streets as "tx,ty:S ...". */
-static void describe_streets(const struct cmap *m, char *buf, size_t cap)
+static void describe_streets(const struct ctmap *m, char *buf, size_t cap)
 {
-	struct cmap_street st[4 * CMAP_TILES];
-	int n = cmap_streets(m, st);
+	struct ctmap_street st[4 * CTMAP_TILES];
+	int n = ctmap_streets(m, st);
 
-	assert_int_equal(cmap_streets(m, NULL), n);
+	assert_int_equal(ctmap_streets(m, NULL), n);
 	buf[0] = '\0';
 	for (int i = 0; i < n; i++)
 		append(buf, cap, "%s%d,%d:%c", i ? " " : "", st[i].tx, st[i].ty,
@@ -136,26 +136,26 @@ static void describe_streets(const struct cmap *m, char *buf, size_t cap)
 
 /* Every edge of G (§3.3) is symmetric, joins squares one step apart in its
  * direction, and crosses a tile border only between two OPEN facing middles (B3). */
-static void check_graph(const struct cmap *m)
+static void check_graph(const struct ctmap *m)
 {
 	static const int mid[4] = { 1, 5, 7, 3 };
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 
-	for (int sq = 0; sq < CMAP_SQUARES; sq++) {
+	for (int sq = 0; sq < CTMAP_SQUARES; sq++) {
 		for (int d = 0; d < 4; d++) {
-			int u = cmap_step(m, sq, d);
+			int u = ctmap_step(m, sq, d);
 			if (u < 0)
 				continue;
-			assert_true(cmap_passable(m, sq) && cmap_passable(m, u));
-			assert_int_equal(cmap_step(m, u, (d + 2) % 4), sq);
-			assert_int_equal(cmap_gx(m, u), cmap_gx(m, sq) + dx[d]);
-			assert_int_equal(cmap_gy(m, u), cmap_gy(m, sq) + dy[d]);
+			assert_true(ctmap_passable(m, sq) && ctmap_passable(m, u));
+			assert_int_equal(ctmap_step(m, u, (d + 2) % 4), sq);
+			assert_int_equal(ctmap_gx(m, u), ctmap_gx(m, sq) + dx[d]);
+			assert_int_equal(ctmap_gy(m, u), ctmap_gy(m, sq) + dy[d]);
 			if (u / 9 == sq / 9)
 				continue;
 			assert_int_equal(sq % 9, mid[d]);
 			assert_int_equal(u % 9, mid[(d + 2) % 4]);
-			assert_true(strchr(".D", cmap_square_kind(m, sq)) != NULL);
-			assert_true(strchr(".D", cmap_square_kind(m, u)) != NULL);
+			assert_true(strchr(".D", ctmap_square_kind(m, sq)) != NULL);
+			assert_true(strchr(".D", ctmap_square_kind(m, u)) != NULL);
 		}
 	}
 }
@@ -175,47 +175,47 @@ static void test_s4_tile_table(void **unused)
 	static const struct {
 		const char *exits; /* OPEN sides at 0° */
 		int interior;      /* B and D squares */
-		enum cmap_class cls;
+		enum ctmap_class cls;
 		const char *name;
-	} want[CMAP_TILES] = {
-		{ "NESW", 1, CMAP_CLASS_CHURCH, "The Church" },
-		{ "NESW", 0, CMAP_CLASS_ROAD, "Church Street Crossing" },
-		{ "NESW", 0, CMAP_CLASS_ROAD, "Harbour Crossroads" },
-		{ "NESW", 0, CMAP_CLASS_ROAD, "Market Crossroads" },
-		{ "NESW", 0, CMAP_CLASS_ROAD, "Mist Crossroads (dirt)" },
-		{ "NEW", 0, CMAP_CLASS_ROAD, "Fore Street Junction" },
-		{ "NEW", 0, CMAP_CLASS_ROAD, "Circle Court Junction" },
-		{ "NEW", 0, CMAP_CLASS_ROAD, "Back Street Junction" },
-		{ "NS", 0, CMAP_CLASS_ROAD, "Water Street" },
-		{ "NS", 0, CMAP_CLASS_ROAD, "Green Lane (dirt)" },
-		{ "NS", 0, CMAP_CLASS_ROAD, "Wharf Row" },
-		{ "NE", 0, CMAP_CLASS_ROAD, "Cliff Path Bend (dirt)" },
-		{ "NE", 0, CMAP_CLASS_ROAD, "Ship Street Bend" },
-		{ "NE", 0, CMAP_CLASS_ROAD, "Lantern Bend" },
-		{ "EW", 2, CMAP_CLASS_BUILDING, "Pharmacy" },
-		{ "ES", 4, CMAP_CLASS_BUILDING, "Burial Hill (dirt path)" },
-		{ "ESW", 3, CMAP_CLASS_BUILDING, "Congregational Hospital" },
-		{ "NE", 3, CMAP_CLASS_BUILDING, "Hall School" },
-		{ "NS", 2, CMAP_CLASS_BUILDING, "The Terrible Old Man's House" },
-		{ "NW", 2, CMAP_CLASS_BUILDING, "North Point Light" },
-		{ "NESW", 1, CMAP_CLASS_BUILDING, "Police Station" },
-		{ "NES", 3, CMAP_CLASS_BUILDING, "Ward's Chandlery" },
-		{ "EW", 2, CMAP_CLASS_BUILDING, "Historical Society" },
-		{ "SW", 3, CMAP_CLASS_BUILDING, "Crooked Anchor Tavern" },
-		{ "NEW", 2, CMAP_CLASS_BUILDING, "Strange High House" },
-		{ "S", 9, CMAP_CLASS_SITE, "Central Hill Crypt" },
-		{ "S", 9, CMAP_CLASS_SITE, "Carcosa Playhouse" },
-		{ "S", 9, CMAP_CLASS_SITE, "Drowned Chapel" },
-		{ "S", 9, CMAP_CLASS_SITE, "Standing Stones of Kingsport Head" },
-		{ "S", 9, CMAP_CLASS_SITE, "Lamplighter's Vault" },
+	} want[CTMAP_TILES] = {
+		{ "NESW", 1, CTMAP_CLASS_CHURCH, "The Church" },
+		{ "NESW", 0, CTMAP_CLASS_ROAD, "Church Street Crossing" },
+		{ "NESW", 0, CTMAP_CLASS_ROAD, "Harbour Crossroads" },
+		{ "NESW", 0, CTMAP_CLASS_ROAD, "Market Crossroads" },
+		{ "NESW", 0, CTMAP_CLASS_ROAD, "Mist Crossroads (dirt)" },
+		{ "NEW", 0, CTMAP_CLASS_ROAD, "Fore Street Junction" },
+		{ "NEW", 0, CTMAP_CLASS_ROAD, "Circle Court Junction" },
+		{ "NEW", 0, CTMAP_CLASS_ROAD, "Back Street Junction" },
+		{ "NS", 0, CTMAP_CLASS_ROAD, "Water Street" },
+		{ "NS", 0, CTMAP_CLASS_ROAD, "Green Lane (dirt)" },
+		{ "NS", 0, CTMAP_CLASS_ROAD, "Wharf Row" },
+		{ "NE", 0, CTMAP_CLASS_ROAD, "Cliff Path Bend (dirt)" },
+		{ "NE", 0, CTMAP_CLASS_ROAD, "Ship Street Bend" },
+		{ "NE", 0, CTMAP_CLASS_ROAD, "Lantern Bend" },
+		{ "EW", 2, CTMAP_CLASS_BUILDING, "Pharmacy" },
+		{ "ES", 4, CTMAP_CLASS_BUILDING, "Burial Hill (dirt path)" },
+		{ "ESW", 3, CTMAP_CLASS_BUILDING, "Congregational Hospital" },
+		{ "NE", 3, CTMAP_CLASS_BUILDING, "Hall School" },
+		{ "NS", 2, CTMAP_CLASS_BUILDING, "The Terrible Old Man's House" },
+		{ "NW", 2, CTMAP_CLASS_BUILDING, "North Point Light" },
+		{ "NESW", 1, CTMAP_CLASS_BUILDING, "Police Station" },
+		{ "NES", 3, CTMAP_CLASS_BUILDING, "Ward's Chandlery" },
+		{ "EW", 2, CTMAP_CLASS_BUILDING, "Historical Society" },
+		{ "SW", 3, CTMAP_CLASS_BUILDING, "Crooked Anchor Tavern" },
+		{ "NEW", 2, CTMAP_CLASS_BUILDING, "Strange High House" },
+		{ "S", 9, CTMAP_CLASS_SITE, "Central Hill Crypt" },
+		{ "S", 9, CTMAP_CLASS_SITE, "Carcosa Playhouse" },
+		{ "S", 9, CTMAP_CLASS_SITE, "Drowned Chapel" },
+		{ "S", 9, CTMAP_CLASS_SITE, "Standing Stones of Kingsport Head" },
+		{ "S", 9, CTMAP_CLASS_SITE, "Lamplighter's Vault" },
 	};
 	int interiors = 0;
 
 	(void)unused;
-	assert_null(cmap_tile(-1));
-	assert_null(cmap_tile(CMAP_TILES));
-	for (int t = 0; t < CMAP_TILES; t++) {
-		const struct cmap_tile_info *info = cmap_tile(t);
+	assert_null(ctmap_tile(-1));
+	assert_null(ctmap_tile(CTMAP_TILES));
+	for (int t = 0; t < CTMAP_TILES; t++) {
+		const struct ctmap_tile_info *info = ctmap_tile(t);
 		char id[8], exits[5] = "";
 		int interior = 0, n = 0, entrances = 0;
 
@@ -226,7 +226,7 @@ static void test_s4_tile_table(void **unused)
 		assert_int_equal(strlen(info->layout), 9);
 		assert_int_equal(strspn(info->layout, ".BD#"), 9);
 		for (int s = 0; s < 4; s++)
-			if (cmap_edge(t, 0, s))
+			if (ctmap_edge(t, 0, s))
 				exits[n++] = side_names[s];
 		for (int l = 0; l < 9; l++) {
 			interior += info->layout[l] == 'B' || info->layout[l] == 'D';
@@ -236,22 +236,22 @@ static void test_s4_tile_table(void **unused)
 			fail_msg("%s: exits %s, want %s", id, exits, want[t].exits);
 		assert_int_equal(interior, want[t].interior);
 		/* Only Ritual Sites have an entrance, the middle of the south side. */
-		assert_int_equal(entrances, want[t].cls == CMAP_CLASS_SITE);
-		if (want[t].cls == CMAP_CLASS_SITE)
+		assert_int_equal(entrances, want[t].cls == CTMAP_CLASS_SITE);
+		if (want[t].cls == CTMAP_CLASS_SITE)
 			assert_int_equal(info->layout[7], 'D');
-		if (want[t].cls == CMAP_CLASS_BUILDING)
+		if (want[t].cls == CTMAP_CLASS_BUILDING)
 			interiors += interior;
 	}
 	/* §4: named interiors hold 27 squares. */
 	assert_int_equal(interiors, 27);
 	/* Shared layouts. */
 	for (int t = 2; t <= 4; t++)
-		assert_string_equal(cmap_tile(t)->layout, cmap_tile(1)->layout);
-	assert_string_equal(cmap_tile(6)->layout, cmap_tile(5)->layout);
-	assert_string_equal(cmap_tile(10)->layout, cmap_tile(8)->layout);
-	assert_string_equal(cmap_tile(13)->layout, cmap_tile(11)->layout);
-	for (int t = CMAP_SITE_FIRST + 1; t < CMAP_SITE_FIRST + CMAP_SITES; t++)
-		assert_string_equal(cmap_tile(t)->layout, cmap_tile(CMAP_SITE_FIRST)->layout);
+		assert_string_equal(ctmap_tile(t)->layout, ctmap_tile(1)->layout);
+	assert_string_equal(ctmap_tile(6)->layout, ctmap_tile(5)->layout);
+	assert_string_equal(ctmap_tile(10)->layout, ctmap_tile(8)->layout);
+	assert_string_equal(ctmap_tile(13)->layout, ctmap_tile(11)->layout);
+	for (int t = CTMAP_SITE_FIRST + 1; t < CTMAP_SITE_FIRST + CTMAP_SITES; t++)
+		assert_string_equal(ctmap_tile(t)->layout, ctmap_tile(CTMAP_SITE_FIRST)->layout);
 }
 
 /* ---- §3.2: rotation and coordinates ---- */
@@ -280,23 +280,23 @@ static void test_s32_rotation(void **unused)
 	for (size_t i = 0; i < COUNT(cases); i++) {
 		char got[10] = "";
 
-		cmap_layout(tile_of(cases[i].tile), cases[i].rot, got);
+		ctmap_layout(tile_of(cases[i].tile), cases[i].rot, got);
 		if (memcmp(got, cases[i].layout, 9) != 0)
 			fail_msg("%s: %s, want %s", cases[i].what, got, cases[i].layout);
 	}
 	/* R[r][c] = L[2-c][r] per turn; side s at 0° is side s + rot. */
-	for (int t = 0; t < CMAP_TILES; t++) {
+	for (int t = 0; t < CTMAP_TILES; t++) {
 		for (int rot = 0; rot < 4; rot++) {
 			char a[9], b[9];
 
-			cmap_layout(t, rot, a);
-			cmap_layout(t, (rot + 1) % 4, b);
+			ctmap_layout(t, rot, a);
+			ctmap_layout(t, (rot + 1) % 4, b);
 			for (int r = 0; r < 3; r++)
 				for (int c = 0; c < 3; c++)
 					assert_int_equal(b[r * 3 + c], a[(2 - c) * 3 + r]);
 			for (int s = 0; s < 4; s++)
-				assert_int_equal(cmap_edge(t, rot, (s + rot) % 4),
-				                 cmap_edge(t, 0, s));
+				assert_int_equal(ctmap_edge(t, rot, (s + rot) % 4),
+				                 ctmap_edge(t, 0, s));
 		}
 	}
 }
@@ -318,37 +318,37 @@ static void test_s32_coordinates(void **unused)
 		{ 1, -1, "T09", 7 }, { 1, -3, "T09", 1 }, { 0, -3, "T09", 0 },
 		{ 1, -4, NULL, 0 },  { 91, 0, NULL, 0 },  { -92, -92, NULL, 0 },
 	};
-	struct cmap m;
+	struct ctmap m;
 
 	(void)unused;
 	build(&m, "T03@-1,0/0 T09@0,-1/0");
 	for (size_t i = 0; i < COUNT(cases); i++) {
 		int want = cases[i].tile ? tile_of(cases[i].tile) * 9 + cases[i].local : -1;
-		int got = cmap_find(&m, cases[i].gx, cases[i].gy);
+		int got = ctmap_find(&m, cases[i].gx, cases[i].gy);
 
 		if (got != want)
 			fail_msg("%d,%d: square %d, want %d", cases[i].gx, cases[i].gy, got, want);
 	}
 	/* Round trip over every square of the map. */
-	for (int sq = 0; sq < CMAP_SQUARES; sq++) {
-		if (m.where[sq / 9] != CMAP_PLACED)
+	for (int sq = 0; sq < CTMAP_SQUARES; sq++) {
+		if (m.where[sq / 9] != CTMAP_PLACED)
 			continue;
-		assert_int_equal(cmap_find(&m, cmap_gx(&m, sq), cmap_gy(&m, sq)), sq);
+		assert_int_equal(ctmap_find(&m, ctmap_gx(&m, sq), ctmap_gy(&m, sq)), sq);
 	}
-	assert_int_equal(cmap_gx(&m, 2 * 9 + 3), -3);
-	assert_int_equal(cmap_gy(&m, 8 * 9 + 1), -3);
+	assert_int_equal(ctmap_gx(&m, 2 * 9 + 3), -3);
+	assert_int_equal(ctmap_gy(&m, 8 * 9 + 1), -3);
 	/* Reading order: gy, then gx. */
-	assert_true(cmap_cmp_reading(&m, square_at(&m, "1,-1"), square_at(&m, "-1,1")) < 0);
-	assert_true(cmap_cmp_reading(&m, square_at(&m, "-1,1"), square_at(&m, "0,1")) < 0);
-	assert_true(cmap_cmp_reading(&m, square_at(&m, "5,1"), square_at(&m, "0,1")) > 0);
-	assert_int_equal(cmap_cmp_reading(&m, 4, 4), 0);
+	assert_true(ctmap_cmp_reading(&m, square_at(&m, "1,-1"), square_at(&m, "-1,1")) < 0);
+	assert_true(ctmap_cmp_reading(&m, square_at(&m, "-1,1"), square_at(&m, "0,1")) < 0);
+	assert_true(ctmap_cmp_reading(&m, square_at(&m, "5,1"), square_at(&m, "0,1")) > 0);
+	assert_int_equal(ctmap_cmp_reading(&m, 4, 4), 0);
 	/* The cell grid. */
-	assert_int_equal(cmap_at(&m, 0, 0), CMAP_CHURCH);
-	assert_int_equal(cmap_at(&m, 1, 0), CMAP_SETUP);
-	assert_int_equal(cmap_at(&m, -1, 0), tile_of("T03"));
-	assert_int_equal(cmap_at(&m, 5, 5), -1);
-	assert_int_equal(cmap_at(&m, CMAP_RADIUS + 1, 0), -1);
-	assert_int_equal(cmap_at(&m, 0, -CMAP_RADIUS - 1), -1);
+	assert_int_equal(ctmap_at(&m, 0, 0), CTMAP_CHURCH);
+	assert_int_equal(ctmap_at(&m, 1, 0), CTMAP_SETUP);
+	assert_int_equal(ctmap_at(&m, -1, 0), tile_of("T03"));
+	assert_int_equal(ctmap_at(&m, 5, 5), -1);
+	assert_int_equal(ctmap_at(&m, CTMAP_RADIUS + 1, 0), -1);
+	assert_int_equal(ctmap_at(&m, 0, -CTMAP_RADIUS - 1), -1);
 }
 
 /* ---- §3.4: open streets ---- */
@@ -380,7 +380,7 @@ static void test_s34_open_streets(void **unused)
 
 	(void)unused;
 	for (size_t i = 0; i < COUNT(cases); i++) {
-		struct cmap m;
+		struct ctmap m;
 		char got[512];
 
 		build(&m, cases[i].map);
@@ -403,35 +403,35 @@ static void test_b3_movement_graph(void **unused)
 		int dir;
 		const char *to; /* NULL: no edge */
 	} cases[] = {
-		{ "facing middles of two OPEN sides are linked", "", "2,1", CMAP_E, "3,1" },
-		{ "and back", "", "3,1", CMAP_W, "2,1" },
-		{ "squares of one tile are linked", "", "1,1", CMAP_N, "1,0" },
-		{ "no edge into a blocked square", "", "1,0", CMAP_E, NULL },
-		{ "no edge out of a blocked square", "", "0,0", CMAP_E, NULL },
-		{ "an OPEN side facing an empty cell", "", "1,0", CMAP_N, NULL },
+		{ "facing middles of two OPEN sides are linked", "", "2,1", CTMAP_E, "3,1" },
+		{ "and back", "", "3,1", CTMAP_W, "2,1" },
+		{ "squares of one tile are linked", "", "1,1", CTMAP_N, "1,0" },
+		{ "no edge into a blocked square", "", "1,0", CTMAP_E, NULL },
+		{ "no edge out of a blocked square", "", "0,0", CTMAP_E, NULL },
+		{ "an OPEN side facing an empty cell", "", "1,0", CTMAP_N, NULL },
 		{ "B3: corner squares of neighbouring tiles are never linked", sites, "-3,-4",
-		  CMAP_S, NULL },
-		{ "B3: the other corner", sites, "-1,-4", CMAP_S, NULL },
-		{ "B3: middles of two CLOSED sides are not linked", sites, "-2,-4", CMAP_S, NULL },
-		{ "interior squares of one site are linked", sites, "-3,-4", CMAP_N, "-3,-5" },
-		{ "an entrance is linked to the street it faces", sites, "-1,-2", CMAP_E, "0,-2" },
-		{ "street middles across a border", sites, "1,-4", CMAP_S, "1,-3" },
+		  CTMAP_S, NULL },
+		{ "B3: the other corner", sites, "-1,-4", CTMAP_S, NULL },
+		{ "B3: middles of two CLOSED sides are not linked", sites, "-2,-4", CTMAP_S, NULL },
+		{ "interior squares of one site are linked", sites, "-3,-4", CTMAP_N, "-3,-5" },
+		{ "an entrance is linked to the street it faces", sites, "-1,-2", CTMAP_E, "0,-2" },
+		{ "street middles across a border", sites, "1,-4", CTMAP_S, "1,-3" },
 		{ "B9: a forced site's wall middle is not linked to the street it faces",
-		  MAP_CORNER " !T26@1,-1/0", "2,-2", CMAP_E, NULL },
-		{ "B9: ... seen from the site", MAP_CORNER " !T26@1,-1/0", "3,-2", CMAP_W, NULL },
+		  MAP_CORNER " !T26@1,-1/0", "2,-2", CTMAP_E, NULL },
+		{ "B9: ... seen from the site", MAP_CORNER " !T26@1,-1/0", "3,-2", CTMAP_W, NULL },
 		{ "B9: a forced site's entrance is linked", MAP_CORNER " !T26@1,-1/0", "4,-1",
-		  CMAP_S, "4,0" },
+		  CTMAP_S, "4,0" },
 	};
 
 	(void)unused;
 	for (size_t i = 0; i < COUNT(cases); i++) {
-		struct cmap m;
+		struct ctmap m;
 
 		build(&m, cases[i].map);
 		int from = square_at(&m, cases[i].from);
 		int want = cases[i].to ? square_at(&m, cases[i].to) : -1;
 		assert_true(from >= 0);
-		int got = cmap_step(&m, from, cases[i].dir);
+		int got = ctmap_step(&m, from, cases[i].dir);
 		if (got != want)
 			fail_msg("%s: step %s %c gives %d, want %d", cases[i].what, cases[i].from,
 			         side_names[cases[i].dir], got, want);
@@ -444,7 +444,7 @@ static void test_b3_movement_graph(void **unused)
 struct legal_case {
 	const char *what, *map, *tile;
 	int rot, tx, ty;
-	enum cmap_mode mode;
+	enum ctmap_mode mode;
 	int want;
 };
 
@@ -452,10 +452,10 @@ static void run_legal(const struct legal_case *cases, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct legal_case *c = &cases[i];
-		struct cmap m;
+		struct ctmap m;
 
 		build(&m, c->map);
-		int got = cmap_legal(&m, tile_of(c->tile), c->rot, c->tx, c->ty, c->mode);
+		int got = ctmap_legal(&m, tile_of(c->tile), c->rot, c->tx, c->ty, c->mode);
 		if (got != c->want)
 			fail_msg("%s: legal %d, want %d", c->what, got, c->want);
 	}
@@ -464,21 +464,21 @@ static void run_legal(const struct legal_case *cases, size_t n)
 static void test_b4_join_an_open_side(void **unused)
 {
 	static const struct legal_case cases[] = {
-		{ "B4: a street joining an open street", "", "T03", 0, 0, -1, CMAP_STRICT, 1 },
-		{ "a street may not run into a wall", "", "T09", 1, 0, -1, CMAP_STRICT, 0 },
-		{ "a wall may not face an open street", "", "T06", 0, 0, -1, CMAP_STRICT, 0 },
-		{ "a street into T06's wall", MAP_T6, "T09", 0, 0, -2, CMAP_STRICT, 0 },
-		{ "B4: a tile touching only walls", MAP_T6, "T07", 0, 0, -2, CMAP_STRICT, 0 },
-		{ "B4: ... in relief mode too", MAP_T6, "T07", 0, 0, -2, CMAP_RELIEF, 0 },
-		{ "B4: joined on two sides (S W E)", MAP_T6, "T07", 2, 1, -1, CMAP_STRICT, 1 },
-		{ "B4: joined on two sides (W N S)", MAP_T6, "T07", 3, 1, -1, CMAP_STRICT, 1 },
-		{ "wall against T02's north street", MAP_T6, "T07", 0, 1, -1, CMAP_STRICT, 0 },
-		{ "wall against T06's east street", MAP_T6, "T07", 1, 1, -1, CMAP_STRICT, 0 },
-		{ "an occupied cell", "", "T03", 0, 1, 0, CMAP_STRICT, 0 },
-		{ "an empty cell far from the map", "", "T03", 0, 5, 5, CMAP_STRICT, 0 },
-		{ "a cell outside the grid", "", "T03", 0, CMAP_RADIUS + 1, 0, CMAP_RELIEF, 0 },
-		{ "a cell outside the grid (negative)", "", "T03", 0, 0, -CMAP_RADIUS - 1,
-		  CMAP_RELIEF, 0 },
+		{ "B4: a street joining an open street", "", "T03", 0, 0, -1, CTMAP_STRICT, 1 },
+		{ "a street may not run into a wall", "", "T09", 1, 0, -1, CTMAP_STRICT, 0 },
+		{ "a wall may not face an open street", "", "T06", 0, 0, -1, CTMAP_STRICT, 0 },
+		{ "a street into T06's wall", MAP_T6, "T09", 0, 0, -2, CTMAP_STRICT, 0 },
+		{ "B4: a tile touching only walls", MAP_T6, "T07", 0, 0, -2, CTMAP_STRICT, 0 },
+		{ "B4: ... in relief mode too", MAP_T6, "T07", 0, 0, -2, CTMAP_RELIEF, 0 },
+		{ "B4: joined on two sides (S W E)", MAP_T6, "T07", 2, 1, -1, CTMAP_STRICT, 1 },
+		{ "B4: joined on two sides (W N S)", MAP_T6, "T07", 3, 1, -1, CTMAP_STRICT, 1 },
+		{ "wall against T02's north street", MAP_T6, "T07", 0, 1, -1, CTMAP_STRICT, 0 },
+		{ "wall against T06's east street", MAP_T6, "T07", 1, 1, -1, CTMAP_STRICT, 0 },
+		{ "an occupied cell", "", "T03", 0, 1, 0, CTMAP_STRICT, 0 },
+		{ "an empty cell far from the map", "", "T03", 0, 5, 5, CTMAP_STRICT, 0 },
+		{ "a cell outside the grid", "", "T03", 0, CTMAP_RADIUS + 1, 0, CTMAP_RELIEF, 0 },
+		{ "a cell outside the grid (negative)", "", "T03", 0, 0, -CTMAP_RADIUS - 1,
+		  CTMAP_RELIEF, 0 },
 	};
 
 	(void)unused;
@@ -491,16 +491,16 @@ static void test_b5_site_entrance(void **unused)
 	 * play, built without checks to reach the entrance-to-entrance test. */
 	static const char *const open_entrance = "*T26@-1,-1/2";
 	static const struct legal_case cases[] = {
-		{ "B5: an entrance facing a street", "", "T26", 0, 0, -1, CMAP_STRICT, 1 },
-		{ "B5: an entrance facing a wall", MAP_T6, "T26", 0, 0, -2, CMAP_STRICT, 0 },
+		{ "B5: an entrance facing a street", "", "T26", 0, 0, -1, CTMAP_STRICT, 1 },
+		{ "B5: an entrance facing a wall", MAP_T6, "T26", 0, 0, -2, CTMAP_STRICT, 0 },
 		{ "B5: an entrance facing nothing, walls against walls", MAP_T6, "T26", 2, 0, -2,
-		  CMAP_STRICT, 0 },
+		  CTMAP_STRICT, 0 },
 		{ "B5: an entrance facing another site's entrance", open_entrance, "T27", 0, -1, -2,
-		  CMAP_STRICT, 0 },
-		{ "B5: ... in relief mode too", open_entrance, "T27", 0, -1, -2, CMAP_RELIEF, 0 },
-		{ "a street facing a site's entrance", open_entrance, "T03", 0, -1, -2, CMAP_STRICT,
-		  1 },
-		{ "a site's wall facing an open street", "", "T26", 1, 0, -1, CMAP_STRICT, 0 },
+		  CTMAP_STRICT, 0 },
+		{ "B5: ... in relief mode too", open_entrance, "T27", 0, -1, -2, CTMAP_RELIEF, 0 },
+		{ "a street facing a site's entrance", open_entrance, "T03", 0, -1, -2,
+		  CTMAP_STRICT, 1 },
+		{ "a site's wall facing an open street", "", "T26", 1, 0, -1, CTMAP_STRICT, 0 },
 	};
 
 	(void)unused;
@@ -510,21 +510,21 @@ static void test_b5_site_entrance(void **unused)
 static void test_b6_last_open_street(void **unused)
 {
 	static const struct legal_case cases[] = {
-		{ "B6: a site closing the last open street", MAP_ONE, "T27", 1, 2, 0, CMAP_STRICT,
+		{ "B6: a site closing the last open street", MAP_ONE, "T27", 1, 2, 0, CTMAP_STRICT,
 		  0 },
 		{ "B6: ... when it is the last unplaced tile", MAP_ONE " last:T27", "T27", 1, 2, 0,
-		  CMAP_STRICT, 1 },
+		  CTMAP_STRICT, 1 },
 		{ "B6: ... when another tile is the last unplaced one", MAP_ONE " last:T05", "T27",
-		  1, 2, 0, CMAP_STRICT, 0 },
-		{ "a corner there opens a new street", MAP_ONE, "T20", 0, 2, 0, CMAP_STRICT, 1 },
-		{ "a straight there opens a new street", MAP_ONE, "T09", 1, 2, 0, CMAP_STRICT, 1 },
+		  1, 2, 0, CTMAP_STRICT, 0 },
+		{ "a corner there opens a new street", MAP_ONE, "T20", 0, 2, 0, CTMAP_STRICT, 1 },
+		{ "a straight there opens a new street", MAP_ONE, "T09", 1, 2, 0, CTMAP_STRICT, 1 },
 		{ "B6: a corner closing the last two open streets", MAP_TWO, "T13", 2, 1, -1,
-		  CMAP_STRICT, 0 },
+		  CTMAP_STRICT, 0 },
 		{ "B6: ... when it is the last unplaced tile", MAP_TWO " last:T13", "T13", 2, 1, -1,
-		  CMAP_STRICT, 1 },
-		{ "a T-junction there keeps a street open", MAP_TWO, "T06", 2, 1, -1, CMAP_STRICT,
+		  CTMAP_STRICT, 1 },
+		{ "a T-junction there keeps a street open", MAP_TWO, "T06", 2, 1, -1, CTMAP_STRICT,
 		  1 },
-		{ "a site closing one of several open streets", "", "T26", 0, 0, -1, CMAP_STRICT,
+		{ "a site closing one of several open streets", "", "T26", 0, 0, -1, CTMAP_STRICT,
 		  1 },
 	};
 
@@ -535,12 +535,12 @@ static void test_b6_last_open_street(void **unused)
 static void test_b8_relief(void **unused)
 {
 	static const struct legal_case cases[] = {
-		{ "B8: a site may close the last open street", MAP_ONE, "T27", 1, 2, 0, CMAP_RELIEF,
-		  1 },
+		{ "B8: a site may close the last open street", MAP_ONE, "T27", 1, 2, 0,
+		  CTMAP_RELIEF, 1 },
 		{ "B8: relief mode is strict without the last-street test", MAP_TWO, "T13", 2, 1,
-		  -1, CMAP_RELIEF, 1 },
-		{ "B8: the sides must still match", MAP_ONE, "T27", 0, 2, 0, CMAP_RELIEF, 0 },
-		{ "B8: the tile must still join a street", MAP_ONE, "T27", 1, 3, 0, CMAP_RELIEF,
+		  -1, CTMAP_RELIEF, 1 },
+		{ "B8: the sides must still match", MAP_ONE, "T27", 0, 2, 0, CTMAP_RELIEF, 0 },
+		{ "B8: the tile must still join a street", MAP_ONE, "T27", 1, 3, 0, CTMAP_RELIEF,
 		  0 },
 	};
 
@@ -552,16 +552,17 @@ static void test_b9_forced(void **unused)
 {
 	static const struct legal_case legal[] = {
 		{ "B9: entrance towards T02's north street, wall against T12's street", MAP_CORNER,
-		  "T26", 0, 1, -1, CMAP_FORCED, 1 },
-		{ "B9: ... not legal in strict mode", MAP_CORNER, "T26", 0, 1, -1, CMAP_STRICT, 0 },
-		{ "B9: ... nor in relief mode", MAP_CORNER, "T26", 0, 1, -1, CMAP_RELIEF, 0 },
-		{ "B9: entrance towards T12's east street", MAP_CORNER, "T26", 1, 1, -1,
-		  CMAP_FORCED, 1 },
-		{ "B9: entrance towards an empty cell", MAP_CORNER, "T26", 2, 1, -1, CMAP_FORCED,
+		  "T26", 0, 1, -1, CTMAP_FORCED, 1 },
+		{ "B9: ... not legal in strict mode", MAP_CORNER, "T26", 0, 1, -1, CTMAP_STRICT,
 		  0 },
-		{ "B9: an occupied cell", MAP_CORNER, "T26", 0, 0, -1, CMAP_FORCED, 0 },
+		{ "B9: ... nor in relief mode", MAP_CORNER, "T26", 0, 1, -1, CTMAP_RELIEF, 0 },
+		{ "B9: entrance towards T12's east street", MAP_CORNER, "T26", 1, 1, -1,
+		  CTMAP_FORCED, 1 },
+		{ "B9: entrance towards an empty cell", MAP_CORNER, "T26", 2, 1, -1, CTMAP_FORCED,
+		  0 },
+		{ "B9: an occupied cell", MAP_CORNER, "T26", 0, 0, -1, CTMAP_FORCED, 0 },
 		{ "B9: entrance towards an activated site", MAP_SITE " act:T26", "T27", 0, 0, -2,
-		  CMAP_FORCED, 0 },
+		  CTMAP_FORCED, 0 },
 	};
 	static const struct {
 		const char *what, *map, *options;
@@ -580,70 +581,70 @@ static void test_b9_forced(void **unused)
 	(void)unused;
 	run_legal(legal, COUNT(legal));
 	for (size_t i = 0; i < COUNT(cases); i++) {
-		struct cmap m;
-		struct cmap_option o[CMAP_OPTIONS_MAX];
+		struct ctmap m;
+		struct ctmap_option o[CTMAP_OPTIONS_MAX];
 		char got[512];
 
 		build(&m, cases[i].map);
-		int n = cmap_options(&m, tile_of("T28"), CMAP_FORCED, o);
-		assert_int_equal(cmap_options(&m, tile_of("T28"), CMAP_FORCED, NULL), n);
+		int n = ctmap_options(&m, tile_of("T28"), CTMAP_FORCED, o);
+		assert_int_equal(ctmap_options(&m, tile_of("T28"), CTMAP_FORCED, NULL), n);
 		describe_options(o, n, got, sizeof(got));
 		if (strcmp(got, cases[i].options) != 0)
 			fail_msg("%s:\n  options %s\n  want    %s", cases[i].what, got,
 			         cases[i].options);
 		for (int k = 0; k < n; k++)
-			assert_true(cmap_legal(&m, tile_of("T28"), o[k].rot, o[k].tx, o[k].ty,
-			                       CMAP_FORCED));
+			assert_true(ctmap_legal(&m, tile_of("T28"), o[k].rot, o[k].tx, o[k].ty,
+			                        CTMAP_FORCED));
 	}
 
 	/* A forced placement is recorded as such. */
-	struct cmap m;
+	struct ctmap m;
 	build(&m, MAP_CORNER " !T26@1,-1/0");
 	assert_int_equal(m.forced[tile_of("T26")], 1);
 	assert_int_equal(m.forced[tile_of("T12")], 0);
-	assert_int_equal(m.where[tile_of("T26")], CMAP_PLACED);
+	assert_int_equal(m.where[tile_of("T26")], CTMAP_PLACED);
 }
 
 static void test_b10_activated_site(void **unused)
 {
 	const int site = tile_of("T26");
-	struct cmap m;
-	int16_t sq[CMAP_SQUARES], dist[CMAP_SQUARES];
+	struct ctmap m;
+	int16_t sq[CTMAP_SQUARES], dist[CTMAP_SQUARES];
 
 	(void)unused;
 	build(&m, MAP_SITE);
 	int north = square_at(&m, "1,0");
 	int entrance = square_at(&m, "1,-1");
 	assert_int_equal(entrance, site * 9 + 7);
-	assert_int_equal(cmap_step(&m, north, CMAP_N), entrance);
-	assert_int_equal(cmap_squares(&m, sq), 19);
-	assert_int_equal(cmap_open(&m, site, CMAP_S), 1);
-	assert_int_equal(cmap_open(&m, site, CMAP_N), 0);
-	assert_int_equal(cmap_square_kind(&m, entrance), 'D');
+	assert_int_equal(ctmap_step(&m, north, CTMAP_N), entrance);
+	assert_int_equal(ctmap_squares(&m, sq), 19);
+	assert_int_equal(ctmap_open(&m, site, CTMAP_S), 1);
+	assert_int_equal(ctmap_open(&m, site, CTMAP_N), 0);
+	assert_int_equal(ctmap_square_kind(&m, entrance), 'D');
 
-	cmap_activate(&m, site);
-	assert_int_equal(m.where[site], CMAP_ACTIVATED);
+	ctmap_activate(&m, site);
+	assert_int_equal(m.where[site], CTMAP_ACTIVATED);
 	/* B10: closed on every side, no passable squares, the street a dead end. */
 	for (int s = 0; s < 4; s++)
-		assert_int_equal(cmap_open(&m, site, s), 0);
+		assert_int_equal(ctmap_open(&m, site, s), 0);
 	for (int l = 0; l < 9; l++) {
-		assert_int_equal(cmap_square_kind(&m, site * 9 + l), CMAP_BLOCKED);
-		assert_int_equal(cmap_passable(&m, site * 9 + l), 0);
+		assert_int_equal(ctmap_square_kind(&m, site * 9 + l), CTMAP_BLOCKED);
+		assert_int_equal(ctmap_passable(&m, site * 9 + l), 0);
 		for (int d = 0; d < 4; d++)
-			assert_int_equal(cmap_step(&m, site * 9 + l, d), -1);
+			assert_int_equal(ctmap_step(&m, site * 9 + l, d), -1);
 	}
-	assert_int_equal(cmap_step(&m, north, CMAP_N), -1);
-	assert_int_equal(cmap_find(&m, 1, -1), -1);
-	assert_int_equal(cmap_squares(&m, sq), 10);
-	assert_int_equal(cmap_streets(&m, NULL), 5);
-	cmap_distances(&m, 4, NULL, -1, dist);
+	assert_int_equal(ctmap_step(&m, north, CTMAP_N), -1);
+	assert_int_equal(ctmap_find(&m, 1, -1), -1);
+	assert_int_equal(ctmap_squares(&m, sq), 10);
+	assert_int_equal(ctmap_streets(&m, NULL), 5);
+	ctmap_distances(&m, 4, NULL, -1, dist);
 	for (int l = 0; l < 9; l++)
 		assert_int_equal(dist[site * 9 + l], -1);
 	/* The cell stays occupied. */
-	assert_int_equal(cmap_at(&m, 0, -1), site);
-	assert_int_equal(cmap_legal(&m, tile_of("T03"), 0, 0, -1, CMAP_RELIEF), 0);
-	struct cmap_option o[CMAP_OPTIONS_MAX];
-	int n = cmap_options(&m, tile_of("T03"), CMAP_STRICT, o);
+	assert_int_equal(ctmap_at(&m, 0, -1), site);
+	assert_int_equal(ctmap_legal(&m, tile_of("T03"), 0, 0, -1, CTMAP_RELIEF), 0);
+	struct ctmap_option o[CTMAP_OPTIONS_MAX];
+	int n = ctmap_options(&m, tile_of("T03"), CTMAP_STRICT, o);
 	char got[512];
 	describe_options(o, n, got, sizeof(got));
 	assert_string_equal(got, "-1,0/0 2,0/0 0,1/0 1,1/0");
@@ -652,39 +653,39 @@ static void test_b10_activated_site(void **unused)
 	/* An OPEN side facing an activated site does not match (built without
 	 * checks: an activated entrance facing an empty cell). */
 	build(&m, "*T26@-1,-1/2");
-	assert_int_equal(cmap_legal(&m, tile_of("T03"), 0, -1, -2, CMAP_STRICT), 1);
-	cmap_activate(&m, site);
-	assert_int_equal(cmap_legal(&m, tile_of("T03"), 0, -1, -2, CMAP_STRICT), 0);
-	assert_int_equal(cmap_legal(&m, tile_of("T03"), 0, -1, -2, CMAP_RELIEF), 0);
+	assert_int_equal(ctmap_legal(&m, tile_of("T03"), 0, -1, -2, CTMAP_STRICT), 1);
+	ctmap_activate(&m, site);
+	assert_int_equal(ctmap_legal(&m, tile_of("T03"), 0, -1, -2, CTMAP_STRICT), 0);
+	assert_int_equal(ctmap_legal(&m, tile_of("T03"), 0, -1, -2, CTMAP_RELIEF), 0);
 }
 
 static void test_s37_site_leaves_the_map(void **unused)
 {
-	static const enum cmap_where leave[] = { CMAP_SANCTIFIED, CMAP_REMOVED };
+	static const enum ctmap_where leave[] = { CTMAP_SANCTIFIED, CTMAP_REMOVED };
 	const int site = tile_of("T26");
 
 	(void)unused;
 	for (size_t i = 0; i < COUNT(leave); i++) {
-		struct cmap m;
-		struct cmap_option o[CMAP_OPTIONS_MAX];
+		struct ctmap m;
+		struct ctmap_option o[CTMAP_OPTIONS_MAX];
 		char got[512];
 
 		build(&m, MAP_SITE);
-		if (leave[i] == CMAP_REMOVED)
-			cmap_activate(&m, site);
-		cmap_remove(&m, site, leave[i]);
+		if (leave[i] == CTMAP_REMOVED)
+			ctmap_activate(&m, site);
+		ctmap_remove(&m, site, leave[i]);
 		assert_int_equal(m.where[site], leave[i]);
-		assert_int_equal(cmap_at(&m, 0, -1), -1);
+		assert_int_equal(ctmap_at(&m, 0, -1), -1);
 		assert_int_equal(m.tx[site], 0);
 		assert_int_equal(m.ty[site], -1);
-		assert_int_equal(cmap_find(&m, 1, -1), -1);
-		assert_int_equal(cmap_step(&m, square_at(&m, "1,0"), CMAP_N), -1);
-		assert_int_equal(cmap_streets(&m, NULL), 6);
+		assert_int_equal(ctmap_find(&m, 1, -1), -1);
+		assert_int_equal(ctmap_step(&m, square_at(&m, "1,0"), CTMAP_N), -1);
+		assert_int_equal(ctmap_streets(&m, NULL), 6);
 		/* Any unplaced tile may be placed there again. */
-		int n = cmap_options(&m, tile_of("T03"), CMAP_STRICT, o);
+		int n = ctmap_options(&m, tile_of("T03"), CTMAP_STRICT, o);
 		describe_options(o, n, got, sizeof(got));
 		assert_string_equal(got, "0,-1/0 1,-1/0 -1,0/0 2,0/0 0,1/0 1,1/0");
-		assert_int_equal(cmap_legal(&m, tile_of("T27"), 0, 0, -1, CMAP_STRICT), 1);
+		assert_int_equal(ctmap_legal(&m, tile_of("T27"), 0, 0, -1, CTMAP_STRICT), 1);
 	}
 }
 
@@ -694,56 +695,56 @@ static void test_s35_options(void **unused)
 {
 	static const struct {
 		const char *what, *map, *tile;
-		enum cmap_mode mode;
+		enum ctmap_mode mode;
 		const char *options;
 	} cases[] = {
-		{ "a four-way has one option per cell", "", "T03", CMAP_STRICT,
+		{ "a four-way has one option per cell", "", "T03", CTMAP_STRICT,
 		  "0,-1/0 1,-1/0 -1,0/0 2,0/0 0,1/0 1,1/0" },
-		{ "a straight at 0 and 180 is one option", "", "T09", CMAP_STRICT,
+		{ "a straight at 0 and 180 is one option", "", "T09", CTMAP_STRICT,
 		  "0,-1/0 1,-1/0 -1,0/1 2,0/1 0,1/0 1,1/0" },
-		{ "order (ty, tx, rot)", "", "T06", CMAP_STRICT,
+		{ "order (ty, tx, rot)", "", "T06", CTMAP_STRICT,
 		  "0,-1/1 0,-1/2 0,-1/3 1,-1/1 1,-1/2 1,-1/3 -1,0/0 -1,0/1 -1,0/2 "
 		  "2,0/0 2,0/2 2,0/3 0,1/0 0,1/1 0,1/3 1,1/0 1,1/1 1,1/3" },
-		{ "a corner joining one street: two options", MAP_ONE, "T12", CMAP_STRICT,
+		{ "a corner joining one street: two options", MAP_ONE, "T12", CTMAP_STRICT,
 		  "2,0/2 2,0/3" },
-		{ "a T joining one street: three options", MAP_ONE, "T08", CMAP_STRICT,
+		{ "a T joining one street: three options", MAP_ONE, "T08", CTMAP_STRICT,
 		  "2,0/0 2,0/2 2,0/3" },
-		{ "a straight joining one street: one option", MAP_ONE, "T11", CMAP_STRICT,
+		{ "a straight joining one street: one option", MAP_ONE, "T11", CTMAP_STRICT,
 		  "2,0/1" },
-		{ "a named straight is not symmetric: two options", MAP_ONE, "T19", CMAP_STRICT,
+		{ "a named straight is not symmetric: two options", MAP_ONE, "T19", CTMAP_STRICT,
 		  "2,0/1 2,0/3" },
-		{ "the Police Station is not symmetric: four options", MAP_ONE, "T21", CMAP_STRICT,
+		{ "the Police Station is not symmetric: four options", MAP_ONE, "T21", CTMAP_STRICT,
 		  "2,0/0 2,0/1 2,0/2 2,0/3" },
 		{ "B6: no strict option for a site closing the last street", MAP_ONE, "T28",
-		  CMAP_STRICT, "" },
+		  CTMAP_STRICT, "" },
 		{ "B6: ... unless it is the last unplaced tile", MAP_ONE " last:T28", "T28",
-		  CMAP_STRICT, "2,0/1" },
-		{ "B8: a relief option", MAP_ONE, "T28", CMAP_RELIEF, "2,0/1" },
+		  CTMAP_STRICT, "2,0/1" },
+		{ "B8: a relief option", MAP_ONE, "T28", CTMAP_RELIEF, "2,0/1" },
 		{ "B6: the corner closing both streets is no strict option", MAP_TWO, "T14",
-		  CMAP_STRICT, "" },
-		{ "B8: it is a relief option", MAP_TWO, "T14", CMAP_RELIEF, "1,-1/2" },
-		{ "a site at every street", "", "T29", CMAP_STRICT,
+		  CTMAP_STRICT, "" },
+		{ "B8: it is a relief option", MAP_TWO, "T14", CTMAP_RELIEF, "1,-1/2" },
+		{ "a site at every street", "", "T29", CTMAP_STRICT,
 		  "0,-1/0 1,-1/0 -1,0/3 2,0/1 0,1/2 1,1/2" },
-		{ "a cell faced by two streets is listed once", MAP_TWO, "T03", CMAP_STRICT,
+		{ "a cell faced by two streets is listed once", MAP_TWO, "T03", CTMAP_STRICT,
 		  "1,-1/0" },
 	};
 
 	(void)unused;
 	for (size_t i = 0; i < COUNT(cases); i++) {
-		struct cmap m;
-		struct cmap_option o[CMAP_OPTIONS_MAX];
+		struct ctmap m;
+		struct ctmap_option o[CTMAP_OPTIONS_MAX];
 		char got[1024];
 		int t = tile_of(cases[i].tile);
 
 		build(&m, cases[i].map);
-		int n = cmap_options(&m, t, cases[i].mode, o);
-		assert_int_equal(cmap_options(&m, t, cases[i].mode, NULL), n);
+		int n = ctmap_options(&m, t, cases[i].mode, o);
+		assert_int_equal(ctmap_options(&m, t, cases[i].mode, NULL), n);
 		describe_options(o, n, got, sizeof(got));
 		if (strcmp(got, cases[i].options) != 0)
 			fail_msg("%s:\n  options %s\n  want    %s", cases[i].what, got,
 			         cases[i].options);
 		for (int k = 0; k < n; k++)
-			assert_true(cmap_legal(&m, t, o[k].rot, o[k].tx, o[k].ty, cases[i].mode));
+			assert_true(ctmap_legal(&m, t, o[k].rot, o[k].tx, o[k].ty, cases[i].mode));
 	}
 }
 
@@ -762,15 +763,15 @@ static void test_s33_squares(void **unused)
 
 	(void)unused;
 	for (size_t i = 0; i < COUNT(cases); i++) {
-		struct cmap m;
-		int16_t sq[CMAP_SQUARES];
+		struct ctmap m;
+		int16_t sq[CTMAP_SQUARES];
 		char got[1024] = "";
 
 		build(&m, cases[i].map);
-		int n = cmap_squares(&m, sq);
+		int n = ctmap_squares(&m, sq);
 		for (int k = 0; k < n; k++)
-			append(got, sizeof(got), "%s%d,%d", k ? " " : "", cmap_gx(&m, sq[k]),
-			       cmap_gy(&m, sq[k]));
+			append(got, sizeof(got), "%s%d,%d", k ? " " : "", ctmap_gx(&m, sq[k]),
+			       ctmap_gy(&m, sq[k]));
 		if (strcmp(got, cases[i].squares) != 0)
 			fail_msg("squares %s\n  want %s", got, cases[i].squares);
 	}
@@ -798,32 +799,32 @@ static void test_s33_distances(void **unused)
 
 	(void)unused;
 	for (size_t i = 0; i < COUNT(cases); i++) {
-		struct cmap m;
-		uint8_t wall[CMAP_BITMAP_BYTES];
-		int16_t dist[CMAP_SQUARES];
+		struct ctmap m;
+		uint8_t wall[CTMAP_BITMAP_BYTES];
+		int16_t dist[CTMAP_SQUARES];
 
 		build(&m, MAP_SITE);
 		square_set(&m, cases[i].walls, wall);
 		int confine = cases[i].confine ? tile_of(cases[i].confine) : -1;
-		cmap_distances(&m, square_at(&m, cases[i].from), wall, confine, dist);
+		ctmap_distances(&m, square_at(&m, cases[i].from), wall, confine, dist);
 		int got = dist[square_at(&m, cases[i].to)];
 		if (got != cases[i].want)
 			fail_msg("%s: distance %d, want %d", cases[i].what, got, cases[i].want);
 		/* Walls are never entered. */
-		for (int sq = 0; sq < CMAP_SQUARES; sq++)
-			if (cmap_bit(wall, sq) && sq != square_at(&m, cases[i].from))
+		for (int sq = 0; sq < CTMAP_SQUARES; sq++)
+			if (ctmap_bit(wall, sq) && sq != square_at(&m, cases[i].from))
 				assert_int_equal(dist[sq], -1);
 	}
 
 	/* From a square outside G, nothing is reachable. */
-	struct cmap m;
-	int16_t dist[CMAP_SQUARES];
+	struct ctmap m;
+	int16_t dist[CTMAP_SQUARES];
 	build(&m, "");
-	cmap_distances(&m, 0, NULL, -1, dist);
-	for (int sq = 0; sq < CMAP_SQUARES; sq++)
+	ctmap_distances(&m, 0, NULL, -1, dist);
+	for (int sq = 0; sq < CTMAP_SQUARES; sq++)
 		assert_int_equal(dist[sq], -1);
-	cmap_distances(&m, tile_of("T03") * 9 + 4, NULL, -1, dist);
-	for (int sq = 0; sq < CMAP_SQUARES; sq++)
+	ctmap_distances(&m, tile_of("T03") * 9 + 4, NULL, -1, dist);
+	for (int sq = 0; sq < CTMAP_SQUARES; sq++)
 		assert_int_equal(dist[sq], -1);
 }
 
@@ -857,14 +858,14 @@ static void test_c10_route(void **unused)
 
 	(void)unused;
 	for (size_t i = 0; i < COUNT(cases); i++) {
-		struct cmap m;
-		uint8_t enemy[CMAP_BITMAP_BYTES], dirs[CMAP_SQUARES];
+		struct ctmap m;
+		uint8_t enemy[CTMAP_BITMAP_BYTES], dirs[CTMAP_SQUARES];
 		char got[64] = "";
 
 		build(&m, MAP_SITE);
 		square_set(&m, cases[i].enemies, enemy);
 		int from = square_at(&m, cases[i].from), to = square_at(&m, cases[i].to);
-		int n = cmap_route(&m, from, to, enemy, cases[i].limit, dirs);
+		int n = ctmap_route(&m, from, to, enemy, cases[i].limit, dirs);
 		if (n < 0)
 			strcpy(got, "-");
 		for (int k = 0; k < n; k++) {
@@ -875,7 +876,7 @@ static void test_c10_route(void **unused)
 			fail_msg("%s: route %s, want %s", cases[i].what, got, cases[i].want);
 		/* The directions lead there along G. */
 		for (int k = 0, sq = from; k < n; k++) {
-			sq = cmap_step(&m, sq, dirs[k]);
+			sq = ctmap_step(&m, sq, dirs[k]);
 			assert_true(sq >= 0);
 			if (k == n - 1)
 				assert_int_equal(sq, to);
@@ -883,81 +884,81 @@ static void test_c10_route(void **unused)
 	}
 
 	/* Squares of an activated site are unreachable. */
-	struct cmap m;
-	uint8_t dirs[CMAP_SQUARES];
+	struct ctmap m;
+	uint8_t dirs[CTMAP_SQUARES];
 	build(&m, MAP_SITE " act:T26");
-	assert_int_equal(cmap_route(&m, 4, tile_of("T26") * 9 + 7, NULL, -1, dirs), -1);
+	assert_int_equal(ctmap_route(&m, 4, tile_of("T26") * 9 + 7, NULL, -1, dirs), -1);
 	/* Without enemies the bitmap may be NULL. */
-	assert_int_equal(cmap_route(&m, 4, square_at(&m, "4,2"), NULL, 5, dirs), 4);
+	assert_int_equal(ctmap_route(&m, 4, square_at(&m, "4,2"), NULL, 5, dirs), 4);
 }
 
 /* ---- §16 invariant 9 over random maps ---- */
 
-static int count_placed(const struct cmap *m)
+static int count_placed(const struct ctmap *m)
 {
 	int n = 0;
 
-	for (int t = 0; t < CMAP_TILES; t++)
-		n += m->where[t] == CMAP_PLACED;
+	for (int t = 0; t < CTMAP_TILES; t++)
+		n += m->where[t] == CTMAP_PLACED;
 	return n;
 }
 
 /* §16.9: G connected; adjacent tiles match, except walls of activated
  * sites and of sites placed under B9; every option is legal and every
  * legal (cell, rotation) near the map is an option or merged into one. */
-static void check_map(const struct cmap *m, struct rng *rng)
+static void check_map(const struct ctmap *m, struct rng *rng)
 {
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-	int16_t sq[CMAP_SQUARES], dist[CMAP_SQUARES];
-	int n = cmap_squares(m, sq), passable = 0;
+	int16_t sq[CTMAP_SQUARES], dist[CTMAP_SQUARES];
+	int n = ctmap_squares(m, sq), passable = 0;
 
 	check_graph(m);
-	for (int s = 0; s < CMAP_SQUARES; s++) {
-		passable += cmap_passable(m, s);
-		if (m->where[s / 9] == CMAP_PLACED)
-			assert_int_equal(cmap_find(m, cmap_gx(m, s), cmap_gy(m, s)), s);
+	for (int s = 0; s < CTMAP_SQUARES; s++) {
+		passable += ctmap_passable(m, s);
+		if (m->where[s / 9] == CTMAP_PLACED)
+			assert_int_equal(ctmap_find(m, ctmap_gx(m, s), ctmap_gy(m, s)), s);
 	}
 	assert_int_equal(n, passable);
 	for (int k = 1; k < n; k++)
-		assert_true(cmap_cmp_reading(m, sq[k - 1], sq[k]) < 0);
-	cmap_distances(m, 4, NULL, -1, dist);
+		assert_true(ctmap_cmp_reading(m, sq[k - 1], sq[k]) < 0);
+	ctmap_distances(m, 4, NULL, -1, dist);
 	for (int k = 0; k < n; k++)
 		assert_true(dist[sq[k]] >= 0);
 
-	for (int t = 0; t < CMAP_TILES; t++) {
-		if (m->where[t] != CMAP_PLACED && m->where[t] != CMAP_ACTIVATED)
+	for (int t = 0; t < CTMAP_TILES; t++) {
+		if (m->where[t] != CTMAP_PLACED && m->where[t] != CTMAP_ACTIVATED)
 			continue;
-		assert_int_equal(cmap_at(m, m->tx[t], m->ty[t]), t);
+		assert_int_equal(ctmap_at(m, m->tx[t], m->ty[t]), t);
 		for (int s = 0; s < 4; s++) {
-			int u = cmap_at(m, m->tx[t] + dx[s], m->ty[t] + dy[s]);
-			if (u < 0 || m->where[t] == CMAP_ACTIVATED ||
-			    m->where[u] == CMAP_ACTIVATED || m->forced[t] || m->forced[u])
+			int u = ctmap_at(m, m->tx[t] + dx[s], m->ty[t] + dy[s]);
+			if (u < 0 || m->where[t] == CTMAP_ACTIVATED ||
+			    m->where[u] == CTMAP_ACTIVATED || m->forced[t] || m->forced[u])
 				continue;
-			assert_int_equal(cmap_open(m, t, s), cmap_open(m, u, (s + 2) % 4));
+			assert_int_equal(ctmap_open(m, t, s), ctmap_open(m, u, (s + 2) % 4));
 		}
 	}
 
 	/* A route between two random squares is as long as their distance. */
 	int a = sq[rng_below(rng, (uint32_t)n)], b = sq[rng_below(rng, (uint32_t)n)];
-	uint8_t dirs[CMAP_SQUARES];
-	cmap_distances(m, a, NULL, -1, dist);
-	assert_int_equal(cmap_route(m, a, b, NULL, -1, dirs), dist[b]);
+	uint8_t dirs[CTMAP_SQUARES];
+	ctmap_distances(m, a, NULL, -1, dist);
+	assert_int_equal(ctmap_route(m, a, b, NULL, -1, dirs), dist[b]);
 
 	int lo_x = 0, hi_x = 0, lo_y = 0, hi_y = 0;
-	for (int t = 0; t < CMAP_TILES; t++) {
-		if (m->where[t] != CMAP_PLACED && m->where[t] != CMAP_ACTIVATED)
+	for (int t = 0; t < CTMAP_TILES; t++) {
+		if (m->where[t] != CTMAP_PLACED && m->where[t] != CTMAP_ACTIVATED)
 			continue;
 		lo_x = m->tx[t] < lo_x ? m->tx[t] : lo_x;
 		hi_x = m->tx[t] > hi_x ? m->tx[t] : hi_x;
 		lo_y = m->ty[t] < lo_y ? m->ty[t] : lo_y;
 		hi_y = m->ty[t] > hi_y ? m->ty[t] : hi_y;
 	}
-	int tile = (int)rng_below(rng, CMAP_TILES);
-	for (enum cmap_mode mode = CMAP_STRICT; mode <= CMAP_FORCED; mode++) {
-		struct cmap_option o[CMAP_OPTIONS_MAX];
-		int no = cmap_options(m, tile, mode, o), legal = 0;
+	int tile = (int)rng_below(rng, CTMAP_TILES);
+	for (enum ctmap_mode mode = CTMAP_STRICT; mode <= CTMAP_FORCED; mode++) {
+		struct ctmap_option o[CTMAP_OPTIONS_MAX];
+		int no = ctmap_options(m, tile, mode, o), legal = 0;
 		for (int k = 0; k < no; k++) {
-			assert_true(cmap_legal(m, tile, o[k].rot, o[k].tx, o[k].ty, mode));
+			assert_true(ctmap_legal(m, tile, o[k].rot, o[k].tx, o[k].ty, mode));
 			if (k > 0)
 				assert_true(o[k - 1].ty < o[k].ty ||
 				            (o[k - 1].ty == o[k].ty && o[k - 1].tx < o[k].tx) ||
@@ -969,12 +970,12 @@ static void check_map(const struct cmap *m, struct rng *rng)
 				for (int rot = 0; rot < 4; rot++) {
 					char lay[9], prev[9];
 					int merged = 0;
-					cmap_layout(tile, rot, lay);
+					ctmap_layout(tile, rot, lay);
 					for (int r = 0; r < rot && !merged; r++) {
-						cmap_layout(tile, r, prev);
+						ctmap_layout(tile, r, prev);
 						merged = memcmp(lay, prev, 9) == 0;
 					}
-					if (!merged && cmap_legal(m, tile, rot, tx, ty, mode))
+					if (!merged && ctmap_legal(m, tile, rot, tx, ty, mode))
 						legal++;
 				}
 			}
@@ -985,16 +986,16 @@ static void check_map(const struct cmap *m, struct rng *rng)
 
 /* A random option of `tile`, or with `tight` the one leaving the fewest open
  * streets (the first of those), to drive maps into B8 and B9. */
-static struct cmap_option pick_option(const struct cmap *m, int tile, enum cmap_mode mode,
-                                      const struct cmap_option *o, int n, int tight,
-                                      struct rng *rng)
+static struct ctmap_option pick_option(const struct ctmap *m, int tile, enum ctmap_mode mode,
+                                       const struct ctmap_option *o, int n, int tight,
+                                       struct rng *rng)
 {
 	int best = (int)rng_below(rng, (uint32_t)n), fewest = 1 << 30;
 
 	for (int k = 0; tight && k < n; k++) {
-		struct cmap after = *m;
-		cmap_place(&after, tile, o[k], mode);
-		int streets = cmap_streets(&after, NULL);
+		struct ctmap after = *m;
+		ctmap_place(&after, tile, o[k], mode);
+		int streets = ctmap_streets(&after, NULL);
 		if (streets < fewest) {
 			fewest = streets;
 			best = k;
@@ -1013,48 +1014,48 @@ static void test_s16_random_maps(void **unused)
 
 	(void)unused;
 	for (int game = 0; game < 300; game++) {
-		struct cmap m;
+		struct ctmap m;
 		struct rng rng;
 
 		rng_seed_stream(&rng, 2024, (uint64_t)game);
-		cmap_init(&m);
+		ctmap_init(&m);
 		/* Tight games play a short deck: few streets are left for the sites. */
-		for (int t = CMAP_SETUP + 1; t < CMAP_SITE_FIRST && game & 1; t++)
+		for (int t = CTMAP_SETUP + 1; t < CTMAP_SITE_FIRST && game & 1; t++)
 			if (rng_below(&rng, 8) != 0)
-				m.where[t] = CMAP_REMOVED;
+				m.where[t] = CTMAP_REMOVED;
 		for (;;) {
-			struct cmap_option o[CMAP_OPTIONS_MAX];
-			int cand[CMAP_TILES], nc = 0, t, n;
-			enum cmap_mode mode = CMAP_STRICT;
+			struct ctmap_option o[CTMAP_OPTIONS_MAX];
+			int cand[CTMAP_TILES], nc = 0, t, n;
+			enum ctmap_mode mode = CTMAP_STRICT;
 			int unplaced = 0;
 
-			for (t = 0; t < CMAP_TILES; t++)
-				unplaced += m.where[t] == CMAP_UNPLACED;
+			for (t = 0; t < CTMAP_TILES; t++)
+				unplaced += m.where[t] == CTMAP_UNPLACED;
 			if (unplaced == 0)
 				break;
-			for (t = 0; t < CMAP_TILES; t++)
-				if (m.where[t] == CMAP_UNPLACED &&
-				    cmap_options(&m, t, mode, NULL) > 0)
+			for (t = 0; t < CTMAP_TILES; t++)
+				if (m.where[t] == CTMAP_UNPLACED &&
+				    ctmap_options(&m, t, mode, NULL) > 0)
 					cand[nc++] = t;
 			if (nc == 0) {
-				mode = CMAP_RELIEF;
-				for (t = CMAP_SITE_FIRST; t < CMAP_TILES; t++)
-					if (m.where[t] == CMAP_UNPLACED &&
-					    cmap_options(&m, t, mode, NULL) > 0)
+				mode = CTMAP_RELIEF;
+				for (t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++)
+					if (m.where[t] == CTMAP_UNPLACED &&
+					    ctmap_options(&m, t, mode, NULL) > 0)
 						cand[nc++] = t;
 			}
 			if (nc == 0) {
-				mode = CMAP_FORCED;
-				for (t = CMAP_SITE_FIRST; t < CMAP_TILES; t++)
-					if (m.where[t] == CMAP_UNPLACED)
+				mode = CTMAP_FORCED;
+				for (t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++)
+					if (m.where[t] == CTMAP_UNPLACED)
 						cand[nc++] = t;
-				if (nc > 0 && cmap_options(&m, cand[0], mode, NULL) == 0) {
-					for (t = CMAP_SITE_FIRST; t < CMAP_TILES; t++)
-						if (m.where[t] == CMAP_ACTIVATED)
+				if (nc > 0 && ctmap_options(&m, cand[0], mode, NULL) == 0) {
+					for (t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++)
+						if (m.where[t] == CTMAP_ACTIVATED)
 							break;
-					if (t == CMAP_TILES)
+					if (t == CTMAP_TILES)
 						break;
-					cmap_remove(&m, t, CMAP_REMOVED);
+					ctmap_remove(&m, t, CTMAP_REMOVED);
 					removed++;
 				}
 			}
@@ -1062,28 +1063,28 @@ static void test_s16_random_maps(void **unused)
 				break;
 			/* Tight games keep the sites for last. */
 			int plain = 0;
-			while (game & 1 && plain < nc && cand[plain] < CMAP_SITE_FIRST)
+			while (game & 1 && plain < nc && cand[plain] < CTMAP_SITE_FIRST)
 				plain++;
 			t = cand[rng_below(&rng, (uint32_t)(plain ? plain : nc))];
-			n = cmap_options(&m, t, mode, o);
+			n = ctmap_options(&m, t, mode, o);
 			if (n == 0)
 				break;
 			int last = unplaced == 1;
-			cmap_place(&m, t, pick_option(&m, t, mode, o, n, game & 1, &rng), mode);
-			relief += mode == CMAP_RELIEF;
-			forced += mode == CMAP_FORCED;
+			ctmap_place(&m, t, pick_option(&m, t, mode, o, n, game & 1, &rng), mode);
+			relief += mode == CTMAP_RELIEF;
+			forced += mode == CTMAP_FORCED;
 			/* §16.9: a strict placement leaves a street open unless it was the last
 			 * tile. */
-			if (mode == CMAP_STRICT && !last)
-				assert_true(cmap_streets(&m, NULL) > 0);
-			for (int s = CMAP_SITE_FIRST; s < CMAP_TILES; s++) {
-				if (m.where[s] != CMAP_PLACED)
+			if (mode == CTMAP_STRICT && !last)
+				assert_true(ctmap_streets(&m, NULL) > 0);
+			for (int s = CTMAP_SITE_FIRST; s < CTMAP_TILES; s++) {
+				if (m.where[s] != CTMAP_PLACED)
 					continue;
 				uint32_t roll = rng_below(&rng, game & 1 ? 8 : 4);
 				if (roll == 0)
-					cmap_activate(&m, s);
+					ctmap_activate(&m, s);
 				else if (roll == 1)
-					cmap_remove(&m, s, CMAP_SANCTIFIED);
+					ctmap_remove(&m, s, CTMAP_SANCTIFIED);
 			}
 			check_map(&m, &rng);
 		}

@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-#include "rlyeh/cmap.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
+#include "rlyeh/ctmap.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/i18n.h"
 
@@ -24,7 +24,7 @@ struct card_text {
 	struct words rule;  /* what follows the category in the long text */
 };
 
-static const struct card_text cards[CTHULHU_KINDS] = {
+static const struct card_text cards[CTGAME_KINDS] = {
 	/* E01 */
 	{ { "Weapon: +1 against cultists (kill on 4). No use limit.",
 	    "Wapen: +1 tegen sektariërs (gedood op 4). Onbeperkt bruikbaar." },
@@ -308,7 +308,7 @@ static const struct card_text cards[CTHULHU_KINDS] = {
 	    "vakje waar het kan)." } },
 };
 
-/* The long text's opening by category (enum cthulhu_category); {n} the
+/* The long text's opening by category (enum ctgame_category); {n} the
  * copies, {s} the severity. */
 static const struct words category[] = {
 	{ "Weapon ({n} in the deck). Put it in play at a play point of your own turn: your card of "
@@ -347,7 +347,7 @@ static const struct words category[] = {
 
 /* Tiles whose short text is their own; the others' are made from their
  * class and shape. */
-static const struct words tile_brief[CMAP_TILES] = {
+static const struct words tile_brief[CTMAP_TILES] = {
 	[0] = { "Start tile: every pawn starts on its square 1,1 and returns there when defeated.",
 	        "Starttegel: elke pion begint op vakje 1,1 en keert daar terug na een nederlaag." },
 	[1] = { "Four-way laid beside the Church at the start: no enemies, no tokens.",
@@ -366,7 +366,7 @@ static const struct words tile_brief[CMAP_TILES] = {
 };
 
 /* A tile's extra sentence, for the long text. */
-static const struct words tile_extra[CMAP_TILES] = {
+static const struct words tile_extra[CTMAP_TILES] = {
 	[14] = { " Laudanum Flask used inside it restores sanity up to your starting sanity.",
 	         " Een Laudanumflesje dat je hier gebruikt geeft verstand tot je beginverstand." },
 	[16] = { " Surgeon's Satchel used inside it restores hearts up to 5.",
@@ -388,11 +388,11 @@ static const struct words shapes[] = {
 static int exits(int t)
 {
 	static const int middle[4] = { 1, 5, 7, 3 };
-	const char *l = cmap_tile(t)->layout;
+	const char *l = ctmap_tile(t)->layout;
 	int mask = 0;
 
 	for (int s = 0; s < 4; s++)
-		if (l[middle[s]] == CMAP_STREET || l[middle[s]] == CMAP_ENTRANCE)
+		if (l[middle[s]] == CTMAP_STREET || l[middle[s]] == CTMAP_ENTRANCE)
 			mask |= 1 << s;
 	return mask;
 }
@@ -402,8 +402,8 @@ static int interior(int t)
 	int n = 0;
 
 	for (int i = 0; i < 9; i++)
-		n += cmap_tile(t)->layout[i] == CMAP_INTERIOR ||
-		     cmap_tile(t)->layout[i] == CMAP_ENTRANCE;
+		n += ctmap_tile(t)->layout[i] == CTMAP_INTERIOR ||
+		     ctmap_tile(t)->layout[i] == CTMAP_ENTRANCE;
 	return n;
 }
 
@@ -437,8 +437,8 @@ static void tile_short(int t, int lang, struct text *out)
 		text_add(out, pick(&tile_brief[t], lang));
 		return;
 	}
-	switch (cmap_tile(t)->cls) {
-	case CMAP_CLASS_ROAD:
+	switch (ctmap_tile(t)->cls) {
+	case CTMAP_CLASS_ROAD:
 		if (lang == I18N_NL)
 			text_addf(out,
 			          "Straattegel, %s: komt met 1 byakhee op het middelste vakje.",
@@ -448,7 +448,7 @@ static void tile_short(int t, int lang, struct text *out)
 			          "Street tile, %s: arrives with 1 byakhee on its centre square.",
 			          shape);
 		break;
-	case CMAP_CLASS_BUILDING:
+	case CTMAP_CLASS_BUILDING:
 		if (lang == I18N_NL)
 			text_addf(
 			    out,
@@ -458,7 +458,7 @@ static void tile_short(int t, int lang, struct text *out)
 			text_addf(out, "Named building (%s): %d cultists and %d tokens on arrival.",
 			          shape, k, k);
 		break;
-	case CMAP_CLASS_SITE:
+	case CTMAP_CLASS_SITE:
 		text_add(out,
 		         lang == I18N_NL
 		             ? "Ritueelplek: 8 sektariërs + 1 byakhee. Leeg? Heilig hem met 1 "
@@ -476,8 +476,8 @@ static void tile_long(int t, int lang, struct text *out)
 	const char *shape = pick(&shapes[shape_of(t)], lang);
 	int k = interior(t), nl = lang == I18N_NL;
 
-	switch (cmap_tile(t)->cls) {
-	case CMAP_CLASS_CHURCH:
+	switch (ctmap_tile(t)->cls) {
+	case CTMAP_CLASS_CHURCH:
 		text_add(
 		    out,
 		    nl ? "De starttegel in vak (0,0), uitgangen N O Z W. Elke pion begint op "
@@ -488,7 +488,7 @@ static void tile_long(int t, int lang, struct text *out)
 		         "its interior square 1,1, and a defeated pawn goes back there. It gets "
 		         "no enemies or tokens and is never a named building for cards.");
 		return;
-	case CMAP_CLASS_ROAD:
+	case CTMAP_CLASS_ROAD:
 		if (t == 1) {
 			text_add(
 			    out,
@@ -512,7 +512,7 @@ static void tile_long(int t, int lang, struct text *out)
 		              "centre square. Its name is only a street's: it is not a named "
 		              "building.");
 		return;
-	case CMAP_CLASS_BUILDING:
+	case CTMAP_CLASS_BUILDING:
 		text_addf(out,
 		          nl ? "Een gebouw met een naam aan een %s, uitgangen "
 		             : "A named building on a %s, exits ",
@@ -536,7 +536,7 @@ static void tile_long(int t, int lang, struct text *out)
 		if (tile_extra[t].en)
 			text_add(out, pick(&tile_extra[t], lang));
 		return;
-	case CMAP_CLASS_SITE:
+	case CTMAP_CLASS_SITE:
 		text_add(
 		    out,
 		    nl ? "Een ritueelplek: 9 binnenvakjes, alleen te betreden door de ingang "
@@ -758,11 +758,11 @@ int ctcards_count(int kind)
 {
 	switch (kind) {
 	case CTCARDS_CARD:
-		return CTHULHU_KINDS;
+		return CTGAME_KINDS;
 	case CTCARDS_TILE:
-		return CMAP_TILES;
+		return CTMAP_TILES;
 	case CTCARDS_TYPE:
-		return CTHULHU_TYPES;
+		return CTGAME_TYPES;
 	case CTCARDS_SQUARE:
 		return CTCARDS_SQUARES;
 	default:
@@ -813,13 +813,13 @@ void ctcards_short(int kind, int id, int lang, struct text *out)
 
 void ctcards_long(int kind, int id, int lang, struct text *out)
 {
-	const struct cthulhu_card_info *info;
+	const struct ctgame_card_info *info;
 
 	if (!exists(kind, id))
 		return;
 	switch (kind) {
 	case CTCARDS_CARD:
-		info = cthulhu_card(id);
+		info = ctgame_card(id);
 		for (const char *p = pick(&category[info->category], lang); *p; p++) {
 			if (strncmp(p, "{n}", 3) == 0 || strncmp(p, "{s}", 3) == 0) {
 				text_addf(out, "%d", p[1] == 'n' ? info->count : info->severity);
@@ -898,9 +898,9 @@ static const char *name_at(int kind, int id, int k)
 		return ctcards_name(kind, id, k);
 	k -= I18N_LANGS;
 	if (kind == CTCARDS_CARD)
-		return k == 0 ? cthulhu_card(id)->id : NULL;
+		return k == 0 ? ctgame_card(id)->id : NULL;
 	if (kind == CTCARDS_TILE)
-		return k == 0 ? cmap_tile(id)->id : NULL;
+		return k == 0 ? ctmap_tile(id)->id : NULL;
 	if (kind == CTCARDS_TYPE && k < 4 * I18N_LANGS)
 		return ctnames_relic(id * 16 + k / I18N_LANGS * 4, k % I18N_LANGS);
 	return NULL;

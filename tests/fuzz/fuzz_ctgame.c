@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -16,28 +16,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct cthulhu g, before;
+	struct ctgame g, before;
 	struct game_setup setup = { .rounds = 30 };
 	struct game_step st;
 
 	if (size < 1)
 		return 0;
-	setup.players = CTHULHU_MIN + data[0] % (CTHULHU_MAX - CTHULHU_MIN + 1);
-	if (cthulhu_init(&g, &setup) != GAME_OK)
+	setup.players = CTGAME_MIN + data[0] % (CTGAME_MAX - CTGAME_MIN + 1);
+	if (ctgame_init(&g, &setup) != GAME_OK)
 		abort();
 	for (size_t i = 1; i + 1 < size && i / 2 < VALUES_MAX; i += 2) {
 		int raw = data[i] | data[i + 1] << 8, v, rc;
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER) {
-			if (cthulhu_apply(&g, 0, NULL) != GAME_EOVER)
+			if (ctgame_apply(&g, 0, NULL) != GAME_EOVER)
 				abort();
 			break;
 		}
 		v = raw & 0x8000 ? (int16_t)raw : (raw % st.count);
 		before = g;
-		rc = cthulhu_apply(&g, v, NULL);
+		rc = ctgame_apply(&g, v, NULL);
 		if (rc == GAME_OK) {
-			if (v < 0 || v >= st.count || cthulhu_check(&g, NULL, 0) != 0)
+			if (v < 0 || v >= st.count || ctgame_check(&g, NULL, 0) != 0)
 				abort();
 		} else if (rc != GAME_EILLEGAL || memcmp(&before, &g, sizeof g) != 0 ||
 		           (v >= 0 && v < st.count)) {

@@ -2,7 +2,7 @@
  * a time: what it does, the moments it is offered at (§6.3, B18), whether
  * it counts as the round's one card (§12.1), B49, and the piles' refills
  * (B50, B52). Positions are built by editing a fresh game's fields and
- * started with cthulhu_begin_turn; dice and options are then applied by
+ * started with ctgame_begin_turn; dice and options are then applied by
  * hand and the state and the events are checked, with the §16 invariants
  * after every transition. */
 #include <limits.h>
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 
 #define ANY INT_MIN
 
@@ -47,7 +47,7 @@ enum {
 #define LOG_MAX 8192
 static struct game_event logv[LOG_MAX];
 static int logn;
-static int checking = 1; /* cthulhu_check after every transition */
+static int checking = 1; /* ctgame_check after every transition */
 static unsigned passed;  /* choice kinds the drivers went through */
 
 static void log_clear(void)
@@ -94,24 +94,24 @@ static int played_kind(int seat, int kind)
 	int n = 0;
 	for (int i = 0; i < logn; i++)
 		n += logv[i].kind == CV_CARD && logv[i].seat == seat &&
-		     cthulhu_card_kind(logv[i].target) == kind;
+		     ctgame_card_kind(logv[i].target) == kind;
 	return n;
 }
 
-static void check(const struct cthulhu *g)
+static void check(const struct ctgame *g)
 {
 	char why[200];
-	int bad = cthulhu_check(g, why, sizeof why);
+	int bad = ctgame_check(g, why, sizeof why);
 	if (bad)
 		fail_msg("invariant %d broken: %s", bad, why);
 }
 
-static void apply(struct cthulhu *g, int value)
+static void apply(struct ctgame *g, int value)
 {
 	static struct game_events ev;
 	int rc;
 	ev.n = 0;
-	rc = cthulhu_apply(g, value, &ev);
+	rc = ctgame_apply(g, value, &ev);
 	if (rc != GAME_OK)
 		fail_msg("value %d refused (%d)", value, rc);
 	take(&ev);
@@ -119,11 +119,11 @@ static void apply(struct cthulhu *g, int value)
 		check(g);
 }
 
-static void begin(struct cthulhu *g, int seat)
+static void begin(struct ctgame *g, int seat)
 {
 	static struct game_events ev;
 	ev.n = 0;
-	assert_int_equal(cthulhu_begin_turn(g, seat, &ev), GAME_OK);
+	assert_int_equal(ctgame_begin_turn(g, seat, &ev), GAME_OK);
 	take(&ev);
 	if (checking)
 		check(g);
@@ -131,85 +131,85 @@ static void begin(struct cthulhu *g, int seat)
 
 /* ---- the pending node ---- */
 
-static int is_choice(const struct cthulhu *g, int ask)
+static int is_choice(const struct ctgame *g, int ask)
 {
 	struct game_step st;
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	return st.node == GAME_NODE_CHOICE && st.kind == ask;
 }
 
-static int is_play(const struct cthulhu *g, int moment)
+static int is_play(const struct ctgame *g, int moment)
 {
-	return is_choice(g, CA_PLAY) && cthulhu_moment(g) == moment;
+	return is_choice(g, CA_PLAY) && ctgame_moment(g) == moment;
 }
 
-static int is_die(const struct cthulhu *g, int die_for)
+static int is_die(const struct ctgame *g, int die_for)
 {
 	struct game_step st;
-	cthulhu_step(g, &st);
-	return st.node == GAME_NODE_CHANCE && st.kind == CTHULHU_ROLL_DIE && g->die_for == die_for;
+	ctgame_step(g, &st);
+	return st.node == GAME_NODE_CHANCE && st.kind == CTGAME_ROLL_DIE && g->die_for == die_for;
 }
 
-static int relic_pending(const struct cthulhu *g)
+static int relic_pending(const struct ctgame *g)
 {
 	struct game_step st;
-	cthulhu_step(g, &st);
-	return st.node == GAME_NODE_CHANCE && st.kind == CTHULHU_ROLL_RELIC;
+	ctgame_step(g, &st);
+	return st.node == GAME_NODE_CHANCE && st.kind == CTGAME_ROLL_RELIC;
 }
 
-static int chooser(const struct cthulhu *g)
+static int chooser(const struct ctgame *g)
 {
 	struct game_step st;
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	return st.seat;
 }
 
 /* The index of the option (what, arg) of the pending choice, or -1. */
-static int opt(const struct cthulhu *g, int what, int arg)
+static int opt(const struct ctgame *g, int what, int arg)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int n = cthulhu_options(g, o);
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int n = ctgame_options(g, o);
 	for (int i = 0; i < n; i++)
 		if (o[i].what == what && match(arg, o[i].arg))
 			return i;
 	return -1;
 }
 
-static int options(const struct cthulhu *g)
+static int options(const struct ctgame *g)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	return cthulhu_options(g, o);
+	struct ctgame_option o[CTGAME_OPTIONS];
+	return ctgame_options(g, o);
 }
 
 /* Options (what, *) of the pending choice, their args written to out. */
-static int args_of(const struct cthulhu *g, int what, int *out)
+static int args_of(const struct ctgame *g, int what, int *out)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int n = cthulhu_options(g, o), k = 0;
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int n = ctgame_options(g, o), k = 0;
 	for (int i = 0; i < n; i++)
 		if (o[i].what == what)
 			out[k++] = o[i].arg;
 	return k;
 }
 
-static void pick(struct cthulhu *g, int what, int arg)
+static void pick(struct ctgame *g, int what, int arg)
 {
 	int i = opt(g, what, arg);
 	if (i < 0) {
 		struct game_step st;
-		cthulhu_step(g, &st);
+		ctgame_step(g, &st);
 		fail_msg("option %d/%d not offered (node %d kind %d moment %d)", what, arg, st.node,
-		         st.kind, cthulhu_moment(g));
+		         st.kind, ctgame_moment(g));
 	}
 	apply(g, i);
 }
 
 /* A d6 showing `v` (1..6) for the awaited purpose. */
-static void roll(struct cthulhu *g, int die_for, int v)
+static void roll(struct ctgame *g, int die_for, int v)
 {
 	if (!is_die(g, die_for)) {
 		struct game_step st;
-		cthulhu_step(g, &st);
+		ctgame_step(g, &st);
 		fail_msg("no die for %d pending (node %d kind %d)", die_for, st.node, st.kind);
 	}
 	apply(g, v - 1);
@@ -218,13 +218,13 @@ static void roll(struct cthulhu *g, int die_for, int v)
 /* ---- defaults for the nodes a test does not care about ---- */
 
 /* The deck index of the first plain road tile that the step may place. */
-static int road_draw(const struct cthulhu *g)
+static int road_draw(const struct ctgame *g)
 {
 	int k = 0;
-	for (int t = 0; t < CMAP_TILES; t++) {
-		if (g->map.where[t] != CMAP_UNPLACED || (g->tile_discard >> t & 1))
+	for (int t = 0; t < CTMAP_TILES; t++) {
+		if (g->map.where[t] != CTMAP_UNPLACED || (g->tile_discard >> t & 1))
 			continue;
-		if ((g->tile_set >> t & 1) && cmap_tile(t)->cls == CMAP_CLASS_ROAD)
+		if ((g->tile_set >> t & 1) && ctmap_tile(t)->cls == CTMAP_CLASS_ROAD)
 			return k;
 		k++;
 	}
@@ -232,25 +232,25 @@ static int road_draw(const struct cthulhu *g)
 }
 
 /* The deck index of tile `tile`. */
-static int tile_index(const struct cthulhu *g, int tile)
+static int tile_index(const struct ctgame *g, int tile)
 {
 	int k = 0;
 	for (int t = 0; t < tile; t++)
-		k += g->map.where[t] == CMAP_UNPLACED && !(g->tile_discard >> t & 1);
+		k += g->map.where[t] == CTMAP_UNPLACED && !(g->tile_discard >> t & 1);
 	return k;
 }
 
 /* Passes, stops, kills (a 6), saves (a 6), moves one cultist (a 1), lets
  * the hunt policy move the enemies and draws the first of every pile. */
-static int default_value(const struct cthulhu *g)
+static int default_value(const struct ctgame *g)
 {
 	struct game_step st;
 	int i;
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	if (st.node == GAME_NODE_CHANCE) {
-		if (st.kind == CTHULHU_ROLL_TILE)
+		if (st.kind == CTGAME_ROLL_TILE)
 			return road_draw(g);
-		if (st.kind != CTHULHU_ROLL_DIE)
+		if (st.kind != CTGAME_ROLL_DIE)
 			return 0;
 		return g->die_for == CD_COMBAT || g->die_for == CD_SANITY ||
 		               g->die_for == CD_BRAWL_A
@@ -270,16 +270,16 @@ static int default_value(const struct cthulhu *g)
 	case CA_FIGURE:
 	case CA_DEST:
 	case CA_RESEED:
-		return cthulhu_hunt(g);
+		return ctgame_hunt(g);
 	default:
 		return 0;
 	}
 }
 
-static void step_default(struct cthulhu *g)
+static void step_default(struct ctgame *g)
 {
 	struct game_step st;
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	if (st.node == GAME_NODE_CHOICE)
 		passed |= 1u << (st.kind - CA_AUTOMATIC);
 	apply(g, default_value(g));
@@ -289,20 +289,20 @@ static void step_default(struct cthulhu *g)
 
 /* Runs defaults until the choice `ask` (at `moment` for CA_PLAY, 0 = any)
  * is pending; fails if the turn ends first. */
-static void to_choice(struct cthulhu *g, int ask, int moment)
+static void to_choice(struct ctgame *g, int ask, int moment)
 {
 	uint32_t turns = g->turns;
 	for (int guard = 0;; guard++) {
 		if (g->turns != turns || g->end != CE_PLAYING || guard > 2000)
 			fail_msg("the turn ended before choice %d (moment %d)", ask, moment);
-		if (is_choice(g, ask) && (!moment || cthulhu_moment(g) == moment))
+		if (is_choice(g, ask) && (!moment || ctgame_moment(g) == moment))
 			return;
 		step_default(g);
 	}
 }
 
 /* Runs defaults until a die for `die_for` is awaited. */
-static void to_die(struct cthulhu *g, int die_for)
+static void to_die(struct ctgame *g, int die_for)
 {
 	uint32_t turns = g->turns;
 	for (int guard = 0;; guard++) {
@@ -315,7 +315,7 @@ static void to_die(struct cthulhu *g, int die_for)
 }
 
 /* Runs defaults until the turn in progress ends. */
-static void finish(struct cthulhu *g)
+static void finish(struct ctgame *g)
 {
 	uint32_t turns = g->turns;
 	for (int guard = 0; g->turns == turns && g->end == CE_PLAYING; guard++) {
@@ -327,26 +327,26 @@ static void finish(struct cthulhu *g)
 
 /* ---- building positions ---- */
 
-static void fresh(struct cthulhu *g, int players)
+static void fresh(struct ctgame *g, int players)
 {
 	struct game_setup setup = { .players = players };
-	assert_int_equal(cthulhu_init(g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(g, &setup), GAME_OK);
 	log_clear();
 	checking = 1;
 	passed = 0;
 }
 
-static int deck_card(const struct cthulhu *g, int kind)
+static int deck_card(const struct ctgame *g, int kind)
 {
-	for (int c = 0; c < CTHULHU_CARDS; c++)
-		if (cthulhu_card_kind(c) == kind && g->card_at[c] == CW_DECK)
+	for (int c = 0; c < CTGAME_CARDS; c++)
+		if (ctgame_card_kind(c) == kind && g->card_at[c] == CW_DECK)
 			return c;
-	fail_msg("no %s left in the deck", cthulhu_card(kind)->id);
+	fail_msg("no %s left in the deck", ctgame_card(kind)->id);
 	return -1;
 }
 
 /* A card of `kind` from the deck to a hand. */
-static int give_card(struct cthulhu *g, int seat, int kind)
+static int give_card(struct ctgame *g, int seat, int kind)
 {
 	int c = deck_card(g, kind);
 	g->card_at[c] = (uint8_t)(CW_HAND + seat);
@@ -355,16 +355,16 @@ static int give_card(struct cthulhu *g, int seat, int kind)
 }
 
 /* A weapon or item of `kind` from the deck into play. */
-static int play_in(struct cthulhu *g, int seat, int kind)
+static int play_in(struct ctgame *g, int seat, int kind)
 {
 	int c = deck_card(g, kind);
 	g->card_at[c] = (uint8_t)(CW_PLAY + seat);
-	g->uses[c] = cthulhu_card(kind)->uses;
+	g->uses[c] = ctgame_card(kind)->uses;
 	return c;
 }
 
 /* Figures and tokens from the supply onto a square. */
-static void put(struct cthulhu *g, int sq, int bits)
+static void put(struct ctgame *g, int sq, int bits)
 {
 	assert_int_equal(g->square[sq] & bits, 0);
 	if (bits & CS_CULTIST)
@@ -378,26 +378,26 @@ static void put(struct cthulhu *g, int sq, int bits)
 	g->square[sq] = (uint8_t)(g->square[sq] | bits);
 }
 
-static void set_hearts(struct cthulhu *g, int seat, int n)
+static void set_hearts(struct ctgame *g, int seat, int n)
 {
 	g->hearts = (uint16_t)(g->hearts + g->p[seat].hearts - n);
 	g->p[seat].hearts = (uint8_t)n;
 }
 
-static void set_bullets(struct cthulhu *g, int seat, int n)
+static void set_bullets(struct ctgame *g, int seat, int n)
 {
 	g->bullets = (uint16_t)(g->bullets + g->p[seat].bullets - n);
 	g->p[seat].bullets = (uint8_t)n;
 }
 
-static void set_sanity(struct cthulhu *g, int seat, int s, int start)
+static void set_sanity(struct ctgame *g, int seat, int s, int start)
 {
 	g->p[seat].sanity = (uint8_t)s;
 	g->p[seat].start = (uint8_t)start;
 }
 
 /* A relic of `type` from the deck to a seat. */
-static int give_relic(struct cthulhu *g, int seat, int type)
+static int give_relic(struct ctgame *g, int seat, int type)
 {
 	for (int r = type * 16; r < type * 16 + 16; r++)
 		if (g->relic_at[r] == CW_DECK) {
@@ -409,44 +409,44 @@ static int give_relic(struct cthulhu *g, int seat, int type)
 	return -1;
 }
 
-static int relics_of(const struct cthulhu *g, int seat)
+static int relics_of(const struct ctgame *g, int seat)
 {
 	int n = 0;
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		n += g->p[seat].relics[t];
 	return n;
 }
 
 /* Puts `tile` at cell (tx, ty), rotation 0, which must be a strict option. */
-static void lay(struct cthulhu *g, int tile, int tx, int ty)
+static void lay(struct ctgame *g, int tile, int tx, int ty)
 {
-	struct cmap_option o[CMAP_OPTIONS_MAX];
-	int n = cmap_options(&g->map, tile, CMAP_STRICT, o);
+	struct ctmap_option o[CTMAP_OPTIONS_MAX];
+	int n = ctmap_options(&g->map, tile, CTMAP_STRICT, o);
 	for (int i = 0; i < n; i++)
 		if (o[i].tx == tx && o[i].ty == ty && o[i].rot == 0) {
-			cmap_place(&g->map, tile, o[i], CMAP_STRICT);
+			ctmap_place(&g->map, tile, o[i], CTMAP_STRICT);
 			return;
 		}
-	fail_msg("%s cannot go to (%d,%d)", cmap_tile(tile)->id, tx, ty);
+	fail_msg("%s cannot go to (%d,%d)", ctmap_tile(tile)->id, tx, ty);
 }
 
 /* Lays every tile that has a strict option (its first), for positions
  * that need many squares. */
-static void lay_all(struct cthulhu *g)
+static void lay_all(struct ctgame *g)
 {
-	static struct cmap_option o[CMAP_OPTIONS_MAX];
-	for (int t = 0; t < CMAP_TILES; t++)
-		if (g->map.where[t] == CMAP_UNPLACED &&
-		    cmap_options(&g->map, t, CMAP_STRICT, o) > 0)
-			cmap_place(&g->map, t, o[0], CMAP_STRICT);
+	static struct ctmap_option o[CTMAP_OPTIONS_MAX];
+	for (int t = 0; t < CTMAP_TILES; t++)
+		if (g->map.where[t] == CTMAP_UNPLACED &&
+		    ctmap_options(&g->map, t, CTMAP_STRICT, o) > 0)
+			ctmap_place(&g->map, t, o[0], CTMAP_STRICT);
 }
 
 /* Puts figures or tokens of `kind` (one CS_* bit) on squares free of it
  * (but not on `avoid`) until `keep` are left in the supply. */
-static void fill(struct cthulhu *g, int kind, int keep, const int *avoid, int navoid)
+static void fill(struct ctgame *g, int kind, int keep, const int *avoid, int navoid)
 {
-	for (int q = 0; q < CMAP_SQUARES; q++) {
-		int skip = !cmap_passable(&g->map, q) || (g->square[q] & kind);
+	for (int q = 0; q < CTMAP_SQUARES; q++) {
+		int skip = !ctmap_passable(&g->map, q) || (g->square[q] & kind);
 		int left = kind == CS_CULTIST   ? g->cultists
 		           : kind == CS_BYAKHEE ? g->byakhee
 		           : kind == CS_HEART   ? g->hearts
@@ -460,9 +460,9 @@ static void fill(struct cthulhu *g, int kind, int keep, const int *avoid, int na
 	}
 }
 
-static int sq_at(const struct cthulhu *g, int gx, int gy)
+static int sq_at(const struct ctgame *g, int gx, int gy)
 {
-	int sq = cmap_find(&g->map, gx, gy);
+	int sq = ctmap_find(&g->map, gx, gy);
 	assert_true(sq >= 0);
 	return sq;
 }
@@ -482,7 +482,7 @@ enum {
  * others at 4/5 and seat 1 holding an Amulet; a byakhee on the Church
  * interior (step 3), a cultist on the Church's east street (the fight
  * during movement) and one on T02's east street (left for step 8). */
-static void tour_pos(struct cthulhu *g)
+static void tour_pos(struct ctgame *g)
 {
 	fresh(g, 3);
 	set_bullets(g, 0, 10);
@@ -503,7 +503,7 @@ static void tour_pos(struct cthulhu *g)
  * play_kind) by `seat` at its first chance. Returns the moments (bit
  * CM_*, T_*) at which `seat` was offered (what, kind) — after that play,
  * when there is one. */
-static unsigned tour(struct cthulhu *g, int seat, int what, int kind, int play_what, int play_kind)
+static unsigned tour(struct ctgame *g, int seat, int what, int kind, int play_what, int play_kind)
 {
 	uint32_t turns = g->turns;
 	unsigned mask = 0;
@@ -512,18 +512,18 @@ static unsigned tour(struct cthulhu *g, int seat, int what, int kind, int play_w
 	fights_rolled = seen_since(from, CV_FIGHT, ANY, ANY, ANY);
 	for (int i = from; i < logn; i++)
 		if (logv[i].kind == CV_CARD && logv[i].seat == seat &&
-		    cthulhu_card_kind(logv[i].target) == kind &&
-		    cthulhu_card(kind)->category == CC_AUTOMATIC)
+		    ctgame_card_kind(logv[i].target) == kind &&
+		    ctgame_card(kind)->category == CC_AUTOMATIC)
 			mask |= T_AUTO;
 	for (int guard = 0; g->turns == turns && g->end == CE_PLAYING; guard++) {
 		struct game_step st;
 		int i;
 		if (guard > 3000)
 			fail_msg("the tour does not end");
-		cthulhu_step(g, &st);
+		ctgame_step(g, &st);
 		if (st.node == GAME_NODE_CHANCE) {
 			int v = default_value(g);
-			if (st.kind == CTHULHU_ROLL_DIE && g->die_for == CD_COMBAT) {
+			if (st.kind == CTGAME_ROLL_DIE && g->die_for == CD_COMBAT) {
 				int fights = seen_since(from, CV_FIGHT, ANY, ANY, ANY);
 				v = fights > fights_rolled ? 0 : 5;
 				fights_rolled = fights;
@@ -533,11 +533,11 @@ static unsigned tour(struct cthulhu *g, int seat, int what, int kind, int play_w
 		}
 		if (recording && st.seat == seat && opt(g, what, kind) >= 0) {
 			if (st.kind == CA_PLAY)
-				mask |= B(cthulhu_moment(g));
+				mask |= B(ctgame_moment(g));
 			else if (st.kind == CA_FAILED)
 				mask |= T_CF;
 			else if (st.kind == CA_DISCARD &&
-			         cthulhu_card(kind)->category == CC_AUTOMATIC)
+			         ctgame_card(kind)->category == CC_AUTOMATIC)
 				mask |= T_DISCARD;
 			else if (st.kind == CA_AUTOMATIC)
 				mask |= T_AUTO;
@@ -547,7 +547,7 @@ static unsigned tour(struct cthulhu *g, int seat, int what, int kind, int play_w
 			recording = 1;
 			continue;
 		}
-		if (st.kind == CA_MOVE && !moved && (i = opt(g, CO_DIR, CMAP_E)) >= 0) {
+		if (st.kind == CA_MOVE && !moved && (i = opt(g, CO_DIR, CTMAP_E)) >= 0) {
 			moved = 1;
 			apply(g, i);
 			continue;
@@ -560,7 +560,7 @@ static unsigned tour(struct cthulhu *g, int seat, int what, int kind, int play_w
 /* The moments `seat` is offered card `kind` in the tour, the card in hand. */
 static unsigned tour_card(int seat, int kind)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	tour_pos(&g);
 	give_card(&g, seat, kind);
 	return tour(&g, seat, CO_CARD, kind, -1, -1);
@@ -571,7 +571,7 @@ static unsigned tour_card(int seat, int kind)
  * itself) is still offered afterwards. */
 static unsigned tour_after(int what, int kind)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int probe = kind == CK_STASH ? CK_HYMN : CK_STASH;
 	unsigned mask;
 	tour_pos(&g);
@@ -592,7 +592,7 @@ static unsigned tour_after(int what, int kind)
 
 static void test_card_table(void **state)
 {
-	static const char *const names[CTHULHU_KINDS] = {
+	static const char *const names[CTGAME_KINDS] = {
 		"Trench Knife",
 		"Whaler's Harpoon",
 		"Gangland Chopper",
@@ -626,13 +626,13 @@ static void test_card_table(void **state)
 		"Light Fingers",
 		"Sent Your Way",
 	};
-	static const int counts[CTHULHU_KINDS] = { 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2,
-		                                   1, 2, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const int counts[CTGAME_KINDS] = { 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2,
+		                                  1, 2, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1 };
 	static const int severity[7] = { 3, 5, 6, 4, 1, 2, 7 }; /* E22..E28 */
 	int per_cat[6] = { 0 }, total = 0, id = 0;
 	(void)state;
-	for (int k = 0; k < CTHULHU_KINDS; k++) {
-		const struct cthulhu_card_info *c = cthulhu_card(k);
+	for (int k = 0; k < CTGAME_KINDS; k++) {
+		const struct ctgame_card_info *c = ctgame_card(k);
 		char want[8];
 		snprintf(want, sizeof want, "E%02d", k + 1);
 		assert_non_null(c);
@@ -646,10 +646,10 @@ static void test_card_table(void **state)
 		assert_int_equal(c->uses, k == CK_HARPOON ? 3 : k == CK_COACHGUN ? 4 : 0);
 		/* card ids run kind by kind */
 		for (int n = 0; n < c->count; n++)
-			assert_int_equal(cthulhu_card_kind(id++), k);
+			assert_int_equal(ctgame_card_kind(id++), k);
 	}
-	assert_int_equal(total, CTHULHU_CARDS);
-	assert_int_equal(id, CTHULHU_CARDS);
+	assert_int_equal(total, CTGAME_CARDS);
+	assert_int_equal(id, CTGAME_CARDS);
 	assert_int_equal(per_cat[CC_WEAPON], 9);
 	assert_int_equal(per_cat[CC_ITEM], 6);
 	assert_int_equal(per_cat[CC_MOVEMENT], 7);
@@ -657,27 +657,27 @@ static void test_card_table(void **state)
 	assert_int_equal(per_cat[CC_AUTOMATIC], 10);
 	assert_int_equal(per_cat[CC_PVP], 4);
 	for (int k = CK_KNIFE; k <= CK_SWORDCANE; k++)
-		assert_int_equal(cthulhu_card(k)->category, CC_WEAPON);
+		assert_int_equal(ctgame_card(k)->category, CC_WEAPON);
 	for (int k = CK_LAUDANUM; k <= CK_CANDLE; k++)
-		assert_int_equal(cthulhu_card(k)->category, CC_ITEM);
+		assert_int_equal(ctgame_card(k)->category, CC_ITEM);
 	for (int k = CK_ELDERSIGN; k <= CK_BELLS; k++)
-		assert_int_equal(cthulhu_card(k)->category, CC_MOVEMENT);
+		assert_int_equal(ctgame_card(k)->category, CC_MOVEMENT);
 	for (int k = CK_SECONDWIND; k <= CK_SCATTER; k++)
-		assert_int_equal(cthulhu_card(k)->category, CC_INSTANT);
+		assert_int_equal(ctgame_card(k)->category, CC_INSTANT);
 	for (int k = CK_WHISPERS; k <= CK_OMEN; k++)
-		assert_int_equal(cthulhu_card(k)->category, CC_AUTOMATIC);
+		assert_int_equal(ctgame_card(k)->category, CC_AUTOMATIC);
 	for (int k = CK_BRAWL; k <= CK_SENT; k++)
-		assert_int_equal(cthulhu_card(k)->category, CC_PVP);
-	assert_null(cthulhu_card(-1));
-	assert_null(cthulhu_card(CTHULHU_KINDS));
-	assert_int_equal(cthulhu_card_kind(-1), -1);
-	assert_int_equal(cthulhu_card_kind(CTHULHU_CARDS), -1);
+		assert_int_equal(ctgame_card(k)->category, CC_PVP);
+	assert_null(ctgame_card(-1));
+	assert_null(ctgame_card(CTGAME_KINDS));
+	assert_int_equal(ctgame_card_kind(-1), -1);
+	assert_int_equal(ctgame_card_kind(CTGAME_CARDS), -1);
 }
 
 /* §13: 16 relics per type; copy k of a type shows variant ⌊(k−1)/4⌋. */
 static void test_relic_variants(void **state)
 {
-	static const char *const variants[CTHULHU_TYPES][4] = {
+	static const char *const variants[CTGAME_TYPES][4] = {
 		{ "Jade Scarab", "Tarnished Locket", "Bone Medallion", "Star-Stone Pendant" },
 		{ "Obsidian Athame", "Wavy Kris", "Rusted Dirk", "Hooked Blade" },
 		{ "Squatting Toad", "Pallid Mask", "Coral Figurine", "Winged Effigy" },
@@ -685,29 +685,29 @@ static void test_relic_variants(void **state)
 		{ "Unbound Folio", "Annotated Grimoire", "Sailor's Codex",
 		  "Play-Script in Yellow" },
 	};
-	static const char *const types[CTHULHU_TYPES] = { "Amulet", "Dagger", "Idol", "Space Mead",
-		                                          "Tome" };
+	static const char *const types[CTGAME_TYPES] = { "Amulet", "Dagger", "Idol", "Space Mead",
+		                                         "Tome" };
 	(void)state;
-	for (int t = 0; t < CTHULHU_TYPES; t++) {
-		assert_string_equal(cthulhu_type_name(t), types[t]);
+	for (int t = 0; t < CTGAME_TYPES; t++) {
+		assert_string_equal(ctgame_type_name(t), types[t]);
 		for (int k = 1; k <= 16; k++)
-			assert_string_equal(cthulhu_relic_variant(t * 16 + k - 1),
+			assert_string_equal(ctgame_relic_variant(t * 16 + k - 1),
 			                    variants[t][(k - 1) / 4]);
 	}
-	assert_string_equal(cthulhu_relic_variant(0), "Jade Scarab");            /* RA01 */
-	assert_string_equal(cthulhu_relic_variant(4), "Tarnished Locket");       /* RA05 */
-	assert_string_equal(cthulhu_relic_variant(31), "Hooked Blade");          /* RD16 */
-	assert_string_equal(cthulhu_relic_variant(76), "Play-Script in Yellow"); /* RT13 */
-	assert_string_equal(cthulhu_relic_variant(-1), "?");
-	assert_string_equal(cthulhu_relic_variant(CTHULHU_RELICS), "?");
-	assert_string_equal(cthulhu_type_name(CTHULHU_TYPES), "?");
+	assert_string_equal(ctgame_relic_variant(0), "Jade Scarab");            /* RA01 */
+	assert_string_equal(ctgame_relic_variant(4), "Tarnished Locket");       /* RA05 */
+	assert_string_equal(ctgame_relic_variant(31), "Hooked Blade");          /* RD16 */
+	assert_string_equal(ctgame_relic_variant(76), "Play-Script in Yellow"); /* RT13 */
+	assert_string_equal(ctgame_relic_variant(-1), "?");
+	assert_string_equal(ctgame_relic_variant(CTGAME_RELICS), "?");
+	assert_string_equal(ctgame_type_name(CTGAME_TYPES), "?");
 }
 
 /* The tour itself reaches every moment: a Cartridge Stash is offered at
  * all five play points (PP4 twice), and to the others in the window. */
 static void test_tour_reaches_every_moment(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_STASH), OWN);
 	assert_int_equal(tour_card(1, CK_STASH), B(CM_RW));
@@ -730,7 +730,7 @@ static void test_tour_reaches_every_moment(void **state)
 
 static void test_e01_trench_knife(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int knife;
 	(void)state;
 	/* Own: PP1-PP5 only; never in another player's window */
@@ -780,7 +780,7 @@ static void test_e01_trench_knife(void **state)
 
 static void test_e02_whalers_harpoon(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int h;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_HARPOON), OWN);
@@ -833,7 +833,7 @@ static void test_e02_whalers_harpoon(void **state)
 
 static void test_e03_gangland_chopper(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c, knife;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_CHOPPER), OWN);
@@ -888,7 +888,7 @@ static void test_e03_gangland_chopper(void **state)
 
 static void test_e04_coach_gun(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_COACHGUN), OWN);
@@ -935,7 +935,7 @@ static void test_e04_coach_gun(void **state)
 
 static void test_e05_silvered_sword_cane(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_SWORDCANE), OWN);
@@ -967,7 +967,7 @@ static void test_e05_silvered_sword_cane(void **state)
 	to_die(&g, CD_MOVE);
 	roll(&g, CD_MOVE, 1);
 	to_choice(&g, CA_MOVE, 0);
-	pick(&g, CO_DIR, CMAP_E);
+	pick(&g, CO_DIR, CTMAP_E);
 	roll(&g, CD_SANITY, 1);
 	assert_int_equal(g.p[0].sanity, 4);
 	pick(&g, CO_WEAPON, c);
@@ -990,7 +990,7 @@ static void test_e05_silvered_sword_cane(void **state)
 /* Weapons are discarded on defeat; items are kept (§9.3, §12.1). */
 static void test_defeat_discards_weapons_keeps_items(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int knife, gun, satchel, candle;
 	(void)state;
 	fresh(&g, 2);
@@ -1024,7 +1024,7 @@ static void test_defeat_discards_weapons_keeps_items(void **state)
 	assert_int_equal(g.p[0].bullets, 3);
 	assert_int_equal(g.p[0].start, 4);
 	assert_int_equal(g.p[0].sanity, 4);
-	assert_int_equal(g.p[0].sq, CTHULHU_CHURCH_SQ);
+	assert_int_equal(g.p[0].sq, CTGAME_CHURCH_SQ);
 	finish(&g);
 	check(&g);
 }
@@ -1033,7 +1033,7 @@ static void test_defeat_discards_weapons_keeps_items(void **state)
 
 static void test_e06_laudanum_flask(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c;
 	(void)state;
 	/* played at the own play points; used at them or in a window */
@@ -1113,7 +1113,7 @@ static void test_e06_laudanum_flask(void **state)
 
 static void test_e07_surgeons_satchel(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_SATCHEL), OWN);
@@ -1206,7 +1206,7 @@ static void test_e07_surgeons_satchel(void **state)
 
 static void test_e08_blessed_candle(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_CANDLE), OWN);
@@ -1259,7 +1259,7 @@ static void test_e08_blessed_candle(void **state)
 
 static void test_e09_elder_sign(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_ELDERSIGN), B(CM_PP1) | B(CM_PP2) | B(CM_PP3) | B(CM_PP4));
 	assert_int_equal(tour_card(1, CK_ELDERSIGN), 0);
@@ -1281,22 +1281,22 @@ static void test_e09_elder_sign(void **state)
 	assert_true(is_choice(&g, CA_MOVE));
 	/* a cultist's square neither stops the pawn nor starts a fight; its
 	 * token stays */
-	pick(&g, CO_DIR, CMAP_E);
+	pick(&g, CO_DIR, CTMAP_E);
 	assert_true(is_choice(&g, CA_MOVE));
 	assert_int_equal(g.left, 5);
 	assert_int_equal(g.square[CH_E], CS_CULTIST | CS_HEART);
 	/* a byakhee's square costs a sanity check, no fight */
-	pick(&g, CO_DIR, CMAP_E);
+	pick(&g, CO_DIR, CTMAP_E);
 	roll(&g, CD_SANITY, 1);
 	assert_int_equal(g.p[0].sanity, 4);
 	assert_true(is_choice(&g, CA_MOVE));
 	assert_int_equal(g.square[X_W], CS_BYAKHEE | CS_BULLET);
 	/* a square without enemies gives its token */
-	pick(&g, CO_DIR, CMAP_E);
+	pick(&g, CO_DIR, CTMAP_E);
 	assert_int_equal(seen(CV_TOKEN, 0, X_C, CS_BULLET), 1);
 	assert_int_equal(g.p[0].bullets, 4);
 	/* and every byakhee square entered costs its own check */
-	pick(&g, CO_DIR, CMAP_E);
+	pick(&g, CO_DIR, CTMAP_E);
 	roll(&g, CD_SANITY, 6);
 	assert_true(is_choice(&g, CA_MOVE));
 	assert_int_equal(g.left, 2);
@@ -1326,7 +1326,7 @@ static void test_e09_elder_sign(void **state)
 
 static void test_e10_borrowed_roadster(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_ROADSTER), B(CM_PP3) | B(CM_PP4));
 	assert_int_equal(tour_card(1, CK_ROADSTER), 0);
@@ -1360,7 +1360,7 @@ static void test_e10_borrowed_roadster(void **state)
 	to_die(&g, CD_MOVE);
 	roll(&g, CD_MOVE, 2);
 	to_choice(&g, CA_MOVE, 0);
-	pick(&g, CO_DIR, CMAP_E);
+	pick(&g, CO_DIR, CTMAP_E);
 	to_choice(&g, CA_PLAY, CM_PP4);
 	assert_int_equal(g.left, 4);
 	pick(&g, CO_CARD, CK_ROADSTER);
@@ -1372,7 +1372,7 @@ static void test_e10_borrowed_roadster(void **state)
 
 static void test_e11_harbour_fog(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c;
 	(void)state;
 	/* React: another player's window only */
@@ -1409,8 +1409,8 @@ static void test_e11_harbour_fog(void **state)
 	assert_int_equal(chooser(&g), 2);
 	pick(&g, CO_PASS, ANY);
 	to_choice(&g, CA_MOVE, 0);
-	pick(&g, CO_DIR, CMAP_E);
-	pick(&g, CO_DIR, CMAP_E);
+	pick(&g, CO_DIR, CTMAP_E);
+	pick(&g, CO_DIR, CTMAP_E);
 	assert_false(is_choice(&g, CA_MOVE));
 	assert_int_equal(g.p[0].sq, X_W);
 	finish(&g);
@@ -1433,7 +1433,7 @@ static void test_e11_harbour_fog(void **state)
 
 static void test_e12_sanctuary_bells(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_BELLS), B(CM_PP1) | B(CM_PP2) | B(CM_PP3));
 	assert_int_equal(tour_card(1, CK_BELLS), 0);
@@ -1506,7 +1506,7 @@ static void test_e12_sanctuary_bells(void **state)
 
 static void test_e13_second_wind(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int h, c;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_SECONDWIND), T_CF);
@@ -1561,7 +1561,7 @@ static void test_e13_second_wind(void **state)
 
 static void test_e14_steady_nerves(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_NERVES), B(CM_CS));
@@ -1595,7 +1595,7 @@ static void test_e14_steady_nerves(void **state)
 
 static void test_e15_deadeye(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_DEADEYE), T_CF);
@@ -1641,7 +1641,7 @@ static void test_e15_deadeye(void **state)
 
 static void test_e16_cartridge_stash(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	(void)state;
 	/* Any: the own play points and another player's window */
 	assert_int_equal(tour_card(0, CK_STASH), OWN);
@@ -1712,7 +1712,7 @@ static void test_e16_cartridge_stash(void **state)
 
 static void test_e17_hymn_at_dawn(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_HYMN), OWN);
 	assert_int_equal(tour_card(1, CK_HYMN), B(CM_RW));
@@ -1759,7 +1759,7 @@ static void test_e17_hymn_at_dawn(void **state)
 
 static void test_e18_surveyors_notes(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int cultists = 0, tokens = 0;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_SURVEYOR),
@@ -1778,7 +1778,7 @@ static void test_e18_surveyors_notes(void **state)
 	assert_int_equal(seen(CV_TILE_DRAW, 0, T15, ANY), 1);
 	assert_true(is_choice(&g, CA_TILE));
 	apply(&g, 0);
-	assert_int_equal(g.map.where[T15], CMAP_PLACED);
+	assert_int_equal(g.map.where[T15], CTMAP_PLACED);
 	assert_int_equal(seen(CV_PLACE, 0, T15, ANY), 1);
 	/* the Pharmacy's two interior squares: a cultist and a token each */
 	assert_true(is_choice(&g, CA_TOKENS));
@@ -1802,7 +1802,7 @@ static void test_e18_surveyors_notes(void **state)
 
 static void test_e19_banishing_rite(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int supply, from;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_BANISH), B(CM_CS));
@@ -1835,7 +1835,7 @@ static void test_e19_banishing_rite(void **state)
 
 static void test_e20_antiquarians_eye(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_EYE), OWN);
@@ -1891,16 +1891,16 @@ static void test_e20_antiquarians_eye(void **state)
 
 	/* B52: an empty relic deck is refilled from the discard */
 	fresh(&g, 2);
-	for (int r = 0; r < CTHULHU_RELICS; r++)
+	for (int r = 0; r < CTGAME_RELICS; r++)
 		g.relic_at[r] = (uint8_t)(r < 3 ? CW_DISCARD : CW_HAND + 1);
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		g.p[1].relics[t] = (uint8_t)(t == 0 ? 13 : 16);
 	give_card(&g, 0, CK_EYE);
 	begin(&g, 0);
 	pick(&g, CO_CARD, CK_EYE);
-	cthulhu_step(&g, &st);
+	ctgame_step(&g, &st);
 	assert_int_equal(st.node, GAME_NODE_CHANCE);
-	assert_int_equal(st.kind, CTHULHU_ROLL_RELIC);
+	assert_int_equal(st.kind, CTGAME_ROLL_RELIC);
 	assert_int_equal(st.count, 3);
 	apply(&g, 2);
 	assert_int_equal(g.relic_at[2], CW_HAND + 0);
@@ -1908,9 +1908,9 @@ static void test_e20_antiquarians_eye(void **state)
 	check(&g);
 	/* B49: both relic piles empty, not offered */
 	fresh(&g, 2);
-	for (int r = 0; r < CTHULHU_RELICS; r++)
+	for (int r = 0; r < CTGAME_RELICS; r++)
 		g.relic_at[r] = CW_HAND + 1;
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		g.p[1].relics[t] = 16;
 	give_card(&g, 0, CK_EYE);
 	begin(&g, 0);
@@ -1920,7 +1920,7 @@ static void test_e20_antiquarians_eye(void **state)
 
 static void test_e21_scatter_the_faithful(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int far, figs[16], dests[32], n;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_SCATTER), OWN);
@@ -2017,7 +2017,7 @@ static void test_e21_scatter_the_faithful(void **state)
 /* Automatic cards are played in step 1 only, and do not count. */
 static void automatic_timing(int kind)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	/* Twisted Ankle takes PP3 and PP4 away with steps 6-7 */
 	unsigned own = kind == CK_ANKLE ? B(CM_PP1) | B(CM_PP2) | B(CM_PP5) : OWN;
 	assert_int_equal(tour_card(0, kind), T_AUTO);
@@ -2027,7 +2027,7 @@ static void automatic_timing(int kind)
 	assert_int_equal(tour(&g, 0, CO_CARD, CK_STASH, -1, -1), own);
 	assert_int_equal(played_kind(0, kind), 1);
 	/* a second copy stays in the hand, to be discarded in step 11 */
-	if (cthulhu_card(kind)->count == 2) {
+	if (ctgame_card(kind)->count == 2) {
 		tour_pos(&g);
 		give_card(&g, 0, kind);
 		give_card(&g, 0, kind);
@@ -2040,7 +2040,7 @@ static void automatic_timing(int kind)
 
 static void test_e22_whispers_in_the_walls(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int c;
 	(void)state;
 	automatic_timing(CK_WHISPERS);
@@ -2076,7 +2076,7 @@ static void test_e22_whispers_in_the_walls(void **state)
 
 static void test_e23_knock_at_the_door(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int sq[8];
 	(void)state;
 	automatic_timing(CK_KNOCK);
@@ -2147,7 +2147,7 @@ static void test_e23_knock_at_the_door(void **state)
 
 static void test_e24_wings_overhead(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	(void)state;
 	automatic_timing(CK_WINGS);
 
@@ -2187,7 +2187,7 @@ static void test_e24_wings_overhead(void **state)
 
 static void test_e25_twisted_ankle(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int fog;
 	(void)state;
 	automatic_timing(CK_ANKLE);
@@ -2210,7 +2210,7 @@ static void test_e25_twisted_ankle(void **state)
 
 static void test_e26_jammed_action(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int knife;
 	(void)state;
 	automatic_timing(CK_JAMMED);
@@ -2231,7 +2231,7 @@ static void test_e26_jammed_action(void **state)
 	to_die(&g, CD_MOVE);
 	roll(&g, CD_MOVE, 1);
 	to_choice(&g, CA_MOVE, 0);
-	pick(&g, CO_DIR, CMAP_E);
+	pick(&g, CO_DIR, CTMAP_E);
 	assert_true(is_die(&g, CD_COMBAT));
 	roll(&g, CD_COMBAT, 6);
 	assert_int_equal(seen(CV_WEAPON, ANY, ANY, ANY), 0);
@@ -2246,7 +2246,7 @@ static void test_e26_jammed_action(void **state)
 
 static void test_e27_wet_powder(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int supply;
 	(void)state;
 	automatic_timing(CK_POWDER);
@@ -2274,7 +2274,7 @@ static void test_e27_wet_powder(void **state)
 
 static void test_e28_bad_omen(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int knife, candle;
 	(void)state;
 	automatic_timing(CK_OMEN);
@@ -2301,7 +2301,7 @@ static void test_e28_bad_omen(void **state)
 	give_card(&g, 0, CK_STASH);
 	begin(&g, 0);
 	assert_int_equal(seen(CV_DEFEAT, 0, X_C, ANY), 1);
-	assert_int_equal(g.p[0].sq, CTHULHU_CHURCH_SQ);
+	assert_int_equal(g.p[0].sq, CTGAME_CHURCH_SQ);
 	assert_int_equal(g.card_at[knife], CW_DISCARD);
 	assert_int_equal(g.card_at[candle], CW_PLAY + 0);
 	assert_int_equal(g.p[0].relics[CT_DAGGER], 1); /* ⌊2/2⌋ lost, one type */
@@ -2328,11 +2328,11 @@ static void test_e28_bad_omen(void **state)
 	begin(&g, 0);
 	assert_int_equal(seen(CV_ACTIVATE, 0, T26, 1), 1);
 	assert_int_equal(g.activated, 1);
-	assert_int_equal(g.map.where[T26], CMAP_ACTIVATED);
-	assert_int_equal(g.p[0].sq, CTHULHU_CHURCH_SQ);
+	assert_int_equal(g.map.where[T26], CTMAP_ACTIVATED);
+	assert_int_equal(g.p[0].sq, CTGAME_CHURCH_SQ);
 	assert_int_equal(g.p[1].sq, CH_N); /* B46 */
-	assert_int_equal(g.cultists, CTHULHU_CULTISTS);
-	assert_int_equal(g.byakhee, CTHULHU_BYAKHEE);
+	assert_int_equal(g.cultists, CTGAME_CULTISTS);
+	assert_int_equal(g.byakhee, CTGAME_BYAKHEE);
 	check(&g);
 }
 
@@ -2340,7 +2340,7 @@ static void test_e28_bad_omen(void **state)
  * baseline takes the lowest severity (BP2). */
 static void test_automatic_one_per_turn(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	int v;
 	(void)state;
@@ -2351,13 +2351,13 @@ static void test_automatic_one_per_turn(void **state)
 	begin(&g, 0);
 	assert_true(is_choice(&g, CA_AUTOMATIC));
 	assert_int_equal(options(&g), 3);
-	cthulhu_step(&g, &st);
-	v = cthulhu_policy_baseline(&g, &st, NULL);
+	ctgame_step(&g, &st);
+	v = ctgame_policy_baseline(&g, &st, NULL);
 	assert_int_equal(v, opt(&g, CO_CARD, CK_JAMMED));
 	apply(&g, v);
 	assert_int_equal(played_kind(0, CK_JAMMED), 1);
-	assert_int_equal(cthulhu_in_hand(&g, 0, CK_OMEN), 1);
-	assert_int_equal(cthulhu_in_hand(&g, 0, CK_WHISPERS), 1);
+	assert_int_equal(ctgame_in_hand(&g, 0, CK_OMEN), 1);
+	assert_int_equal(ctgame_in_hand(&g, 0, CK_WHISPERS), 1);
 	assert_int_equal(g.p[0].hearts, 3);
 	assert_int_equal(g.p[0].sanity, 5);
 	finish(&g);
@@ -2369,8 +2369,8 @@ static void test_automatic_one_per_turn(void **state)
 	give_card(&g, 0, CK_WINGS);
 	give_card(&g, 0, CK_POWDER);
 	begin(&g, 0);
-	cthulhu_step(&g, &st);
-	assert_int_equal(cthulhu_policy_baseline(&g, &st, NULL), opt(&g, CO_CARD, CK_POWDER));
+	ctgame_step(&g, &st);
+	assert_int_equal(ctgame_policy_baseline(&g, &st, NULL), opt(&g, CO_CARD, CK_POWDER));
 	pick(&g, CO_CARD, CK_WINGS);
 	assert_true(g.square[CH_IN] & CS_BYAKHEE);
 	assert_int_equal(g.p[0].bullets, 3);
@@ -2381,7 +2381,7 @@ static void test_automatic_one_per_turn(void **state)
 
 static void test_e29_back_alley_brawl(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int seats[8];
 	(void)state;
 	assert_int_equal(tour_card(0, CK_BRAWL), OWN);
@@ -2406,7 +2406,7 @@ static void test_e29_back_alley_brawl(void **state)
 	roll(&g, CD_BRAWL_A, 4);
 	{
 		struct game_step st;
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		assert_int_equal(st.seat, 1); /* the target rolls */
 	}
 	roll(&g, CD_BRAWL_B, 4);
@@ -2438,10 +2438,10 @@ static void test_e29_back_alley_brawl(void **state)
 	pick(&g, CO_TYPE, CT_TOME);
 	assert_int_equal(g.p[1].relics[CT_TOME], 0);
 	assert_int_equal(g.p[1].relics[CT_MEAD], 1);
-	assert_int_equal(g.p[1].sq, CTHULHU_CHURCH_SQ);
+	assert_int_equal(g.p[1].sq, CTGAME_CHURCH_SQ);
 	assert_int_equal(g.p[1].hearts, 3);
 	assert_int_equal(g.p[1].start, 4);
-	assert_int_equal(cthulhu_in_play(&g, 1, CK_KNIFE), -1);
+	assert_int_equal(ctgame_in_play(&g, 1, CK_KNIFE), -1);
 	/* seat 0's turn goes on */
 	assert_int_equal(g.seat, 0);
 	assert_true(g.p[0].hearts == 3);
@@ -2459,9 +2459,9 @@ static void test_e29_back_alley_brawl(void **state)
 
 static void test_e30_call_of_the_yellow_sign(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int figs[16], dests[32], n;
-	int16_t dist[CMAP_SQUARES];
+	int16_t dist[CTMAP_SQUARES];
 	(void)state;
 	assert_int_equal(tour_card(0, CK_YELLOW), OWN);
 	assert_int_equal(tour_card(1, CK_YELLOW), 0);
@@ -2487,7 +2487,7 @@ static void test_e30_call_of_the_yellow_sign(void **state)
 	/* up to 3 squares, strictly closer, never through a cultist (B40) */
 	pick(&g, CO_SQUARE, X_E);
 	n = args_of(&g, CO_SQUARE, dests);
-	cmap_distances(&g.map, CH_IN, NULL, -1, dist);
+	ctmap_distances(&g.map, CH_IN, NULL, -1, dist);
 	assert_true(n > 0);
 	for (int i = 0; i < n; i++)
 		assert_true(dist[dests[i]] < dist[X_E]);
@@ -2545,7 +2545,7 @@ static void test_e30_call_of_the_yellow_sign(void **state)
 
 static void test_e31_light_fingers(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int types[8], tome;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_FINGERS), B(CM_PP1) | B(CM_PP2) | B(CM_PP3));
@@ -2600,7 +2600,7 @@ static void test_e31_light_fingers(void **state)
 
 static void test_e32_sent_your_way(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int figs[16], t03c, site_sq;
 	(void)state;
 	assert_int_equal(tour_card(0, CK_SENT), OWN);
@@ -2738,11 +2738,11 @@ static void test_one_counted_card_per_round(void **state)
 		CK_NERVES,  CK_DEADEYE, CK_STASH,     CK_HYMN,     CK_SURVEYOR,  CK_BANISH,
 		CK_EYE,     CK_SCATTER, CK_BRAWL,     CK_YELLOW,   CK_FINGERS,   CK_SENT,
 	};
-	struct cthulhu g;
+	struct ctgame g;
 	(void)state;
 	for (size_t i = 0; i < sizeof counted / sizeof *counted; i++)
 		if (tour_after(CO_CARD, counted[i]) != 0)
-			fail_msg("%s does not count", cthulhu_card(counted[i])->id);
+			fail_msg("%s does not count", ctgame_card(counted[i])->id);
 	/* a card played in another player's window counts for that seat */
 	fresh(&g, 3);
 	give_card(&g, 1, CK_STASH);
@@ -2784,7 +2784,7 @@ static void test_one_counted_card_per_round(void **state)
 /* Step 11 (B16, B47, BP10). */
 static void test_step11_discards(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	int omen, knife;
 	(void)state;
@@ -2798,8 +2798,8 @@ static void test_step11_discards(void **state)
 	to_choice(&g, CA_DISCARD, 0);
 	assert_true(opt(&g, CO_STOP, ANY) >= 0);
 	assert_int_equal(options(&g), 4);
-	cthulhu_step(&g, &st);
-	assert_int_equal(cthulhu_policy_baseline(&g, &st, NULL), opt(&g, CO_STOP, ANY));
+	ctgame_step(&g, &st);
+	assert_int_equal(ctgame_policy_baseline(&g, &st, NULL), opt(&g, CO_STOP, ANY));
 	pick(&g, CO_CARD, CK_STASH);
 	/* B16: the discard ends the turn */
 	assert_int_equal(g.seat, 1);
@@ -2826,8 +2826,8 @@ static void test_step11_discards(void **state)
 	}
 	assert_int_equal(g.card_at[omen], CW_HAND + 0);
 	to_choice(&g, CA_DISCARD, 0);
-	cthulhu_step(&g, &st);
-	assert_int_equal(cthulhu_policy_baseline(&g, &st, NULL), opt(&g, CO_CARD, CK_OMEN));
+	ctgame_step(&g, &st);
+	assert_int_equal(ctgame_policy_baseline(&g, &st, NULL), opt(&g, CO_CARD, CK_OMEN));
 	pick(&g, CO_CARD, CK_OMEN);
 	assert_int_equal(g.card_at[omen], CW_DISCARD);
 	assert_int_equal(g.seat, 1);
@@ -2849,14 +2849,14 @@ static void test_step11_discards(void **state)
 	to_choice(&g, CA_DISCARD, 0);
 	assert_int_equal(g.p[0].hand, 5);
 	assert_int_equal(opt(&g, CO_STOP, ANY), -1);
-	cthulhu_step(&g, &st);
-	assert_int_equal(cthulhu_policy_baseline(&g, &st, NULL), opt(&g, CO_CARD, CK_OMEN));
-	apply(&g, cthulhu_policy_baseline(&g, &st, NULL));
+	ctgame_step(&g, &st);
+	assert_int_equal(ctgame_policy_baseline(&g, &st, NULL), opt(&g, CO_CARD, CK_OMEN));
+	apply(&g, ctgame_policy_baseline(&g, &st, NULL));
 	assert_int_equal(g.card_at[omen], CW_DISCARD);
 	assert_true(is_choice(&g, CA_DISCARD));
 	assert_int_equal(opt(&g, CO_STOP, ANY), -1);
-	cthulhu_step(&g, &st);
-	assert_int_equal(cthulhu_policy_baseline(&g, &st, NULL), opt(&g, CO_CARD, CK_SENT));
+	ctgame_step(&g, &st);
+	assert_int_equal(ctgame_policy_baseline(&g, &st, NULL), opt(&g, CO_CARD, CK_SENT));
 	pick(&g, CO_CARD, CK_SENT);
 	/* down to 3: the turn ends */
 	assert_int_equal(g.p[0].hand, 3);
@@ -2871,11 +2871,11 @@ static void test_step11_discards(void **state)
  * hands and 15 weapons and items in play.) */
 static void test_event_deck_refill(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	(void)state;
 	fresh(&g, 2);
-	for (int c = 0; c < CTHULHU_CARDS; c++)
+	for (int c = 0; c < CTGAME_CARDS; c++)
 		g.card_at[c] = CW_DISCARD;
 	g.card_at[0] = CW_HAND + 0;
 	g.p[0].hand = 1;
@@ -2884,9 +2884,9 @@ static void test_event_deck_refill(void **state)
 	begin(&g, 0);
 	to_choice(&g, CA_PLAY, CM_PP2);
 	pick(&g, CO_PASS, ANY);
-	cthulhu_step(&g, &st);
+	ctgame_step(&g, &st);
 	assert_int_equal(st.node, GAME_NODE_CHANCE);
-	assert_int_equal(st.kind, CTHULHU_ROLL_CARD);
+	assert_int_equal(st.kind, CTGAME_ROLL_CARD);
 	assert_int_equal(st.count, 48);
 	apply(&g, 0); /* card 1, the lowest in the new deck */
 	assert_int_equal(g.card_at[1], CW_HAND + 0);
@@ -2902,11 +2902,11 @@ static void test_event_deck_refill(void **state)
 	 * are empty and nothing is drawn */
 	fresh(&g, 2);
 	checking = 0;
-	for (int c = 0; c < CTHULHU_CARDS; c++)
+	for (int c = 0; c < CTGAME_CARDS; c++)
 		g.card_at[c] = CW_HAND + 1;
 	g.card_at[0] = CW_HAND + 0;
 	g.p[0].hand = 1;
-	g.p[1].hand = CTHULHU_CARDS - 1;
+	g.p[1].hand = CTGAME_CARDS - 1;
 	begin(&g, 0);
 	to_choice(&g, CA_PLAY, CM_PP2);
 	pick(&g, CO_PASS, ANY);
@@ -2914,7 +2914,7 @@ static void test_event_deck_refill(void **state)
 	assert_true(is_die(&g, CD_MOVE));
 	assert_int_equal(g.p[0].hand, 1);
 	assert_int_equal(seen(CV_DEAL, ANY, ANY, ANY), 0);
-	for (int c = 1; c < CTHULHU_CARDS; c++)
+	for (int c = 1; c < CTGAME_CARDS; c++)
 		g.card_at[c] = CW_DISCARD;
 	g.p[1].hand = 0;
 	checking = 1;
@@ -2925,20 +2925,20 @@ static void test_event_deck_refill(void **state)
  * both empty the draw is lost. */
 static void test_relic_deck_refill(void **state)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	(void)state;
 	fresh(&g, 2);
-	for (int r = 0; r < CTHULHU_RELICS; r++)
+	for (int r = 0; r < CTGAME_RELICS; r++)
 		g.relic_at[r] = (uint8_t)(r == 40 ? CW_DISCARD : CW_HAND + 1);
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		g.p[1].relics[t] = (uint8_t)(t == CT_IDOL ? 15 : 16);
 	put(&g, CH_IN, CS_BYAKHEE);
 	begin(&g, 0);
 	to_die(&g, CD_COMBAT);
 	roll(&g, CD_COMBAT, 6);
-	cthulhu_step(&g, &st);
-	assert_int_equal(st.kind, CTHULHU_ROLL_RELIC);
+	ctgame_step(&g, &st);
+	assert_int_equal(st.kind, CTGAME_ROLL_RELIC);
 	assert_int_equal(st.count, 1);
 	apply(&g, 0);
 	assert_int_equal(g.relic_at[40], CW_HAND + 0);

@@ -1,4 +1,4 @@
-/* The map pictures of CTHULHU!!! (board.c): positions reached by playing
+/* The map pictures of CTHULHU!!! (ctpicture.c): positions reached by playing
  * seeded games, drawn as PNG and as text and compared with the golden files
  * in tests/golden/board (BOARD_UPDATE=1 rewrites them), then the things
  * C5, C6 and C9 ask the picture to show, checked on its pixels. */
@@ -13,7 +13,7 @@
 #include <cairo.h>
 #include <cmocka.h>
 
-#include "rlyeh/board.h"
+#include "rlyeh/ctpicture.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -29,7 +29,7 @@
 #define TOL_CHANNEL  24
 #define TOL_PERMILLE 5
 
-/* Colours of board.h. */
+/* Colours of ctpicture.h. */
 #define C_STREET    0xd9d0bfu
 #define C_INTERIOR  0xc48a45u
 #define C_BLOCKED   0x66745au
@@ -43,7 +43,7 @@
 #define C_OPTION    0x2040c0u
 #define C_ARROW     0x333333u
 
-static const uint32_t seat_rgb[CTHULHU_MAX] = {
+static const uint32_t seat_rgb[CTGAME_MAX] = {
 	0xd62728u, 0x1f5fbfu, 0x2ca02cu, 0xff8c00u, 0x9c4fd6u, 0x8c564bu,
 };
 
@@ -60,7 +60,7 @@ struct position {
 	uint64_t seed;
 	int players;
 	int values; /* values applied from the start */
-	int ask;    /* the choice node expected there (enum cthulhu_ask); 0: a chance node */
+	int ask;    /* the choice node expected there (enum ctgame_ask); 0: a chance node */
 	enum marks_kind marks;
 };
 
@@ -82,16 +82,16 @@ static const struct position positions[] = {
 };
 
 /* The players' names in the legends of the goldens. */
-static const char *const golden_names[CTHULHU_MAX] = {
+static const char *const golden_names[CTGAME_MAX] = {
 	"alice", "bob", "carol", "dave", "eve", "Frank with a name too long for the legend",
 };
 
 /* A position and its marks (which point into it). */
 struct scene {
-	struct cthulhu g;
-	struct board_marks mk;
-	struct cmap_option opt[CMAP_OPTIONS_MAX];
-	int16_t reach[CMAP_SQUARES];
+	struct ctgame g;
+	struct ctpicture_marks mk;
+	struct ctmap_option opt[CTMAP_OPTIONS_MAX];
+	int16_t reach[CTMAP_SQUARES];
 };
 
 /* Plays p->seed: chance values from one stream seeded with it, choices from
@@ -103,44 +103,44 @@ static void play(const struct position *p, struct scene *sc)
 	struct rng rng;
 
 	memset(sc, 0, sizeof(*sc));
-	assert_int_equal(cthulhu_init(&sc->g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&sc->g, &setup), GAME_OK);
 	rng_seed(&rng, p->seed);
 	for (int i = 0; i < p->values; i++) {
 		int v;
 
-		cthulhu_step(&sc->g, &step);
+		ctgame_step(&sc->g, &step);
 		if (step.node == GAME_NODE_OVER)
 			fail_msg("%s: the game ended after %d values", p->name, i);
 		if (step.node == GAME_NODE_CHANCE)
 			v = (int)rng_below(&rng, (uint32_t)step.count);
 		else
-			v = cthulhu_policy_baseline(&sc->g, &step, &rng);
-		assert_int_equal(cthulhu_apply(&sc->g, v, NULL), GAME_OK);
+			v = ctgame_policy_baseline(&sc->g, &step, &rng);
+		assert_int_equal(ctgame_apply(&sc->g, v, NULL), GAME_OK);
 	}
-	cthulhu_step(&sc->g, &step);
+	ctgame_step(&sc->g, &step);
 	if (p->ask)
 		assert_true(step.node == GAME_NODE_CHOICE && step.kind == p->ask);
 	else
 		assert_int_equal(step.node, GAME_NODE_CHANCE);
 
-	board_marks_init(&sc->mk);
-	for (int s = 0; s < CTHULHU_MAX; s++)
+	ctpicture_marks_init(&sc->mk);
+	for (int s = 0; s < CTGAME_MAX; s++)
 		sc->mk.names[s] = golden_names[s];
 	if (p->marks == M_OPTIONS) {
-		struct cthulhu_option o[CTHULHU_OPTIONS];
-		int v = cthulhu_policy_baseline(&sc->g, &step, &rng);
+		struct ctgame_option o[CTGAME_OPTIONS];
+		int v = ctgame_policy_baseline(&sc->g, &step, &rng);
 
-		assert_int_equal(cthulhu_options(&sc->g, o), step.count);
+		assert_int_equal(ctgame_options(&sc->g, o), step.count);
 		sc->mk.tile = sc->g.aux;
 		sc->mk.options = sc->opt;
 		sc->mk.n_options =
-		    cmap_options(&sc->g.map, sc->g.aux, (enum cmap_mode)sc->g.tile_mode, sc->opt);
+		    ctmap_options(&sc->g.map, sc->g.aux, (enum ctmap_mode)sc->g.tile_mode, sc->opt);
 		assert_int_equal(sc->mk.n_options, step.count);
 		assert_int_equal(o[v].what, CO_TILE);
 		sc->mk.preview = o[v].arg;
 	} else if (p->marks == M_REACH) {
 		sc->mk.reach = sc->reach;
-		sc->mk.n_reach = cthulhu_reachable(&sc->g, sc->reach);
+		sc->mk.n_reach = ctgame_reachable(&sc->g, sc->reach);
 		assert_true(sc->mk.n_reach > 1);
 		sc->mk.target = sc->reach[sc->mk.n_reach - 1];
 	}
@@ -227,13 +227,13 @@ static cairo_surface_t *decode(const unsigned char *png, size_t len)
 	return s;
 }
 
-static cairo_surface_t *render(const struct scene *sc, const struct board_marks *mk)
+static cairo_surface_t *render(const struct scene *sc, const struct ctpicture_marks *mk)
 {
 	unsigned char *png;
 	size_t len;
 	cairo_surface_t *s;
 
-	assert_int_equal(board_png(&sc->g, mk, &png, &len), 0);
+	assert_int_equal(ctpicture_png(&sc->g, mk, &png, &len), 0);
 	assert_non_null(png);
 	assert_true(len > 8 && memcmp(png, "\x89PNG", 4) == 0);
 	s = decode(png, len);
@@ -295,11 +295,11 @@ struct spot {
 	double x, y, side;
 };
 
-static struct spot locate(const struct scene *sc, const struct board_marks *mk, int gx, int gy)
+static struct spot locate(const struct scene *sc, const struct ctpicture_marks *mk, int gx, int gy)
 {
 	struct spot s;
 
-	assert_int_equal(board_locate(&sc->g, mk, gx, gy, &s.x, &s.y, &s.side), 0);
+	assert_int_equal(ctpicture_locate(&sc->g, mk, gx, gy, &s.x, &s.y, &s.side), 0);
 	return s;
 }
 
@@ -322,7 +322,7 @@ static int count_colour(cairo_surface_t *img, struct spot s, uint32_t c)
 
 static struct spot square_spot(const struct scene *sc, int sq)
 {
-	return locate(sc, &sc->mk, cmap_gx(&sc->g.map, sq), cmap_gy(&sc->g.map, sq));
+	return locate(sc, &sc->mk, ctmap_gx(&sc->g.map, sq), ctmap_gy(&sc->g.map, sq));
 }
 
 /* The centre of the pixels of the square within 8 levels of `c`; returns
@@ -348,11 +348,11 @@ static int centroid(cairo_surface_t *img, struct spot s, uint32_t c, double *cx,
 
 /* Every pawn on the board is a disc of its seat's colour on its square: a
  * lone pawn at the square's centre, pawns sharing a square in seat order,
- * left to right and top to bottom (board.h). Returns the most pawns
+ * left to right and top to bottom (ctpicture.h). Returns the most pawns
  * sharing a square. */
 static int check_pawns(cairo_surface_t *img, const struct scene *sc)
 {
-	const struct cthulhu *g = &sc->g;
+	const struct ctgame *g = &sc->g;
 	int most = 0;
 
 	for (int s = 0; s < g->n; s++) {
@@ -391,17 +391,17 @@ static void check_streets(cairo_surface_t *img, const struct scene *sc)
 {
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 	static const int mid[4] = { 1, 5, 7, 3 }; /* the side's middle square */
-	struct cmap_street st[4 * CMAP_TILES];
-	int n = cmap_streets(&sc->g.map, st);
+	struct ctmap_street st[4 * CTMAP_TILES];
+	int n = ctmap_streets(&sc->g.map, st);
 
 	assert_true(n > 0);
 	for (int i = 0; i < n; i++) {
 		int side = st[i].side, l = mid[side];
 		struct spot m;
-		double out = 0.5 + 8.0 / BOARD_SQUARE; /* 8 pixels past the edge */
+		double out = 0.5 + 8.0 / CTPICTURE_SQUARE; /* 8 pixels past the edge */
 
-		if (board_locate(&sc->g, &sc->mk, 3 * st[i].tx + l % 3, 3 * st[i].ty + l / 3, &m.x,
-		                 &m.y, &m.side) < 0)
+		if (ctpicture_locate(&sc->g, &sc->mk, 3 * st[i].tx + l % 3, 3 * st[i].ty + l / 3,
+		                     &m.x, &m.y, &m.side) < 0)
 			continue; /* cropped away */
 
 		if (!near(at(img, m, dx[side] * out, dy[side] * out), C_ARROW, 2))
@@ -422,18 +422,18 @@ static int ink(cairo_surface_t *img, int x0, int y0, int x1, int y1)
 
 /* C5: a label above and below every column, left and right of every row
  * shown (in the bands outside the arrows' reach: above the map 19 pixels
- * high, beside it 38 wide, scaled), nothing beyond them; board_area names
+ * high, beside it 38 wide, scaled), nothing beyond them; ctpicture_area names
  * the same squares. */
 static void check_axes(cairo_surface_t *img, const struct scene *sc, int gx0, int gx1, int gy0,
                        int gy1)
 {
 	int w, h, ax0, ay0, ax1, ay1;
 	struct spot first = locate(sc, &sc->mk, gx0, gy0), last = locate(sc, &sc->mk, gx1, gy1);
-	double k = first.side / BOARD_SQUARE;
+	double k = first.side / CTPICTURE_SQUARE;
 	int bottom = (int)(last.y + last.side / 2 + 16 * k),
 	    right = (int)(last.x + last.side / 2 + 16 * k);
 
-	board_area(&sc->g, &sc->mk, &ax0, &ay0, &ax1, &ay1, &w, &h);
+	ctpicture_area(&sc->g, &sc->mk, &ax0, &ay0, &ax1, &ay1, &w, &h);
 	assert_int_equal(w, cairo_image_surface_get_width(img));
 	assert_int_equal(h, cairo_image_surface_get_height(img));
 	assert_true(ax0 == gx0 && ax1 == gx1 && ay0 == gy0 && ay1 == gy1);
@@ -454,20 +454,20 @@ static void check_axes(cairo_surface_t *img, const struct scene *sc, int gx0, in
 			fail_msg("row %d has no label", gy);
 	}
 	/* and nothing beyond them */
-	assert_int_equal(board_locate(&sc->g, &sc->mk, gx1 + 1, gy0, &(double){ 0 }, &(double){ 0 },
-	                              &(double){ 0 }),
+	assert_int_equal(ctpicture_locate(&sc->g, &sc->mk, gx1 + 1, gy0, &(double){ 0 },
+	                                  &(double){ 0 }, &(double){ 0 }),
 	                 -1);
-	assert_int_equal(board_locate(&sc->g, &sc->mk, gx0, gy0 - 1, &(double){ 0 }, &(double){ 0 },
-	                              &(double){ 0 }),
+	assert_int_equal(ctpicture_locate(&sc->g, &sc->mk, gx0, gy0 - 1, &(double){ 0 },
+	                                  &(double){ 0 }, &(double){ 0 }),
 	                 -1);
 }
 
-/* check_axes over what board_area says the picture shows. */
+/* check_axes over what ctpicture_area says the picture shows. */
 static void check_area_axes(cairo_surface_t *img, const struct scene *sc)
 {
 	int gx0, gy0, gx1, gy1, w, h;
 
-	board_area(&sc->g, &sc->mk, &gx0, &gy0, &gx1, &gy1, &w, &h);
+	ctpicture_area(&sc->g, &sc->mk, &gx0, &gy0, &gx1, &gy1, &w, &h);
 	check_axes(img, sc, gx0, gx1, gy0, gy1);
 }
 
@@ -481,7 +481,7 @@ static void check_png(const struct position *p, const struct scene *sc)
 	cairo_surface_t *got, *golden;
 
 	snprintf(name, sizeof(name), "%s.png", p->name);
-	assert_int_equal(board_png(&sc->g, &sc->mk, &png, &len), 0);
+	assert_int_equal(ctpicture_png(&sc->g, &sc->mk, &png, &len), 0);
 	if (updating())
 		spill(name, png, len);
 	want = (unsigned char *)slurp(name, &wantlen);
@@ -501,7 +501,7 @@ static void check_text(const struct position *p, const struct scene *sc, const c
 	char name[64], buf[1 << 16];
 	char *want;
 	size_t wantlen;
-	int n = board_text(&sc->g, &sc->mk, lang, buf, sizeof(buf));
+	int n = ctpicture_text(&sc->g, &sc->mk, lang, buf, sizeof(buf));
 
 	assert_true(n > 0);
 	assert_int_equal((size_t)n, strlen(buf));
@@ -534,7 +534,7 @@ static void goldens_can_fail(void **unused)
 {
 	struct scene *mid = malloc(sizeof(*mid)), *reach = malloc(sizeof(*reach));
 	cairo_surface_t *a, *b, *c;
-	struct board_marks none;
+	struct ctpicture_marks none;
 	char buf[1 << 16];
 	char *want;
 	size_t len;
@@ -544,7 +544,7 @@ static void goldens_can_fail(void **unused)
 	assert_non_null(reach);
 	play(&positions[1], mid);
 	play(&positions[3], reach);
-	board_marks_init(&none);
+	ctpicture_marks_init(&none);
 	a = render(mid, &mid->mk);
 	b = render(reach, &reach->mk);
 	c = render(reach, &none);
@@ -553,11 +553,11 @@ static void goldens_can_fail(void **unused)
 	assert_false(matches(b, c)); /* the same map without its reach marks */
 
 	want = slurp("mid.en.txt", &len);
-	assert_true(board_text(&reach->g, &reach->mk, "en", buf, sizeof(buf)) > 0);
+	assert_true(ctpicture_text(&reach->g, &reach->mk, "en", buf, sizeof(buf)) > 0);
 	assert_string_not_equal(buf, want);
 	free(want);
 	want = slurp("reach.nl.txt", &len);
-	assert_true(board_text(&reach->g, &reach->mk, "en", buf, sizeof(buf)) > 0);
+	assert_true(ctpicture_text(&reach->g, &reach->mk, "en", buf, sizeof(buf)) > 0);
 	assert_string_not_equal(buf, want); /* the legend's language counts */
 	free(want);
 
@@ -584,7 +584,7 @@ static void start_pixels(void **unused)
 	play(&positions[0], sc);
 	img = render(sc, &sc->mk);
 	church = locate(sc, &sc->mk, 1, 1);
-	assert_true(church.side == BOARD_SQUARE);
+	assert_true(church.side == CTPICTURE_SQUARE);
 	assert_true(near(at(img, church, -0.4, -0.4), C_INTERIOR, 2));
 	assert_true(near(at(img, church, 0.4, 0.4), C_INTERIOR, 2));
 	assert_int_equal(check_pawns(img, sc), 6);
@@ -604,7 +604,7 @@ static void start_pixels(void **unused)
 static void mid_pixels(void **unused)
 {
 	struct scene *sc = malloc(sizeof(*sc));
-	const struct cthulhu *g;
+	const struct ctgame *g;
 	cairo_surface_t *img;
 	int marks = 0;
 
@@ -617,9 +617,9 @@ static void mid_pixels(void **unused)
 	assert_int_equal(check_pawns(img, sc), 2);
 	check_streets(img, sc);
 	check_area_axes(img, sc);
-	assert_int_equal(
-	    board_locate(&sc->g, &sc->mk, 0, -6, &(double){ 0 }, &(double){ 0 }, &(double){ 0 }),
-	    -1);
+	assert_int_equal(ctpicture_locate(&sc->g, &sc->mk, 0, -6, &(double){ 0 }, &(double){ 0 },
+	                                  &(double){ 0 }),
+	                 -1);
 	cairo_surface_destroy(img);
 	/* the whole map */
 	sc->mk.full = 1;
@@ -629,7 +629,7 @@ static void mid_pixels(void **unused)
 	assert_int_equal(check_pawns(img, sc), 2); /* the position was chosen for it */
 	check_streets(img, sc);
 	check_axes(img, sc, -6, 8, -6, 8);
-	for (int sq = 0; sq < CMAP_SQUARES; sq++) {
+	for (int sq = 0; sq < CTMAP_SQUARES; sq++) {
 		static const struct {
 			int bit;
 			uint32_t rgb;
@@ -638,28 +638,28 @@ static void mid_pixels(void **unused)
 			      { CS_HEART, C_HEART },
 			      { CS_BULLET, C_BULLET } };
 
-		if (g->map.where[sq / 9] != CMAP_PLACED)
+		if (g->map.where[sq / 9] != CTMAP_PLACED)
 			continue;
 		for (size_t k = 0; k < COUNT(kinds); k++) {
 			if (!(g->square[sq] & kinds[k].bit))
 				continue;
 			if (count_colour(img, square_spot(sc, sq), kinds[k].rgb) < 25)
 				fail_msg("mark %d of square %d,%d is not visible", kinds[k].bit,
-				         cmap_gx(&g->map, sq), cmap_gy(&g->map, sq));
+				         ctmap_gx(&g->map, sq), ctmap_gy(&g->map, sq));
 			marks++;
 		}
 	}
 	assert_true(marks > 10);
 	assert_true(g->activated > 0);
-	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+	for (int t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++) {
 		int dark = 0;
 
-		if (g->map.where[t] != CMAP_ACTIVATED)
+		if (g->map.where[t] != CTMAP_ACTIVATED)
 			continue;
 		/* face down; the label covers some of it */
 		for (int l = 0; l < 9; l++)
 			dark += count_colour(img, square_spot(sc, t * 9 + l), C_ACTIVATED);
-		assert_true(dark > 9 * BOARD_SQUARE * BOARD_SQUARE / 2);
+		assert_true(dark > 9 * CTPICTURE_SQUARE * CTPICTURE_SQUARE / 2);
 	}
 	cairo_surface_destroy(img);
 	free(sc);
@@ -670,7 +670,7 @@ static void mid_pixels(void **unused)
 static void place_pixels(void **unused)
 {
 	struct scene *sc = malloc(sizeof(*sc));
-	const struct board_marks *mk;
+	const struct ctpicture_marks *mk;
 	cairo_surface_t *img;
 	char text[1 << 16];
 
@@ -681,9 +681,9 @@ static void place_pixels(void **unused)
 	assert_true(mk->n_options >= 3);
 	img = render(sc, mk);
 	assert_true(check_pawns(img, sc) >= 1);
-	assert_true(board_text(&sc->g, mk, "en", text, sizeof(text)) > 0);
+	assert_true(ctpicture_text(&sc->g, mk, "en", text, sizeof(text)) > 0);
 	for (int i = 0; i < mk->n_options; i++) {
-		const struct cmap_option *o = &mk->options[i];
+		const struct ctmap_option *o = &mk->options[i];
 		/* the cell's centre square carries the label */
 		struct spot c = locate(sc, mk, 3 * o->tx + 1, 3 * o->ty + 1);
 		char label[16];
@@ -699,16 +699,16 @@ static void place_pixels(void **unused)
 	/* the preview's layout: its squares, blended with the paper, differ from
 	 * a cell left empty */
 	{
-		const struct cmap_option *o = &mk->options[mk->preview];
+		const struct ctmap_option *o = &mk->options[mk->preview];
 		char kind[9];
 		int blocked = 0;
 
-		cmap_layout(mk->tile, o->rot, kind);
+		ctmap_layout(mk->tile, o->rot, kind);
 		for (int l = 0; l < 9; l++) {
 			struct spot s;
 			uint32_t c;
 
-			if (kind[l] != CMAP_BLOCKED || l == 4)
+			if (kind[l] != CTMAP_BLOCKED || l == 4)
 				continue;
 			s = locate(sc, mk, 3 * o->tx + l % 3, 3 * o->ty + l / 3);
 			c = at(img, s, 0, 0);
@@ -728,10 +728,10 @@ static void place_pixels(void **unused)
 static void reach_pixels(void **unused)
 {
 	struct scene *sc = malloc(sizeof(*sc));
-	const struct board_marks *mk;
+	const struct ctpicture_marks *mk;
 	cairo_surface_t *img;
-	uint8_t in[CMAP_BITMAP_BYTES] = { 0 };
-	int16_t all[CMAP_SQUARES];
+	uint8_t in[CTMAP_BITMAP_BYTES] = { 0 };
+	int16_t all[CTMAP_SQUARES];
 	int n;
 
 	(void)unused;
@@ -743,24 +743,24 @@ static void reach_pixels(void **unused)
 	for (int i = 0; i < mk->n_reach; i++) {
 		struct spot s = square_spot(sc, mk->reach[i]);
 
-		cmap_bit_set(in, mk->reach[i]);
+		ctmap_bit_set(in, mk->reach[i]);
 		if (mk->reach[i] == mk->target)
 			continue;
 		/* the top middle of the frame, clear of pawns and corner marks */
 		if (!near(at(img, s, 0, -21.0 / 48), C_REACH, 2))
 			fail_msg("square %d,%d is not marked in reach",
-			         cmap_gx(&sc->g.map, mk->reach[i]),
-			         cmap_gy(&sc->g.map, mk->reach[i]));
+			         ctmap_gx(&sc->g.map, mk->reach[i]),
+			         ctmap_gy(&sc->g.map, mk->reach[i]));
 	}
 	assert_true(near(at(img, square_spot(sc, mk->target), 0, -22.0 / 48), C_TARGET, 2));
-	n = cmap_squares(&sc->g.map, all);
+	n = ctmap_squares(&sc->g.map, all);
 	for (int i = 0; i < n; i++) {
 		struct spot sp;
 		uint32_t c;
 
-		if (cmap_bit(in, all[i]) ||
-		    board_locate(&sc->g, mk, cmap_gx(&sc->g.map, all[i]),
-		                 cmap_gy(&sc->g.map, all[i]), &sp.x, &sp.y, &sp.side) < 0)
+		if (ctmap_bit(in, all[i]) ||
+		    ctpicture_locate(&sc->g, mk, ctmap_gx(&sc->g.map, all[i]),
+		                     ctmap_gy(&sc->g.map, all[i]), &sp.x, &sp.y, &sp.side) < 0)
 			continue;
 		c = at(img, sp, 0, -21.0 / 48);
 		assert_false(near(c, C_REACH, 24));
@@ -785,32 +785,32 @@ static void site_states(void **unused)
 	assert_non_null(sc);
 	play(&positions[1], sc);
 	sc->mk.full = 1;
-	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
-		if (sc->g.map.where[t] == CMAP_PLACED && site < 0)
+	for (int t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++) {
+		if (sc->g.map.where[t] == CTMAP_PLACED && site < 0)
 			site = t;
-		if (sc->g.map.where[t] == CMAP_ACTIVATED)
+		if (sc->g.map.where[t] == CTMAP_ACTIVATED)
 			active = t;
 	}
 	assert_true(site >= 0 && active >= 0);
-	assert_int_equal(board_text(&sc->g, &sc->mk, "en", text, sizeof(text)) > 0, 1);
+	assert_int_equal(ctpicture_text(&sc->g, &sc->mk, "en", text, sizeof(text)) > 0, 1);
 	assert_non_null(strstr(text, "Ritual Site Carcosa Playhouse (-5,7): unresolved\n"));
 	assert_non_null(strstr(text, "(-5,1): activated\n"));
 	/* bob sanctifies the unresolved one: its cell empties, its label stays */
-	cmap_remove(&sc->g.map, site, CMAP_SANCTIFIED);
-	sc->g.p[1].sites |= (uint8_t)(1u << (site - CMAP_SITE_FIRST));
-	assert_int_equal(board_text(&sc->g, &sc->mk, "nl", text, sizeof(text)) > 0, 1);
+	ctmap_remove(&sc->g.map, site, CTMAP_SANCTIFIED);
+	sc->g.p[1].sites |= (uint8_t)(1u << (site - CTMAP_SITE_FIRST));
+	assert_int_equal(ctpicture_text(&sc->g, &sc->mk, "nl", text, sizeof(text)) > 0, 1);
 	assert_non_null(
 	    strstr(text, "Ritueelplek Schouwburg Carcosa (-5,7): geheiligd door bob\n"));
 	img = render(sc, &sc->mk);
-	assert_int_equal(board_label(&sc->g, &sc->mk, site, &x, &y, &w, &h), 0);
+	assert_int_equal(ctpicture_label(&sc->g, &sc->mk, site, &x, &y, &w, &h), 0);
 	assert_true(ink(img, (int)x, (int)y, (int)(x + w), (int)(y + h)) > 20);
 	assert_true(near(pixel(img, (int)(x + 2), (int)(y + h / 2)), 0xffffffu, 24));
-	assert_int_equal(board_label(&sc->g, &sc->mk, active, &x, &y, &w, &h), 0);
+	assert_int_equal(ctpicture_label(&sc->g, &sc->mk, active, &x, &y, &w, &h), 0);
 	/* not sites, or never on the map */
-	assert_int_equal(board_label(&sc->g, &sc->mk, 3, &x, &y, &w, &h), -1);
-	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++)
-		if (sc->g.map.where[t] == CMAP_UNPLACED)
-			assert_int_equal(board_label(&sc->g, &sc->mk, t, &x, &y, &w, &h), -1);
+	assert_int_equal(ctpicture_label(&sc->g, &sc->mk, 3, &x, &y, &w, &h), -1);
+	for (int t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++)
+		if (sc->g.map.where[t] == CTMAP_UNPLACED)
+			assert_int_equal(ctpicture_label(&sc->g, &sc->mk, t, &x, &y, &w, &h), -1);
 	cairo_surface_destroy(img);
 	free(sc);
 }
@@ -826,24 +826,24 @@ static void text_cap(void **unused)
 	(void)unused;
 	assert_non_null(sc);
 	play(&positions[0], sc);
-	n = board_text(&sc->g, NULL, "en", buf, sizeof(buf));
+	n = ctpicture_text(&sc->g, NULL, "en", buf, sizeof(buf));
 	assert_true(n > 0);
-	board_marks_init(&sc->mk);
-	assert_int_equal(board_text(&sc->g, &sc->mk, "en", small, sizeof(small)), n);
+	ctpicture_marks_init(&sc->mk);
+	assert_int_equal(ctpicture_text(&sc->g, &sc->mk, "en", small, sizeof(small)), n);
 	assert_string_equal(small, buf); /* NULL marks are no marks */
-	assert_int_equal(board_text(&sc->g, NULL, "en", small, (size_t)n + 1), n);
-	assert_int_equal(board_text(&sc->g, NULL, "en", small, (size_t)n), -1);
+	assert_int_equal(ctpicture_text(&sc->g, NULL, "en", small, (size_t)n + 1), n);
+	assert_int_equal(ctpicture_text(&sc->g, NULL, "en", small, (size_t)n), -1);
 	assert_true(strlen(small) < (size_t)n);
-	assert_int_equal(board_text(&sc->g, NULL, "en", small, 1), -1);
-	assert_int_equal(board_text(&sc->g, NULL, "en", small, 0), -1);
+	assert_int_equal(ctpicture_text(&sc->g, NULL, "en", small, 1), -1);
+	assert_int_equal(ctpicture_text(&sc->g, NULL, "en", small, 0), -1);
 	/* languages: a region suffix counts, anything else is English */
-	n = board_text(&sc->g, NULL, "nl-NL", small, sizeof(small));
+	n = ctpicture_text(&sc->g, NULL, "nl-NL", small, sizeof(small));
 	assert_int_equal(n, (int)strlen(small));
 	assert_non_null(strstr(small, "sektariër"));
 	n = (int)strlen(buf);
-	assert_int_equal(board_text(&sc->g, NULL, "xx", small, sizeof(small)), n);
+	assert_int_equal(ctpicture_text(&sc->g, NULL, "xx", small, sizeof(small)), n);
 	assert_string_equal(small, buf);
-	assert_int_equal(board_text(&sc->g, NULL, NULL, small, sizeof(small)), n);
+	assert_int_equal(ctpicture_text(&sc->g, NULL, NULL, small, sizeof(small)), n);
 	assert_non_null(strstr(buf, "cultist"));
 	free(sc);
 }
@@ -863,8 +863,8 @@ static void png_file(void **unused)
 	play(&positions[0], sc);
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
-	assert_int_equal(board_png_file(&sc->g, NULL, path), 0);
-	assert_int_equal(board_png(&sc->g, NULL, &png, &len), 0);
+	assert_int_equal(ctpicture_png_file(&sc->g, NULL, path), 0);
+	assert_int_equal(ctpicture_png(&sc->g, NULL, &png, &len), 0);
 	f = fdopen(fd, "rb");
 	assert_non_null(f);
 	assert_true(len < sizeof(file));
@@ -873,17 +873,17 @@ static void png_file(void **unused)
 	fclose(f);
 	remove(path);
 	free(png);
-	assert_int_equal(board_png_file(&sc->g, NULL, "/nonexistent/dir/map.png"), -1);
+	assert_int_equal(ctpicture_png_file(&sc->g, NULL, "/nonexistent/dir/map.png"), -1);
 	free(sc);
 }
 
-/* A map wider than BOARD_MAX_PX is scaled down to it; marks out of range
+/* A map wider than CTPICTURE_MAX_PX is scaled down to it; marks out of range
  * are ignored. */
 static void large_map(void **unused)
 {
 	struct scene *sc = malloc(sizeof(*sc));
-	struct cmap_option far[2] = { { 30, 0, 0 }, { 31, 0, 0 } };
-	int16_t bad[2] = { -1, CMAP_SQUARES };
+	struct ctmap_option far[2] = { { 30, 0, 0 }, { 31, 0, 0 } };
+	int16_t bad[2] = { -1, CTMAP_SQUARES };
 	cairo_surface_t *img;
 	struct spot s;
 
@@ -891,24 +891,24 @@ static void large_map(void **unused)
 	assert_non_null(sc);
 	play(&positions[0], sc);
 	/* straights and four-ways in a row east of T02, without the placement rules */
-	for (int t = 2, x = 2; t < CMAP_TILES; t++, x++)
-		cmap_place(&sc->g.map, t, (struct cmap_option){ (int8_t)x, 0, 1 }, CMAP_STRICT);
+	for (int t = 2, x = 2; t < CTMAP_TILES; t++, x++)
+		ctmap_place(&sc->g.map, t, (struct ctmap_option){ (int8_t)x, 0, 1 }, CTMAP_STRICT);
 	sc->mk.options = far;
 	sc->mk.n_options = 2; /* (31, 0) is off the grid */
 	sc->mk.preview = 5;
 	sc->mk.tile = 3;
 	sc->mk.reach = bad;
 	sc->mk.n_reach = 2;
-	sc->mk.target = CMAP_SQUARES;
+	sc->mk.target = CTMAP_SQUARES;
 	sc->mk.full = 1;
 	img = render(sc, &sc->mk);
-	assert_int_equal(cairo_image_surface_get_width(img), BOARD_MAX_PX);
-	assert_true(cairo_image_surface_get_height(img) < BOARD_MAX_PX / 8);
+	assert_int_equal(cairo_image_surface_get_width(img), CTPICTURE_MAX_PX);
+	assert_true(cairo_image_surface_get_height(img) < CTPICTURE_MAX_PX / 8);
 	s = locate(sc, &sc->mk, 1, 1);
-	assert_true(s.side < BOARD_SQUARE);
+	assert_true(s.side < CTPICTURE_SQUARE);
 	assert_true(count_colour(img, s, seat_rgb[0]) > 0);
-	assert_int_equal(board_locate(&sc->g, &sc->mk, 93, 1, &s.x, &s.y, &s.side), -1);
-	assert_int_equal(board_locate(&sc->g, &sc->mk, 92, 1, &s.x, &s.y, &s.side), 0);
+	assert_int_equal(ctpicture_locate(&sc->g, &sc->mk, 93, 1, &s.x, &s.y, &s.side), -1);
+	assert_int_equal(ctpicture_locate(&sc->g, &sc->mk, 92, 1, &s.x, &s.y, &s.side), 0);
 	cairo_surface_destroy(img);
 	free(sc);
 }
@@ -935,7 +935,7 @@ static void large_map(void **unused)
  * target) at a move; names and language for the legend. */
 static void play_some(struct scene *sc, uint64_t seed, int players, int values)
 {
-	static const char *const names[CTHULHU_MAX] = {
+	static const char *const names[CTGAME_MAX] = {
 		"alice", "bob", "Carol with a rather long display name", "dave", "eve", "frank",
 	};
 	struct game_setup setup = { .players = players, .rounds = 200 };
@@ -943,23 +943,23 @@ static void play_some(struct scene *sc, uint64_t seed, int players, int values)
 	struct rng rng;
 
 	memset(sc, 0, sizeof(*sc));
-	assert_int_equal(cthulhu_init(&sc->g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&sc->g, &setup), GAME_OK);
 	rng_seed(&rng, seed);
 	for (int i = 0; i < values; i++) {
 		int v;
 
-		cthulhu_step(&sc->g, &step);
+		ctgame_step(&sc->g, &step);
 		if (step.node == GAME_NODE_OVER)
 			break;
 		if (step.node == GAME_NODE_CHANCE)
 			v = (int)rng_below(&rng, (uint32_t)step.count);
 		else
-			v = cthulhu_policy_baseline(&sc->g, &step, &rng);
-		assert_int_equal(cthulhu_apply(&sc->g, v, NULL), GAME_OK);
+			v = ctgame_policy_baseline(&sc->g, &step, &rng);
+		assert_int_equal(ctgame_apply(&sc->g, v, NULL), GAME_OK);
 	}
-	cthulhu_step(&sc->g, &step);
-	board_marks_init(&sc->mk);
-	for (int s = 0; s < CTHULHU_MAX; s++)
+	ctgame_step(&sc->g, &step);
+	ctpicture_marks_init(&sc->mk);
+	for (int s = 0; s < CTGAME_MAX; s++)
 		sc->mk.names[s] = names[s];
 	sc->mk.lang = seed % 2 ? "en" : "nl";
 	if (step.node != GAME_NODE_CHOICE)
@@ -967,12 +967,12 @@ static void play_some(struct scene *sc, uint64_t seed, int players, int values)
 	if (step.kind == CA_TILE) {
 		int tile;
 
-		sc->mk.n_options = cthulhu_tile_options(&sc->g, &tile, sc->opt);
+		sc->mk.n_options = ctgame_tile_options(&sc->g, &tile, sc->opt);
 		sc->mk.options = sc->opt;
 		sc->mk.tile = tile;
 	} else if (step.kind == CA_MOVE) {
 		sc->mk.reach = sc->reach;
-		sc->mk.n_reach = cthulhu_reachable(&sc->g, sc->reach);
+		sc->mk.n_reach = ctgame_reachable(&sc->g, sc->reach);
 		sc->mk.target = sc->mk.n_reach > 0 ? sc->reach[sc->mk.n_reach - 1] : -1;
 	}
 }
@@ -995,7 +995,7 @@ static int colour_at(cairo_surface_t *img, const struct scene *sc, int gx, int g
 {
 	struct spot s;
 
-	if (board_locate(&sc->g, &sc->mk, gx, gy, &s.x, &s.y, &s.side) < 0)
+	if (ctpicture_locate(&sc->g, &sc->mk, gx, gy, &s.x, &s.y, &s.side) < 0)
 		return -1;
 	return count_colour(img, s, c);
 }
@@ -1014,51 +1014,51 @@ static int check_everything(cairo_surface_t *img, const struct scene *sc)
 		      { CS_BYAKHEE, C_BYAKHEE },
 		      { CS_HEART, C_HEART },
 		      { CS_BULLET, C_BULLET } };
-	const struct cthulhu *g = &sc->g;
+	const struct ctgame *g = &sc->g;
 	struct spot s = { 0, 0, 0 };
 	int checked = 0, gx0, gy0, gx1, gy1, w, h;
 	double k2;
 
-	board_area(g, &sc->mk, &gx0, &gy0, &gx1, &gy1, &w, &h);
-	assert_int_equal(board_locate(g, &sc->mk, gx0, gy0, &s.x, &s.y, &s.side), 0);
-	k2 = (s.side / BOARD_SQUARE) * (s.side / BOARD_SQUARE);
+	ctpicture_area(g, &sc->mk, &gx0, &gy0, &gx1, &gy1, &w, &h);
+	assert_int_equal(ctpicture_locate(g, &sc->mk, gx0, gy0, &s.x, &s.y, &s.side), 0);
+	k2 = (s.side / CTPICTURE_SQUARE) * (s.side / CTPICTURE_SQUARE);
 	for (int p = 0; p < g->n; p++) {
 		int sq = g->p[p].sq, n;
 
-		if (sq < 0 || g->map.where[sq / 9] != CMAP_PLACED)
+		if (sq < 0 || g->map.where[sq / 9] != CTMAP_PLACED)
 			continue;
-		n = colour_at(img, sc, cmap_gx(&g->map, sq), cmap_gy(&g->map, sq), seat_rgb[p]);
+		n = colour_at(img, sc, ctmap_gx(&g->map, sq), ctmap_gy(&g->map, sq), seat_rgb[p]);
 		if (n < 40 * k2)
 			return missing("seat %d's pawn at %d,%d: %d pixels", p + 1,
-			               cmap_gx(&g->map, sq), cmap_gy(&g->map, sq), n);
+			               ctmap_gx(&g->map, sq), ctmap_gy(&g->map, sq), n);
 		checked++;
 	}
-	for (int sq = 0; sq < CMAP_SQUARES; sq++) {
-		if (g->map.where[sq / 9] != CMAP_PLACED)
+	for (int sq = 0; sq < CTMAP_SQUARES; sq++) {
+		if (g->map.where[sq / 9] != CTMAP_PLACED)
 			continue;
 		for (size_t i = 0; i < COUNT(kinds); i++) {
 			int n;
 
 			if (!(g->square[sq] & kinds[i].bit))
 				continue;
-			n = colour_at(img, sc, cmap_gx(&g->map, sq), cmap_gy(&g->map, sq),
+			n = colour_at(img, sc, ctmap_gx(&g->map, sq), ctmap_gy(&g->map, sq),
 			              kinds[i].rgb);
 			if (n < 0)
 				continue; /* cropped away */
 			if (n < 10 * k2 || n < 2)
 				return missing("figure %d at %d,%d: %d pixels", kinds[i].bit,
-				               cmap_gx(&g->map, sq), cmap_gy(&g->map, sq), n);
+				               ctmap_gx(&g->map, sq), ctmap_gy(&g->map, sq), n);
 			checked++;
 		}
 	}
-	for (int t = CMAP_SITE_FIRST; t < CMAP_TILES; t++) {
+	for (int t = CTMAP_SITE_FIRST; t < CTMAP_TILES; t++) {
 		int tx = g->map.tx[t], ty = g->map.ty[t], white = 0, dark;
 		double x, y, lw, lh;
 
-		if ((g->map.where[t] != CMAP_PLACED && g->map.where[t] != CMAP_ACTIVATED) ||
+		if ((g->map.where[t] != CTMAP_PLACED && g->map.where[t] != CTMAP_ACTIVATED) ||
 		    3 * tx < gx0 || 3 * tx > gx1 || 3 * ty < gy0 || 3 * ty > gy1)
 			continue;
-		if (board_label(g, &sc->mk, t, &x, &y, &lw, &lh) < 0)
+		if (ctpicture_label(g, &sc->mk, t, &x, &y, &lw, &lh) < 0)
 			return missing("site %d has no label", t + 1);
 		assert_true(lw > 0 && lh > 0 && x >= 0 && y >= 0 && x + lw <= w && y + lh <= h);
 		for (int py = (int)y; py < (int)(y + lh); py++)
@@ -1078,14 +1078,14 @@ static int check_everything(cairo_surface_t *img, const struct scene *sc)
 static void check_shared_text(const struct scene *sc)
 {
 	static char buf[1 << 16];
-	const struct cthulhu *g = &sc->g;
+	const struct ctgame *g = &sc->g;
 
-	assert_true(board_text(g, &sc->mk, sc->mk.lang, buf, sizeof(buf)) > 0);
-	for (int sq = 0; sq < CMAP_SQUARES; sq++) {
+	assert_true(ctpicture_text(g, &sc->mk, sc->mk.lang, buf, sizeof(buf)) > 0);
+	for (int sq = 0; sq < CTMAP_SQUARES; sq++) {
 		int things = 0;
 		char line[32];
 
-		if (g->map.where[sq / 9] != CMAP_PLACED)
+		if (g->map.where[sq / 9] != CTMAP_PLACED)
 			continue;
 		for (int p = 0; p < g->n; p++)
 			things += g->p[p].sq == sq;
@@ -1093,22 +1093,22 @@ static void check_shared_text(const struct scene *sc)
 			things += (g->square[sq] & b) != 0;
 		if (things < 2)
 			continue;
-		snprintf(line, sizeof(line), "\n%d,%d: ", cmap_gx(&g->map, sq),
-		         cmap_gy(&g->map, sq));
+		snprintf(line, sizeof(line), "\n%d,%d: ", ctmap_gx(&g->map, sq),
+		         ctmap_gy(&g->map, sq));
 		if (!strstr(buf, line))
 			fail_msg("no line for the shared square %s", line + 1);
 	}
 }
 
 /* Positions of 200 seeded games (fewer under a sanitizer): the picture
- * the table shows at most BOARD_VIEW_PX on its longer side, with squares
- * of 20 pixels at least, the whole map at most BOARD_MAX_PX, and each with
+ * the table shows at most CTPICTURE_VIEW_PX on its longer side, with squares
+ * of 20 pixels at least, the whole map at most CTPICTURE_MAX_PX, and each with
  * everything drawn. */
 static void many_positions(void **unused)
 {
 	struct scene *sc = malloc(sizeof(*sc));
 	int n = POSITIONS, checked = 0, cropped = 0, k;
-	double smallest = BOARD_SQUARE;
+	double smallest = CTPICTURE_SQUARE;
 
 	(void)unused;
 	assert_non_null(sc);
@@ -1119,17 +1119,18 @@ static void many_positions(void **unused)
 
 		play_some(sc, (uint64_t)(1000 + i), players, values);
 		sc->mk.full = 1;
-		board_area(&sc->g, &sc->mk, &gx0, &gy0, &gx1, &gy1, &w, &h);
+		ctpicture_area(&sc->g, &sc->mk, &gx0, &gy0, &gx1, &gy1, &w, &h);
 		k = (gx1 - gx0 + 1) * (gy1 - gy0 + 1);
 		sc->mk.full = 0;
-		board_area(&sc->g, &sc->mk, &gx0, &gy0, &gx1, &gy1, &w, &h);
+		ctpicture_area(&sc->g, &sc->mk, &gx0, &gy0, &gx1, &gy1, &w, &h);
 		cropped += (gx1 - gx0 + 1) * (gy1 - gy0 + 1) < k;
 		img = render(sc, &sc->mk);
 		w = cairo_image_surface_get_width(img);
 		h = cairo_image_surface_get_height(img);
-		if ((w > h ? w : h) > BOARD_VIEW_PX || w < 300 || h < 200)
+		if ((w > h ? w : h) > CTPICTURE_VIEW_PX || w < 300 || h < 200)
 			fail_msg("position %d: %d x %d pixels", i, w, h);
-		assert_int_equal(board_locate(&sc->g, &sc->mk, gx0, gy0, &s.x, &s.y, &s.side), 0);
+		assert_int_equal(ctpicture_locate(&sc->g, &sc->mk, gx0, gy0, &s.x, &s.y, &s.side),
+		                 0);
 		smallest = s.side < smallest ? s.side : smallest;
 		k = check_everything(img, sc);
 		if (k < 0)
@@ -1141,7 +1142,7 @@ static void many_positions(void **unused)
 			img = render(sc, &sc->mk);
 			w = cairo_image_surface_get_width(img);
 			h = cairo_image_surface_get_height(img);
-			assert_true(w <= BOARD_MAX_PX && h <= BOARD_MAX_PX);
+			assert_true(w <= CTPICTURE_MAX_PX && h <= CTPICTURE_MAX_PX);
 			k = check_everything(img, sc);
 			if (k < 0)
 				fail_msg("position %d (seed %d), the whole map", i, 1000 + i);
@@ -1164,7 +1165,7 @@ static void everything_can_fail(void **unused)
 {
 	struct scene *sc = malloc(sizeof(*sc)), *other = malloc(sizeof(*other));
 	cairo_surface_t *img;
-	int16_t all[CMAP_SQUARES];
+	int16_t all[CTMAP_SQUARES];
 	int n, empty = -1;
 
 	(void)unused;
@@ -1173,14 +1174,14 @@ static void everything_can_fail(void **unused)
 	play_some(sc, 1001, 3, 300);
 	img = render(sc, &sc->mk);
 	assert_true(check_everything(img, sc) > 0);
-	n = cmap_squares(&sc->g.map, all);
+	n = ctmap_squares(&sc->g.map, all);
 	for (int i = 0; i < n && empty < 0; i++) {
 		int sq = all[i], taken = sc->g.square[sq] != 0;
 
 		for (int p = 0; p < sc->g.n; p++)
 			taken |= sc->g.p[p].sq == sq;
-		if (!taken && sc->g.map.kind[sq / 9][sq % 9] == CMAP_STREET &&
-		    colour_at(img, sc, cmap_gx(&sc->g.map, sq), cmap_gy(&sc->g.map, sq), 0) >= 0)
+		if (!taken && sc->g.map.kind[sq / 9][sq % 9] == CTMAP_STREET &&
+		    colour_at(img, sc, ctmap_gx(&sc->g.map, sq), ctmap_gy(&sc->g.map, sq), 0) >= 0)
 			empty = sq;
 	}
 	assert_true(empty >= 0);
@@ -1195,21 +1196,21 @@ static void everything_can_fail(void **unused)
 	free(other);
 }
 
-/* board_png's bytes with the cache's counters before and after. */
+/* ctpicture_png's bytes with the cache's counters before and after. */
 struct drawn {
 	unsigned char *png;
 	size_t len;
 	uint64_t renders, hits; /* what this call added */
 };
 
-static struct drawn draw_counted(const struct cthulhu *g, const struct board_marks *mk)
+static struct drawn draw_counted(const struct ctgame *g, const struct ctpicture_marks *mk)
 {
-	struct board_cache_stats a, b;
+	struct ctpicture_cache_stats a, b;
 	struct drawn d;
 
-	board_cache_stats(&a);
-	assert_int_equal(board_png(g, mk, &d.png, &d.len), 0);
-	board_cache_stats(&b);
+	ctpicture_cache_stats(&a);
+	assert_int_equal(ctpicture_png(g, mk, &d.png, &d.len), 0);
+	ctpicture_cache_stats(&b);
 	d.renders = b.renders - a.renders;
 	d.hits = b.hits - a.hits;
 	assert_true(d.len > 8 && memcmp(d.png, "\x89PNG", 4) == 0);
@@ -1230,15 +1231,15 @@ static void picture_cache(void **unused)
 {
 	struct scene *sc = malloc(sizeof(*sc)), *other = malloc(sizeof(*other));
 	struct drawn first, again, d;
-	struct board_cache_stats st;
+	struct ctpicture_cache_stats st;
 	cairo_surface_t *img;
-	int16_t all[CMAP_SQUARES];
+	int16_t all[CTMAP_SQUARES];
 	int n, empty = -1;
 
 	(void)unused;
 	assert_non_null(sc);
 	assert_non_null(other);
-	board_cache_clear();
+	ctpicture_cache_clear();
 	play_some(sc, 1001, 3, 300);
 	first = draw_counted(&sc->g, &sc->mk);
 	assert_int_equal(first.renders, 1);
@@ -1266,13 +1267,13 @@ static void picture_cache(void **unused)
 
 	/* A cultist on an empty street square shown: drawn anew, with it. */
 	img = decode(first.png, first.len);
-	n = cmap_squares(&sc->g.map, all);
+	n = ctmap_squares(&sc->g.map, all);
 	for (int i = 0; i < n && empty < 0; i++) {
 		int sq = all[i], taken = sc->g.square[sq] != 0;
 		for (int p = 0; p < sc->g.n; p++)
 			taken |= sc->g.p[p].sq == sq;
-		if (!taken && sc->g.map.kind[sq / 9][sq % 9] == CMAP_STREET &&
-		    colour_at(img, sc, cmap_gx(&sc->g.map, sq), cmap_gy(&sc->g.map, sq), 0) >= 0)
+		if (!taken && sc->g.map.kind[sq / 9][sq % 9] == CTMAP_STREET &&
+		    colour_at(img, sc, ctmap_gx(&sc->g.map, sq), ctmap_gy(&sc->g.map, sq), 0) >= 0)
 			empty = sq;
 	}
 	cairo_surface_destroy(img);
@@ -1342,14 +1343,14 @@ static void picture_cache(void **unused)
 		d = draw_counted(&other->g, &other->mk);
 		free(d.png);
 	}
-	board_cache_stats(&st);
+	ctpicture_cache_stats(&st);
 	assert_true(st.entries <= 8 && st.entries > 0);
 	assert_true(st.evictions > 0);
 	assert_true(st.bytes <= (size_t)2 << 20);
 
 	/* Emptied, the cache draws again, and the same bytes. */
-	board_cache_clear();
-	board_cache_stats(&st);
+	ctpicture_cache_clear();
+	ctpicture_cache_stats(&st);
 	assert_int_equal(st.entries, 0);
 	assert_int_equal(st.bytes, 0);
 	d = draw_counted(&sc->g, &sc->mk);
@@ -1380,6 +1381,6 @@ int main(void)
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
-	board_cleanup();
+	ctpicture_cleanup();
 	return rc;
 }

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rlyeh/cmap.h"
+#include "rlyeh/ctmap.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/cttext.h"
 #include "rlyeh/i18n.h"
@@ -31,7 +31,7 @@ enum sep {
 };
 
 struct fold {
-	const struct cthulhu *g;
+	const struct ctgame *g;
 	const char *const *names;
 	int lang;
 	struct text *out;
@@ -40,11 +40,11 @@ struct fold {
 	int seat;  /* whose line it is, -1 for none */
 	int topic; /* enum topic */
 	int clauses;
-	int roll;                /* the combat roll that ends the line, 0 for none */
-	int at;                  /* the square a walk's line ends on */
-	int weapon[CTHULHU_MAX]; /* card id + 1 of the weapon the seat was last told with */
-	int armed[CTHULHU_MAX];  /* a weapon was declared in the seat's fight */
-	int compact;             /* leave out the counts the status shows */
+	int roll;               /* the combat roll that ends the line, 0 for none */
+	int at;                 /* the square a walk's line ends on */
+	int weapon[CTGAME_MAX]; /* card id + 1 of the weapon the seat was last told with */
+	int armed[CTGAME_MAX];  /* a weapon was declared in the seat's fight */
+	int compact;            /* leave out the counts the status shows */
 };
 
 static const char *name_of(const struct fold *f, int seat)
@@ -164,7 +164,7 @@ static void phrase(struct fold *f, const struct game_event *e, int sep, const ch
  * draws as many, else a line per seat. Returns the events read. */
 static int deal(struct fold *f, const struct game_event *ev, int n)
 {
-	int count[CTHULHU_MAX] = { 0 }, order[CTHULHU_MAX], seats = 0, k = 0, in_play = 0, same = 1;
+	int count[CTGAME_MAX] = { 0 }, order[CTGAME_MAX], seats = 0, k = 0, in_play = 0, same = 1;
 	char a[16], s[FOLD_LINE];
 
 	for (; k < n && ev[k].kind == CV_DEAL; k++)
@@ -249,8 +249,8 @@ static int around(const struct fold *f, const struct game_event *ev, int k, char
 
 	for (int i = 0; i < k && n < 24; i++)
 		if (ev[i].value == CS_CULTIST) {
-			xs[n] = cmap_gx(&f->g->map, ev[i].target);
-			ys[n] = cmap_gy(&f->g->map, ev[i].target);
+			xs[n] = ctmap_gx(&f->g->map, ev[i].target);
+			ys[n] = ctmap_gy(&f->g->map, ev[i].target);
 			if (!n || xs[n] < x0)
 				x0 = xs[n];
 			if (!n || xs[n] > x1)
@@ -334,11 +334,11 @@ static int relics(struct fold *f, const struct game_event *ev, int n)
 	struct text lt;
 	int k = 0;
 
-	int count[CTHULHU_TYPES] = { 0 }, order[CTHULHU_TYPES], types = 0;
+	int count[CTGAME_TYPES] = { 0 }, order[CTGAME_TYPES], types = 0;
 
 	for (; k < n && ev[k].kind == ev[0].kind && ev[k].seat == ev[0].seat; k++) {
 		int t = ev[k].target / 16;
-		if (t < 0 || t >= CTHULHU_TYPES)
+		if (t < 0 || t >= CTGAME_TYPES)
 			continue;
 		if (!count[t])
 			order[types++] = t;
@@ -361,7 +361,7 @@ static int relics(struct fold *f, const struct game_event *ev, int n)
 
 static const char *card_name(const struct fold *f, int card)
 {
-	return ctnames_card(cthulhu_card_kind(card), f->lang);
+	return ctnames_card(ctgame_card_kind(card), f->lang);
 }
 
 /* Tells the events that begin at ev (n of them left); returns how many it
@@ -565,9 +565,9 @@ static int one(struct fold *f, const struct game_event *ev, int n)
 			int mode = e->value >> 4;
 			snprintf(a, sizeof(a), "%d", (e->value & 3) * 90);
 			say(f, s, sizeof(s),
-			    mode == CMAP_RELIEF   ? S_CTF_TURNED_RELIEF
-			    : mode == CMAP_FORCED ? S_CTF_TURNED_FORCED
-			                          : S_CTF_TURNED,
+			    mode == CTMAP_RELIEF   ? S_CTF_TURNED_RELIEF
+			    : mode == CTMAP_FORCED ? S_CTF_TURNED_FORCED
+			                           : S_CTF_TURNED,
 			    a, NULL, NULL);
 			if (clause(f, SEP_LIST, s))
 				break;
@@ -589,7 +589,7 @@ static int one(struct fold *f, const struct game_event *ev, int n)
 }
 
 /* Tells ev[0..n-1] to out, compact or not. */
-static void tell(const struct cthulhu *g, const struct game_event *ev, int n,
+static void tell(const struct ctgame *g, const struct game_event *ev, int n,
                  const char *const *names, int lang, int compact, struct text *out)
 {
 	struct fold f;
@@ -606,7 +606,7 @@ static void tell(const struct cthulhu *g, const struct game_event *ev, int n,
 	end_line(&f);
 }
 
-void ctfold_tell(const struct cthulhu *g, const struct game_event *ev, int n,
+void ctfold_tell(const struct ctgame *g, const struct game_event *ev, int n,
                  const char *const *names, int lang, struct text *out)
 {
 	size_t before = out->len;

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 
 /* Games of each property run; CTHULHU_GAMES in the environment overrides. */
 static int games_to_play(int fallback)
@@ -21,13 +21,13 @@ static int games_to_play(int fallback)
 
 /* Counted cards played per seat since the start of that seat's turn (§16.7). */
 struct round_count {
-	int played[CTHULHU_MAX];
+	int played[CTGAME_MAX];
 };
 
 /* Checks the invariants that need the transition's events: 4 (figures on a
  * site stay there), 7 (one counted card per round) and 9's strict
  * placement clause. Returns 0 or the invariant number. */
-static int check_events(const struct cthulhu *before, const struct cthulhu *after,
+static int check_events(const struct ctgame *before, const struct ctgame *after,
                         const struct game_events *ev, struct round_count *rc, char *why, size_t n)
 {
 	for (int i = 0; i < ev->n; i++) {
@@ -37,29 +37,29 @@ static int check_events(const struct cthulhu *before, const struct cthulhu *afte
 			rc->played[e->seat] = 0;
 			break;
 		case CV_CARD: {
-			int kind = cthulhu_card_kind(e->target);
-			if (cthulhu_card(kind)->category != CC_AUTOMATIC &&
+			int kind = ctgame_card_kind(e->target);
+			if (ctgame_card(kind)->category != CC_AUTOMATIC &&
 			    ++rc->played[e->seat] > 1) {
 				snprintf(why, n, "seat %d played a second counted card (%s)",
-				         e->seat, cthulhu_card(kind)->id);
+				         e->seat, ctgame_card(kind)->id);
 				return 7;
 			}
 			break;
 		}
 		case CV_FIGURE: {
 			int from = e->target / 9, to = e->value / 9;
-			if (from >= CMAP_SITE_FIRST && to != from) {
-				snprintf(why, n, "a figure left site %s", cmap_tile(from)->id);
+			if (from >= CTMAP_SITE_FIRST && to != from) {
+				snprintf(why, n, "a figure left site %s", ctmap_tile(from)->id);
 				return 4;
 			}
 			break;
 		}
 		case CV_ROTATE:
-			if ((e->value >> 4) == CMAP_STRICT) {
+			if ((e->value >> 4) == CTMAP_STRICT) {
 				int unplaced = 0;
-				for (int t = 0; t < CMAP_TILES; t++)
-					unplaced += after->map.where[t] == CMAP_UNPLACED;
-				if (unplaced && cmap_streets(&after->map, NULL) == 0) {
+				for (int t = 0; t < CTMAP_TILES; t++)
+					unplaced += after->map.where[t] == CTMAP_UNPLACED;
+				if (unplaced && ctmap_streets(&after->map, NULL) == 0) {
 					snprintf(why, n,
 					         "a strict placement closed the last open street");
 					return 9;
@@ -81,7 +81,7 @@ static int check_events(const struct cthulhu *before, const struct cthulhu *afte
 static long play_checked(uint64_t seed, int players, const struct game_policy *const *pol, int cap,
                          uint64_t *hashes, int *values, long max)
 {
-	struct cthulhu g, prev;
+	struct ctgame g, prev;
 	struct game_setup setup = { .players = players, .rounds = cap };
 	struct rng rng;
 	struct game_step st;
@@ -91,10 +91,10 @@ static long play_checked(uint64_t seed, int players, const struct game_policy *c
 	long t = 0;
 
 	rng_seed(&rng, seed);
-	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 	for (;;) {
 		int v, bad;
-		cthulhu_step(&g, &st);
+		ctgame_step(&g, &st);
 		if (st.node == GAME_NODE_OVER)
 			break;
 		v = st.node == GAME_NODE_CHANCE ? (int)rng_below(&rng, (uint32_t)st.count)
@@ -104,13 +104,13 @@ static long play_checked(uint64_t seed, int players, const struct game_policy *c
 			         (unsigned long long)seed, t, st.count);
 		prev = g;
 		ev.n = 0;
-		if (cthulhu_apply(&g, v, &ev) != GAME_OK)
+		if (ctgame_apply(&g, v, &ev) != GAME_OK)
 			fail_msg("seed %llu transition %ld: value %d refused",
 			         (unsigned long long)seed, t, v);
 		if (ev.n >= GAME_MAX_EVENTS)
 			fail_msg("seed %llu transition %ld: %d events fill the buffer",
 			         (unsigned long long)seed, t, ev.n);
-		bad = cthulhu_check(&g, why, sizeof why);
+		bad = ctgame_check(&g, why, sizeof why);
 		if (!bad)
 			bad = check_events(&prev, &g, &ev, &rc, why, sizeof why);
 		if (bad)
@@ -119,7 +119,7 @@ static long play_checked(uint64_t seed, int players, const struct game_policy *c
 			         (unsigned long long)seed, players, cap, t, bad, why);
 		if (values && t < max) {
 			values[t] = v;
-			hashes[t] = cthulhu_hash(&g);
+			hashes[t] = ctgame_hash(&g);
 		}
 		t++;
 		if (t > 2000000)
@@ -134,9 +134,9 @@ static long play_checked(uint64_t seed, int players, const struct game_policy *c
  * plays games to their real ends). */
 static void seat_policies(int i, const struct game_policy **pol)
 {
-	const struct game_policy *base = game_policy_find(&cthulhu_ops, "baseline");
-	const struct game_policy *rnd = game_policy_find(&cthulhu_ops, "random");
-	for (int s = 0; s < CTHULHU_MAX; s++)
+	const struct game_policy *base = game_policy_find(&ctgame_ops, "baseline");
+	const struct game_policy *rnd = game_policy_find(&ctgame_ops, "random");
+	for (int s = 0; s < CTGAME_MAX; s++)
 		pol[s] = i % 4 == 0 ? rnd : i % 4 == 1 && s % 2 ? rnd : base;
 }
 
@@ -153,7 +153,7 @@ static void test_invariants_property(void **state)
 	(void)state;
 	int games = games_to_play(2000);
 	for (int i = 0; i < games; i++) {
-		const struct game_policy *pol[CTHULHU_MAX];
+		const struct game_policy *pol[CTGAME_MAX];
 		seat_policies(i, pol);
 		play_checked(1000 + (uint64_t)i, 2 + i % 5, pol, cap_of(i), NULL, NULL, 0);
 	}
@@ -169,17 +169,17 @@ static void test_replay_hash(void **state)
 	assert_non_null(hashes);
 	assert_non_null(values);
 	for (int i = 0; i < games_to_play(60); i++) {
-		struct cthulhu g;
-		const struct game_policy *pol[CTHULHU_MAX];
+		struct ctgame g;
+		const struct game_policy *pol[CTGAME_MAX];
 		struct game_setup setup = { .players = 2 + i % 5, .rounds = cap_of(i) };
 		seat_policies(i, pol);
 		long n = play_checked(77 + (uint64_t)i, setup.players, pol, setup.rounds, hashes,
 		                      values, MAX);
 		assert_true(n <= MAX);
-		assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+		assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 		for (long t = 0; t < n; t++) {
-			assert_int_equal(cthulhu_apply(&g, values[t], NULL), GAME_OK);
-			if (cthulhu_hash(&g) != hashes[t])
+			assert_int_equal(ctgame_apply(&g, values[t], NULL), GAME_OK);
+			if (ctgame_hash(&g) != hashes[t])
 				fail_msg("seed %d transition %ld: replay differs", 77 + i, t);
 		}
 	}
@@ -194,23 +194,23 @@ static void test_timeout_defaults(void **state)
 	(void)state;
 	long seen[CA_RELIC_TAKE + 1] = { 0 };
 	for (int i = 0; i < games_to_play(2000) / 20; i++) {
-		struct cthulhu g;
+		struct ctgame g;
 		struct game_setup setup = { .players = 2 + i % 5, .rounds = 60 };
 		struct rng rng;
 		struct game_step st;
-		struct cthulhu_option o[CTHULHU_OPTIONS];
+		struct ctgame_option o[CTGAME_OPTIONS];
 		rng_seed(&rng, 4000 + (uint64_t)i);
-		assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+		assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 		for (;;) {
 			int v;
-			cthulhu_step(&g, &st);
+			ctgame_step(&g, &st);
 			if (st.node == GAME_NODE_OVER)
 				break;
 			if (st.node == GAME_NODE_CHANCE) {
 				v = (int)rng_below(&rng, (uint32_t)st.count);
 			} else {
-				int n = cthulhu_options(&g, o);
-				v = cthulhu_default(&g);
+				int n = ctgame_options(&g, o);
+				v = ctgame_default(&g);
 				assert_true(v >= 0 && v < n);
 				seen[st.kind]++;
 				switch (st.kind) {
@@ -229,21 +229,21 @@ static void test_timeout_defaults(void **state)
 					assert_int_equal(o[v].what, CO_STOP);
 					break;
 				case CA_DISCARD:
-					if (g.p[g.seat].hand <= CTHULHU_HAND)
+					if (g.p[g.seat].hand <= CTGAME_HAND)
 						assert_int_equal(o[v].what, CO_STOP);
 					break;
 				case CA_FIGURE:
 				case CA_DEST:
 				case CA_RESEED:
-					assert_int_equal(v, cthulhu_hunt(&g));
+					assert_int_equal(v, ctgame_hunt(&g));
 					break;
 				default:
 					break;
 				}
 			}
-			assert_int_equal(cthulhu_apply(&g, v, NULL), GAME_OK);
+			assert_int_equal(ctgame_apply(&g, v, NULL), GAME_OK);
 		}
-		assert_int_equal(cthulhu_check(&g, NULL, 0), 0);
+		assert_int_equal(ctgame_check(&g, NULL, 0), 0);
 	}
 	assert_true(seen[CA_PLAY] > 0 && seen[CA_FAILED] > 0 && seen[CA_FIGURE] > 0 &&
 	            seen[CA_TILE] > 0 && seen[CA_TOKENS] > 0);
@@ -256,9 +256,9 @@ static void test_leave_anytime(void **state)
 {
 	(void)state;
 	for (int i = 0; i < games_to_play(2000) / 10; i++) {
-		const struct game_policy *pol[CTHULHU_MAX];
+		const struct game_policy *pol[CTGAME_MAX];
 		struct game_setup setup = { .players = 2 + i % 5, .rounds = 40 };
-		struct cthulhu g, before;
+		struct ctgame g, before;
 		struct rng rng;
 		struct game_step st;
 		char why[200];
@@ -266,13 +266,13 @@ static void test_leave_anytime(void **state)
 		uint8_t gone = 0;
 		seat_policies(i, pol);
 		rng_seed(&rng, 9000 + (uint64_t)i);
-		assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+		assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 		before = g;
-		assert_int_equal(cthulhu_leave(&g, 0, NULL), GAME_EPHASE);
+		assert_int_equal(ctgame_leave(&g, 0, NULL), GAME_EPHASE);
 		assert_memory_equal(&before, &g, sizeof g);
 		for (;; t++) {
 			int v;
-			cthulhu_step(&g, &st);
+			ctgame_step(&g, &st);
 			if (st.node == GAME_NODE_OVER)
 				break;
 			if (st.seat >= 0 && (gone >> st.seat & 1))
@@ -282,26 +282,26 @@ static void test_leave_anytime(void **state)
 				int s = (int)rng_below(&rng, (uint32_t)setup.players);
 				before = g;
 				if (g.p[s].out) {
-					assert_int_equal(cthulhu_leave(&g, s, NULL), GAME_EARG);
+					assert_int_equal(ctgame_leave(&g, s, NULL), GAME_EARG);
 					assert_memory_equal(&before, &g, sizeof g);
 				} else {
-					assert_int_equal(cthulhu_leave(&g, s, NULL), GAME_OK);
+					assert_int_equal(ctgame_leave(&g, s, NULL), GAME_OK);
 					gone |= (uint8_t)(1 << s);
 					assert_true(g.p[s].out);
 				}
-				if (cthulhu_check(&g, why, sizeof why))
+				if (ctgame_check(&g, why, sizeof why))
 					fail_msg("seed %d transition %ld: after seat %d left: %s",
 					         9000 + i, t, s, why);
 				continue;
 			}
 			v = st.node == GAME_NODE_CHANCE ? (int)rng_below(&rng, (uint32_t)st.count)
 			                                : pol[st.seat]->choose(&g, &st, &rng);
-			assert_int_equal(cthulhu_apply(&g, v, NULL), GAME_OK);
-			if (cthulhu_check(&g, why, sizeof why))
+			assert_int_equal(ctgame_apply(&g, v, NULL), GAME_OK);
+			if (ctgame_check(&g, why, sizeof why))
 				fail_msg("seed %d transition %ld: %s", 9000 + i, t, why);
 		}
 		before = g;
-		assert_int_equal(cthulhu_leave(&g, 0, NULL), GAME_EOVER);
+		assert_int_equal(ctgame_leave(&g, 0, NULL), GAME_EOVER);
 		assert_memory_equal(&before, &g, sizeof g);
 	}
 }
@@ -310,13 +310,13 @@ static void test_leave_anytime(void **state)
 static void test_hash_sees_changes(void **state)
 {
 	(void)state;
-	struct cthulhu g, h;
+	struct ctgame g, h;
 	struct game_setup setup = { .players = 3 };
-	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
+	assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
 	for (size_t i = 0; i < sizeof g; i += 97) {
 		h = g;
 		((unsigned char *)&h)[i] ^= 1;
-		assert_true(cthulhu_hash(&h) != cthulhu_hash(&g));
+		assert_true(ctgame_hash(&h) != ctgame_hash(&g));
 	}
 }
 
@@ -324,35 +324,35 @@ static void test_hash_sees_changes(void **state)
 static void test_check_catches(void **state)
 {
 	(void)state;
-	struct cthulhu g, h;
+	struct ctgame g, h;
 	struct game_setup setup = { .players = 3 };
 	char why[200];
-	assert_int_equal(cthulhu_init(&g, &setup), GAME_OK);
-	assert_int_equal(cthulhu_check(&g, why, sizeof why), 0);
+	assert_int_equal(ctgame_init(&g, &setup), GAME_OK);
+	assert_int_equal(ctgame_check(&g, why, sizeof why), 0);
 	h = g;
 	h.hearts++;
-	assert_int_equal(cthulhu_check(&h, why, sizeof why), 1);
+	assert_int_equal(ctgame_check(&h, why, sizeof why), 1);
 	h = g;
-	h.square[CTHULHU_CHURCH_SQ] |= CS_CULTIST;
-	assert_int_equal(cthulhu_check(&h, why, sizeof why), 2);
+	h.square[CTGAME_CHURCH_SQ] |= CS_CULTIST;
+	assert_int_equal(ctgame_check(&h, why, sizeof why), 2);
 	h = g;
 	h.square[0] |= CS_HEART; /* a blocked corner of the Church */
 	h.hearts--;
-	assert_int_equal(cthulhu_check(&h, why, sizeof why), 3);
+	assert_int_equal(ctgame_check(&h, why, sizeof why), 3);
 	h = g;
 	h.p[1].hearts = 0;
 	h.hearts++;
-	assert_int_equal(cthulhu_check(&h, why, sizeof why), 5);
+	assert_int_equal(ctgame_check(&h, why, sizeof why), 5);
 	h = g;
 	h.card_at[0] = CW_PLAY + 1;
 	h.card_at[1] = CW_PLAY + 1; /* two Trench Knives */
-	assert_int_equal(cthulhu_check(&h, why, sizeof why), 6);
+	assert_int_equal(ctgame_check(&h, why, sizeof why), 6);
 	h = g;
 	h.sanctified = 1;
-	assert_int_equal(cthulhu_check(&h, why, sizeof why), 8);
+	assert_int_equal(ctgame_check(&h, why, sizeof why), 8);
 	h = g;
 	h.end = CE_SAVED;
-	assert_int_equal(cthulhu_check(&h, why, sizeof why), 11);
+	assert_int_equal(ctgame_check(&h, why, sizeof why), 11);
 }
 
 int main(void)

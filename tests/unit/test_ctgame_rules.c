@@ -14,11 +14,11 @@
 
 #include <cmocka.h>
 
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define T(n)     ((n)-1) /* tile T01..T30 */
-#define CHURCH   CTHULHU_CHURCH_SQ
+#define CHURCH   CTGAME_CHURCH_SQ
 #define ANY      (-99999) /* wildcard of the event and option searches */
 
 /* ---- messages ---- */
@@ -43,12 +43,12 @@ static const char *row = ""; /* the case being run, for failure messages */
 
 static struct game_event evlog[1 << 15];
 static int nlog;
-static int plays_seen[CTHULHU_MAX]; /* play points the driver passed, per seat */
+static int plays_seen[CTGAME_MAX]; /* play points the driver passed, per seat */
 
-static void check(const struct cthulhu *g)
+static void check(const struct ctgame *g)
 {
 	char why[256];
-	int bad = cthulhu_check(g, why, sizeof why);
+	int bad = ctgame_check(g, why, sizeof why);
 
 	if (bad)
 		fail_msg("%s: invariant %d broken: %s", row, bad, why);
@@ -87,17 +87,17 @@ static int count_ev(int from, int kind, int seat, int target, int value)
 	return n;
 }
 
-static void apply(struct cthulhu *g, int v);
+static void apply(struct ctgame *g, int v);
 
 /* ---- nodes ---- */
 
-static void describe(const struct cthulhu *g, char *buf, size_t cap)
+static void describe(const struct ctgame *g, char *buf, size_t cap)
 {
 	struct game_step st;
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctgame_option o[CTGAME_OPTIONS];
 	int n, len;
 
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	if (st.node == GAME_NODE_OVER) {
 		snprintf(buf, cap, "over (end %d)", g->end);
 		return;
@@ -107,42 +107,42 @@ static void describe(const struct cthulhu *g, char *buf, size_t cap)
 		         g->die_for, st.seat, st.count);
 		return;
 	}
-	n = cthulhu_options(g, o);
+	n = ctgame_options(g, o);
 	len = snprintf(buf, cap, "choice %d of seat %d (moment %d):", st.kind, st.seat,
-	               cthulhu_moment(g));
+	               ctgame_moment(g));
 	for (int i = 0; i < n && i < 24 && len > 0 && (size_t)len < cap; i++)
 		len += snprintf(buf + len, cap - (size_t)len, " %d/%d", o[i].what, o[i].arg);
 }
 
-static int is_choice(const struct cthulhu *g, int ask)
+static int is_choice(const struct ctgame *g, int ask)
 {
 	struct game_step st;
 
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	return st.node == GAME_NODE_CHOICE && st.kind == ask;
 }
 
-static int is_die(const struct cthulhu *g, int purpose)
+static int is_die(const struct ctgame *g, int purpose)
 {
 	struct game_step st;
 
-	cthulhu_step(g, &st);
-	return st.node == GAME_NODE_CHANCE && st.kind == CTHULHU_ROLL_DIE && g->die_for == purpose;
+	ctgame_step(g, &st);
+	return st.node == GAME_NODE_CHANCE && st.kind == CTGAME_ROLL_DIE && g->die_for == purpose;
 }
 
-static int is_over(const struct cthulhu *g)
+static int is_over(const struct ctgame *g)
 {
 	struct game_step st;
 
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	return st.node == GAME_NODE_OVER;
 }
 
 /* The index of the option (what, arg) of the pending choice, or -1. */
-static int opt_find(const struct cthulhu *g, int what, int arg)
+static int opt_find(const struct ctgame *g, int what, int arg)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int n = cthulhu_options(g, o);
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int n = ctgame_options(g, o);
 
 	for (int i = 0; i < n; i++)
 		if (o[i].what == what && (arg == ANY || o[i].arg == arg))
@@ -150,17 +150,17 @@ static int opt_find(const struct cthulhu *g, int what, int arg)
 	return -1;
 }
 
-static int opt_count(const struct cthulhu *g, int what)
+static int opt_count(const struct ctgame *g, int what)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int n = cthulhu_options(g, o), k = 0;
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int n = ctgame_options(g, o), k = 0;
 
 	for (int i = 0; i < n; i++)
 		k += what == ANY || o[i].what == what;
 	return k;
 }
 
-static void expect_choice(const struct cthulhu *g, int ask)
+static void expect_choice(const struct ctgame *g, int ask)
 {
 	char buf[512];
 
@@ -170,7 +170,7 @@ static void expect_choice(const struct cthulhu *g, int ask)
 	}
 }
 
-static void expect_die(const struct cthulhu *g, int purpose)
+static void expect_die(const struct ctgame *g, int purpose)
 {
 	char buf[512];
 
@@ -181,7 +181,7 @@ static void expect_die(const struct cthulhu *g, int purpose)
 }
 
 /* Applies option (what, arg) at the pending choice `ask`. */
-static void pick(struct cthulhu *g, int ask, int what, int arg)
+static void pick(struct ctgame *g, int ask, int what, int arg)
 {
 	char buf[512];
 	int i;
@@ -196,7 +196,7 @@ static void pick(struct cthulhu *g, int ask, int what, int arg)
 }
 
 /* The die for `purpose` shows `face` (1..6). */
-static void roll(struct cthulhu *g, int purpose, int face)
+static void roll(struct ctgame *g, int purpose, int face)
 {
 	expect_die(g, purpose);
 	apply(g, face - 1);
@@ -215,97 +215,97 @@ static int pile_index(const uint8_t *at, int id)
 	return k;
 }
 
-static void draw_relic(struct cthulhu *g, int relic)
+static void draw_relic(struct ctgame *g, int relic)
 {
 	struct game_step st;
 
-	cthulhu_step(g, &st);
-	EXPECT(st.node == GAME_NODE_CHANCE && st.kind == CTHULHU_ROLL_RELIC);
+	ctgame_step(g, &st);
+	EXPECT(st.node == GAME_NODE_CHANCE && st.kind == CTGAME_ROLL_RELIC);
 	apply(g, pile_index(g->relic_at, relic));
 }
 
-static void draw_card(struct cthulhu *g, int card)
+static void draw_card(struct ctgame *g, int card)
 {
 	struct game_step st;
 
-	cthulhu_step(g, &st);
-	EXPECT(st.node == GAME_NODE_CHANCE && st.kind == CTHULHU_ROLL_CARD);
+	ctgame_step(g, &st);
+	EXPECT(st.node == GAME_NODE_CHANCE && st.kind == CTGAME_ROLL_CARD);
 	apply(g, pile_index(g->card_at, card));
 }
 
-static int in_tile_deck(const struct cthulhu *g, int t)
+static int in_tile_deck(const struct ctgame *g, int t)
 {
-	return g->map.where[t] == CMAP_UNPLACED && !(g->tile_discard >> t & 1);
+	return g->map.where[t] == CTMAP_UNPLACED && !(g->tile_discard >> t & 1);
 }
 
-static int tile_deck(const struct cthulhu *g)
+static int tile_deck(const struct ctgame *g)
 {
 	int n = 0;
 
-	for (int t = 0; t < CMAP_TILES; t++)
+	for (int t = 0; t < CTMAP_TILES; t++)
 		n += in_tile_deck(g, t);
 	return n;
 }
 
-static void draw_tile(struct cthulhu *g, int tile)
+static void draw_tile(struct ctgame *g, int tile)
 {
 	struct game_step st;
 	int k = 0;
 
-	cthulhu_step(g, &st);
-	EXPECT(st.node == GAME_NODE_CHANCE && st.kind == CTHULHU_ROLL_TILE);
+	ctgame_step(g, &st);
+	EXPECT(st.node == GAME_NODE_CHANCE && st.kind == CTGAME_ROLL_TILE);
 	EXPECT(in_tile_deck(g, tile));
 	for (int t = 0; t < tile; t++)
 		k += in_tile_deck(g, t);
 	apply(g, k);
 }
 
-static void apply(struct cthulhu *g, int v)
+static void apply(struct ctgame *g, int v)
 {
 	struct game_events ev;
 	int rc;
 
 	ev.n = 0;
-	rc = cthulhu_apply(g, v, &ev);
+	rc = ctgame_apply(g, v, &ev);
 	if (rc != GAME_OK)
 		fail_msg("%s: value %d refused (%d)", row, v, rc);
 	record(&ev);
 	check(g);
 }
 
-static void begin(struct cthulhu *g, int seat)
+static void begin(struct ctgame *g, int seat)
 {
 	struct game_events ev;
 
 	ev.n = 0;
 	check(g);
-	EXPECT_EQ(cthulhu_begin_turn(g, seat, &ev), GAME_OK);
+	EXPECT_EQ(ctgame_begin_turn(g, seat, &ev), GAME_OK);
 	record(&ev);
 	check(g);
 }
 
 /* ---- the driver: default values until a stop condition ---- */
 
-typedef int (*stop_fn)(const struct cthulhu *g, int arg);
+typedef int (*stop_fn)(const struct ctgame *g, int arg);
 
-static int stop_ask(const struct cthulhu *g, int ask)
+static int stop_ask(const struct ctgame *g, int ask)
 {
 	return is_choice(g, ask);
 }
 
-static int stop_die(const struct cthulhu *g, int purpose)
+static int stop_die(const struct ctgame *g, int purpose)
 {
 	return is_die(g, purpose);
 }
 
-static int stop_moment(const struct cthulhu *g, int moment)
+static int stop_moment(const struct ctgame *g, int moment)
 {
-	return is_choice(g, CA_PLAY) && cthulhu_moment(g) == moment;
+	return is_choice(g, CA_PLAY) && ctgame_moment(g) == moment;
 }
 
 static int turn_mark;
 
-static int stop_turn(const struct cthulhu *g, int seat)
+static int stop_turn(const struct ctgame *g, int seat)
 {
 	(void)g;
 	return find_ev(turn_mark, CV_TURN, seat, ANY, ANY) >= 0;
@@ -325,28 +325,28 @@ static int default_face(int purpose)
 
 /* Cards drawn by default: Automatic cards, which do nothing before their
  * holder's next step 1. */
-static int quiet_card(const struct cthulhu *g)
+static int quiet_card(const struct ctgame *g)
 {
 	static const int kinds[] = { CK_JAMMED, CK_ANKLE,   CK_POWDER,    CK_WHISPERS,
 		                     CK_KNOCK,  CK_WINGS,   CK_OMEN,      CK_FOG,
 		                     CK_NERVES, CK_DEADEYE, CK_SECONDWIND };
 
 	for (size_t i = 0; i < COUNT(kinds); i++)
-		for (int c = 0; c < CTHULHU_CARDS; c++)
-			if (cthulhu_card_kind(c) == (int)kinds[i] && g->card_at[c] == CW_DECK)
+		for (int c = 0; c < CTGAME_CARDS; c++)
+			if (ctgame_card_kind(c) == (int)kinds[i] && g->card_at[c] == CW_DECK)
 				return pile_index(g->card_at, c);
 	return 0;
 }
 
-static int default_value(struct cthulhu *g, const struct game_step *st)
+static int default_value(struct ctgame *g, const struct game_step *st)
 {
 	int i;
 
 	if (st->node == GAME_NODE_CHANCE) {
 		switch (st->kind) {
-		case CTHULHU_ROLL_DIE:
+		case CTGAME_ROLL_DIE:
 			return default_face(g->die_for) - 1;
-		case CTHULHU_ROLL_CARD:
+		case CTGAME_ROLL_CARD:
 			return quiet_card(g);
 		default:
 			return 0;
@@ -365,12 +365,12 @@ static int default_value(struct cthulhu *g, const struct game_step *st)
 	default:
 		break;
 	}
-	return cthulhu_policy_baseline(g, st, NULL);
+	return ctgame_policy_baseline(g, st, NULL);
 }
 
 /* Applies default values until `stop` holds (or the game is over, which
  * fails unless `over_ok`). */
-static void drive_ex(struct cthulhu *g, stop_fn stop, int arg, int over_ok)
+static void drive_ex(struct ctgame *g, stop_fn stop, int arg, int over_ok)
 {
 	turn_mark = nlog;
 	for (int i = 0; i < 20000; i++) {
@@ -378,7 +378,7 @@ static void drive_ex(struct cthulhu *g, stop_fn stop, int arg, int over_ok)
 
 		if (stop(g, arg))
 			return;
-		cthulhu_step(g, &st);
+		ctgame_step(g, &st);
 		if (st.node == GAME_NODE_OVER) {
 			if (over_ok)
 				return;
@@ -389,19 +389,19 @@ static void drive_ex(struct cthulhu *g, stop_fn stop, int arg, int over_ok)
 	fail_msg("%s: the driver did not reach its stop", row);
 }
 
-static void drive(struct cthulhu *g, stop_fn stop, int arg)
+static void drive(struct ctgame *g, stop_fn stop, int arg)
 {
 	drive_ex(g, stop, arg, 0);
 }
 
-static int never(const struct cthulhu *g, int arg)
+static int never(const struct ctgame *g, int arg)
 {
 	(void)g;
 	(void)arg;
 	return 0;
 }
 
-static void drive_to_end(struct cthulhu *g)
+static void drive_to_end(struct ctgame *g)
 {
 	drive_ex(g, never, 0, 1);
 	EXPECT(is_over(g));
@@ -409,58 +409,58 @@ static void drive_to_end(struct cthulhu *g)
 
 /* ---- positions ---- */
 
-static void fresh(struct cthulhu *g, int players)
+static void fresh(struct ctgame *g, int players)
 {
 	struct game_setup s = { .players = players };
 
-	assert_int_equal(cthulhu_init(g, &s), GAME_OK);
+	assert_int_equal(ctgame_init(g, &s), GAME_OK);
 	nlog = 0;
 	memset(plays_seen, 0, sizeof plays_seen);
 }
 
 /* The square at global (gx, gy); it must exist. */
-static int S(const struct cthulhu *g, int gx, int gy)
+static int S(const struct ctgame *g, int gx, int gy)
 {
-	int sq = cmap_find(&g->map, gx, gy);
+	int sq = ctmap_find(&g->map, gx, gy);
 
 	if (sq < 0)
 		fail_msg("%s: no square %d,%d", row, gx, gy);
 	return sq;
 }
 
-static void lay(struct cthulhu *g, int tile, int tx, int ty, int rot)
+static void lay(struct ctgame *g, int tile, int tx, int ty, int rot)
 {
-	EXPECT_EQ(g->map.where[tile], CMAP_UNPLACED);
-	cmap_place(&g->map, tile, (struct cmap_option){ (int8_t)tx, (int8_t)ty, (uint8_t)rot },
-	           CMAP_STRICT);
+	EXPECT_EQ(g->map.where[tile], CTMAP_UNPLACED);
+	ctmap_place(&g->map, tile, (struct ctmap_option){ (int8_t)tx, (int8_t)ty, (uint8_t)rot },
+	            CTMAP_STRICT);
 }
 
 /* A site on the map, face down (B10), activated as the next one. */
-static void lay_activated(struct cthulhu *g, int tile, int tx, int ty, int rot)
+static void lay_activated(struct ctgame *g, int tile, int tx, int ty, int rot)
 {
 	lay(g, tile, tx, ty, rot);
-	cmap_activate(&g->map, tile);
+	ctmap_activate(&g->map, tile);
 	g->activated++;
-	g->act_order[tile - CMAP_SITE_FIRST] = g->activated;
+	g->act_order[tile - CTMAP_SITE_FIRST] = g->activated;
 }
 
 /* An activated site that left the map by B9 (it still counts). */
-static void gone_activated(struct cthulhu *g, int tile)
+static void gone_activated(struct ctgame *g, int tile)
 {
-	g->map.where[tile] = CMAP_REMOVED;
+	g->map.where[tile] = CTMAP_REMOVED;
 	g->activated++;
-	g->act_order[tile - CMAP_SITE_FIRST] = g->activated;
+	g->act_order[tile - CTMAP_SITE_FIRST] = g->activated;
 }
 
 /* A site sanctified earlier by `seat`. */
-static void sanctified_by(struct cthulhu *g, int tile, int seat)
+static void sanctified_by(struct ctgame *g, int tile, int seat)
 {
-	g->map.where[tile] = CMAP_SANCTIFIED;
+	g->map.where[tile] = CTMAP_SANCTIFIED;
 	g->sanctified++;
-	g->p[seat].sites |= (uint8_t)(1 << (tile - CMAP_SITE_FIRST));
+	g->p[seat].sites |= (uint8_t)(1 << (tile - CTMAP_SITE_FIRST));
 }
 
-static uint16_t *supply_of(struct cthulhu *g, int bit)
+static uint16_t *supply_of(struct ctgame *g, int bit)
 {
 	switch (bit) {
 	case CS_CULTIST:
@@ -475,7 +475,7 @@ static uint16_t *supply_of(struct cthulhu *g, int bit)
 }
 
 /* Puts figures or tokens (CS_* bits) from the supply on a square. */
-static void put(struct cthulhu *g, int sq, int bits)
+static void put(struct ctgame *g, int sq, int bits)
 {
 	for (int bit = 1; bit <= CS_BULLET; bit <<= 1) {
 		uint16_t *supply = supply_of(g, bit);
@@ -490,7 +490,7 @@ static void put(struct cthulhu *g, int sq, int bits)
 }
 
 /* Puts them back in the supply. */
-static void take(struct cthulhu *g, int sq, int bits)
+static void take(struct ctgame *g, int sq, int bits)
 {
 	for (int bit = 1; bit <= CS_BULLET; bit <<= 1)
 		if (bits & bit & g->square[sq]) {
@@ -500,10 +500,10 @@ static void take(struct cthulhu *g, int sq, int bits)
 }
 
 /* Moves a card of `kind` from the event deck to `where`; returns its id. */
-static int card_to(struct cthulhu *g, int kind, int where)
+static int card_to(struct ctgame *g, int kind, int where)
 {
-	for (int c = 0; c < CTHULHU_CARDS; c++)
-		if (cthulhu_card_kind(c) == kind && g->card_at[c] == CW_DECK) {
+	for (int c = 0; c < CTGAME_CARDS; c++)
+		if (ctgame_card_kind(c) == kind && g->card_at[c] == CW_DECK) {
 			g->card_at[c] = (uint8_t)where;
 			return c;
 		}
@@ -511,7 +511,7 @@ static int card_to(struct cthulhu *g, int kind, int where)
 	return -1;
 }
 
-static int give(struct cthulhu *g, int seat, int kind)
+static int give(struct ctgame *g, int seat, int kind)
 {
 	int c = card_to(g, kind, CW_HAND + seat);
 
@@ -519,16 +519,16 @@ static int give(struct cthulhu *g, int seat, int kind)
 	return c;
 }
 
-static int arm(struct cthulhu *g, int seat, int kind)
+static int arm(struct ctgame *g, int seat, int kind)
 {
 	int c = card_to(g, kind, CW_PLAY + seat);
 
-	g->uses[c] = cthulhu_card(kind)->uses;
+	g->uses[c] = ctgame_card(kind)->uses;
 	return c;
 }
 
 /* `seat` takes n relics of `type` from the relic deck. */
-static void hold(struct cthulhu *g, int seat, int type, int n)
+static void hold(struct ctgame *g, int seat, int type, int n)
 {
 	for (int r = type * 16; r < type * 16 + 16 && n > 0; r++)
 		if (g->relic_at[r] == CW_DECK) {
@@ -539,32 +539,32 @@ static void hold(struct cthulhu *g, int seat, int type, int n)
 	EXPECT_EQ(n, 0);
 }
 
-static void hold_all_types(struct cthulhu *g, int seat)
+static void hold_all_types(struct ctgame *g, int seat)
 {
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		hold(g, seat, t, 1);
 }
 
-static void set_hearts(struct cthulhu *g, int seat, int h)
+static void set_hearts(struct ctgame *g, int seat, int h)
 {
 	g->hearts = (uint16_t)(g->hearts + g->p[seat].hearts - h);
 	g->p[seat].hearts = (uint8_t)h;
 }
 
-static void set_bullets(struct cthulhu *g, int seat, int b)
+static void set_bullets(struct ctgame *g, int seat, int b)
 {
 	g->bullets = (uint16_t)(g->bullets + g->p[seat].bullets - b);
 	g->p[seat].bullets = (uint8_t)b;
 }
 
-static void set_sanity(struct cthulhu *g, int seat, int s, int start)
+static void set_sanity(struct ctgame *g, int seat, int s, int start)
 {
 	g->p[seat].sanity = (uint8_t)s;
 	g->p[seat].start = (uint8_t)start;
 }
 
 /* A seat eliminated before the position starts. */
-static void knock_out(struct cthulhu *g, int seat)
+static void knock_out(struct ctgame *g, int seat)
 {
 	set_hearts(g, seat, 0);
 	set_bullets(g, seat, 0);
@@ -591,7 +591,7 @@ static void knock_out(struct cthulhu *g, int seat)
  */
 enum { RING_T26 = 1, RING_T27 = 2, RING_EMPTY = 4 };
 
-static void ring(struct cthulhu *g, int players, int flags)
+static void ring(struct ctgame *g, int players, int flags)
 {
 	fresh(g, players);
 	lay(g, T(12), 0, -1, 1);
@@ -610,46 +610,46 @@ static void ring(struct cthulhu *g, int players, int flags)
 	}
 }
 
-static void arena(struct cthulhu *g, int players)
+static void arena(struct ctgame *g, int players)
 {
 	ring(g, players, RING_T26 | RING_T27);
-	EXPECT_EQ(cmap_streets(&g->map, NULL), 0);
+	EXPECT_EQ(ctmap_streets(&g->map, NULL), 0);
 	check(g);
 }
 
 /* Every non-site tile but those of `keep` placed (strict options, a middle
  * one each time): a map with room for whole supplies. */
-static void big_map(struct cthulhu *g, int players, uint32_t keep)
+static void big_map(struct ctgame *g, int players, uint32_t keep)
 {
 	fresh(g, players);
 	for (int pass = 0; pass < 4; pass++)
-		for (int t = T(3); t < CMAP_SITE_FIRST; t++) {
-			struct cmap_option o[CMAP_OPTIONS_MAX];
+		for (int t = T(3); t < CTMAP_SITE_FIRST; t++) {
+			struct ctmap_option o[CTMAP_OPTIONS_MAX];
 			int n;
 
-			if (g->map.where[t] != CMAP_UNPLACED || (keep >> t & 1))
+			if (g->map.where[t] != CTMAP_UNPLACED || (keep >> t & 1))
 				continue;
-			n = cmap_options(&g->map, t, CMAP_STRICT, o);
+			n = ctmap_options(&g->map, t, CTMAP_STRICT, o);
 			if (n)
-				cmap_place(&g->map, t, o[n / 2], CMAP_STRICT);
+				ctmap_place(&g->map, t, o[n / 2], CTMAP_STRICT);
 		}
-	for (int t = T(3); t < CMAP_SITE_FIRST; t++)
-		EXPECT_EQ(g->map.where[t], (keep >> t & 1) ? CMAP_UNPLACED : CMAP_PLACED);
+	for (int t = T(3); t < CTMAP_SITE_FIRST; t++)
+		EXPECT_EQ(g->map.where[t], (keep >> t & 1) ? CTMAP_UNPLACED : CTMAP_PLACED);
 	check(g);
 }
 
 /* Puts `bit` on squares off the Church, T02 and the sites, in reading
  * order, until the supply holds `leave`. */
-static void park(struct cthulhu *g, int bit, int leave)
+static void park(struct ctgame *g, int bit, int leave)
 {
-	int16_t all[CMAP_SQUARES];
-	int n = cmap_squares(&g->map, all);
+	int16_t all[CTMAP_SQUARES];
+	int n = ctmap_squares(&g->map, all);
 	uint16_t *supply = supply_of(g, bit);
 
 	for (int i = 0; i<n && * supply> leave; i++) {
 		int t = all[i] / 9;
 
-		if (t <= T(2) || t >= CMAP_SITE_FIRST || (g->square[all[i]] & bit))
+		if (t <= T(2) || t >= CTMAP_SITE_FIRST || (g->square[all[i]] & bit))
 			continue;
 		put(g, all[i], bit);
 	}
@@ -664,9 +664,9 @@ static void park(struct cthulhu *g, int bit, int leave)
 static void test_b11_dealer_and_first_player(void **unused)
 {
 	(void)unused;
-	for (int n = CTHULHU_MIN; n <= CTHULHU_MAX; n++)
+	for (int n = CTGAME_MIN; n <= CTGAME_MAX; n++)
 		for (int d = 0; d < n; d += n - 1) {
-			struct cthulhu g;
+			struct ctgame g;
 			struct game_step st;
 			int first = (d + 1) % n;
 			char name[64];
@@ -674,9 +674,9 @@ static void test_b11_dealer_and_first_player(void **unused)
 			snprintf(name, sizeof name, "%d players, dealer %d", n, d);
 			row = name;
 			fresh(&g, n);
-			cthulhu_step(&g, &st);
+			ctgame_step(&g, &st);
 			EXPECT_EQ(st.node, GAME_NODE_CHANCE);
-			EXPECT_EQ(st.kind, CTHULHU_ROLL_DEALER);
+			EXPECT_EQ(st.kind, CTGAME_ROLL_DEALER);
 			EXPECT_EQ(st.count, n);
 			apply(&g, d);
 			EXPECT(find_ev(0, CV_DEALER, d, first, ANY) >= 0);
@@ -684,8 +684,8 @@ static void test_b11_dealer_and_first_player(void **unused)
 			for (int i = 0; i < 3 * n; i++) {
 				int at = nlog, k;
 
-				cthulhu_step(&g, &st);
-				EXPECT_EQ(st.kind, CTHULHU_ROLL_CARD);
+				ctgame_step(&g, &st);
+				EXPECT_EQ(st.kind, CTGAME_ROLL_CARD);
 				apply(&g, 0);
 				k = find_ev(at, CV_DEAL, ANY, ANY, ANY);
 				EXPECT(k >= 0);
@@ -703,21 +703,21 @@ static void test_b11_dealer_and_first_player(void **unused)
  * empty; every other tile in the map deck. */
 static void test_b12_church_and_t02_setup(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B12";
 	fresh(&g, 4);
 	apply(&g, 2);
 	drive(&g, stop_die, CD_MOVE); /* dealt, and the first turn under way */
-	EXPECT_EQ(cmap_at(&g.map, 0, 0), T(1));
-	EXPECT_EQ(cmap_at(&g.map, 1, 0), T(2));
+	EXPECT_EQ(ctmap_at(&g.map, 0, 0), T(1));
+	EXPECT_EQ(ctmap_at(&g.map, 1, 0), T(2));
 	EXPECT_EQ(g.map.rot[T(1)], 0);
 	EXPECT_EQ(g.map.rot[T(2)], 0);
 	for (int l = 0; l < 18; l++)
 		EXPECT_EQ(g.square[l], 0);
-	EXPECT_EQ(g.map.where[T(1)], CMAP_PLACED);
-	EXPECT_EQ(g.map.where[T(2)], CMAP_PLACED);
+	EXPECT_EQ(g.map.where[T(1)], CTMAP_PLACED);
+	EXPECT_EQ(g.map.where[T(2)], CTMAP_PLACED);
 	/* the first turn's map-tile step drew from the other 28 */
 	EXPECT_EQ(count_ev(0, CV_PLACE, ANY, ANY, ANY), 1);
 	EXPECT_EQ(tile_deck(&g) + 1 + __builtin_popcount(g.tile_discard), 28);
@@ -728,40 +728,40 @@ static void test_b12_church_and_t02_setup(void **unused)
 static void test_b13_pawns_start_in_church(void **unused)
 {
 	(void)unused;
-	for (int n = CTHULHU_MIN; n <= CTHULHU_MAX; n++) {
-		struct cthulhu g;
+	for (int n = CTGAME_MIN; n <= CTGAME_MAX; n++) {
+		struct ctgame g;
 
 		row = "B13";
 		fresh(&g, n);
-		EXPECT_EQ(cmap_gx(&g.map, CHURCH), 1);
-		EXPECT_EQ(cmap_gy(&g.map, CHURCH), 1);
-		EXPECT_EQ(cmap_square_kind(&g.map, CHURCH), CMAP_INTERIOR);
-		for (int s = 0; s < CTHULHU_MAX; s++)
+		EXPECT_EQ(ctmap_gx(&g.map, CHURCH), 1);
+		EXPECT_EQ(ctmap_gy(&g.map, CHURCH), 1);
+		EXPECT_EQ(ctmap_square_kind(&g.map, CHURCH), CTMAP_INTERIOR);
+		for (int s = 0; s < CTGAME_MAX; s++)
 			EXPECT_EQ(g.p[s].sq, s < n ? CHURCH : -1);
 		check(&g);
 	}
 }
 
-static int stop_chance(const struct cthulhu *g, int kind)
+static int stop_chance(const struct ctgame *g, int kind)
 {
 	struct game_step st;
 
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	return st.node == GAME_NODE_CHANCE && st.kind == kind;
 }
 
-static void draw_any_relic(struct cthulhu *g)
+static void draw_any_relic(struct ctgame *g)
 {
-	EXPECT(stop_chance(g, CTHULHU_ROLL_RELIC));
+	EXPECT(stop_chance(g, CTGAME_ROLL_RELIC));
 	apply(g, 0);
 }
 
 /* The option arguments of the pending choice that are squares, as global
  * coordinates, compared with the list `want` ({gx, gy} pairs). */
-static void expect_squares(const struct cthulhu *g, const int (*want)[2], int n)
+static void expect_squares(const struct ctgame *g, const int (*want)[2], int n)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int k = cthulhu_options(g, o);
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int k = ctgame_options(g, o);
 	char buf[512];
 
 	describe(g, buf, sizeof buf);
@@ -783,7 +783,7 @@ static void expect_squares(const struct cthulhu *g, const int (*want)[2], int n)
  * placed in step 1 included. */
 static void test_b14_fights_after_step_one(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int card, arrive, fight;
 
 	(void)unused;
@@ -835,7 +835,7 @@ static void test_b15_step5_refills_to_three(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 
 		row = rows[r].name;
 		arena(&g, 2);
@@ -851,7 +851,7 @@ static void test_b15_step5_refills_to_three(void **unused)
 /* B16: the step-11 discard is the turn's last act. */
 static void test_b16_discard_is_last_act(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int at, discard, turn;
 
 	(void)unused;
@@ -891,7 +891,7 @@ static void test_b17_eliminated_turn_ends(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int elim;
 
 		row = rows[r].name;
@@ -926,7 +926,7 @@ static void test_b17_eliminated_turn_ends(void **unused)
 
 static void test_b18_one_card_per_round_and_reaction_window(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	int at;
 
@@ -938,13 +938,13 @@ static void test_b18_one_card_per_round_and_reaction_window(void **unused)
 	give(&g, 0, CK_STASH);
 	give(&g, 0, CK_HYMN);
 	begin(&g, 0);
-	EXPECT_EQ(cthulhu_moment(&g), CM_PP1);
+	EXPECT_EQ(ctgame_moment(&g), CM_PP1);
 	EXPECT(opt_find(&g, CO_CARD, CK_HYMN) >= 0);
 	pick(&g, CA_PLAY, CO_CARD, CK_STASH);
 	EXPECT_EQ(g.p[0].bullets, 5);
 	drive(&g, stop_ask, CA_DISCARD);
 	EXPECT_EQ(plays_seen[0], 0); /* Hymn at Dawn stayed in hand at PP2-PP5 */
-	EXPECT_EQ(cthulhu_in_hand(&g, 0, CK_HYMN), 1);
+	EXPECT_EQ(ctgame_in_hand(&g, 0, CK_HYMN), 1);
 
 	row = "B18: React and Any cards in another player's reaction window, not at one's own "
 	      "play points";
@@ -957,9 +957,9 @@ static void test_b18_one_card_per_round_and_reaction_window(void **unused)
 	roll(&g, CD_MOVE, 4); /* 4 + 3 hearts */
 	EXPECT_EQ(plays_seen[0], 0);
 	expect_choice(&g, CA_PLAY);
-	cthulhu_step(&g, &st);
+	ctgame_step(&g, &st);
 	EXPECT_EQ(st.seat, 1);
-	EXPECT_EQ(cthulhu_moment(&g), CM_RW);
+	EXPECT_EQ(ctgame_moment(&g), CM_RW);
 	EXPECT_EQ(opt_count(&g, ANY), 3); /* pass, Fog, Stash */
 	EXPECT(opt_find(&g, CO_CARD, CK_STASH) >= 0);
 	at = nlog;
@@ -972,7 +972,7 @@ static void test_b18_one_card_per_round_and_reaction_window(void **unused)
 	/* seat 1's own turn starts a new round for it: the Stash is offered */
 	EXPECT_EQ(g.p[1].played, 0);
 	expect_choice(&g, CA_PLAY);
-	EXPECT_EQ(cthulhu_moment(&g), CM_PP1);
+	EXPECT_EQ(ctgame_moment(&g), CM_PP1);
 	EXPECT(opt_find(&g, CO_CARD, CK_STASH) >= 0);
 
 	row = "B18: a player who played in their own turn has no reaction window before it comes "
@@ -993,7 +993,7 @@ static void test_b18_one_card_per_round_and_reaction_window(void **unused)
  * hearts lost or gained later do not change it. */
 static void test_b19_movement_total_fixed(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int at;
 
 	(void)unused;
@@ -1007,7 +1007,7 @@ static void test_b19_movement_total_fixed(void **unused)
 	roll(&g, CD_MOVE, 4);
 	EXPECT(find_ev(at, CV_TOTAL_MOVE, 0, 4, 7) >= 0);
 	EXPECT_EQ(g.total, 7);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	roll(&g, CD_COMBAT, 1);
 	pick(&g, CA_FAILED, CO_LOSE, ANY);
 	EXPECT_EQ(g.p[0].hearts, 2);
@@ -1016,7 +1016,7 @@ static void test_b19_movement_total_fixed(void **unused)
 	expect_choice(&g, CA_MOVE);
 	EXPECT_EQ(g.total, 7);
 	EXPECT_EQ(g.left, 6);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	EXPECT_EQ(g.p[0].hearts, 3); /* the heart token */
 	EXPECT_EQ(g.total, 7);
 	EXPECT_EQ(g.left, 5);
@@ -1046,7 +1046,7 @@ static void test_b20_token_collection(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int sq, kills, last_kill = -1, token;
 
 		row = rows[r].name;
@@ -1058,7 +1058,7 @@ static void test_b20_token_collection(void **unused)
 		drive(&g, stop_die, CD_MOVE);
 		if (!rows[r].own) {
 			roll(&g, CD_MOVE, 1);
-			pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+			pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 			drive(&g, stop_ask, CA_MOVE);
 		}
 		EXPECT_EQ(g.p[0].hearts, rows[r].hearts_after);
@@ -1081,7 +1081,7 @@ static void test_b20_token_collection(void **unused)
  * steps 3-4 still fight. */
 static void test_b21_elder_sign(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int at;
 
 	(void)unused;
@@ -1099,20 +1099,20 @@ static void test_b21_elder_sign(void **unused)
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 1);
 	at = nlog;
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	expect_choice(&g, CA_MOVE); /* not stopped by the cultist */
 	EXPECT_EQ(count_ev(at, CV_FIGHT, ANY, ANY, ANY), 0);
 	EXPECT_EQ(g.left, 3);
 	EXPECT(g.square[S(&g, 2, 1)] & CS_BULLET);
 	EXPECT_EQ(g.p[0].bullets, 3);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	roll(&g, CD_SANITY, 1); /* the byakhee's square: a check, lost */
 	expect_choice(&g, CA_MOVE);
 	EXPECT_EQ(count_ev(at, CV_FIGHT, ANY, ANY, ANY), 0);
 	EXPECT_EQ(g.p[0].sanity, 4);
 	EXPECT(g.square[S(&g, 3, 1)] & CS_HEART);
 	EXPECT_EQ(g.p[0].hearts, 3);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	EXPECT_EQ(g.p[0].sq, S(&g, 4, 1));
 	EXPECT_EQ(count_ev(0, CV_ROLL, 0, CD_SANITY, ANY), 1);
 }
@@ -1121,7 +1121,7 @@ static void test_b21_elder_sign(void **unused)
  * elimination. */
 static void test_b22_movement_ends_at_once(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int at;
 
 	(void)unused;
@@ -1133,7 +1133,7 @@ static void test_b22_movement_ends_at_once(void **unused)
 	begin(&g, 0);
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 6);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	roll(&g, CD_COMBAT, 1); /* no bullets: the last heart goes */
 	EXPECT(find_ev(0, CV_DEFEAT, 0, ANY, ANY) >= 0);
 	expect_die(&g, CD_CULTISTS);
@@ -1148,7 +1148,7 @@ static void test_b22_movement_ends_at_once(void **unused)
 	begin(&g, 0);
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 6);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	roll(&g, CD_SANITY, 1);
 	EXPECT(find_ev(0, CV_INSANE, 0, 4, ANY) >= 0);
 	roll(&g, CD_COMBAT, 6);
@@ -1167,11 +1167,11 @@ static void test_b22_movement_ends_at_once(void **unused)
 	begin(&g, 0);
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 1);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	roll(&g, CD_COMBAT, 6);
 	draw_any_relic(&g);
 	expect_choice(&g, CA_PLAY);
-	EXPECT_EQ(cthulhu_moment(&g), CM_PP4);
+	EXPECT_EQ(ctgame_moment(&g), CM_PP4);
 	EXPECT_EQ(g.left, 3);
 	at = nlog;
 	pick(&g, CA_PLAY, CO_SANCTIFY, ANY);
@@ -1190,7 +1190,7 @@ static void test_b22_movement_ends_at_once(void **unused)
 	begin(&g, 0);
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 6);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	at = nlog;
 	roll(&g, CD_COMBAT, 1);
 	EXPECT(find_ev(at, CV_ELIMINATED, 0, ANY, ANY) >= 0);
@@ -1217,7 +1217,7 @@ static void test_b23_bullets_exact_payment(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int at, supply;
 
 		row = rows[r].name;
@@ -1268,7 +1268,7 @@ static void test_b24_weapon_declared_each_roll(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int card;
 
 		row = rows[r].name;
@@ -1295,7 +1295,7 @@ static void test_b24_weapon_declared_each_roll(void **unused)
 /* B25: one sanity check per fight with a byakhee, before its first roll. */
 static void test_b25_one_sanity_check_per_fight(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int check1, combat1;
 
 	(void)unused;
@@ -1320,7 +1320,7 @@ static void test_b25_one_sanity_check_per_fight(void **unused)
 	/* another fight, another check */
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 1);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	roll(&g, CD_SANITY, 6);
 	EXPECT_EQ(count_ev(0, CV_ROLL, 0, CD_SANITY, ANY), 2);
 }
@@ -1329,8 +1329,8 @@ static void test_b25_one_sanity_check_per_fight(void **unused)
  * eliminated: a failed roll offers no way out. */
 static void test_b26_no_leaving_a_fight(void **unused)
 {
-	struct cthulhu g;
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctgame g;
+	struct ctgame_option o[CTGAME_OPTIONS];
 	int n;
 
 	(void)unused;
@@ -1343,13 +1343,13 @@ static void test_b26_no_leaving_a_fight(void **unused)
 	put(&g, S(&g, 4, 1), CS_CULTIST);
 	begin(&g, 0);
 	roll(&g, CD_COMBAT, 1);
-	n = cthulhu_options(&g, o);
+	n = ctgame_options(&g, o);
 	EXPECT_EQ(n, 2); /* a heart or Deadeye; too few bullets; no way out */
 	for (int i = 0; i < n; i++)
 		EXPECT(o[i].what == CO_LOSE || o[i].what == CO_CARD);
 	pick(&g, CA_FAILED, CO_LOSE, ANY);
 	roll(&g, CD_COMBAT, 3); /* the same fight goes on */
-	n = cthulhu_options(&g, o);
+	n = ctgame_options(&g, o);
 	EXPECT_EQ(n, 3);
 	for (int i = 0; i < n; i++)
 		EXPECT(o[i].what == CO_SPEND || o[i].what == CO_LOSE || o[i].what == CO_CARD);
@@ -1366,7 +1366,7 @@ static void test_b26_no_leaving_a_fight(void **unused)
 /* B27: a gain larger than the supply gives what is left. */
 static void test_b27_gain_limited_by_supply(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B27: bullets (E16 with 2 bullets in the supply)";
@@ -1393,7 +1393,7 @@ static void test_b27_gain_limited_by_supply(void **unused)
 /* B28: no effect raises s above S, and S never increases. */
 static void test_b28_sanity_capped_at_start(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B28: E17 raises s up to S only";
@@ -1420,7 +1420,7 @@ static void test_b28_sanity_capped_at_start(void **unused)
 /* B29: at 0 sanity there are no sanity checks, losses or gains. */
 static void test_b29_zero_sanity_skips_checks(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B29: no gain at 0 (E17)";
@@ -1450,7 +1450,7 @@ static void test_b29_zero_sanity_skips_checks(void **unused)
  * 3-4 on the current square, steps 8-10 and the step-11 discard. */
 static void test_b30_insane_in_own_turn(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B30";
@@ -1486,7 +1486,7 @@ static void test_b30_insane_in_own_turn(void **unused)
 	begin(&g, 0);
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 6);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	roll(&g, CD_SANITY, 1);
 	EXPECT(find_ev(0, CV_INSANE, 0, 4, ANY) >= 0);
 	roll(&g, CD_COMBAT, 6);
@@ -1502,7 +1502,7 @@ static void test_b30_insane_in_own_turn(void **unused)
  * to S when the turn comes. */
 static void test_b31_insane_outside_own_turn(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int turn;
 
 	(void)unused;
@@ -1514,7 +1514,7 @@ static void test_b31_insane_outside_own_turn(void **unused)
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 1);
 	expect_choice(&g, CA_PLAY);
-	EXPECT_EQ(cthulhu_moment(&g), CM_RW);
+	EXPECT_EQ(ctgame_moment(&g), CM_RW);
 	pick(&g, CA_PLAY, CO_CARD, CK_STASH);
 	EXPECT_EQ(g.p[1].bullets, 6);
 	drive(&g, stop_turn, 1);
@@ -1541,7 +1541,7 @@ static void test_b32_defeat_sets_three_and_three(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int supply;
 
 		row = rows[r].name;
@@ -1563,7 +1563,7 @@ static void test_b32_defeat_sets_three_and_three(void **unused)
 /* B33: insanity and a defeat in the same turn each lower S. */
 static void test_b33_insanity_and_defeat_both_lower_start(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int insane, defeat;
 
 	(void)unused;
@@ -1599,7 +1599,7 @@ static void test_b34_defeat_on_site_activates(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int loser = rows[r].loser, byakhee;
 
 		row = rows[r].name;
@@ -1627,7 +1627,7 @@ static void test_b34_defeat_on_site_activates(void **unused)
 			roll(&g, CD_BRAWL_B, 1);
 		}
 		EXPECT(find_ev(0, CV_ACTIVATE, loser, T(27), 1) >= 0);
-		EXPECT_EQ(g.map.where[T(27)], CMAP_ACTIVATED);
+		EXPECT_EQ(g.map.where[T(27)], CTMAP_ACTIVATED);
 		EXPECT_EQ(g.activated, 1);
 		EXPECT_EQ(g.byakhee, byakhee + 1);
 		EXPECT_EQ(g.p[loser].sq, CHURCH);
@@ -1638,7 +1638,7 @@ static void test_b34_defeat_on_site_activates(void **unused)
  * are skipped; the other steps go on and a card may still be played. */
 static void test_b35_after_defeat_skip_fights_and_movement(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B35";
@@ -1664,7 +1664,7 @@ static void test_b35_after_defeat_skip_fights_and_movement(void **unused)
  * count toward the three. */
 static void test_b36_eliminated_sites_still_count(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B36";
@@ -1678,12 +1678,12 @@ static void test_b36_eliminated_sites_still_count(void **unused)
 	take(&g, S(&g, 8, 0), CS_BYAKHEE);
 	hold_all_types(&g, 0);
 	g.p[0].sq = (int16_t)S(&g, 7, 1);
-	EXPECT_EQ(cthulhu_vp(&g, 1), 12 + 5);
+	EXPECT_EQ(ctgame_vp(&g, 1), 12 + 5);
 	begin(&g, 1);
 	EXPECT(find_ev(0, CV_ELIMINATED, 1, ANY, ANY) >= 0);
-	EXPECT_EQ(cthulhu_vp(&g, 1), 0);
+	EXPECT_EQ(ctgame_vp(&g, 1), 0);
 	EXPECT_EQ(g.sanctified, 2);
-	EXPECT(g.p[1].sites >> (T(28) - CMAP_SITE_FIRST) & 1);
+	EXPECT(g.p[1].sites >> (T(28) - CTMAP_SITE_FIRST) & 1);
 	/* seat 0's turn follows: the third site saves Kingsport */
 	EXPECT_EQ(g.seat, 0);
 	drive(&g, stop_moment, CM_PP2);
@@ -1697,7 +1697,7 @@ static void test_b36_eliminated_sites_still_count(void **unused)
 /* B37: when every player is eliminated the game ends with no winner. */
 static void test_b37_everyone_eliminated(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_result res;
 
 	(void)unused;
@@ -1713,7 +1713,7 @@ static void test_b37_everyone_eliminated(void **unused)
 	EXPECT_EQ(g.winners, 0);
 	EXPECT(find_ev(0, CV_END, -1, CE_NOBODY, 0) >= 0);
 	EXPECT(is_over(&g));
-	cthulhu_result(&g, &res);
+	ctgame_result(&g, &res);
 	EXPECT_EQ(res.over, 1);
 	EXPECT_EQ(res.winner, -1);
 }
@@ -1738,7 +1738,7 @@ static void test_b38_token_kind_exhausted(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int16_t in[9];
 		int k = 0;
 
@@ -1756,9 +1756,9 @@ static void test_b38_token_kind_exhausted(void **unused)
 		EXPECT_EQ(opt_count(&g, CO_MASK), 4);
 		pick(&g, CA_TOKENS, CO_MASK, rows[r].mask);
 		for (int l = 0; l < 9; l++) {
-			int kind = cmap_square_kind(&g.map, T(23) * 9 + l);
+			int kind = ctmap_square_kind(&g.map, T(23) * 9 + l);
 
-			if (kind == CMAP_INTERIOR || kind == CMAP_ENTRANCE)
+			if (kind == CTMAP_INTERIOR || kind == CTMAP_ENTRANCE)
 				in[k++] = (int16_t)(T(23) * 9 + l);
 		}
 		EXPECT_EQ(k, 2);
@@ -1772,7 +1772,7 @@ static void test_b38_token_kind_exhausted(void **unused)
 /* ---- B39-B43: enemies ---- */
 
 /* Gets to step 8 with the cultist die showing `k`. */
-static void to_step8(struct cthulhu *g, int k)
+static void to_step8(struct ctgame *g, int k)
 {
 	drive(g, stop_die, CD_CULTISTS);
 	roll(g, CD_CULTISTS, k);
@@ -1784,7 +1784,7 @@ static void test_b39_cultists_move_one_or_two(void **unused)
 {
 	static const int from_t02[][2] = { { 4, 0 },  { 3, 1 }, { 5, 1 }, { 4, 2 },
 		                           { 4, -1 }, { 2, 1 }, { 6, 1 }, { 4, 3 } };
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B39: k = 2 of three cultists";
@@ -1862,7 +1862,7 @@ static void test_b40_cultists_never_pass_cultists(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int from;
 
 		row = rows[r].name;
@@ -1907,7 +1907,7 @@ static void test_b41_byakhee_move_to_adjacent_tiles(void **unused)
 		{ 4, 0 },  { 3, 1 },  { 4, 1 },  { 5, 1 }, { 4, 2 }, /* T02 */
 		{ 1, 3 },  { 1, 4 },  { 2, 4 },                      /* T14 */
 	};
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B41: the tiles of orthogonally adjacent cells";
@@ -1972,7 +1972,7 @@ static void test_b41_byakhee_move_to_adjacent_tiles(void **unused)
 }
 
 /* The squares of `tile` holding `bit`, as a bitmask of local indexes. */
-static int tile_mask(const struct cthulhu *g, int tile, int bit)
+static int tile_mask(const struct ctgame *g, int tile, int bit)
 {
 	int m = 0;
 
@@ -1987,7 +1987,7 @@ static int tile_mask(const struct cthulhu *g, int tile, int bit)
  * runs out. */
 static void test_b42_supply_exhausted(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B42: a site with no byakhee left: its cultists only";
@@ -2020,7 +2020,7 @@ static void test_b42_supply_exhausted(void **unused)
 	draw_tile(&g, T(3));
 	if (is_choice(&g, CA_TILE))
 		apply(&g, 0);
-	EXPECT_EQ(g.map.where[T(3)], CMAP_PLACED);
+	EXPECT_EQ(g.map.where[T(3)], CTMAP_PLACED);
 	EXPECT_EQ(count_ev(find_ev(0, CV_PLACE, 0, T(3), ANY), CV_ARRIVE, ANY, ANY, ANY), 0);
 	EXPECT_EQ(g.square[T(3) * 9 + 4], 0);
 
@@ -2036,9 +2036,9 @@ static void test_b42_supply_exhausted(void **unused)
 		int in = 0, seen = 0;
 
 		for (int l = 0; l < 9; l++) {
-			int kind = cmap_square_kind(&g.map, T(16) * 9 + l);
+			int kind = ctmap_square_kind(&g.map, T(16) * 9 + l);
 
-			if (kind != CMAP_INTERIOR)
+			if (kind != CTMAP_INTERIOR)
 				continue;
 			EXPECT_EQ(!!(g.square[T(16) * 9 + l] & CS_CULTIST), seen < 2);
 			in |= 1 << l;
@@ -2079,7 +2079,7 @@ static void test_b43_card_figure_fallback(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int byakhee;
 
 		row = rows[r].name;
@@ -2089,11 +2089,11 @@ static void test_b43_card_figure_fallback(void **unused)
 				put(&g, S(&g, rows[r].taken[i][0], rows[r].taken[i][1]),
 				    CS_BYAKHEE);
 		} else {
-			int16_t all[CMAP_SQUARES];
+			int16_t all[CTMAP_SQUARES];
 			int k;
 
 			fresh(&g, 2);
-			k = cmap_squares(&g.map, all);
+			k = ctmap_squares(&g.map, all);
 			EXPECT_EQ(k, 10);
 			for (int i = 0; i < k; i++)
 				put(&g, all[i], CS_BYAKHEE);
@@ -2119,15 +2119,15 @@ static void test_b43_card_figure_fallback(void **unused)
 
 /* The options of the pending CA_RESEED all belong to `tile`; returns how
  * many offer a cultist. */
-static int reseed_cultists(const struct cthulhu *g, int tile)
+static int reseed_cultists(const struct ctgame *g, int tile)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int n = cthulhu_options(g, o), k = 0;
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int n = ctgame_options(g, o), k = 0;
 
 	for (int i = 0; i < n; i++) {
 		EXPECT_EQ(o[i].what, CO_FIGURE);
-		EXPECT_EQ(o[i].arg % CMAP_SQUARES / 9, tile);
-		k += o[i].arg < CMAP_SQUARES;
+		EXPECT_EQ(o[i].arg % CTMAP_SQUARES / 9, tile);
+		k += o[i].arg < CTMAP_SQUARES;
 	}
 	return k;
 }
@@ -2136,8 +2136,8 @@ static int reseed_cultists(const struct cthulhu *g, int tile)
  * 1 byakhee from the supply, on any of its squares. */
 static void test_b44_reseeding_in_step_10(void **unused)
 {
-	struct cthulhu g;
-	struct cmap_option o[CMAP_OPTIONS_MAX];
+	struct ctgame g;
+	struct ctmap_option o[CTMAP_OPTIONS_MAX];
 	int at, byakhee;
 
 	(void)unused;
@@ -2151,7 +2151,7 @@ static void test_b44_reseeding_in_step_10(void **unused)
 	EXPECT_EQ(reseed_cultists(&g, T(27)), 9);
 	byakhee = g.byakhee;
 	at = nlog;
-	pick(&g, CA_RESEED, CO_FIGURE, CMAP_SQUARES + S(&g, 8, 2));
+	pick(&g, CA_RESEED, CO_FIGURE, CTMAP_SQUARES + S(&g, 8, 2));
 	EXPECT(find_ev(at, CV_ARRIVE, -1, S(&g, 8, 2), CS_BYAKHEE) >= 0);
 	EXPECT_EQ(g.byakhee, byakhee - 1);
 	expect_choice(&g, CA_DISCARD);
@@ -2171,8 +2171,8 @@ static void test_b44_reseeding_in_step_10(void **unused)
 
 	row = "B44: no cultist left: a byakhee";
 	big_map(&g, 2, 0);
-	EXPECT(cmap_options(&g.map, T(26), CMAP_STRICT, o) > 0);
-	cmap_place(&g.map, T(26), o[0], CMAP_STRICT);
+	EXPECT(ctmap_options(&g.map, T(26), CTMAP_STRICT, o) > 0);
+	ctmap_place(&g.map, T(26), o[0], CTMAP_STRICT);
 	park(&g, CS_CULTIST, 0);
 	begin(&g, 0);
 	drive(&g, stop_ask, CA_RESEED);
@@ -2181,7 +2181,7 @@ static void test_b44_reseeding_in_step_10(void **unused)
 
 	row = "B44: both supplies empty: nothing to re-seed with";
 	big_map(&g, 2, 0);
-	cmap_place(&g.map, T(26), o[0], CMAP_STRICT);
+	ctmap_place(&g.map, T(26), o[0], CTMAP_STRICT);
 	park(&g, CS_CULTIST, 0);
 	park(&g, CS_BYAKHEE, 0);
 	begin(&g, 0);
@@ -2193,7 +2193,7 @@ static void test_b44_reseeding_in_step_10(void **unused)
 
 /* The sites of the arena with T27 emptied and seat 0 on its centre, able to
  * sanctify it. */
-static void sanctify_position(struct cthulhu *g, int players)
+static void sanctify_position(struct ctgame *g, int players)
 {
 	arena(g, players);
 	take(g, S(g, 8, 0), CS_BYAKHEE);
@@ -2206,7 +2206,7 @@ static void sanctify_position(struct cthulhu *g, int players)
  * pawn was moved to; during step 7 it ends the movement (B22). */
 static void test_b45_sanctify_at_pp2_then_move(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int at;
 
 	(void)unused;
@@ -2214,21 +2214,21 @@ static void test_b45_sanctify_at_pp2_then_move(void **unused)
 	sanctify_position(&g, 2);
 	begin(&g, 0);
 	expect_choice(&g, CA_PLAY);
-	EXPECT_EQ(cthulhu_moment(&g), CM_PP2);
+	EXPECT_EQ(ctgame_moment(&g), CM_PP2);
 	at = nlog;
 	pick(&g, CA_PLAY, CO_SANCTIFY, ANY);
 	EXPECT(find_ev(at, CV_SANCTIFY, 0, T(27), 1) >= 0);
-	EXPECT_EQ(g.map.where[T(27)], CMAP_SANCTIFIED);
-	EXPECT_EQ(g.p[0].sites, 1 << (T(27) - CMAP_SITE_FIRST));
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	EXPECT_EQ(g.map.where[T(27)], CTMAP_SANCTIFIED);
+	EXPECT_EQ(g.p[0].sites, 1 << (T(27) - CTMAP_SITE_FIRST));
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		EXPECT_EQ(g.p[0].relics[t], 0);
 	EXPECT_EQ(g.p[0].sq, S(&g, 5, 1));
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 1);
 	expect_choice(&g, CA_MOVE);
-	EXPECT(opt_find(&g, CO_DIR, CMAP_E) < 0); /* the site is gone: an open street */
+	EXPECT(opt_find(&g, CO_DIR, CTMAP_E) < 0); /* the site is gone: an open street */
 	at = nlog;
-	pick(&g, CA_MOVE, CO_DIR, CMAP_W);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_W);
 	EXPECT(find_ev(at, CV_MOVE, 0, S(&g, 4, 1), 3) >= 0);
 
 	row = "B45: during step 7 (after a fight on the site)";
@@ -2238,13 +2238,13 @@ static void test_b45_sanctify_at_pp2_then_move(void **unused)
 	begin(&g, 0);
 	drive(&g, stop_die, CD_MOVE);
 	roll(&g, CD_MOVE, 6);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
-	pick(&g, CA_MOVE, CO_DIR, CMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
+	pick(&g, CA_MOVE, CO_DIR, CTMAP_E);
 	roll(&g, CD_COMBAT, 6);
 	draw_any_relic(&g);
 	expect_choice(&g, CA_PLAY);
-	EXPECT_EQ(cthulhu_moment(&g), CM_PP4);
+	EXPECT_EQ(ctgame_moment(&g), CM_PP4);
 	EXPECT_EQ(g.left, 6);
 	pick(&g, CA_PLAY, CO_SANCTIFY, ANY);
 	expect_die(&g, CD_CULTISTS);
@@ -2255,7 +2255,7 @@ static void test_b45_sanctify_at_pp2_then_move(void **unused)
  * facing its entrance; that is not movement. */
 static void test_b46_pawns_evacuated(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int street;
 
 	(void)unused;
@@ -2297,7 +2297,7 @@ static void test_b46_pawns_evacuated(void **unused)
  * when no unplaced tile can be placed. */
 static void test_b07_map_discard_and_reshuffle(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int at, discard;
 
 	(void)unused;
@@ -2313,9 +2313,9 @@ static void test_b07_map_discard_and_reshuffle(void **unused)
 	 * it, so no site has a strict option (B6); the deck holds only sites. */
 	row = "B7: unplaceable draws to the discard, reshuffled when the deck is empty";
 	ring(&g, 2, RING_T27);
-	EXPECT_EQ(cmap_streets(&g.map, NULL), 1);
-	for (int t = T(3); t < CMAP_SITE_FIRST; t++)
-		if (g.map.where[t] == CMAP_UNPLACED)
+	EXPECT_EQ(ctmap_streets(&g.map, NULL), 1);
+	for (int t = T(3); t < CTMAP_SITE_FIRST; t++)
+		if (g.map.where[t] == CTMAP_UNPLACED)
 			g.tile_discard |= 1u << t;
 	discard = __builtin_popcount(g.tile_discard);
 	EXPECT_EQ(tile_deck(&g), 4);
@@ -2335,8 +2335,8 @@ static void test_b07_map_discard_and_reshuffle(void **unused)
 	draw_tile(&g, T(9));
 	if (is_choice(&g, CA_TILE))
 		apply(&g, 0);
-	EXPECT_EQ(g.map.where[T(9)], CMAP_PLACED);
-	EXPECT_EQ(cmap_at(&g.map, -1, 0), T(9));
+	EXPECT_EQ(g.map.where[T(9)], CTMAP_PLACED);
+	EXPECT_EQ(ctmap_at(&g.map, -1, 0), T(9));
 }
 
 /* B8: when no unplaced tile has a strict option a Ritual Site may close the
@@ -2344,7 +2344,7 @@ static void test_b07_map_discard_and_reshuffle(void **unused)
  * (T06's west side) and walls on its three other sides: only a site fits. */
 static void test_b08_relief_placement(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int at, place;
 
 	(void)unused;
@@ -2360,7 +2360,7 @@ static void test_b08_relief_placement(void **unused)
 	put(&g, S(&g, 8, 0), CS_BYAKHEE);
 	lay_activated(&g, T(28), -2, -1, 0);
 	lay_activated(&g, T(29), -1, -2, 0);
-	EXPECT_EQ(cmap_streets(&g.map, NULL), 1);
+	EXPECT_EQ(ctmap_streets(&g.map, NULL), 1);
 	check(&g);
 	begin(&g, 0);
 	at = nlog;
@@ -2372,9 +2372,9 @@ static void test_b08_relief_placement(void **unused)
 	EXPECT(place >= 0);
 	EXPECT_EQ((int8_t)(evlog[place].value & 0xff), -1); /* cell (-1,-1) */
 	EXPECT_EQ((int8_t)(evlog[place].value >> 8 & 0xff), -1);
-	EXPECT(find_ev(at, CV_ROTATE, 0, T(30), 3 | CMAP_RELIEF << 4) >= 0);
-	EXPECT_EQ(cmap_at(&g.map, -1, -1), T(30));
-	EXPECT_EQ(cmap_streets(&g.map, NULL), 0);
+	EXPECT(find_ev(at, CV_ROTATE, 0, T(30), 3 | CTMAP_RELIEF << 4) >= 0);
+	EXPECT_EQ(ctmap_at(&g.map, -1, -1), T(30));
+	EXPECT_EQ(ctmap_streets(&g.map, NULL), 0);
 	pick(&g, CA_SITE_BYAKHEE, CO_SQUARE, T(30) * 9 + 4);
 	EXPECT_EQ(tile_mask(&g, T(30), CS_CULTIST), 0x1ef);
 	EXPECT_EQ(tile_mask(&g, T(30), CS_BYAKHEE), 1 << 4);
@@ -2383,7 +2383,7 @@ static void test_b08_relief_placement(void **unused)
 /* The Church and T02 ringed by T-junctions and corners with no site at all
  * and no open street, save for the hole at (1,1) when `hole`: T02's south
  * street and T24's east street both face it. */
-static void site_free_ring(struct cthulhu *g, int hole)
+static void site_free_ring(struct ctgame *g, int hole)
 {
 	fresh(g, 2);
 	lay(g, T(6), 0, -1, 2);   /* S, W, E */
@@ -2404,7 +2404,7 @@ static void site_free_ring(struct cthulhu *g, int hole)
  * with neither the step is skipped. */
 static void test_b09_forced_placement(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 	int at;
 
@@ -2415,7 +2415,7 @@ static void test_b09_forced_placement(void **unused)
 	site_free_ring(&g, 1);
 	lay_activated(&g, T(26), 2, 1, 0);
 	lay_activated(&g, T(27), 1, 2, 0);
-	EXPECT_EQ(cmap_streets(&g.map, NULL), 2);
+	EXPECT_EQ(ctmap_streets(&g.map, NULL), 2);
 	check(&g);
 	begin(&g, 0);
 	draw_tile(&g, T(20)); /* a corner: to the discard */
@@ -2426,10 +2426,10 @@ static void test_b09_forced_placement(void **unused)
 	at = nlog;
 	apply(&g, 0);
 	EXPECT(find_ev(at, CV_ROTATE, 0, T(28), ANY) >= 0);
-	EXPECT_EQ(evlog[find_ev(at, CV_ROTATE, 0, T(28), ANY)].value >> 4, CMAP_FORCED);
-	EXPECT_EQ(cmap_at(&g.map, 1, 1), T(28));
+	EXPECT_EQ(evlog[find_ev(at, CV_ROTATE, 0, T(28), ANY)].value >> 4, CTMAP_FORCED);
+	EXPECT_EQ(ctmap_at(&g.map, 1, 1), T(28));
 	EXPECT_EQ(g.map.forced[T(28)], 1);
-	EXPECT_EQ(cmap_streets(&g.map, NULL), 0); /* its wall closed the other street */
+	EXPECT_EQ(ctmap_streets(&g.map, NULL), 0); /* its wall closed the other street */
 	expect_choice(&g, CA_SITE_BYAKHEE);
 
 	row = "B9: no open street: an activated site comes off first";
@@ -2443,20 +2443,20 @@ static void test_b09_forced_placement(void **unused)
 	EXPECT_EQ(opt_count(&g, CO_TILE), 2);
 	EXPECT_EQ(opt_find(&g, CO_TILE, T(27)), 0); /* in activation order */
 	EXPECT_EQ(opt_find(&g, CO_TILE, T(26)), 1);
-	cthulhu_step(&g, &st);
-	EXPECT_EQ(cthulhu_policy_baseline(&g, &st, NULL), 0); /* BP7: the earliest */
+	ctgame_step(&g, &st);
+	EXPECT_EQ(ctgame_policy_baseline(&g, &st, NULL), 0); /* BP7: the earliest */
 	at = nlog;
 	pick(&g, CA_REMOVE, CO_TILE, T(26));
 	EXPECT(find_ev(at, CV_REMOVE, 0, T(26), ANY) >= 0);
-	EXPECT_EQ(g.map.where[T(26)], CMAP_REMOVED);
-	EXPECT_EQ(g.activated, 2);                /* still counts */
-	EXPECT_EQ(cmap_at(&g.map, -1, 0), T(29)); /* facing the reopened street */
-	EXPECT(find_ev(at, CV_ROTATE, 0, T(29), 3 | CMAP_FORCED << 4) >= 0);
+	EXPECT_EQ(g.map.where[T(26)], CTMAP_REMOVED);
+	EXPECT_EQ(g.activated, 2);                 /* still counts */
+	EXPECT_EQ(ctmap_at(&g.map, -1, 0), T(29)); /* facing the reopened street */
+	EXPECT(find_ev(at, CV_ROTATE, 0, T(29), 3 | CTMAP_FORCED << 4) >= 0);
 	expect_choice(&g, CA_SITE_BYAKHEE);
 
 	row = "B9: neither an open street nor an activated site: skipped";
 	site_free_ring(&g, 0);
-	EXPECT_EQ(cmap_streets(&g.map, NULL), 0);
+	EXPECT_EQ(ctmap_streets(&g.map, NULL), 0);
 	check(&g);
 	begin(&g, 0);
 	drive(&g, stop_die, CD_MOVE);
@@ -2467,7 +2467,7 @@ static void test_b09_forced_placement(void **unused)
  * enemies, and the street that faced it is a dead end. */
 static void test_b10_activated_site_face_down(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int street, byakhee;
 
 	(void)unused;
@@ -2481,16 +2481,16 @@ static void test_b10_activated_site_face_down(void **unused)
 	byakhee = g.byakhee;
 	begin(&g, 0);
 	street = S(&g, 5, 1);
-	EXPECT_EQ(g.map.where[T(27)], CMAP_ACTIVATED);
-	EXPECT_EQ(cmap_at(&g.map, 2, 0), T(27));
+	EXPECT_EQ(g.map.where[T(27)], CTMAP_ACTIVATED);
+	EXPECT_EQ(ctmap_at(&g.map, 2, 0), T(27));
 	for (int l = 0; l < 9; l++) {
-		EXPECT(!cmap_passable(&g.map, T(27) * 9 + l));
+		EXPECT(!ctmap_passable(&g.map, T(27) * 9 + l));
 		EXPECT_EQ(g.square[T(27) * 9 + l], 0);
 	}
 	EXPECT_EQ(g.byakhee, byakhee + 1);
 	EXPECT_EQ(g.p[1].sq, street);
-	EXPECT_EQ(cmap_step(&g.map, street, CMAP_E), -1);
-	EXPECT_EQ(cmap_streets(&g.map, NULL), 0);
+	EXPECT_EQ(ctmap_step(&g.map, street, CTMAP_E), -1);
+	EXPECT_EQ(ctmap_streets(&g.map, NULL), 0);
 	drive(&g, stop_die, CD_MOVE);
 	EXPECT_EQ(count_ev(0, CV_TILE_DRAW, ANY, ANY, ANY), 0);
 }
@@ -2503,7 +2503,7 @@ static int automatic_cards_played(int from)
 
 	for (int i = from; i < nlog; i++)
 		if (evlog[i].kind == CV_CARD &&
-		    cthulhu_card(cthulhu_card_kind(evlog[i].target))->category == CC_AUTOMATIC)
+		    ctgame_card(ctgame_card_kind(evlog[i].target))->category == CC_AUTOMATIC)
 			n++;
 	return n;
 }
@@ -2512,7 +2512,7 @@ static int automatic_cards_played(int from)
  * do not count as the round's card, and step 11 may discard one. */
 static void test_b47_automatic_only_in_step1_not_counted(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "B47";
@@ -2528,15 +2528,15 @@ static void test_b47_automatic_only_in_step1_not_counted(void **unused)
 	EXPECT_EQ(g.p[0].sanity, 4);
 	EXPECT_EQ(g.p[0].played, 0);
 	expect_choice(&g, CA_PLAY);
-	EXPECT_EQ(cthulhu_moment(&g), CM_PP1);
+	EXPECT_EQ(ctgame_moment(&g), CM_PP1);
 	EXPECT(opt_find(&g, CO_CARD, CK_JAMMED) < 0);
 	pick(&g, CA_PLAY, CO_CARD, CK_STASH); /* the round's card, after an Automatic */
 	EXPECT_EQ(g.p[0].played, 1);
 	drive(&g, stop_ask, CA_DISCARD);
 	EXPECT_EQ(automatic_cards_played(0), 1);
-	EXPECT_EQ(cthulhu_in_hand(&g, 0, CK_JAMMED), 1);
+	EXPECT_EQ(ctgame_in_hand(&g, 0, CK_JAMMED), 1);
 	pick(&g, CA_DISCARD, CO_CARD, CK_JAMMED);
-	EXPECT_EQ(cthulhu_in_hand(&g, 0, CK_JAMMED), 0);
+	EXPECT_EQ(ctgame_in_hand(&g, 0, CK_JAMMED), 0);
 	EXPECT(find_ev(0, CV_DISCARD, 0, ANY, ANY) >= 0);
 }
 
@@ -2556,7 +2556,7 @@ static void test_b48_church_and_sites_not_named_buildings(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 
 		row = rows[r].name;
 		arena(&g, 2);
@@ -2631,7 +2631,7 @@ static void test_b49_no_legal_effect_not_offered(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		char name[128];
 		int seen;
 
@@ -2652,7 +2652,7 @@ static void test_b49_no_legal_effect_not_offered(void **unused)
 			set_bullets(&g, 1, g.p[1].bullets + g.bullets);
 			break;
 		case NO_RELICS:
-			for (int t = 0; t < CTHULHU_TYPES; t++)
+			for (int t = 0; t < CTGAME_TYPES; t++)
 				hold(&g, 1, t, 16);
 			break;
 		case OTHER_FAR:
@@ -2704,24 +2704,24 @@ static void test_b49_no_legal_effect_not_offered(void **unused)
 /* B50: an empty event deck is refilled from the discard pile. */
 static void test_b50_event_deck_refilled(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 
 	(void)unused;
 	row = "B50";
 	arena(&g, 2);
-	for (int c = 0; c < CTHULHU_CARDS; c++)
+	for (int c = 0; c < CTGAME_CARDS; c++)
 		if (g.card_at[c] == CW_DECK)
 			g.card_at[c] = CW_DISCARD;
 	begin(&g, 0);
-	cthulhu_step(&g, &st);
+	ctgame_step(&g, &st);
 	EXPECT_EQ(st.node, GAME_NODE_CHANCE);
-	EXPECT_EQ(st.kind, CTHULHU_ROLL_CARD);
-	EXPECT_EQ(st.count, CTHULHU_CARDS); /* the discard became the deck */
+	EXPECT_EQ(st.kind, CTGAME_ROLL_CARD);
+	EXPECT_EQ(st.count, CTGAME_CARDS); /* the discard became the deck */
 	drive(&g, stop_die, CD_MOVE);
 	EXPECT_EQ(count_ev(0, CV_DEAL, 0, ANY, ANY), 3);
 	EXPECT_EQ(g.p[0].hand, 3);
-	for (int c = 0; c < CTHULHU_CARDS; c++)
+	for (int c = 0; c < CTGAME_CARDS; c++)
 		EXPECT(g.card_at[c] != CW_DISCARD);
 }
 
@@ -2729,33 +2729,33 @@ static void test_b50_event_deck_refilled(void **unused)
  * empty the draw is lost. */
 static void test_b52_relic_deck_refilled_or_lost(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_step st;
 
 	(void)unused;
 	row = "B52: refilled";
 	arena(&g, 2);
-	for (int r = 0; r < CTHULHU_RELICS; r++)
+	for (int r = 0; r < CTGAME_RELICS; r++)
 		g.relic_at[r] = CW_DISCARD;
 	put(&g, CHURCH, CS_CULTIST);
 	begin(&g, 0);
 	roll(&g, CD_COMBAT, 6);
-	cthulhu_step(&g, &st);
-	EXPECT_EQ(st.kind, CTHULHU_ROLL_RELIC);
-	EXPECT_EQ(st.count, CTHULHU_RELICS);
+	ctgame_step(&g, &st);
+	EXPECT_EQ(st.kind, CTGAME_ROLL_RELIC);
+	EXPECT_EQ(st.count, CTGAME_RELICS);
 	draw_relic(&g, 17);
 	EXPECT(find_ev(0, CV_RELIC, 0, 17, ANY) >= 0);
 	EXPECT_EQ(g.p[0].relics[CT_DAGGER], 1);
 
 	row = "B52: both piles empty: the draw is lost";
 	arena(&g, 2);
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		hold(&g, 1, t, 16);
 	put(&g, CHURCH, CS_CULTIST);
 	begin(&g, 0);
 	roll(&g, CD_COMBAT, 6);
 	EXPECT(find_ev(0, CV_KILL, 0, CHURCH, CS_CULTIST) >= 0);
-	EXPECT(!stop_chance(&g, CTHULHU_ROLL_RELIC));
+	EXPECT(!stop_chance(&g, CTGAME_ROLL_RELIC));
 	EXPECT_EQ(count_ev(0, CV_RELIC, ANY, ANY, ANY), 0);
 	drive(&g, stop_die, CD_MOVE);
 	EXPECT_EQ(count_ev(0, CV_RELIC, ANY, ANY, ANY), 0);
@@ -2765,7 +2765,7 @@ static void test_b52_relic_deck_refilled_or_lost(void **unused)
 
 /* The arena with two sites already activated (taken off by B9) and seat 0
  * about to be defeated on T27 by E28: the third activation. */
-static void summon_position(struct cthulhu *g, int players)
+static void summon_position(struct ctgame *g, int players)
 {
 	arena(g, players);
 	gone_activated(g, T(28));
@@ -2778,7 +2778,7 @@ static void summon_position(struct cthulhu *g, int players)
 /* B1: in both endings the winner is the eligible player with the most VP. */
 static void test_b01_winner_most_vp_both_endings(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	struct game_result res;
 
 	(void)unused;
@@ -2792,11 +2792,11 @@ static void test_b01_winner_most_vp_both_endings(void **unused)
 	begin(&g, 0);
 	pick(&g, CA_PLAY, CO_SANCTIFY, ANY);
 	EXPECT_EQ(g.end, CE_SAVED);
-	EXPECT_EQ(cthulhu_vp(&g, 0), 13);
-	EXPECT_EQ(cthulhu_vp(&g, 1), 15);
-	EXPECT_EQ(cthulhu_vp(&g, 2), 12);
+	EXPECT_EQ(ctgame_vp(&g, 0), 13);
+	EXPECT_EQ(ctgame_vp(&g, 1), 15);
+	EXPECT_EQ(ctgame_vp(&g, 2), 12);
 	EXPECT_EQ(g.winners, 1 << 1);
-	cthulhu_result(&g, &res);
+	ctgame_result(&g, &res);
 	EXPECT_EQ(res.winner, 1);
 	EXPECT_EQ(res.points, 15);
 
@@ -2810,7 +2810,7 @@ static void test_b01_winner_most_vp_both_endings(void **unused)
 	begin(&g, 0);
 	EXPECT_EQ(g.end, CE_SUMMONED);
 	EXPECT_EQ(g.winners, 1 << 2);
-	cthulhu_result(&g, &res);
+	ctgame_result(&g, &res);
 	EXPECT_EQ(res.winner, 2);
 	EXPECT_EQ(res.points, 6);
 }
@@ -2822,7 +2822,7 @@ static void test_b53_tie_breaks(void **unused)
 	/* clang-format off */
 	static const struct {
 		const char *name;
-		int relics[3][CTHULHU_TYPES];
+		int relics[3][CTGAME_TYPES];
 		int site_of; /* seat holding T30, or -1 */
 		int winners;
 	} rows[] = {
@@ -2837,22 +2837,22 @@ static void test_b53_tie_breaks(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		struct game_result res;
 
 		row = rows[r].name;
 		summon_position(&g, 3);
 		for (int s = 0; s < 3; s++)
-			for (int t = 0; t < CTHULHU_TYPES; t++)
+			for (int t = 0; t < CTGAME_TYPES; t++)
 				hold(&g, s, t, rows[r].relics[s][t]);
 		if (rows[r].site_of >= 0)
 			sanctified_by(&g, T(30), rows[r].site_of);
 		begin(&g, 0);
 		EXPECT_EQ(g.end, CE_SUMMONED);
-		EXPECT_EQ(cthulhu_vp(&g, 1), cthulhu_vp(&g, 2));
+		EXPECT_EQ(ctgame_vp(&g, 1), ctgame_vp(&g, 2));
 		EXPECT_EQ(g.winners, rows[r].winners);
 		EXPECT(find_ev(0, CV_END, -1, CE_SUMMONED, rows[r].winners) >= 0);
-		cthulhu_result(&g, &res);
+		ctgame_result(&g, &res);
 		EXPECT_EQ(res.winner, __builtin_popcount(rows[r].winners) == 1
 		                          ? __builtin_ctz(rows[r].winners)
 		                          : -1);
@@ -2875,7 +2875,7 @@ static void test_b54_relics_lost_before_summoned_scoring(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		struct game_events ev;
 		int mark;
 
@@ -2893,7 +2893,7 @@ static void test_b54_relics_lost_before_summoned_scoring(void **unused)
 		EXPECT_EQ(find_ev(mark, CV_END, ANY, ANY, ANY), -1);
 		if (rows[r].leave) {
 			ev.n = 0;
-			EXPECT_EQ(cthulhu_leave(&g, 0, &ev), GAME_OK);
+			EXPECT_EQ(ctgame_leave(&g, 0, &ev), GAME_OK);
 			record(&ev);
 			check(&g);
 			EXPECT_EQ(g.end, CE_SUMMONED);
@@ -2909,7 +2909,7 @@ static void test_b54_relics_lost_before_summoned_scoring(void **unused)
 		       find_ev(mark, CV_END, -1, CE_SUMMONED, ANY));
 		EXPECT_EQ(g.p[0].relics[CT_AMULET], 3);
 		EXPECT_EQ(g.p[0].relics[CT_DAGGER], 0);
-		EXPECT_EQ(cthulhu_vp(&g, 0), 5);
+		EXPECT_EQ(ctgame_vp(&g, 0), 5);
 		EXPECT_EQ(g.winners, 1 << 1);
 		EXPECT_EQ(g.p[0].hearts, 0); /* no step 5 */
 		EXPECT_EQ(g.p[0].start, 5);  /* no step 6 */
@@ -2922,7 +2922,7 @@ static void test_s14_scoring(void **unused)
 {
 	static const struct {
 		const char *name;
-		int relics[CTHULHU_TYPES], sites, vp;
+		int relics[CTGAME_TYPES], sites, vp;
 	} rows[] = {
 		{ "§14: nothing", { 0 }, 0, 0 },
 		{ "§14: one relic", { 1 }, 0, 1 },
@@ -2937,27 +2937,27 @@ static void test_s14_scoring(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 
 		row = rows[r].name;
 		arena(&g, 2);
-		for (int t = 0; t < CTHULHU_TYPES; t++)
+		for (int t = 0; t < CTGAME_TYPES; t++)
 			hold(&g, 0, t, rows[r].relics[t]);
 		for (int i = 0; i < rows[r].sites; i++)
 			sanctified_by(&g, T(28) + i, 0);
 		check(&g);
-		EXPECT_EQ(cthulhu_vp(&g, 0), rows[r].vp);
-		EXPECT_EQ(cthulhu_vp(&g, 1), 0);
+		EXPECT_EQ(ctgame_vp(&g, 0), rows[r].vp);
+		EXPECT_EQ(ctgame_vp(&g, 1), 0);
 	}
 	row = "§14: an eliminated player scores nothing";
 	{
-		struct cthulhu g;
+		struct ctgame g;
 
 		arena(&g, 2);
 		sanctified_by(&g, T(28), 1);
 		knock_out(&g, 1);
 		check(&g);
-		EXPECT_EQ(cthulhu_vp(&g, 1), 0);
+		EXPECT_EQ(ctgame_vp(&g, 1), 0);
 	}
 }
 
@@ -2969,7 +2969,7 @@ static void test_s14_scoring(void **unused)
  * drops by one and s = S. */
 static void test_s9_3_defeat_order(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int knife, coach, satchel, defeat, act, reloc, lost1, lost2, hearts, sanity, bullets, on;
 
 	(void)unused;
@@ -3038,7 +3038,7 @@ static void test_s9_3_defeat_order(void **unused)
  * the player takes no more turns. */
 static void test_s9_4_elimination_returns_everything(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int fog, stash, satchel, hearts, bullets, elim;
 
 	(void)unused;
@@ -3066,9 +3066,9 @@ static void test_s9_4_elimination_returns_everything(void **unused)
 	EXPECT_EQ(g.card_at[fog], CW_DISCARD);
 	EXPECT_EQ(g.card_at[stash], CW_DISCARD);
 	EXPECT_EQ(g.card_at[satchel], CW_DISCARD);
-	for (int r = 0; r < CTHULHU_RELICS; r++)
+	for (int r = 0; r < CTGAME_RELICS; r++)
 		EXPECT(g.relic_at[r] != CW_HAND + 0);
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		EXPECT_EQ(g.p[0].relics[t], 0);
 	EXPECT_EQ(g.hearts, hearts + 1);   /* the heart of E28, then three and three back */
 	EXPECT_EQ(g.bullets, bullets + 5); /* two at the defeat, then three */
@@ -3102,13 +3102,13 @@ static void test_s11_4_sanctify_conditions(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 
 		row = rows[r].name;
 		arena(&g, 2);
 		take(&g, S(&g, 8, 0), CS_BYAKHEE);
 		g.p[0].sq = (int16_t)S(&g, 7, 1);
-		for (int t = 0; t < CTHULHU_TYPES; t++)
+		for (int t = 0; t < CTGAME_TYPES; t++)
 			if (t != CT_TOME || rows[r].setup != MISSING)
 				hold(&g, 0, t, 1);
 		if (rows[r].setup == ENEMY)
@@ -3128,7 +3128,7 @@ static void test_s11_4_sanctify_conditions(void **unused)
  * activated; nothing further is resolved but the relics a defeat costs (B54). */
 static void test_s11_third_site_ends_game_at_once(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int at;
 
 	(void)unused;
@@ -3144,7 +3144,7 @@ static void test_s11_third_site_ends_game_at_once(void **unused)
 	EXPECT(find_ev(at, CV_SANCTIFY, 0, T(27), 3) >= 0);
 	EXPECT(is_over(&g));
 	EXPECT_EQ(g.end, CE_SAVED);
-	EXPECT_EQ(cthulhu_apply(&g, 0, NULL), GAME_EOVER);
+	EXPECT_EQ(ctgame_apply(&g, 0, NULL), GAME_EOVER);
 
 	row = "§11: the third activation";
 	summon_position(&g, 2);
@@ -3173,12 +3173,12 @@ static void test_c19_round_cap(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		struct game_setup s = { .players = rows[r].players, .rounds = rows[r].cap };
 		struct game_result res;
 
 		row = "C19";
-		assert_int_equal(cthulhu_init(&g, &s), GAME_OK);
+		assert_int_equal(ctgame_init(&g, &s), GAME_OK);
 		nlog = 0;
 		drive_to_end(&g);
 		EXPECT_EQ(g.end, CE_CAPPED);
@@ -3187,7 +3187,7 @@ static void test_c19_round_cap(void **unused)
 		EXPECT_EQ(count_ev(0, CV_TURN, ANY, ANY, ANY), rows[r].players * rows[r].cap);
 		EXPECT_EQ(g.winners, 0);
 		EXPECT(find_ev(0, CV_END, -1, CE_CAPPED, 0) == nlog - 1);
-		cthulhu_result(&g, &res);
+		ctgame_result(&g, &res);
 		EXPECT_EQ(res.over, 1);
 		EXPECT_EQ(res.winner, -1);
 	}
@@ -3196,22 +3196,22 @@ static void test_c19_round_cap(void **unused)
 /* ---- §17: the baseline policy ---- */
 
 /* The option the baseline policy picks at the pending choice. */
-static struct cthulhu_option baseline_option(const struct cthulhu *g)
+static struct ctgame_option baseline_option(const struct ctgame *g)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
+	struct ctgame_option o[CTGAME_OPTIONS];
 	struct game_step st;
-	int n = cthulhu_options(g, o), i;
+	int n = ctgame_options(g, o), i;
 
-	cthulhu_step(g, &st);
+	ctgame_step(g, &st);
 	EXPECT_EQ(st.node, GAME_NODE_CHOICE);
-	i = cthulhu_policy_baseline(g, &st, NULL);
+	i = ctgame_policy_baseline(g, &st, NULL);
 	EXPECT(i >= 0 && i < n);
 	return o[i];
 }
 
-static void expect_baseline(const struct cthulhu *g, int what, int arg)
+static void expect_baseline(const struct ctgame *g, int what, int arg)
 {
-	struct cthulhu_option o = baseline_option(g);
+	struct ctgame_option o = baseline_option(g);
 	char buf[512];
 
 	if (o.what != what || (arg != ANY && o.arg != arg)) {
@@ -3221,12 +3221,12 @@ static void expect_baseline(const struct cthulhu *g, int what, int arg)
 	}
 }
 
-static void apply_baseline(struct cthulhu *g)
+static void apply_baseline(struct ctgame *g)
 {
 	struct game_step st;
 
-	cthulhu_step(g, &st);
-	apply(g, cthulhu_policy_baseline(g, &st, NULL));
+	ctgame_step(g, &st);
+	apply(g, ctgame_policy_baseline(g, &st, NULL));
 }
 
 /* BP1: the tile option whose cell is nearest (Manhattan, in cells) the
@@ -3234,8 +3234,8 @@ static void apply_baseline(struct cthulhu *g)
  * a site's byakhee on its centre. */
 static void test_bp1_tiles_tokens_site_byakhee(void **unused)
 {
-	struct cthulhu g;
-	struct cmap_option o[CMAP_OPTIONS_MAX];
+	struct ctgame g;
+	struct ctmap_option o[CTMAP_OPTIONS_MAX];
 	struct game_step st;
 	int i, n;
 
@@ -3246,18 +3246,18 @@ static void test_bp1_tiles_tokens_site_byakhee(void **unused)
 	begin(&g, 0);
 	draw_tile(&g, T(3));
 	expect_choice(&g, CA_TILE);
-	n = cmap_options(&g.map, T(3), CMAP_STRICT, o);
+	n = ctmap_options(&g.map, T(3), CTMAP_STRICT, o);
 	EXPECT(n >= 2);
 	EXPECT_EQ(o[0].tx, 0); /* (0,-1) comes first but is two cells away */
 	EXPECT_EQ(o[0].ty, -1);
-	cthulhu_step(&g, &st);
-	i = cthulhu_policy_baseline(&g, &st, NULL);
+	ctgame_step(&g, &st);
+	i = ctgame_policy_baseline(&g, &st, NULL);
 	EXPECT_EQ(o[i].tx, 1);
 	EXPECT_EQ(o[i].ty, -1);
 	for (int j = 0; j < i; j++)
 		EXPECT(!(o[j].tx == 1 && o[j].ty == -1));
 	apply(&g, i);
-	EXPECT_EQ(cmap_at(&g.map, 1, -1), T(3));
+	EXPECT_EQ(ctmap_at(&g.map, 1, -1), T(3));
 
 	row = "BP1: tokens Alternate, hearts first";
 	fresh(&g, 2);
@@ -3273,7 +3273,7 @@ static void test_bp1_tiles_tokens_site_byakhee(void **unused)
 		for (int l = 0; l < 9; l++) {
 			int sq = T(16) * 9 + l;
 
-			if (cmap_square_kind(&g.map, sq) != CMAP_INTERIOR)
+			if (ctmap_square_kind(&g.map, sq) != CTMAP_INTERIOR)
 				continue;
 			EXPECT_EQ(g.square[sq] & (CS_HEART | CS_BULLET),
 			          k % 2 ? CS_BULLET : CS_HEART);
@@ -3296,7 +3296,7 @@ static void test_bp1_tiles_tokens_site_byakhee(void **unused)
 /* BP2: the Automatic card of lowest severity. */
 static void test_bp2_automatic_lowest_severity(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "BP2";
@@ -3362,7 +3362,7 @@ static void test_bp3_combat_defaults(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(failed); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 
 		row = failed[r].name;
 		arena(&g, 2);
@@ -3384,7 +3384,7 @@ static void test_bp3_combat_defaults(void **unused)
 		                failed[r].what == CO_LOSE ? ANY : failed[r].arg);
 	}
 	for (size_t r = 0; r < COUNT(weapons); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int want = -1;
 
 		row = weapons[r].name;
@@ -3403,7 +3403,7 @@ static void test_bp3_combat_defaults(void **unused)
 		expect_baseline(&g, CO_WEAPON, want);
 	}
 	for (size_t r = 0; r < COUNT(cs); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 
 		row = cs[r].name;
 		arena(&g, 2);
@@ -3416,7 +3416,7 @@ static void test_bp3_combat_defaults(void **unused)
 		put(&g, CHURCH, CS_BYAKHEE);
 		begin(&g, 0);
 		expect_choice(&g, CA_PLAY);
-		EXPECT_EQ(cthulhu_moment(&g), CM_CS);
+		EXPECT_EQ(ctgame_moment(&g), CM_CS);
 		expect_baseline(&g, cs[r].what, cs[r].what == CO_PASS ? ANY : cs[r].arg);
 	}
 }
@@ -3461,7 +3461,7 @@ static void test_bp4_card_plays(void **unused)
 		  3, 3, 3, ARENA, CM_PP1, CO_PASS, 0 },
 	};
 	/* clang-format on */
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
@@ -3509,18 +3509,18 @@ static void test_bp5_movement_target(void **unused)
 		int flags, hearts, what, dir;
 	} rows[] = {
 		{ "BP5 (a): all five types: the nearest site", ALL_TYPES | CULTIST | HEART, 2,
-		  CO_DIR, CMAP_E },
+		  CO_DIR, CTMAP_E },
 		{ "BP5 (a): an empty site: its entrance", ALL_TYPES | NO_SITE_ENEMIES, 3, CO_DIR,
-		  CMAP_E },
-		{ "BP5 (b): 2 hearts: the nearest heart", CULTIST | HEART, 2, CO_DIR, CMAP_S },
-		{ "BP5 (b): no heart token: (c)", CULTIST, 2, CO_DIR, CMAP_N },
-		{ "BP5 (c): the nearest enemy", CULTIST | HEART, 3, CO_DIR, CMAP_N },
+		  CTMAP_E },
+		{ "BP5 (b): 2 hearts: the nearest heart", CULTIST | HEART, 2, CO_DIR, CTMAP_S },
+		{ "BP5 (b): no heart token: (c)", CULTIST, 2, CO_DIR, CTMAP_N },
+		{ "BP5 (c): the nearest enemy", CULTIST | HEART, 3, CO_DIR, CTMAP_N },
 		{ "BP5 (d): nothing to go to: stay", NO_SITE_ENEMIES, 3, CO_STOP, 0 },
 	};
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 		int f = rows[r].flags;
 
 		row = rows[r].name;
@@ -3548,7 +3548,7 @@ static void test_bp5_movement_target(void **unused)
 /* BP6: sanctify whenever allowed. */
 static void test_bp6_sanctify_whenever_allowed(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "BP6";
@@ -3564,7 +3564,7 @@ static void test_bp6_sanctify_whenever_allowed(void **unused)
  * activated site (see test_b09_forced_placement). */
 static void test_bp7_enemies_by_hunt(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 	int nodes = 0;
 
 	(void)unused;
@@ -3581,9 +3581,9 @@ static void test_bp7_enemies_by_hunt(void **unused)
 	while (is_choice(&g, CA_FIGURE) || is_choice(&g, CA_DEST) || is_choice(&g, CA_RESEED)) {
 		struct game_step st;
 
-		cthulhu_step(&g, &st);
-		EXPECT_EQ(cthulhu_policy_baseline(&g, &st, NULL), cthulhu_hunt(&g));
-		apply(&g, cthulhu_hunt(&g));
+		ctgame_step(&g, &st);
+		EXPECT_EQ(ctgame_policy_baseline(&g, &st, NULL), ctgame_hunt(&g));
+		apply(&g, ctgame_hunt(&g));
 		nodes++;
 	}
 	EXPECT(nodes >= 7); /* two cultists, two byakhee, the re-seeding */
@@ -3593,7 +3593,7 @@ static void test_bp7_enemies_by_hunt(void **unused)
 /* BP8: card targets: the lowest seat. */
 static void test_bp8_lowest_seat_target(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "BP8";
@@ -3611,15 +3611,15 @@ static void test_bp8_lowest_seat_target(void **unused)
  * copies, ties in the order Amulet, Dagger, Idol, Space Mead, Tome. */
 static void test_bp9_relics_lost_on_defeat(void **unused)
 {
-	static const int held[CTHULHU_TYPES] = { 1, 3, 3, 0, 2 };
+	static const int held[CTGAME_TYPES] = { 1, 3, 3, 0, 2 };
 	static const int lost[4] = { CT_DAGGER, CT_IDOL, CT_DAGGER, CT_IDOL };
-	struct cthulhu g;
+	struct ctgame g;
 	int at = 0;
 
 	(void)unused;
 	row = "BP9";
 	arena(&g, 2);
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		hold(&g, 0, t, held[t]);
 	set_hearts(&g, 0, 1);
 	give(&g, 0, CK_OMEN);
@@ -3658,13 +3658,13 @@ static void test_bp10_step11_discard(void **unused)
 
 	(void)unused;
 	for (size_t r = 0; r < COUNT(rows); r++) {
-		struct cthulhu g;
+		struct ctgame g;
 
 		row = rows[r].name;
 		arena(&g, 2);
 		give(&g, 0, rows[r].kept);
 		begin(&g, 0);
-		drive(&g, stop_chance, CTHULHU_ROLL_CARD);
+		drive(&g, stop_chance, CTGAME_ROLL_CARD);
 		for (int i = 0; i < 2; i++)
 			draw_card(&g, card_to(&g, rows[r].drawn[i], CW_DECK));
 		drive(&g, stop_ask, CA_DISCARD);
@@ -3676,10 +3676,10 @@ static void test_bp10_step11_discard(void **unused)
 /* ---- C13: the hunt policy ---- */
 
 /* Applies the hunt policy's pick and returns the option it took. */
-static struct cthulhu_option hunt_apply(struct cthulhu *g)
+static struct ctgame_option hunt_apply(struct ctgame *g)
 {
-	struct cthulhu_option o[CTHULHU_OPTIONS];
-	int n = cthulhu_options(g, o), i = cthulhu_hunt(g);
+	struct ctgame_option o[CTGAME_OPTIONS];
+	int n = ctgame_options(g, o), i = ctgame_hunt(g);
 
 	EXPECT(i >= 0 && i < n);
 	apply(g, i);
@@ -3700,7 +3700,7 @@ static void test_c13_hunt_cultists(void **unused)
 		{ { -2, 1 }, { -3, 0 } }, /* on T26: D infinite, reading order */
 		{ { 4, -2 }, { 3, -2 } }, /* D 0 last */
 	};
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "C13: cultists";
@@ -3711,7 +3711,7 @@ static void test_c13_hunt_cultists(void **unused)
 	begin(&g, 0);
 	to_step8(&g, 4);
 	for (size_t i = 0; i < COUNT(moves); i++) {
-		struct cthulhu_option o;
+		struct ctgame_option o;
 
 		if (i < COUNT(moves) - 1) {
 			expect_choice(&g, CA_FIGURE);
@@ -3748,7 +3748,7 @@ static void test_c13_hunt_cultists(void **unused)
  * order). */
 static void test_c13_hunt_byakhee(void **unused)
 {
-	struct cthulhu g;
+	struct ctgame g;
 
 	(void)unused;
 	row = "C13: byakhee";
@@ -3771,8 +3771,8 @@ static void test_c13_hunt_byakhee(void **unused)
  * cultist is left. */
 static void test_c13_hunt_reseed(void **unused)
 {
-	struct cthulhu g;
-	struct cmap_option o[CMAP_OPTIONS_MAX];
+	struct ctgame g;
+	struct ctmap_option o[CTMAP_OPTIONS_MAX];
 	int entrance = -1;
 
 	(void)unused;
@@ -3785,15 +3785,15 @@ static void test_c13_hunt_reseed(void **unused)
 
 	row = "C13: re-seeding with a byakhee";
 	big_map(&g, 2, 0);
-	EXPECT(cmap_options(&g.map, T(26), CMAP_STRICT, o) > 0);
-	cmap_place(&g.map, T(26), o[0], CMAP_STRICT);
+	EXPECT(ctmap_options(&g.map, T(26), CTMAP_STRICT, o) > 0);
+	ctmap_place(&g.map, T(26), o[0], CTMAP_STRICT);
 	for (int l = 0; l < 9; l++)
-		if (cmap_square_kind(&g.map, T(26) * 9 + l) == CMAP_ENTRANCE)
+		if (ctmap_square_kind(&g.map, T(26) * 9 + l) == CTMAP_ENTRANCE)
 			entrance = T(26) * 9 + l;
 	park(&g, CS_CULTIST, 0);
 	begin(&g, 0);
 	drive(&g, stop_ask, CA_RESEED);
-	EXPECT_EQ(hunt_apply(&g).arg, CMAP_SQUARES + entrance);
+	EXPECT_EQ(hunt_apply(&g).arg, CTMAP_SQUARES + entrance);
 	EXPECT(g.square[entrance] & CS_BYAKHEE);
 }
 

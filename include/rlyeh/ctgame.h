@@ -1,64 +1,64 @@
-/* cthulhu: the rules engine of the CTHULHU!!! tile-laying board game
+/* ctgame: the rules engine of the CTHULHU!!! tile-laying board game
  * (shared/rules/cthulhu-boardgame.md; rulings B1-B53 and C13, C19 cited
- * below and in cthulhu.c).
+ * below and in src/core/board/, whose files ctgame_int.h lists).
  *
  * The game is a struct game_ops state machine (game.h). Every die, every
  * card, relic and tile drawn is a chance node whose value comes from the
  * game's own stream:
- *   CTHULHU_ROLL_DEALER  value in [0, players): the dealer (B11);
- *   CTHULHU_ROLL_DIE     value in [0, 6): a d6 showing value + 1;
- *   CTHULHU_ROLL_TILE    value in [0, tiles in the map deck): the value-th
+ *   CTGAME_ROLL_DEALER  value in [0, players): the dealer (B11);
+ *   CTGAME_ROLL_DIE     value in [0, 6): a d6 showing value + 1;
+ *   CTGAME_ROLL_TILE    value in [0, tiles in the map deck): the value-th
  *                        of them in ascending tile id;
- *   CTHULHU_ROLL_CARD    likewise over the event deck's card ids;
- *   CTHULHU_ROLL_RELIC   likewise over the relic deck's relic ids.
+ *   CTGAME_ROLL_CARD    likewise over the event deck's card ids;
+ *   CTGAME_ROLL_RELIC   likewise over the relic deck's relic ids.
  * Drawing a uniform card from what a pile holds is the same as drawing the
  * top of a shuffled pile, so "shuffle" never needs a value of its own.
  *
  * Every decision the rules give a player is a choice node (enum
- * cthulhu_ask) whose legal options cthulhu_options lists; the value applied
+ * ctgame_ask) whose legal options ctgame_options lists; the value applied
  * is the index of the option (0..count-1, so count may exceed
  * GAME_MAX_OPTIONS, see game.h). A decision with one legal option is taken
  * without asking, so a choice node offers two or more, except under C14's
- * secret hands (CTHULHU_REV_SECRET, below): there a decision that may offer
+ * secret hands (CTGAME_REV_SECRET, below): there a decision that may offer
  * a card from a hand is asked whenever public facts alone leave open that
  * the hand holds one it could play, so it may offer one option (pass, or
  * lose a heart) while the hand holds no such card; whether it is asked then
  * depends on nothing secret.
  *
- * The state is a plain value: memcpy copies it, and cthulhu_hash digests
+ * The state is a plain value: memcpy copies it, and ctgame_hash digests
  * its bytes (the state has no padding that is left unset). */
-#ifndef RLYEH_CTHULHU_H
-#define RLYEH_CTHULHU_H
+#ifndef RLYEH_CTGAME_H
+#define RLYEH_CTGAME_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rlyeh/cmap.h"
+#include "rlyeh/ctmap.h"
 #include "rlyeh/game.h"
 
-#define CTHULHU_MIN       2
-#define CTHULHU_MAX       6
-#define CTHULHU_CARDS     50
-#define CTHULHU_KINDS     32 /* event card kinds E01..E32 */
-#define CTHULHU_RELICS    80
-#define CTHULHU_TYPES     5 /* relic types */
-#define CTHULHU_CULTISTS  75
-#define CTHULHU_BYAKHEE   25
-#define CTHULHU_HEARTS    85
-#define CTHULHU_BULLETS   135
-#define CTHULHU_HAND      3
-#define CTHULHU_OPTIONS   CMAP_OPTIONS_MAX      /* options of one decision, at most */
-#define CTHULHU_CHURCH_SQ (CMAP_CHURCH * 9 + 4) /* the Church interior 1,1 */
+#define CTGAME_MIN       2
+#define CTGAME_MAX       6
+#define CTGAME_CARDS     50
+#define CTGAME_KINDS     32 /* event card kinds E01..E32 */
+#define CTGAME_RELICS    80
+#define CTGAME_TYPES     5 /* relic types */
+#define CTGAME_CULTISTS  75
+#define CTGAME_BYAKHEE   25
+#define CTGAME_HEARTS    85
+#define CTGAME_BULLETS   135
+#define CTGAME_HAND      3
+#define CTGAME_OPTIONS   CTMAP_OPTIONS_MAX      /* options of one decision, at most */
+#define CTGAME_CHURCH_SQ (CTMAP_CHURCH * 9 + 4) /* the Church interior 1,1 */
 
 /* Rules revisions (game_setup.revision): 0, the first, takes every
  * decision with one option without asking, so that being asked can tell
- * the table what a hand holds; from CTHULHU_REV_SECRET on, hands are kept
- * secret as C14 says (the header's first comment; cthulhu_could_play).
+ * the table what a hand holds; from CTGAME_REV_SECRET on, hands are kept
+ * secret as C14 says (the header's first comment; ctgame_could_play).
  * A game keeps the revision it began with, so that its log replays. */
-#define CTHULHU_REV_SECRET 1
+#define CTGAME_REV_SECRET 1
 
 /* Event card kinds, E01..E32 as 0..31 (§12.2). */
-enum cthulhu_kind {
+enum ctgame_kind {
 	CK_KNIFE,      /* E01 Trench Knife */
 	CK_HARPOON,    /* E02 Whaler's Harpoon */
 	CK_CHOPPER,    /* E03 Gangland Chopper */
@@ -93,7 +93,7 @@ enum cthulhu_kind {
 	CK_SENT,       /* E32 Sent Your Way */
 };
 
-enum cthulhu_category {
+enum ctgame_category {
 	CC_WEAPON,
 	CC_ITEM,
 	CC_MOVEMENT,
@@ -102,43 +102,43 @@ enum cthulhu_category {
 	CC_PVP,
 };
 
-struct cthulhu_card_info {
+struct ctgame_card_info {
 	const char *id;   /* "E01".."E32" */
 	const char *name; /* English name */
 	uint8_t count;    /* copies in the deck */
-	uint8_t category; /* enum cthulhu_category */
+	uint8_t category; /* enum ctgame_category */
 	uint8_t severity; /* Automatic cards: §12.2 severity; 0 otherwise */
 	uint8_t uses;     /* limited weapons: uses; 0 = unlimited or not a weapon */
 };
 
-/* The card table; `kind` in [0, CTHULHU_KINDS). */
-const struct cthulhu_card_info *cthulhu_card(int kind);
+/* The card table; `kind` in [0, CTGAME_KINDS). */
+const struct ctgame_card_info *ctgame_card(int kind);
 
-/* The kind of card id `card` in [0, CTHULHU_CARDS) (ids run kind by kind). */
-int cthulhu_card_kind(int card);
+/* The kind of card id `card` in [0, CTGAME_CARDS) (ids run kind by kind). */
+int ctgame_card_kind(int card);
 
 /* Relic types, in the order of BP9's ties. Relic id r has type r / 16. */
-enum cthulhu_type {
+enum ctgame_type {
 	CT_AMULET,
 	CT_DAGGER,
 	CT_IDOL,
 	CT_MEAD,
 	CT_TOME,
 };
-const char *cthulhu_type_name(int type);      /* "Amulet" .. "Tome" */
-const char *cthulhu_relic_variant(int relic); /* cosmetic name of relic id (§13) */
+const char *ctgame_type_name(int type);      /* "Amulet" .. "Tome" */
+const char *ctgame_relic_variant(int relic); /* cosmetic name of relic id (§13) */
 
 /* Chance nodes (game_step.kind while node == GAME_NODE_CHANCE). */
-enum cthulhu_roll {
-	CTHULHU_ROLL_DEALER,
-	CTHULHU_ROLL_DIE,
-	CTHULHU_ROLL_TILE,
-	CTHULHU_ROLL_CARD,
-	CTHULHU_ROLL_RELIC,
+enum ctgame_roll {
+	CTGAME_ROLL_DEALER,
+	CTGAME_ROLL_DIE,
+	CTGAME_ROLL_TILE,
+	CTGAME_ROLL_CARD,
+	CTGAME_ROLL_RELIC,
 };
 
-/* What a CTHULHU_ROLL_DIE is for. */
-enum cthulhu_die {
+/* What a CTGAME_ROLL_DIE is for. */
+enum ctgame_die {
 	CD_MOVE,     /* step 6 */
 	CD_COMBAT,   /* a combat roll */
 	CD_SANITY,   /* a sanity check */
@@ -148,10 +148,10 @@ enum cthulhu_die {
 };
 
 /* Choice nodes (game_step.kind while node == GAME_NODE_CHOICE). */
-enum cthulhu_ask {
+enum ctgame_ask {
 	CA_AUTOMATIC = 16, /* step 1: which Automatic card (options: CO_CARD) */
 	CA_PLAY,           /* a play point, CS, a due sanity check or the reaction
-	                      window (cthulhu_moment): CO_PASS, CO_CARD, CO_ITEM, CO_SANCTIFY */
+	                      window (ctgame_moment): CO_PASS, CO_CARD, CO_ITEM, CO_SANCTIFY */
 	CA_TILE,           /* where the drawn tile goes: CO_TILE */
 	CA_REMOVE,         /* B9: the activated site to take off: CO_TILE (arg = tile) */
 	CA_TOKENS,         /* a named building's tokens: CO_MASK (bit i: bullet on interior i) */
@@ -170,7 +170,7 @@ enum cthulhu_ask {
 };
 
 /* The moment of a CA_PLAY node (§6.3). */
-enum cthulhu_moment {
+enum ctgame_moment {
 	CM_PP1 = 1,
 	CM_PP2,
 	CM_PP3,
@@ -182,7 +182,7 @@ enum cthulhu_moment {
 	CM_RW,    /* another player's reaction window */
 };
 
-enum cthulhu_opt {
+enum ctgame_opt {
 	CO_PASS,     /* do nothing here */
 	CO_STOP,     /* end this part (movement, figure choices, the turn) */
 	CO_CARD,     /* arg = card kind: play it (or discard it at CA_DISCARD) */
@@ -194,14 +194,14 @@ enum cthulhu_opt {
 	CO_WEAPON,   /* arg = card id of the weapon in play */
 	CO_SPEND,    /* arg = bullets */
 	CO_LOSE,     /* lose a heart and roll again */
-	CO_DIR,      /* arg = enum cmap_side */
-	CO_FIGURE,   /* arg = kind * CMAP_SQUARES + square, kind 0 cultist, 1 byakhee */
+	CO_DIR,      /* arg = enum ctmap_side */
+	CO_FIGURE,   /* arg = kind * CTMAP_SQUARES + square, kind 0 cultist, 1 byakhee */
 	CO_TYPE,     /* arg = relic type */
 	CO_SEAT,     /* arg = seat */
 };
 
-struct cthulhu_option {
-	uint8_t what; /* enum cthulhu_opt */
+struct ctgame_option {
+	uint8_t what; /* enum ctgame_opt */
 	int16_t arg;
 };
 
@@ -222,7 +222,7 @@ enum {
 };
 
 /* How the game ended. */
-enum cthulhu_end {
+enum ctgame_end {
 	CE_PLAYING,
 	CE_SAVED,    /* three sites sanctified */
 	CE_SUMMONED, /* three sites activated */
@@ -231,11 +231,11 @@ enum cthulhu_end {
 };
 
 /* Event kinds (struct game_event: kind, seat, target, value). */
-enum cthulhu_event_kind {
+enum ctgame_event_kind {
 	CV_DEALER,         /* [seat = dealer, target = first player] */
 	CV_TURN,           /* [seat, target = round, value = turn number] */
 	CV_DEAL,           /* a card to a hand [seat, target = card id] */
-	CV_ROLL,           /* [seat, target = enum cthulhu_die, value = 1..6] */
+	CV_ROLL,           /* [seat, target = enum ctgame_die, value = 1..6] */
 	CV_TILE_DRAW,      /* [seat, target = tile] */
 	CV_TILE_SKIP,      /* drawn tile to the map discard [seat, target = tile] */
 	CV_TILE_RESHUFFLE, /* map discard became the deck [value = tiles] */
@@ -266,45 +266,45 @@ enum cthulhu_event_kind {
 	CV_ACTIVATE,   /* [seat = defeated seat, target = tile] */
 	CV_REMOVE,     /* B9: activated site off the map [target = tile] */
 	CV_TOTAL_MOVE, /* movement total [seat, value] */
-	CV_END,        /* [seat = -1, target = enum cthulhu_end, value = winners bitmask] */
+	CV_END,        /* [seat = -1, target = enum ctgame_end, value = winners bitmask] */
 };
 
-struct cthulhu_player {
+struct ctgame_player {
 	uint8_t hearts, bullets, sanity, start; /* start = starting sanity S */
 	uint8_t out;                            /* eliminated */
 	uint8_t played;                         /* a counted card played this round */
-	uint8_t sites;                 /* bit i: site CMAP_SITE_FIRST + i sanctified by it */
-	uint8_t pad;                   /* always 0: sq aligned without hidden bytes */
-	int16_t sq;                    /* pawn square, -1 when off the board */
-	uint8_t relics[CTHULHU_TYPES]; /* count per type (mirrors relic_at) */
-	uint8_t hand;                  /* cards in hand (mirrors card_at) */
+	uint8_t sites;                /* bit i: site CTMAP_SITE_FIRST + i sanctified by it */
+	uint8_t pad;                  /* always 0: sq aligned without hidden bytes */
+	int16_t sq;                   /* pawn square, -1 when off the board */
+	uint8_t relics[CTGAME_TYPES]; /* count per type (mirrors relic_at) */
+	uint8_t hand;                 /* cards in hand (mirrors card_at) */
 };
 
-/* Continuations (internal to cthulhu.c, in the state so that it stays a value). */
-#define CTHULHU_STACK 12
+/* Continuations (internal to the engine, in the state so that it stays a value). */
+#define CTGAME_STACK 12
 
-struct cthulhu {
-	struct cmap map;
-	uint8_t square[CMAP_SQUARES]; /* CS_* bits */
-	uint8_t card_at[CTHULHU_CARDS];
-	uint8_t uses[CTHULHU_CARDS]; /* uses left of a limited weapon in play */
-	uint8_t relic_at[CTHULHU_RELICS];
-	struct cthulhu_player p[CTHULHU_MAX];
-	uint32_t tile_discard;            /* bit t: tile t lies on the map discard pile */
-	uint8_t moved[CMAP_BITMAP_BYTES]; /* figures that moved this step */
-	uint8_t n;                        /* players */
-	uint8_t first;                    /* first player (the seat after the dealer) */
-	uint8_t seat;                     /* whose turn it is */
-	uint8_t phase;                    /* internal */
-	uint8_t end;                      /* enum cthulhu_end */
-	uint8_t winners;                  /* bitmask, after the end */
-	uint8_t sanctified, activated;    /* sites so far */
+struct ctgame {
+	struct ctmap map;
+	uint8_t square[CTMAP_SQUARES]; /* CS_* bits */
+	uint8_t card_at[CTGAME_CARDS];
+	uint8_t uses[CTGAME_CARDS]; /* uses left of a limited weapon in play */
+	uint8_t relic_at[CTGAME_RELICS];
+	struct ctgame_player p[CTGAME_MAX];
+	uint32_t tile_discard;             /* bit t: tile t lies on the map discard pile */
+	uint8_t moved[CTMAP_BITMAP_BYTES]; /* figures that moved this step */
+	uint8_t n;                         /* players */
+	uint8_t first;                     /* first player (the seat after the dealer) */
+	uint8_t seat;                      /* whose turn it is */
+	uint8_t phase;                     /* internal */
+	uint8_t end;                       /* enum ctgame_end */
+	uint8_t winners;                   /* bitmask, after the end */
+	uint8_t sanctified, activated;     /* sites so far */
 	uint16_t cultists, byakhee, hearts, bullets; /* supplies */
 	uint16_t round, cap;                         /* round from 1; C19 cap (0 = none) */
 	uint32_t turns;                              /* complete turns */
 	/* the turn in progress */
 	uint8_t flags;       /* internal turn flags */
-	uint8_t die_for;     /* enum cthulhu_die of an awaited die */
+	uint8_t die_for;     /* enum ctgame_die of an awaited die */
 	uint8_t total, left; /* movement total and points left */
 	uint8_t rw;          /* reaction window: seats still to ask (bitmask) */
 	uint8_t ask_seat;    /* who decides a choice node */
@@ -313,7 +313,7 @@ struct cthulhu {
 	uint8_t target;      /* its target seat */
 	int16_t figure;      /* the figure chosen to move, or a square in use */
 	int16_t aux;         /* the part's extra value (tile drawn, site being re-seeded…) */
-	uint8_t tile_mode;   /* enum cmap_mode of the map-tile step */
+	uint8_t tile_mode;   /* enum ctmap_mode of the map-tile step */
 	uint8_t fmode;       /* what the figure choices are for (internal) */
 	uint32_t tile_set;   /* the tiles that may be placed in this map-tile step */
 	/* the fight in progress */
@@ -325,27 +325,27 @@ struct cthulhu {
 	uint8_t defeated; /* seat whose defeat is resolving */
 	uint8_t loss;     /* relics still to discard in that defeat */
 	uint8_t sp;
-	uint8_t stack[CTHULHU_STACK];
+	uint8_t stack[CTGAME_STACK];
 	uint8_t brawl[2];
-	uint8_t moment;                /* enum cthulhu_moment of a CA_PLAY node */
-	uint8_t act_order[CMAP_SITES]; /* activation number from 1, 0 = not activated */
-	uint8_t rcount;                /* relics still to draw */
-	uint8_t secret;                /* 1: C14's secret hands (CTHULHU_REV_SECRET) */
+	uint8_t moment;                 /* enum ctgame_moment of a CA_PLAY node */
+	uint8_t act_order[CTMAP_SITES]; /* activation number from 1, 0 = not activated */
+	uint8_t rcount;                 /* relics still to draw */
+	uint8_t secret;                 /* 1: C14's secret hands (CTGAME_REV_SECRET) */
 	uint8_t pad1;
 };
 
 /* Starts a game: setup->players seats (2..6), setup->rounds the round cap
- * (C19; 0 = none), setup->revision the rules revision (CTHULHU_REV_SECRET
+ * (C19; 0 = none), setup->revision the rules revision (CTGAME_REV_SECRET
  * or later: secret hands; 0: the first rules). Returns GAME_OK or GAME_EARG (g undefined then). */
-int cthulhu_init(struct cthulhu *g, const struct game_setup *setup);
+int ctgame_init(struct ctgame *g, const struct game_setup *setup);
 
 /* Describes the next node. A choice node's count is the number of options
  * (values 0..count-1), options[] holding the first GAME_MAX_OPTIONS. */
-void cthulhu_step(const struct cthulhu *g, struct game_step *out);
+void ctgame_step(const struct ctgame *g, struct game_step *out);
 
 /* The options of the pending choice, in order; returns how many (0 at a
- * chance node or the end). `out` has room for CTHULHU_OPTIONS. */
-int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out);
+ * chance node or the end). `out` has room for CTGAME_OPTIONS. */
+int ctgame_options(const struct ctgame *g, struct ctgame_option *out);
 
 /* At a CA_AUTOMATIC, CA_PLAY or CA_FAILED node: 1 when public facts
  * alone (hand size, the card-played flag, B30 insanity, the moment) leave
@@ -353,15 +353,15 @@ int cthulhu_options(const struct cthulhu *g, struct cthulhu_option *out);
  * cards are to be offered privately whatever the hand holds; 0 when they
  * rule it out, and at any other node. At CA_AUTOMATIC (asked under secret
  * hands whenever an Automatic card is held with another card) it is 1. */
-int cthulhu_could_play(const struct cthulhu *g);
+int ctgame_could_play(const struct ctgame *g);
 
-/* The moment of a CA_PLAY node (enum cthulhu_moment), 0 otherwise. */
-int cthulhu_moment(const struct cthulhu *g);
+/* The moment of a CA_PLAY node (enum ctgame_moment), 0 otherwise. */
+int ctgame_moment(const struct ctgame *g);
 
 /* Applies a value: a chance value, or the index of an option. GAME_EOVER,
  * GAME_EILLEGAL out of range; the state is unchanged on error. Automatic
  * resolution runs on until the next node. */
-int cthulhu_apply(struct cthulhu *g, int value, struct game_events *ev);
+int ctgame_apply(struct ctgame *g, int value, struct game_events *ev);
 
 /* C17: `seat` leaves the game (or is removed by the host) at any point
  * after the deal: it is eliminated as in §9.4. Its own turn ends (B17); a
@@ -370,60 +370,60 @@ int cthulhu_apply(struct cthulhu *g, int value, struct game_events *ev);
  * choices and the relic taking stop). GAME_EOVER after the end, GAME_EPHASE
  * before the deal is done, GAME_EARG for a seat not in play; nothing
  * changes then. */
-int cthulhu_leave(struct cthulhu *g, int seat, struct game_events *ev);
+int ctgame_leave(struct ctgame *g, int seat, struct game_events *ev);
 
 /* Starts `seat`'s turn from the position `g` holds now, with the turn's
  * automatic part run up to the first node (§6.1). For tests and tools that
  * build a position by editing a dealt game's fields. GAME_EOVER after the
  * end, GAME_EARG for a seat not in play. */
-int cthulhu_begin_turn(struct cthulhu *g, int seat, struct game_events *ev);
+int ctgame_begin_turn(struct ctgame *g, int seat, struct game_events *ev);
 
 /* Over (any ending, the cap included), winner (the lowest winning seat, or
  * -1 when nobody won, the cap was reached, or the win is shared), player =
  * winner, complete turns, and points = the winners' VP. */
-void cthulhu_result(const struct cthulhu *g, struct game_result *out);
+void ctgame_result(const struct ctgame *g, struct game_result *out);
 
 /* §14 victory points of a seat (0 for an eliminated seat). */
-int cthulhu_vp(const struct cthulhu *g, int seat);
+int ctgame_vp(const struct ctgame *g, int seat);
 
-/* Effects lasting through the turn in progress (cthulhu_effects), each
+/* Effects lasting through the turn in progress (ctgame_effects), each
  * from a card played face up. */
-enum cthulhu_effect {
+enum ctgame_effect {
 	CX_ELDER = 1,   /* E09 Elder Sign: B21 for the rest of step 7 */
 	CX_JAMMED = 2,  /* E26 Jammed Action: no weapons this turn */
 	CX_NO_MOVE = 4, /* E12 Sanctuary Bells, E25 Twisted Ankle: steps 6-7 skipped */
 	CX_NERVES = 8,  /* E14 Steady Nerves: the sanity check due is skipped */
 };
 
-/* The effects (enum cthulhu_effect, a bit mask) in force now; 0 after the
+/* The effects (enum ctgame_effect, a bit mask) in force now; 0 after the
  * end. */
-int cthulhu_effects(const struct cthulhu *g);
+int ctgame_effects(const struct ctgame *g);
 
 /* Checks the invariants of §16 (1-12); returns 0, or the number of the
  * first one broken with a description in why[n]. */
-int cthulhu_check(const struct cthulhu *g, char *why, size_t n);
+int ctgame_check(const struct ctgame *g, char *why, size_t n);
 
 /* A 64-bit digest of every byte of the state, 8 at a time (§16.13): equal
  * states give equal digests, and any change of a byte changes it with
  * overwhelming odds. */
-uint64_t cthulhu_hash(const struct cthulhu *g);
+uint64_t ctgame_hash(const struct ctgame *g);
 
 /* Cards of `kind` in a seat's hand. */
-int cthulhu_in_hand(const struct cthulhu *g, int seat, int kind);
+int ctgame_in_hand(const struct ctgame *g, int seat, int kind);
 
 /* The card id of a seat's card of `kind` in play, or -1. */
-int cthulhu_in_play(const struct cthulhu *g, int seat, int kind);
+int ctgame_in_play(const struct ctgame *g, int seat, int kind);
 
 /* Movement by destination (C9, C10), for front ends at a CA_MOVE node:
- * cthulhu_reachable writes to out (capacity CMAP_SQUARES), in reading order,
+ * ctgame_reachable writes to out (capacity CTMAP_SQUARES), in reading order,
  * every square within the points left and returns how many;
- * cthulhu_route writes C10's directions from the pawn to `to` within the
+ * ctgame_route writes C10's directions from the pawn to `to` within the
  * points left (enemy squares entered before `to` counted by the current
  * figures) and returns the path length, or -1 when `to` is out of reach.
  * The front end then applies the CO_DIR options one by one, stopping when
  * a fight or anything else interrupts the walk. */
-int cthulhu_reachable(const struct cthulhu *g, int16_t *out);
-int cthulhu_route(const struct cthulhu *g, int to, uint8_t *dirs);
+int ctgame_reachable(const struct ctgame *g, int16_t *out);
+int ctgame_route(const struct ctgame *g, int to, uint8_t *dirs);
 
 /* The option index a timed-out decision takes (C15): the baseline policy's
  * choice for tiles, tokens, the site's byakhee, the Automatic card, the
@@ -433,38 +433,38 @@ int cthulhu_route(const struct cthulhu *g, int to, uint8_t *dirs);
  * CS or in a reaction window; stopping the movement; the first option in
  * reading order for card squares, figures, targets and relic types; at step
  * 11 BP10's forced discard, otherwise ending the turn. */
-int cthulhu_default(const struct cthulhu *g);
+int ctgame_default(const struct ctgame *g);
 
 /* The sizes of the piles (C3): map deck and map discard, event deck and
  * discard, relic deck and discard. */
-struct cthulhu_piles {
+struct ctgame_piles {
 	int tiles, tile_discard, cards, card_discard, relics, relic_discard;
 };
-void cthulhu_piles(const struct cthulhu *g, struct cthulhu_piles *out);
+void ctgame_piles(const struct ctgame *g, struct ctgame_piles *out);
 
 /* At a CA_TILE node: the tile being placed and its options (as
- * cmap_options; option i is the choice value i), written to out (capacity
- * CMAP_OPTIONS_MAX); returns how many, or -1 at any other node. */
-int cthulhu_tile_options(const struct cthulhu *g, int *tile, struct cmap_option *out);
+ * ctmap_options; option i is the choice value i), written to out (capacity
+ * CTMAP_OPTIONS_MAX); returns how many, or -1 at any other node. */
+int ctgame_tile_options(const struct ctgame *g, int *tile, struct ctmap_option *out);
 
 /* At a CA_FIGURE or CA_DEST node: the kind of figure being moved
  * (CS_CULTIST or CS_BYAKHEE); 0 at any other node. */
-int cthulhu_figure_kind(const struct cthulhu *g);
+int ctgame_figure_kind(const struct ctgame *g);
 
 /* 1 at a decision of the enemy phase (C12): a CA_FIGURE or CA_DEST node
  * of steps 8 and 9, or a CA_RESEED node; 0 elsewhere (figure choices of
  * cards included). */
-int cthulhu_enemy_move(const struct cthulhu *g);
+int ctgame_enemy_move(const struct ctgame *g);
 
 /* Policies: "baseline" (§17, the hunt policy C13 for enemies) and "random"
  * (uniform over the options, for tests). */
-int cthulhu_policy_baseline(const void *state, const struct game_step *step, struct rng *rng);
-int cthulhu_policy_random(const void *state, const struct game_step *step, struct rng *rng);
+int ctgame_policy_baseline(const void *state, const struct game_step *step, struct rng *rng);
+int ctgame_policy_random(const void *state, const struct game_step *step, struct rng *rng);
 
 /* The hunt policy's pick (C13) at a CA_FIGURE, CA_DEST or CA_RESEED node
  * of the enemy phase: the option index. */
-int cthulhu_hunt(const struct cthulhu *g);
+int ctgame_hunt(const struct ctgame *g);
 
-extern const struct game_ops cthulhu_ops;
+extern const struct game_ops ctgame_ops;
 
 #endif

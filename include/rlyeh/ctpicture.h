@@ -1,4 +1,4 @@
-/* board: pictures of the CTHULHU!!! map (shared/rules/cthulhu-boardgame.md
+/* ctpicture: pictures of the CTHULHU!!! map (shared/rules/cthulhu-boardgame.md
  * §3, §15 C5, C6, C9), as a PNG image (cairo) and as text for a terminal.
  *
  * The picture shows the map square by square, with global square
@@ -11,13 +11,13 @@
  * (outlined dashed while it stays empty). On top of that the caller may
  * mark placement options (C6), reachable squares (C9) and one square.
  *
- * By default the picture shows the area in play (board_marks.full = 0):
+ * By default the picture shows the area in play (ctpicture_marks.full = 0):
  * the whole cells around every pawn, the surroundings (three squares) of
  * the player to move, the reachable squares, the target and the option
  * cells, with a square's margin, three cells a side at least where the map
- * has them; its longer side is at most BOARD_VIEW_PX (scaled down when the
+ * has them; its longer side is at most CTPICTURE_VIEW_PX (scaled down when the
  * area is larger). With full = 1 it shows every tile and option, up to
- * BOARD_MAX_PX. The axes always name global coordinates.
+ * CTPICTURE_MAX_PX. The axes always name global coordinates.
  *
  * Figures and tokens: alone on a square, a cultist stands top left, a
  * byakhee top right, a heart bottom left, a bullet bottom right. On a
@@ -35,7 +35,7 @@
  * around; these are drawn over it.
  *
  * Below the map a legend (never scaled: 13-pixel text) explains, in the
- * language of board_marks.lang: the players (each seat's disc and name,
+ * language of ctpicture_marks.lang: the players (each seat's disc and name,
  * the player to move in bold), the square kinds, the figures and tokens
  * and the open-street arrow, the marks present (reachable, target,
  * options), and every Ritual Site that is or was on the map with its
@@ -57,69 +57,69 @@
  * Text is drawn with cairo's toy text API in "DejaVu Sans" (Debian:
  * fonts-dejavu-core) with hinting off, so the same position gives the same
  * pixels on every machine with the same fonts. The only state kept here is
- * the cache of PNGs (board_png), under its own lock; cairo and fontconfig
- * keep font caches under theirs: every function but board_cleanup may run
+ * the cache of PNGs (ctpicture_png), under its own lock; cairo and fontconfig
+ * keep font caches under theirs: every function but ctpicture_cleanup may run
  * on any thread.
  *
  * The PNG is 8-bit RGB, written by libpng (zlib level 3, no row filter). */
-#ifndef RLYEH_BOARD_H
-#define RLYEH_BOARD_H
+#ifndef RLYEH_CTPICTURE_H
+#define RLYEH_CTPICTURE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rlyeh/cmap.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
+#include "rlyeh/ctmap.h"
 
 /* Pixels per square before any scaling; the longer side of the whole map's
  * PNG at most (larger maps are scaled down); the longer side of the
  * default PNG (the area in play) at most. */
-#define BOARD_SQUARE  48
-#define BOARD_MAX_PX  4096
-#define BOARD_VIEW_PX 1000
-#define BOARD_PNG_MAX (8 << 20) /* bytes of one encoded PNG, at most */
+#define CTPICTURE_SQUARE  48
+#define CTPICTURE_MAX_PX  4096
+#define CTPICTURE_VIEW_PX 1000
+#define CTPICTURE_PNG_MAX (8 << 20) /* bytes of one encoded PNG, at most */
 
-/* What the caller marks on the map. board_marks_init gives "nothing";
+/* What the caller marks on the map. ctpicture_marks_init gives "nothing";
  * every function accepts marks == NULL for the same. Values out of range
  * (cells off the grid, squares not on a placed tile, a preview index
  * outside the options) are ignored. */
-struct board_marks {
+struct ctpicture_marks {
 	/* C6: the drawn tile and its placement options, numbered #1.. in list
-	 * order (as cmap_options writes them); each candidate cell is labelled
+	 * order (as ctmap_options writes them); each candidate cell is labelled
 	 * with the numbers of its options. */
 	int tile; /* the tile the options place, for the preview; -1 none */
-	const struct cmap_option *options;
+	const struct ctmap_option *options;
 	int n_options;
 	int preview; /* index into options drawn as a translucent tile (PNG only); -1 none */
-	/* C9: squares to highlight (e.g. cthulhu_reachable's list). */
+	/* C9: squares to highlight (e.g. ctgame_reachable's list). */
 	const int16_t *reach;
 	int n_reach;
 	int target; /* one square to outline (e.g. a chosen destination); -1 none */
 	/* The legend: the players' names by seat (NULL: "seat n"; a name is
-	 * shown up to 24 bytes), its language as board_text's `lang`. */
-	const char *names[CTHULHU_MAX];
+	 * shown up to 24 bytes), its language as ctpicture_text's `lang`. */
+	const char *names[CTGAME_MAX];
 	const char *lang;
-	int full; /* 1: the whole map (up to BOARD_MAX_PX); 0: the area in play */
+	int full; /* 1: the whole map (up to CTPICTURE_MAX_PX); 0: the area in play */
 };
 
 /* Sets `mk` to mark nothing. */
-void board_marks_init(struct board_marks *mk);
+void ctpicture_marks_init(struct ctpicture_marks *mk);
 
-/* What the cache of pictures did since the start (board_png): pictures
+/* What the cache of pictures did since the start (ctpicture_png): pictures
  * drawn and encoded, pictures given from the cache, slots given up for
  * newer pictures; and what it holds now. */
-struct board_cache_stats {
+struct ctpicture_cache_stats {
 	uint64_t renders, hits, evictions;
 	int entries;  /* pictures held */
 	size_t bytes; /* their PNG bytes */
 };
 
 /* Renders the map of `g` with `marks` (may be NULL) to a PNG in memory:
- * about BOARD_SQUARE pixels per square, the legend below, scaled down so
- * that no side exceeds BOARD_VIEW_PX (BOARD_MAX_PX with marks->full). On
+ * about CTPICTURE_SQUARE pixels per square, the legend below, scaled down so
+ * that no side exceeds CTPICTURE_VIEW_PX (CTPICTURE_MAX_PX with marks->full). On
  * success returns 0 and sets *png to a malloc'd buffer of *len bytes that
  * the caller frees with free(). On failure (out of memory, cairo error, a
- * PNG larger than BOARD_PNG_MAX) returns -1 with *png = NULL and *len = 0.
+ * PNG larger than CTPICTURE_PNG_MAX) returns -1 with *png = NULL and *len = 0.
  * `g` is not changed.
  *
  * The last few pictures (8, 2 MiB of PNG at most; none over 512 KiB) are kept, each under a
@@ -130,45 +130,46 @@ struct board_cache_stats {
  * drawn from its key, so the same key gives the same bytes, taken from the
  * cache without drawing or encoding again; any change to what the picture
  * shows changes the key. Safe on any thread (one lock around the cache). */
-int board_png(const struct cthulhu *g, const struct board_marks *marks, unsigned char **png,
-              size_t *len);
+int ctpicture_png(const struct ctgame *g, const struct ctpicture_marks *marks, unsigned char **png,
+                  size_t *len);
 
-/* board_png written to the file `path` (created or truncated). Returns 0,
+/* ctpicture_png written to the file `path` (created or truncated). Returns 0,
  * or -1 with errno set (EIO for a rendering failure); after a failure no
  * file is left at `path`. */
-int board_png_file(const struct cthulhu *g, const struct board_marks *marks, const char *path);
+int ctpicture_png_file(const struct ctgame *g, const struct ctpicture_marks *marks,
+                       const char *path);
 
-/* Where square (gx, gy) lies in the PNG that board_png draws for the same
+/* Where square (gx, gy) lies in the PNG that ctpicture_png draws for the same
  * g and marks: its centre (*x, *y) in pixels and the side *side of a
  * square (all after scaling). Returns 0, or -1 when the square is outside
  * the picture (outputs unchanged then). */
-int board_locate(const struct cthulhu *g, const struct board_marks *marks, int gx, int gy,
-                 double *x, double *y, double *side);
+int ctpicture_locate(const struct ctgame *g, const struct ctpicture_marks *marks, int gx, int gy,
+                     double *x, double *y, double *side);
 
 /* The squares the PNG of the same g and marks shows, [*gx0, *gx1] x
  * [*gy0, *gy1] (global coordinates, whole cells), and its size in pixels.
  * Returns 1 when that is the whole map, 0 when cropped to the area in play. */
-int board_area(const struct cthulhu *g, const struct board_marks *marks, int *gx0, int *gy0,
-               int *gx1, int *gy1, int *width, int *height);
+int ctpicture_area(const struct ctgame *g, const struct ctpicture_marks *marks, int *gx0, int *gy0,
+                   int *gx1, int *gy1, int *width, int *height);
 
 /* The box of Ritual Site `tile`'s label in the PNG of the same g and marks
  * (top left *x, *y and size *w, *h, in pixels). Returns 0, or -1 when the
  * picture has no label of that tile (not a site, never on the map, its
  * cell not shown or taken by another tile); outputs unchanged then. */
-int board_label(const struct cthulhu *g, const struct board_marks *marks, int tile, double *x,
-                double *y, double *w, double *h);
+int ctpicture_label(const struct ctgame *g, const struct ctpicture_marks *marks, int tile,
+                    double *x, double *y, double *w, double *h);
 
-/* The cache's counters and contents (board_png) into *out. */
-void board_cache_stats(struct board_cache_stats *out);
+/* The cache's counters and contents (ctpicture_png) into *out. */
+void ctpicture_cache_stats(struct ctpicture_cache_stats *out);
 
 /* Empties the cache of pictures (the counters go on). */
-void board_cache_clear(void);
+void ctpicture_cache_clear(void);
 
 /* Frees the cache of pictures and the font caches that cairo and
  * fontconfig keep after drawing text, so that leak checkers see a clean
- * exit. Call it once at exit, after the last board_* call has returned on
+ * exit. Call it once at exit, after the last ctpicture_* call has returned on
  * every thread. */
-void board_cleanup(void);
+void ctpicture_cleanup(void);
 
 /* The same map as text, always the whole map: one character per square, a
  * space between tile columns, every column's gx written vertically above
@@ -186,10 +187,10 @@ void board_cleanup(void);
  * the map ("Ritual Sites: Drowned Chapel (4,-2): activated", at its
  * middle square); and a line per square holding more than one pawn,
  * figure or token, listing all of them ("1,-2: pawn 2, byakhee"), in the
- * order of cmap_squares. Writes a NUL-terminated text to buf[0..cap-1] and
+ * order of ctmap_squares. Writes a NUL-terminated text to buf[0..cap-1] and
  * returns its length, or -1 when it does not fit (buf then holds an
  * unspecified prefix, NUL-terminated when cap > 0). */
-int board_text(const struct cthulhu *g, const struct board_marks *marks, const char *lang,
-               char *buf, size_t cap);
+int ctpicture_text(const struct ctgame *g, const struct ctpicture_marks *marks, const char *lang,
+                   char *buf, size_t cap);
 
 #endif

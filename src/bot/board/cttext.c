@@ -2,30 +2,30 @@
 
 #include <stdio.h>
 
-#include "rlyeh/cmap.h"
+#include "rlyeh/ctmap.h"
 #include "rlyeh/ctnames.h"
 #include "rlyeh/i18n.h"
 
-void cttext_square(const struct cthulhu *g, int sq, char *buf, size_t cap)
+void cttext_square(const struct ctgame *g, int sq, char *buf, size_t cap)
 {
-	if (sq < 0 || sq >= CMAP_SQUARES)
+	if (sq < 0 || sq >= CTMAP_SQUARES)
 		snprintf(buf, cap, "?");
 	else
-		snprintf(buf, cap, "%d,%d", cmap_gx(&g->map, sq), cmap_gy(&g->map, sq));
+		snprintf(buf, cap, "%d,%d", ctmap_gx(&g->map, sq), ctmap_gy(&g->map, sq));
 }
 
-static const char *name_of(const struct cthulhu *g, const char *const *names, int seat)
+static const char *name_of(const struct ctgame *g, const char *const *names, int seat)
 {
 	return seat >= 0 && seat < g->n && names && names[seat] ? names[seat] : "?";
 }
 
 static const char *card_name(int card, int lang)
 {
-	return ctnames_card(cthulhu_card_kind(card), lang);
+	return ctnames_card(ctgame_card_kind(card), lang);
 }
 
 /* The winners of a finished game, comma separated. */
-static void winners(const struct cthulhu *g, int mask, const char *const *names, struct text *out)
+static void winners(const struct ctgame *g, int mask, const char *const *names, struct text *out)
 {
 	int any = 0;
 	for (int s = 0; s < g->n; s++)
@@ -35,7 +35,7 @@ static void winners(const struct cthulhu *g, int mask, const char *const *names,
 		}
 }
 
-void cttext_event(const struct cthulhu *g, const struct game_event *e, const char *const *names,
+void cttext_event(const struct ctgame *g, const struct game_event *e, const char *const *names,
                   int lang, struct text *out)
 {
 	static const int rolls[] = { S_CT_ROLL_MOVE,     S_CT_ROLL_COMBAT, S_CT_ROLL_SANITY,
@@ -80,9 +80,9 @@ void cttext_event(const struct cthulhu *g, const struct game_event *e, const cha
 	case CV_ROTATE:
 		snprintf(y, sizeof y, "%d", (e->value & 3) * 90);
 		i18n_add(out, lang,
-		         (e->value >> 4) == CMAP_RELIEF   ? S_CT_ROTATE_RELIEF
-		         : (e->value >> 4) == CMAP_FORCED ? S_CT_ROTATE_FORCED
-		                                          : S_CT_ROTATE,
+		         (e->value >> 4) == CTMAP_RELIEF   ? S_CT_ROTATE_RELIEF
+		         : (e->value >> 4) == CTMAP_FORCED ? S_CT_ROTATE_FORCED
+		                                           : S_CT_ROTATE,
 		         y, NULL);
 		break;
 	case CV_ARRIVE:
@@ -195,7 +195,7 @@ static void exits(int tile, int rot, int lang, struct text *out)
 		                                          { "N", "O", "Z", "W" } };
 	int any = 0;
 	for (int s = 0; s < 4; s++)
-		if (cmap_edge(tile, rot, s)) {
+		if (ctmap_edge(tile, rot, s)) {
 			text_add(out, any++ ? " " : "");
 			text_add(out, sides[lang == I18N_NL][s]);
 		}
@@ -229,8 +229,8 @@ static int pass_label(int moment)
 	}
 }
 
-void cttext_option(const struct cthulhu *g, const struct game_step *st,
-                   const struct cthulhu_option *o, const char *const *names, int lang,
+void cttext_option(const struct ctgame *g, const struct game_step *st,
+                   const struct ctgame_option *o, const char *const *names, int lang,
                    struct text *out)
 {
 	static const int dirs[4] = { S_CT_OPT_NORTH, S_CT_OPT_EAST, S_CT_OPT_SOUTH, S_CT_OPT_WEST };
@@ -242,7 +242,7 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
 	case CO_PASS:
 		i18n_add(out, lang,
 		         st->kind == CA_WEAPON ? S_CT_OPT_NO_WEAPON
-		         : st->kind == CA_PLAY ? pass_label(cthulhu_moment(g))
+		         : st->kind == CA_PLAY ? pass_label(ctgame_moment(g))
 		                               : S_CT_OPT_PASS,
 		         NULL);
 		break;
@@ -262,8 +262,8 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
 		break;
 	case CO_TILE:
 		if (st->kind == CA_TILE) {
-			struct cmap_option opt[CMAP_OPTIONS_MAX];
-			int tile, n = cthulhu_tile_options(g, &tile, opt);
+			struct ctmap_option opt[CTMAP_OPTIONS_MAX];
+			int tile, n = ctgame_tile_options(g, &tile, opt);
 			if (o->arg < 0 || o->arg >= n)
 				break;
 			snprintf(a, sizeof a, "%d", o->arg + 1);
@@ -290,8 +290,8 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
 	case CO_SQUARE:
 		if (st->kind == CA_FIGURE)
 			i18n_add(out, lang,
-			         cthulhu_figure_kind(g) == CS_BYAKHEE ? S_CT_OPT_BYAKHEE
-			                                              : S_CT_OPT_CULTIST,
+			         ctgame_figure_kind(g) == CS_BYAKHEE ? S_CT_OPT_BYAKHEE
+			                                             : S_CT_OPT_CULTIST,
 			         sq, NULL);
 		else if (st->kind == CA_DEST)
 			i18n_add(out, lang, S_CT_OPT_TO, sq, NULL);
@@ -299,7 +299,7 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
 			i18n_add(out, lang, S_CT_OPT_SQUARE, sq, NULL);
 		break;
 	case CO_WEAPON:
-		i18n_add(out, lang, S_CT_OPT_WEAPON, ctnames_card(cthulhu_card_kind(o->arg), lang),
+		i18n_add(out, lang, S_CT_OPT_WEAPON, ctnames_card(ctgame_card_kind(o->arg), lang),
 		         NULL);
 		break;
 	case CO_SPEND:
@@ -314,8 +314,8 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
 			i18n_add(out, lang, dirs[o->arg], NULL);
 		break;
 	case CO_FIGURE:
-		cttext_square(g, o->arg % CMAP_SQUARES, sq, sizeof sq);
-		i18n_add(out, lang, o->arg >= CMAP_SQUARES ? S_CT_OPT_BYAKHEE : S_CT_OPT_CULTIST,
+		cttext_square(g, o->arg % CTMAP_SQUARES, sq, sizeof sq);
+		i18n_add(out, lang, o->arg >= CTMAP_SQUARES ? S_CT_OPT_BYAKHEE : S_CT_OPT_CULTIST,
 		         sq, NULL);
 		break;
 	case CO_TYPE:
@@ -329,9 +329,9 @@ void cttext_option(const struct cthulhu *g, const struct game_step *st,
 	}
 }
 
-void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out)
+void cttext_seat(const struct ctgame *g, int seat, int lang, struct text *out)
 {
-	const struct cthulhu_player *p = &g->p[seat];
+	const struct ctgame_player *p = &g->p[seat];
 	char a[16], b[16], c[16], d[16], e[16], list[512], one[128];
 	struct text lt, ot;
 	int any = 0;
@@ -346,10 +346,10 @@ void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out)
 	snprintf(d, sizeof d, "%d", p->start);
 	snprintf(e, sizeof e, "%d", p->hand);
 	i18n_add(out, lang, S_CT_SEAT, a, b, c, d, e, NULL);
-	snprintf(a, sizeof a, "%d", cthulhu_vp(g, seat));
+	snprintf(a, sizeof a, "%d", ctgame_vp(g, seat));
 	i18n_add(out, lang, S_CT_SEAT_VP, a, NULL);
 	text_init(&lt, list, sizeof list);
-	for (int t = 0; t < CTHULHU_TYPES; t++)
+	for (int t = 0; t < CTGAME_TYPES; t++)
 		if (p->relics[t]) {
 			text_add(&lt, any++ ? ", " : "");
 			text_addf(&lt, "%s %d", ctnames_type(t, lang), p->relics[t]);
@@ -359,28 +359,28 @@ void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out)
 	i18n_add(out, lang, S_CT_SEAT_RELICS, list, NULL);
 	text_init(&lt, list, sizeof list);
 	any = 0;
-	for (int card = 0; card < CTHULHU_CARDS; card++) {
+	for (int card = 0; card < CTGAME_CARDS; card++) {
 		if (g->card_at[card] != CW_PLAY + seat)
 			continue;
 		text_add(&lt, any++ ? ", " : "");
 		if (g->uses[card]) {
 			text_init(&ot, one, sizeof one);
 			snprintf(a, sizeof a, "%d", g->uses[card]);
-			i18n_add(&ot, lang, S_CT_USES, ctnames_card(cthulhu_card_kind(card), lang),
+			i18n_add(&ot, lang, S_CT_USES, ctnames_card(ctgame_card_kind(card), lang),
 			         a, NULL);
 			text_add(&lt, one);
 		} else {
-			text_add(&lt, ctnames_card(cthulhu_card_kind(card), lang));
+			text_add(&lt, ctnames_card(ctgame_card_kind(card), lang));
 		}
 	}
 	if (any)
 		i18n_add(out, lang, S_CT_SEAT_PLAY, list, NULL);
 	text_init(&lt, list, sizeof list);
 	any = 0;
-	for (int i = 0; i < CMAP_SITES; i++)
+	for (int i = 0; i < CTMAP_SITES; i++)
 		if (p->sites >> i & 1) {
 			text_add(&lt, any++ ? ", " : "");
-			text_add(&lt, ctnames_tile(CMAP_SITE_FIRST + i, lang));
+			text_add(&lt, ctnames_tile(CTMAP_SITE_FIRST + i, lang));
 		}
 	if (any)
 		i18n_add(out, lang, S_CT_SEAT_SITES, list, NULL);
@@ -388,11 +388,11 @@ void cttext_seat(const struct cthulhu *g, int seat, int lang, struct text *out)
 		i18n_add(out, lang, S_CT_SEAT_PLAYED, NULL);
 }
 
-void cttext_piles(const struct cthulhu *g, int lang, struct text *out)
+void cttext_piles(const struct ctgame *g, int lang, struct text *out)
 {
 	char v[10][16];
-	struct cthulhu_piles pl;
-	cthulhu_piles(g, &pl);
+	struct ctgame_piles pl;
+	ctgame_piles(g, &pl);
 	snprintf(v[0], sizeof v[0], "%d", pl.tiles);
 	snprintf(v[1], sizeof v[1], "%d", pl.tile_discard);
 	snprintf(v[2], sizeof v[2], "%d", pl.cards);
@@ -412,16 +412,16 @@ void cttext_piles(const struct cthulhu *g, int lang, struct text *out)
 
 void cttext_pawn(int seat, struct text *out)
 {
-	static const char *const discs[CTHULHU_MAX] = { "🔴", "🔵", "🟢", "🟠", "🟣", "🟤" };
-	if (seat >= 0 && seat < CTHULHU_MAX)
+	static const char *const discs[CTGAME_MAX] = { "🔴", "🔵", "🟢", "🟠", "🟣", "🟤" };
+	if (seat >= 0 && seat < CTGAME_MAX)
 		text_addf(out, "%s %d", discs[seat], seat + 1);
 }
 
-int cttext_effects(const struct cthulhu *g, int lang, struct text *out)
+int cttext_effects(const struct ctgame *g, int lang, struct text *out)
 {
 	char list[512], one[256];
 	struct text lt, ot;
-	int fx = cthulhu_effects(g), any = 0;
+	int fx = ctgame_effects(g), any = 0;
 	static const struct {
 		int bit, id, kind;
 	} shown[] = {

@@ -1,10 +1,10 @@
 #include "rlyeh/ctnames.h"
 
-#include "rlyeh/cmap.h"
-#include "rlyeh/cthulhu.h"
+#include "rlyeh/ctgame.h"
+#include "rlyeh/ctmap.h"
 #include "rlyeh/i18n.h"
 
-static const char *const cards_nl[CTHULHU_KINDS] = {
+static const char *const cards_nl[CTGAME_KINDS] = {
 	"Loopgraafmes",
 	"Walvisvaardersharpoen",
 	"Gangstermitrailleur",
@@ -39,7 +39,7 @@ static const char *const cards_nl[CTHULHU_KINDS] = {
 	"Jouw kant op gestuurd",
 };
 
-static const char *const tiles_nl[CMAP_TILES] = {
+static const char *const tiles_nl[CTMAP_TILES] = {
 	"De kerk",
 	"Kruising Kerkstraat",
 	"Havenkruispunt",
@@ -72,10 +72,10 @@ static const char *const tiles_nl[CMAP_TILES] = {
 	"Gewelf van de lantaarnopsteker",
 };
 
-static const char *const types_nl[CTHULHU_TYPES] = { "Amulet", "Dolk", "Afgodsbeeld", "Ruimtemede",
-	                                             "Foliant" };
+static const char *const types_nl[CTGAME_TYPES] = { "Amulet", "Dolk", "Afgodsbeeld", "Ruimtemede",
+	                                            "Foliant" };
 
-static const char *const variants_nl[CTHULHU_TYPES][4] = {
+static const char *const variants_nl[CTGAME_TYPES][4] = {
 	{ "Jade scarabee", "Dof medaillon", "Benen penning", "Sterrensteenhanger" },
 	{ "Obsidiaan athame", "Golvende kris", "Roestige ponjaard", "Haakkling" },
 	{ "Gehurkte pad", "Bleek masker", "Koralen beeldje", "Gevleugeld beeld" },
@@ -85,29 +85,29 @@ static const char *const variants_nl[CTHULHU_TYPES][4] = {
 
 const char *ctnames_card(int kind, int lang)
 {
-	if (kind < 0 || kind >= CTHULHU_KINDS)
+	if (kind < 0 || kind >= CTGAME_KINDS)
 		return "?";
-	return lang == I18N_NL ? cards_nl[kind] : cthulhu_card(kind)->name;
+	return lang == I18N_NL ? cards_nl[kind] : ctgame_card(kind)->name;
 }
 
 const char *ctnames_tile(int tile, int lang)
 {
-	if (tile < 0 || tile >= CMAP_TILES)
+	if (tile < 0 || tile >= CTMAP_TILES)
 		return "?";
-	return lang == I18N_NL ? tiles_nl[tile] : cmap_tile(tile)->name;
+	return lang == I18N_NL ? tiles_nl[tile] : ctmap_tile(tile)->name;
 }
 
 const char *ctnames_type(int type, int lang)
 {
-	if (type < 0 || type >= CTHULHU_TYPES)
+	if (type < 0 || type >= CTGAME_TYPES)
 		return "?";
-	return lang == I18N_NL ? types_nl[type] : cthulhu_type_name(type);
+	return lang == I18N_NL ? types_nl[type] : ctgame_type_name(type);
 }
 
 const char *ctnames_relic(int relic, int lang)
 {
-	if (relic < 0 || relic >= CTHULHU_RELICS)
+	if (relic < 0 || relic >= CTGAME_RELICS)
 		return "?";
 	return lang == I18N_NL ? variants_nl[relic / 16][relic % 16 / 4]
-	                       : cthulhu_relic_variant(relic);
+	                       : ctgame_relic_variant(relic);
 }
