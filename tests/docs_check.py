@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The documentation holds together: every relative link and anchor in README.md
 and docs/*.md resolves (GitHub's heading slugs), the README stays under 250
-lines, and no tracked text file keeps a merge-conflict marker.
+lines, no tracked text file keeps a merge-conflict marker, and the source tree
+in docs/architecture.md matches src/: every source file there is named in it,
+in its folder, and every file it names exists.
 Usage: docs_check.py SOURCE_DIR"""
 import glob
 import os
@@ -87,5 +89,40 @@ for rel in tracked:
         print("FAIL %s:%d: a merge-conflict marker" % (rel, text.count("\n", 0, m.start()) + 1))
         bad += 1
 
-print("%d files, %d relative links, README %d lines, %d failures" % (len(files), total, lines, bad))
+# The tree in docs/architecture.md: indentation gives the folder under src/.
+arch = open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8").read()
+tree = re.search(r"```\n(include/rlyeh/.*?)```", arch, re.S).group(1)
+named, stack, top = set(), [], False
+for line in tree.splitlines():
+    m = re.match(r"( *)(\S+)", line)
+    if not m:
+        continue
+    depth, first = len(m.group(1)) // 2, m.group(2)
+    if len(m.group(1)) >= 17:  # a description goes on
+        cells = line if top else ""
+    elif first.endswith("/"):
+        stack = stack[:depth] + [first]
+        # a top folder's own files may be named in its description
+        top = depth == 0
+        cells = line if top else ""
+    elif 0 < depth <= len(stack):
+        stack, top = stack[:depth], False
+        cells = line.strip().split("  ")[0]  # the first column: the files
+    else:
+        continue
+    if stack and stack[0].startswith("src/"):
+        for name in re.findall(r"\b([a-z_0-9]+\.c)\b", cells):
+            named.add("".join(stack) + name)
+present = {os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "src", "**", "*.c"),
+                                                       recursive=True)}
+for f in sorted(present - named):
+    print("FAIL docs/architecture.md: the source tree does not name %s" % f)
+    bad += 1
+for f in sorted(named):
+    if not os.path.exists(os.path.join(root, f)):
+        print("FAIL docs/architecture.md: the source tree names %s, which does not exist" % f)
+        bad += 1
+
+print("%d files, %d relative links, README %d lines, %d source files in the tree, %d failures"
+      % (len(files), total, lines, len(named), bad))
 sys.exit(1 if bad else 0)
