@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "golden.h"
+
 #include "rlyeh/ctgame.h"
 #include "rlyeh/cttext.h"
 #include "rlyeh/i18n.h"
@@ -74,42 +76,10 @@ static void transcript(uint64_t seed, int steps, int lang, struct text *out)
 	assert_false(out->truncated);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = malloc(TRANSCRIPT_MAX + 1);
-	size_t n;
-	assert_non_null(buf);
-	if (!f) {
-		buf[0] = '\0';
-		return buf;
-	}
-	n = fread(buf, 1, TRANSCRIPT_MAX, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
+/* The transcript against tests/golden/cthulhu/name (CTTEXT_UPDATE rewrites it). */
 static void golden(const char *name, const char *got)
 {
-	char path[512];
-	const char *dir = getenv("GOLDEN_DIR");
-	assert_non_null(dir);
-	snprintf(path, sizeof path, "%s/cthulhu/%s", dir, name);
-	if (getenv("CTTEXT_UPDATE")) {
-		FILE *f = fopen(path, "wb");
-		assert_non_null(f);
-		fputs(got, f);
-		fclose(f);
-	}
-	char *want = slurp(path);
-	if (strcmp(want, got) != 0) {
-		size_t i = 0;
-		while (want[i] && want[i] == got[i])
-			i++;
-		fail_msg("%s differs at byte %zu: got \"%.60s\"", path, i, got + i);
-	}
-	free(want);
+	golden_check("cthulhu", name, got, "CTTEXT_UPDATE", TRANSCRIPT_MAX);
 }
 
 static void test_transcripts(void **state)
