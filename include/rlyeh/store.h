@@ -321,6 +321,33 @@ int store_rating_get(struct store *st, const struct store_period *p, const char 
 int store_rating_put(struct store *st, const struct store_period *p, const struct store_rating *r,
                      const struct store_rating *old);
 
+/* One player's row of one period at a game's end: the key (p and
+ * r.player), the row as read before the game (old, when had is 1) and as
+ * the game leaves it (r). */
+struct store_rating_write {
+	struct store_period p;
+	struct store_rating r;
+	struct store_rating old;
+	int had;
+};
+
+/* The rows of one game's end at most: 4 spans, 2 scopes, every member. */
+#define STORE_RATING_WRITES_MAX (8 * STORE_MEMBERS_MAX)
+
+/* Reads the rows of w[0..n) (n at most STORE_RATING_WRITES_MAX) in one
+ * statement: for each w[i], the row of period w[i].p and player
+ * w[i].r.player into w[i].old with had 1, or had 0 when it has none. The
+ * keys must differ. 0, or -1 with the error set (had and old undefined). */
+int store_ratings_read(struct store *st, struct store_rating_write *w, int n);
+
+/* Writes w[0..n) as n store_rating_put calls would (each w[i].r over
+ * w[i].old when had, else a new row; the counts that store_rating_rank
+ * adds up kept), with a statement for the rows, one for the counts taken
+ * off and one for the counts added, plus one for each row whose name
+ * changed. The keys must differ. Inside the caller's transaction: 0, or
+ * -1 with the error set, some rows written (roll the transaction back). */
+int store_ratings_write(struct store *st, const struct store_rating_write *w, int n);
+
 /* Calls fn for the first `limit` rows of p with at least min_games games,
  * best first: ordinal down, then games down, then player id. A non-zero
  * return from fn stops the walk and is returned. */

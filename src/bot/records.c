@@ -286,59 +286,75 @@ static int put_all(struct store *st, const struct store_period *p, const struct 
 	return 0;
 }
 
+/* The rows of one period w[0..n) (their players' keys, as read) with game
+ * res added: w[i].r as the game leaves them. */
+static int period_end(struct store_rating_write *w, int n, const int *member,
+                      const struct store_member *m, const struct store_result *res)
+{
+	struct records r = { 0 };
+	int rc = 0;
+
+	for (int i = 0; i < n && rc == 0; i++) {
+		struct records_player *x = player(&r, w[i].r.player, m[member[i]].name);
+		if (!x || x != &r.p[i])
+			rc = -1;
+		else if (w[i].had)
+			from_row(&w[i].old, x);
+	}
+	if (rc == 0 && (add_result(&r, res) || r.n != n))
+		rc = -1;
+	for (int i = 0; i < n && rc == 0; i++)
+		to_row(&r.p[i], &w[i].r);
+	records_free(&r);
+	return rc;
+}
+
 int records_game_end(struct store *st, const struct store_game *g, const struct store_member *m,
                      int nm)
 {
 	struct store_result res = { g->id, g->finished_at, g->server, nm, m, g->game };
 	const char *scopes[2] = { g->server, ALL_SCOPE };
-	int pending = store_ratings_pending(st);
+	int pending = store_ratings_pending(st), n = 0, rc = 0;
+	int member[STORE_RATING_WRITES_MAX], first[2 * RECORDS_SPANS + 1];
+	struct store_rating_write *w;
 
 	if (pending)
 		return pending < 0 ? -1 : 0;
 	if (store_game_rate(st, g->id))
 		return -1;
+	if (!(w = calloc(STORE_RATING_WRITES_MAX, sizeof(*w))))
+		return -1;
+	/* The keys: every human member once in every period. */
 	for (int span = 0; span < RECORDS_SPANS; span++) {
 		int64_t starts, end;
 		records_period(span, g->finished_at, &starts, &end);
 		for (int k = 0; k < 2; k++) {
-			struct store_period p = { g->game, scopes[k], span, starts };
-			struct records r = { 0 };
-			struct store_rating old[STORE_MEMBERS_MAX];
-			int had[STORE_MEMBERS_MAX], rc = 0;
-			/* The players' rows as the game found them, then the game. */
-			for (int i = 0; i < nm && i < STORE_MEMBERS_MAX && rc == 0; i++) {
-				struct store_rating row;
-				struct records_player *x;
+			int q = 2 * span + k;
+			first[q] = n;
+			for (int i = 0; i < nm && i < STORE_MEMBERS_MAX; i++) {
+				int dup = 0;
 				if (!m[i].player[0])
 					continue;
-				rc = store_rating_get(st, &p, m[i].player, &row);
-				if (rc < 0)
-					break;
-				if (!(x = player(&r, m[i].player, m[i].name))) {
-					rc = -1;
-					break;
-				}
-				had[x - r.p] = rc == 1;
-				if (rc == 1) {
-					from_row(&row, x);
-					old[x - r.p] = row;
-				}
-				rc = 0;
+				for (int j = first[q]; j < n && !dup; j++)
+					dup = strcmp(w[j].r.player, m[i].player) == 0;
+				if (dup)
+					continue;
+				w[n].p = (struct store_period){ g->game, scopes[k], span, starts };
+				text_copy(w[n].r.player, sizeof(w[n].r.player), m[i].player);
+				member[n++] = i;
 			}
-			if (rc == 0 && add_result(&r, &res))
-				rc = -1;
-			for (int j = 0; j < r.n && rc == 0; j++) {
-				struct store_rating row;
-				to_row(&r.p[j], &row);
-				if (store_rating_put(st, &p, &row, had[j] ? &old[j] : NULL))
-					rc = -1;
-			}
-			records_free(&r);
-			if (rc)
-				return -1;
 		}
 	}
-	return 0;
+	first[2 * RECORDS_SPANS] = n;
+	/* The players' rows as the game found them, then the game. */
+	if (store_ratings_read(st, w, n))
+		rc = -1;
+	for (int q = 0; q < 2 * RECORDS_SPANS && rc == 0; q++)
+		rc = period_end(w + first[q], first[q + 1] - first[q], member + first[q], m, &res);
+	if (rc == 0 && store_ratings_write(st, w, n))
+		rc = -1;
+	free(w);
+	return rc;
 }
 
 /* ---- building the rows from every finished game ---- */

@@ -377,6 +377,18 @@ int store_rating_put(struct store *st, const struct store_period *p, const struc
 	              : store_sqlite_rating_put(st->lite, p, r, old);
 }
 
+int store_ratings_read(struct store *st, struct store_rating_write *w, int n)
+{
+	return st->pg ? store_pg_ratings_read(st->pg, w, n)
+	              : store_sqlite_ratings_read(st->lite, w, n);
+}
+
+int store_ratings_write(struct store *st, const struct store_rating_write *w, int n)
+{
+	return st->pg ? store_pg_ratings_write(st->pg, w, n)
+	              : store_sqlite_ratings_write(st->lite, w, n);
+}
+
 int store_ratings_top(struct store *st, const struct store_period *p, int min_games, int limit,
                       store_rating_fn fn, void *ctx)
 {

@@ -177,6 +177,47 @@ static const struct {
 	[ST_RATING_UNCOUNT] = { "UPDATE rating_counts SET n = n - 1 WHERE " RATING_WHERE
 	                        " AND bucket = $5 AND games = $6",
 	                        1 },
+	/* A game's end: its rows as arrays, one element a row. */
+	[ST_RATINGS_READ] = { "SELECT r.player, r.name, r.name_key, r.mu, r.sigma, r.ordinal, "
+	                      "r.games, r.wins, r.cthulhu, d.i FROM unnest($1::bigint[], "
+	                      "$2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[]) "
+	                      "AS d (i, game, scope, span, starts, player) JOIN ratings r ON "
+	                      "r.game = d.game AND r.scope = d.scope AND r.span = d.span AND "
+	                      "r.starts = d.starts AND r.player = d.player",
+	                      0 },
+	/* Names as they were: ratings_name stays as it is. */
+	[ST_RATINGS_WRITE] = { "INSERT INTO ratings (game, scope, span, starts, " RATING_COLS ") "
+	                       "SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], "
+	                       "$4::bigint[], $5::text[], $6::text[], $7::text[], $8::float8[], "
+	                       "$9::float8[], $10::float8[], $11::bigint[], $12::bigint[], "
+	                       "$13::bigint[]) "
+	                       "ON CONFLICT (game, scope, span, starts, player) DO UPDATE SET "
+	                       "mu = excluded.mu, sigma = excluded.sigma, ordinal = "
+	                       "excluded.ordinal, "
+	                       "games = excluded.games, wins = excluded.wins, "
+	                       "cthulhu = excluded.cthulhu",
+	                       1 },
+	[ST_RATINGS_UNCOUNT] = { "UPDATE rating_counts c SET n = c.n - d.k FROM (SELECT game, "
+	                         "scope, "
+	                         "span, starts, bucket, games, count(*) AS k FROM unnest("
+	                         "$1::text[], $2::text[], $3::bigint[], $4::bigint[], "
+	                         "$5::bigint[], "
+	                         "$6::bigint[]) AS u (game, scope, span, starts, bucket, games) "
+	                         "GROUP BY 1, 2, 3, 4, 5, 6) d WHERE c.game = d.game AND "
+	                         "c.scope = d.scope AND c.span = d.span AND c.starts = d.starts "
+	                         "AND "
+	                         "c.bucket = d.bucket AND c.games = d.games",
+	                         1 },
+	[ST_RATINGS_COUNT] = { "INSERT INTO rating_counts (game, scope, span, starts, bucket, "
+	                       "games, "
+	                       "n) SELECT game, scope, span, starts, bucket, games, count(*) FROM "
+	                       "unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], "
+	                       "$5::bigint[], $6::bigint[]) AS u (game, scope, span, starts, "
+	                       "bucket, "
+	                       "games) GROUP BY 1, 2, 3, 4, 5, 6 "
+	                       "ON CONFLICT (game, scope, span, starts, bucket, games) "
+	                       "DO UPDATE SET n = rating_counts.n + excluded.n",
+	                       1 },
 	[ST_VERSION_GET] = { "SELECT version FROM schema_version", 0 },
 	[ST_VERSION_SET] = { "UPDATE schema_version SET version = $1", 0 },
 	/* Anything but the migrations' own setting, or a game id ever given. */

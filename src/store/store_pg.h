@@ -71,6 +71,8 @@ int store_pg_rating_get(struct store_pg *st, const struct store_period *p, const
                         struct store_rating *out);
 int store_pg_rating_put(struct store_pg *st, const struct store_period *p,
                         const struct store_rating *r, const struct store_rating *old);
+int store_pg_ratings_read(struct store_pg *st, struct store_rating_write *w, int n);
+int store_pg_ratings_write(struct store_pg *st, const struct store_rating_write *w, int n);
 int store_pg_ratings_top(struct store_pg *st, const struct store_period *p, int min_games,
                          int limit, store_rating_fn fn, void *ctx);
 int store_pg_ratings_named(struct store_pg *st, const struct store_period *p, int min_games,

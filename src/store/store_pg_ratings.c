@@ -312,6 +312,285 @@ int store_pg_rating_put(struct store_pg *st, const struct store_period *p,
 	return count_add(st, p, r, 1);
 }
 
+/* The length of the longest prefix of s[0..n) that fits in max bytes
+ * without splitting a UTF-8 sequence (store_pg.c's own, for the names). */
+static size_t utf8_cut(const char *s, size_t n, size_t max)
+{
+	if (n <= max)
+		return n;
+	n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+/* Array parameters of a game's end: cols[c] is column c as an array
+ * literal, every element quoted. */
+#define ARR_COLS 13
+struct arrays {
+	char *s[ARR_COLS];
+	size_t len[ARR_COLS], cap[ARR_COLS];
+	int bad; /* memory ran short */
+};
+
+/* Makes room for `more` bytes in column c; 0, or -1 (a->bad set). */
+static int arr_room(struct arrays *a, int c, size_t more)
+{
+	size_t need = a->len[c] + more;
+
+	if (a->bad)
+		return -1;
+	if (need > a->cap[c]) {
+		size_t cap = a->cap[c] ? a->cap[c] : 256;
+		char *bigger;
+		while (cap < need)
+			cap *= 2;
+		if (!(bigger = realloc(a->s[c], cap))) {
+			a->bad = 1;
+			return -1;
+		}
+		a->s[c] = bigger;
+		a->cap[c] = cap;
+	}
+	return 0;
+}
+
+/* Appends element v[0..n) to column c. */
+static void arr_add(struct arrays *a, int c, const char *v, size_t n)
+{
+	char *d;
+
+	if (arr_room(a, c, 2 * n + 3))
+		return;
+	d = a->s[c] + a->len[c];
+	*d++ = a->len[c] ? ',' : '{';
+	*d++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] == '"' || v[i] == '\\')
+			*d++ = '\\';
+		*d++ = v[i];
+	}
+	*d++ = '"';
+	a->len[c] = (size_t)(d - a->s[c]);
+}
+
+static void arr_i64(struct arrays *a, int c, int64_t v)
+{
+	char num[32];
+	int n = snprintf(num, sizeof(num), "%lld", (long long)v);
+	arr_add(a, c, num, (size_t)n);
+}
+
+static void arr_dbl(struct arrays *a, int c, double v)
+{
+	char num[32];
+	int n = snprintf(num, sizeof(num), "%.17g", v);
+	arr_add(a, c, num, (size_t)n);
+}
+
+/* Ends columns 0..ncols-1 and points ps's $1.. at them; -1 with the error
+ * set when memory ran short. */
+static int arr_params(struct store_pg *st, struct arrays *a, int ncols, struct params *ps)
+{
+	for (int c = 0; c < ncols; c++) {
+		if (arr_room(a, c, 3))
+			break;
+		if (a->len[c] == 0)
+			a->s[c][a->len[c]++] = '{';
+		a->s[c][a->len[c]++] = '}';
+		a->s[c][a->len[c]] = '\0';
+		store_pg_p_use(ps, c + 1);
+		ps->v[c] = a->s[c];
+	}
+	if (a->bad) {
+		store_pg_set_err(st, "ratings: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void arr_clear(struct arrays *a)
+{
+	for (int c = 0; c < ARR_COLS; c++) {
+		free(a->s[c]);
+		a->s[c] = NULL;
+		a->len[c] = a->cap[c] = 0;
+	}
+	a->bad = 0;
+}
+
+/* Appends a ratings key (period and, unless NULL, player) from column c
+ * on; -1 with the error set when a part is too long. */
+static int arr_key(struct store_pg *st, struct arrays *a, int c, const struct store_period *p,
+                   const char *player)
+{
+	size_t game, scope;
+
+	if (!p->game || !p->scope) {
+		store_pg_set_err(st, "ratings: no game kind or scope");
+		return -1;
+	}
+	game = strnlen(p->game, STORE_KIND_MAX);
+	scope = strnlen(p->scope, STORE_ID_MAX);
+	if (game >= STORE_KIND_MAX || scope >= STORE_ID_MAX ||
+	    (player && strnlen(player, STORE_ID_MAX) >= STORE_ID_MAX)) {
+		store_pg_set_err(st, "ratings: a key is too long");
+		return -1;
+	}
+	arr_add(a, c, p->game, game);
+	arr_add(a, c + 1, p->scope, scope);
+	arr_i64(a, c + 2, p->span);
+	arr_i64(a, c + 3, p->starts);
+	if (player)
+		arr_add(a, c + 4, player, strlen(player));
+	return 0;
+}
+
+/* Appends the rating_counts key of r in period p from column 0 on. */
+static int arr_count(struct store_pg *st, struct arrays *a, const struct store_period *p,
+                     const struct store_rating *r)
+{
+	if (arr_key(st, a, 0, p, NULL))
+		return -1;
+	arr_i64(a, 4, bucket_of(r->ordinal));
+	arr_i64(a, 5, r->games < GAMES_CAP ? r->games : GAMES_CAP);
+	return 0;
+}
+
+int store_pg_ratings_read(struct store_pg *st, struct store_rating_write *w, int n)
+{
+	struct arrays a = { 0 };
+	struct params ps = { 0 };
+	struct store_rating r;
+	PGresult *res = NULL;
+	int rc = 0;
+
+	if (n == 0)
+		return 0;
+	for (int i = 0; i < n && rc == 0; i++) {
+		w[i].had = 0;
+		arr_i64(&a, 0, i);
+		rc = arr_key(st, &a, 1, &w[i].p, w[i].r.player);
+	}
+	if (rc == 0 && arr_params(st, &a, 6, &ps) == 0 &&
+	    (res = store_pg_exec(st, ST_RATINGS_READ, &ps, "get ratings"))) {
+		for (int row = 0; row < PQntuples(res) && rc == 0; row++) {
+			int i = store_pg_v_int(res, row, 9);
+			if (i < 0 || i >= n) {
+				store_pg_set_err(st, "get ratings: row %d of %d", i, n);
+				rc = -1;
+			} else if (v_rating(st, res, row, &r)) {
+				rc = -1;
+			} else {
+				w[i].old = r;
+				w[i].had = 1;
+			}
+		}
+		PQclear(res);
+	} else {
+		rc = -1;
+	}
+	arr_clear(&a);
+	return rc;
+}
+
+/* 1 when the counts of a and b (rows of periods pa and pb) are the same
+ * rating_counts row. */
+static int same_count(const struct store_period *pa, const struct store_rating *a,
+                      const struct store_period *pb, const struct store_rating *b)
+{
+	return pa->span == pb->span && pa->starts == pb->starts &&
+	       strcmp(pa->game, pb->game) == 0 && strcmp(pa->scope, pb->scope) == 0 &&
+	       bucket_of(a->ordinal) == bucket_of(b->ordinal) &&
+	       (a->games < GAMES_CAP ? a->games : GAMES_CAP) ==
+	           (b->games < GAMES_CAP ? b->games : GAMES_CAP);
+}
+
+/* The rows of a game's end, as store_pg_ratings_write says, but the
+ * names changed; a holds no columns on entry and is cleared by the
+ * caller. */
+static int ratings_write(struct store_pg *st, const struct store_rating_write *w, int n,
+                         struct arrays *a)
+{
+	struct params ps = { 0 };
+	long changed = 0;
+	int olds = 0;
+
+	for (int i = 0; i < n; i++) {
+		int first = w[i].had;
+		if (!w[i].had)
+			continue;
+		if (strcmp(w[i].old.player, w[i].r.player) != 0) {
+			store_pg_set_err(st, "put rating: %s is not %s", w[i].r.player,
+			                 w[i].old.player);
+			return -1;
+		}
+		for (int j = 0; j < i && first; j++)
+			if (w[j].had && same_count(&w[i].p, &w[i].old, &w[j].p, &w[j].old))
+				first = 0;
+		olds += first;
+		if (arr_count(st, a, &w[i].p, &w[i].old))
+			return -1;
+	}
+	if (olds) {
+		if (arr_params(st, a, 6, &ps) ||
+		    store_pg_run(st, ST_RATINGS_UNCOUNT, &ps, "count ratings", &changed))
+			return -1;
+		if (changed != olds) {
+			store_pg_set_err(st, "count ratings: %ld of %d counts found", changed,
+			                 olds);
+			return -1;
+		}
+	}
+	arr_clear(a);
+	memset(&ps, 0, sizeof(ps));
+	for (int i = 0; i < n; i++) {
+		const struct store_rating *r = &w[i].r;
+		if (arr_key(st, a, 0, &w[i].p, r->player))
+			return -1;
+		arr_add(a, 5, r->name,
+		        utf8_cut(r->name, strnlen(r->name, sizeof(r->name)), sizeof(r->name) - 1));
+		arr_add(a, 6, r->name_key,
+		        utf8_cut(r->name_key, strnlen(r->name_key, sizeof(r->name_key)),
+		                 sizeof(r->name_key) - 1));
+		arr_dbl(a, 7, r->mu);
+		arr_dbl(a, 8, r->sigma);
+		arr_dbl(a, 9, r->ordinal);
+		arr_i64(a, 10, r->games);
+		arr_i64(a, 11, r->wins);
+		arr_i64(a, 12, r->cthulhu);
+	}
+	if (arr_params(st, a, 13, &ps) ||
+	    store_pg_run(st, ST_RATINGS_WRITE, &ps, "put ratings", NULL))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (w[i].had &&
+		    (strcmp(w[i].old.name, w[i].r.name) != 0 ||
+		     strcmp(w[i].old.name_key, w[i].r.name_key) != 0) &&
+		    rating_upsert(st, &w[i].p, &w[i].r))
+			return -1;
+	arr_clear(a);
+	memset(&ps, 0, sizeof(ps));
+	for (int i = 0; i < n; i++)
+		if (arr_count(st, a, &w[i].p, &w[i].r))
+			return -1;
+	if (arr_params(st, a, 6, &ps))
+		return -1;
+	return store_pg_run(st, ST_RATINGS_COUNT, &ps, "count ratings", NULL);
+}
+
+int store_pg_ratings_write(struct store_pg *st, const struct store_rating_write *w, int n)
+{
+	struct arrays a = { 0 };
+	int rc;
+
+	if (n == 0)
+		return 0;
+	rc = ratings_write(st, w, n, &a);
+	arr_clear(&a);
+	return rc;
+}
+
 int store_pg_ratings_top(struct store_pg *st, const struct store_period *p, int min_games,
                          int limit, store_rating_fn fn, void *ctx)
 {

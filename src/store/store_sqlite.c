@@ -748,6 +748,9 @@ void store_sqlite_close(struct store_sqlite *st)
 	ckpt_stop(st);
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
+	for (int k = 0; k < BATCH_KINDS; k++)
+		for (int n = 0; n <= STORE_RATING_WRITES_MAX; n++)
+			sqlite3_finalize(st->batch[k][n]);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);

@@ -62,6 +62,8 @@ int store_sqlite_rating_get(struct store_sqlite *st, const struct store_period *
                             const char *player, struct store_rating *out);
 int store_sqlite_rating_put(struct store_sqlite *st, const struct store_period *p,
                             const struct store_rating *r, const struct store_rating *old);
+int store_sqlite_ratings_read(struct store_sqlite *st, struct store_rating_write *w, int n);
+int store_sqlite_ratings_write(struct store_sqlite *st, const struct store_rating_write *w, int n);
 int store_sqlite_ratings_top(struct store_sqlite *st, const struct store_period *p, int min_games,
                              int limit, store_rating_fn fn, void *ctx);
 int store_sqlite_ratings_named(struct store_sqlite *st, const struct store_period *p, int min_games,

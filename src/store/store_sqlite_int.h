@@ -113,9 +113,13 @@ struct ckpt {
 	long runs; /* checkpoints made, under lock */
 };
 
+/* The statements of a game's end, made for each number of rows. */
+enum batch_id { BATCH_READ, BATCH_ROWS, BATCH_UNCOUNT, BATCH_COUNT, BATCH_KINDS };
+
 struct store_sqlite {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[ST_COUNT];
+	sqlite3_stmt *batch[BATCH_KINDS][STORE_RATING_WRITES_MAX + 1]; /* by row count */
 	int fail_after; /* successful writes left before injected failures; -1 off */
 	char *path;
 	struct ckpt *ckpt; /* NULL: SQLite checkpoints inside commits */

@@ -345,6 +345,261 @@ int store_sqlite_rating_put(struct store_sqlite *st, const struct store_period *
 	return count_add(st, p, r, 1);
 }
 
+/* The SQL of batch statement `id` for n rows: the head, n copies of the
+ * row's parameters separated by commas, the tail. */
+static const struct {
+	const char *head, *row, *tail;
+} batch_defs[BATCH_KINDS] = {
+	[BATCH_READ] = { "SELECT r.player, r.name, r.name_key, r.mu, r.sigma, r.ordinal, r.games, "
+	                 "r.wins, r.cthulhu, d.column1 FROM (VALUES ",
+	                 "(?,?,?,?,?,?)",
+	                 ") AS d CROSS JOIN ratings AS r WHERE r.game = d.column2 AND "
+	                 "r.scope = d.column3 AND r.span = d.column4 AND r.starts = d.column5 AND "
+	                 "r.player = d.column6" },
+	/* Names as they were: ratings_name stays as it is (store_ratings_write
+	 * writes a changed name apart). */
+	[BATCH_ROWS] = { "INSERT INTO ratings (game, scope, span, starts, player, name, name_key, "
+	                 "mu, "
+	                 "sigma, ordinal, games, wins, cthulhu) VALUES ",
+	                 "(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	                 " ON CONFLICT (game, scope, span, starts, player) DO UPDATE SET "
+	                 "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+	                 "games = excluded.games, wins = excluded.wins, cthulhu = "
+	                 "excluded.cthulhu" },
+	/* A key given twice takes off two; a row of NULLs takes off nothing. */
+	[BATCH_UNCOUNT] = { "WITH d (game, scope, span, starts, bucket, games) AS (VALUES ",
+	                    "(?,?,?,?,?,?)",
+	                    ") UPDATE rating_counts SET n = n - u.k FROM (SELECT game, scope, "
+	                    "span, "
+	                    "starts, bucket, games, count(*) AS k FROM d GROUP BY game, scope, "
+	                    "span, "
+	                    "starts, bucket, games) AS u WHERE rating_counts.game = u.game AND "
+	                    "rating_counts.scope = u.scope AND rating_counts.span = u.span AND "
+	                    "rating_counts.starts = u.starts AND rating_counts.bucket = u.bucket "
+	                    "AND "
+	                    "rating_counts.games = u.games" },
+	[BATCH_COUNT] = { "INSERT INTO rating_counts (game, scope, span, starts, bucket, games, n) "
+	                  "VALUES ",
+	                  "(?,?,?,?,?,?,1)",
+	                  " ON CONFLICT (game, scope, span, starts, bucket, games) "
+	                  "DO UPDATE SET n = rating_counts.n + excluded.n" },
+};
+
+/* Batch statement `id` for n rows (1 to STORE_RATING_WRITES_MAX), made on
+ * first use and kept. NULL with the error set when it cannot be made. */
+static sqlite3_stmt *batch_get(struct store_sqlite *st, enum batch_id id, int n)
+{
+	size_t head = strlen(batch_defs[id].head), row = strlen(batch_defs[id].row);
+	size_t tail = strlen(batch_defs[id].tail), len;
+	char *sql, *at;
+
+	if (n < 1 || n > STORE_RATING_WRITES_MAX) {
+		store_sqlite_set_err(st, "ratings: %d rows at once", n);
+		return NULL;
+	}
+	if (st->batch[id][n])
+		return st->batch[id][n];
+	len = head + (size_t)n * (row + 1) + tail + 1;
+	if (!(sql = malloc(len))) {
+		store_sqlite_set_err(st, "ratings: out of memory");
+		return NULL;
+	}
+	memcpy(sql, batch_defs[id].head, head);
+	at = sql + head;
+	for (int i = 0; i < n; i++) {
+		if (i)
+			*at++ = ',';
+		memcpy(at, batch_defs[id].row, row);
+		at += row;
+	}
+	memcpy(at, batch_defs[id].tail, tail + 1);
+	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st->batch[id][n],
+	                       NULL)) {
+		store_sqlite_set_db_err(st, "prepare ratings");
+		st->batch[id][n] = NULL;
+	}
+	free(sql);
+	return st->batch[id][n];
+}
+
+/* Steps write statement s to its end as run() does (fault injection
+ * included), then resets it. */
+static int batch_run(struct store_sqlite *st, sqlite3_stmt *s, const char *what)
+{
+	int rc;
+
+	if (st->fail_after == 0) {
+		store_sqlite_set_err(st, "%s: disk full (injected)", what);
+		store_sqlite_stmt_done(s);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_DONE) {
+		store_sqlite_set_db_err(st, what);
+		store_sqlite_stmt_done(s);
+		return -1;
+	}
+	store_sqlite_stmt_done(s);
+	if (st->fail_after > 0)
+		st->fail_after--;
+	return 0;
+}
+
+/* Binds the period and player of a ratings key from parameter k on. */
+static int bind_key(struct store_sqlite *st, sqlite3_stmt *s, int k, const struct store_period *p,
+                    const char *player)
+{
+	if (!p->game || !p->scope) {
+		store_sqlite_set_err(st, "ratings: no game kind or scope");
+		return -1;
+	}
+	if (store_sqlite_bind_id(st, s, k, p->game, STORE_KIND_MAX, "game kind") ||
+	    store_sqlite_bind_id(st, s, k + 1, p->scope, STORE_ID_MAX, "scope"))
+		return -1;
+	sqlite3_bind_int(s, k + 2, p->span);
+	sqlite3_bind_int64(s, k + 3, p->starts);
+	return player ? store_sqlite_bind_id(st, s, k + 4, player, STORE_ID_MAX, "player id") : 0;
+}
+
+int store_sqlite_ratings_read(struct store_sqlite *st, struct store_rating_write *w, int n)
+{
+	sqlite3_stmt *s;
+	struct store_rating r;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	if (!(s = batch_get(st, BATCH_READ, n)))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		w[i].had = 0;
+		sqlite3_bind_int(s, 6 * i + 1, i);
+		if (bind_key(st, s, 6 * i + 2, &w[i].p, w[i].r.player)) {
+			store_sqlite_stmt_done(s);
+			return -1;
+		}
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int i = sqlite3_column_int(s, 9);
+		if (i < 0 || i >= n || col_rating(st, s, &r)) {
+			if (i < 0 || i >= n)
+				store_sqlite_set_err(st, "get ratings: row %d of %d", i, n);
+			store_sqlite_stmt_done(s);
+			return -1;
+		}
+		w[i].old = r;
+		w[i].had = 1;
+	}
+	store_sqlite_stmt_done(s);
+	if (rc != SQLITE_DONE) {
+		store_sqlite_set_db_err(st, "get ratings");
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 when the counts of a and b (rows of periods pa and pb) are the same
+ * rating_counts row. */
+static int same_count(const struct store_period *pa, const struct store_rating *a,
+                      const struct store_period *pb, const struct store_rating *b)
+{
+	return pa->span == pb->span && pa->starts == pb->starts &&
+	       strcmp(pa->game, pb->game) == 0 && strcmp(pa->scope, pb->scope) == 0 &&
+	       bucket_of(a->ordinal) == bucket_of(b->ordinal) &&
+	       (a->games < GAMES_CAP ? a->games : GAMES_CAP) ==
+	           (b->games < GAMES_CAP ? b->games : GAMES_CAP);
+}
+
+/* Binds the rating_counts key of r in period p from parameter k on. */
+static int bind_count(struct store_sqlite *st, sqlite3_stmt *s, int k, const struct store_period *p,
+                      const struct store_rating *r)
+{
+	if (bind_key(st, s, k, p, NULL))
+		return -1;
+	sqlite3_bind_int64(s, k + 4, bucket_of(r->ordinal));
+	sqlite3_bind_int(s, k + 5, r->games < GAMES_CAP ? r->games : GAMES_CAP);
+	return 0;
+}
+
+int store_sqlite_ratings_write(struct store_sqlite *st, const struct store_rating_write *w, int n)
+{
+	sqlite3_stmt *s;
+	int olds = 0;
+
+	if (n == 0)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (w[i].had && strcmp(w[i].old.player, w[i].r.player) != 0) {
+			store_sqlite_set_err(st, "put rating: %s is not %s", w[i].r.player,
+			                     w[i].old.player);
+			return -1;
+		}
+	/* The counts of the rows as read, each rating_counts row once. */
+	if (!(s = batch_get(st, BATCH_UNCOUNT, n)))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int first = w[i].had;
+		if (!w[i].had)
+			continue; /* its parameters stay NULL */
+		for (int j = 0; j < i && first; j++)
+			if (w[j].had && same_count(&w[i].p, &w[i].old, &w[j].p, &w[j].old))
+				first = 0;
+		olds += first;
+		if (bind_count(st, s, 6 * i + 1, &w[i].p, &w[i].old)) {
+			store_sqlite_stmt_done(s);
+			return -1;
+		}
+	}
+	if (olds) {
+		if (batch_run(st, s, "count ratings"))
+			return -1;
+		if (sqlite3_changes(st->db) != olds) {
+			store_sqlite_set_err(st, "count ratings: %d of %d counts found",
+			                     sqlite3_changes(st->db), olds);
+			return -1;
+		}
+	} else {
+		store_sqlite_stmt_done(s);
+	}
+	if (!(s = batch_get(st, BATCH_ROWS, n)))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const struct store_rating *r = &w[i].r;
+		int k = 13 * i + 1;
+		if (bind_key(st, s, k, &w[i].p, r->player) ||
+		    store_sqlite_bind_cut(st, s, k + 5, r->name, strnlen(r->name, sizeof(r->name)),
+		                          sizeof(r->name), "player name") ||
+		    store_sqlite_bind_cut(st, s, k + 6, r->name_key,
+		                          strnlen(r->name_key, sizeof(r->name_key)),
+		                          sizeof(r->name_key), "name key")) {
+			store_sqlite_stmt_done(s);
+			return -1;
+		}
+		sqlite3_bind_double(s, k + 7, r->mu);
+		sqlite3_bind_double(s, k + 8, r->sigma);
+		sqlite3_bind_double(s, k + 9, r->ordinal);
+		sqlite3_bind_int(s, k + 10, r->games);
+		sqlite3_bind_int(s, k + 11, r->wins);
+		sqlite3_bind_int(s, k + 12, r->cthulhu);
+	}
+	if (batch_run(st, s, "put ratings"))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (w[i].had &&
+		    (strcmp(w[i].old.name, w[i].r.name) != 0 ||
+		     strcmp(w[i].old.name_key, w[i].r.name_key) != 0) &&
+		    rating_upsert(st, &w[i].p, &w[i].r))
+			return -1;
+	if (!(s = batch_get(st, BATCH_COUNT, n)))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (bind_count(st, s, 6 * i + 1, &w[i].p, &w[i].r)) {
+			store_sqlite_stmt_done(s);
+			return -1;
+		}
+	return batch_run(st, s, "count ratings");
+}
+
 int store_sqlite_ratings_top(struct store_sqlite *st, const struct store_period *p, int min_games,
                              int limit, store_rating_fn fn, void *ctx)
 {

@@ -335,12 +335,14 @@ static void test_failed_rating_rolls_back(void **state)
 	snprintf(m[1].name, sizeof(m[1].name), "Bob");
 	m[0].place = 0;
 	m[1].place = 1;
-	for (int writes = 1; writes < 12; writes++) {
+	/* Every write of the game's end fails in turn, until none is left. */
+	for (int writes = 1, rc = -1; rc != 0; writes++) {
+		assert_true(writes < 40);
 		assert_int_equal(store_begin(f->st), 0);
 		assert_int_equal(store_game_create(f->st, &g), 0);
 		assert_int_equal(store_members_put(f->st, g.id, m, 2), 0);
 		store_fail_after(f->st, writes);
-		assert_int_equal(records_game_end(f->st, &g, m, 2), -1);
+		rc = records_game_end(f->st, &g, m, 2);
 		store_fail_after(f->st, -1);
 		store_rollback(f->st);
 		answer(f->st, "s1", "u0", "/leaderboard all", 1761955200000LL + 86400000LL, 1,
@@ -349,6 +351,76 @@ static void test_failed_rating_rolls_back(void **state)
 	}
 	assert_int_equal(store_rating_get(f->st, &p, "u0", &row), 1);
 	all_rows_equal_replay(f->st, 1761955200000LL + 86400000LL);
+}
+
+/* Ends a game of `n` humans u0.. (names[i][rename] each, u0 the winner)
+ * in its own transaction, with the store failing after `writes` writes
+ * of the game's end (-1: never); returns what records_game_end did. */
+static int end_game(struct store *st, int64_t at, int n, int rename, int writes)
+{
+	struct store_game g;
+	struct store_member m[4];
+	int rc;
+
+	memset(&g, 0, sizeof(g));
+	memset(m, 0, sizeof(m));
+	snprintf(g.server, sizeof(g.server), "%s", servers[0]);
+	snprintf(g.channel, sizeof(g.channel), "c");
+	snprintf(g.game, sizeof(g.game), "%s", kinds[0]);
+	g.state = STORE_FINISHED;
+	g.created_at = g.finished_at = at;
+	for (int i = 0; i < n; i++) {
+		snprintf(m[i].player, sizeof(m[i].player), "u%d", i);
+		snprintf(m[i].name, sizeof(m[i].name), "%s", names[i][i == 0 ? rename : 0]);
+		m[i].place = i == 0 ? 0 : 1;
+	}
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_game_create(st, &g), 0);
+	assert_int_equal(store_members_put(st, g.id, m, n), 0);
+	store_fail_after(st, writes);
+	rc = records_game_end(st, &g, m, n);
+	store_fail_after(st, -1);
+	if (rc == 0)
+		assert_int_equal(store_commit(st), 0);
+	else
+		store_rollback(st);
+	return rc;
+}
+
+/* A game's end writes its ratings with four statements: the game's place
+ * in the rating order, the counts taken off, every row of every period
+ * at once, the counts added; and one more for each row whose name
+ * changed. The rows and counts are those of the replay. */
+static void test_game_end_in_four_writes(void **state)
+{
+	struct fixture *f = *state;
+	int64_t t = 1761955200000LL; /* 2025-11-01 */
+	struct store_period p = { "cthulhu-dice", "s1", RECORDS_WEEK, 0 };
+	struct store_rating row;
+	int64_t end;
+
+	f->st = open_at(f->path, store_schema_latest());
+	assert_int_equal(records_prepare(f->st), 0);
+	/* New rows only: no count to take off. */
+	assert_int_equal(end_game(f->st, t, 2, 0, 2), -1);
+	assert_int_equal(end_game(f->st, t, 2, 0, 3), 0);
+	/* Two players' rows over those read, a third player's new. */
+	assert_int_equal(end_game(f->st, t + 1000, 3, 0, 3), -1);
+	assert_int_equal(end_game(f->st, t + 1000, 3, 0, 4), 0);
+	records_period(RECORDS_WEEK, t, &p.starts, &end);
+	assert_int_equal(store_rating_get(f->st, &p, "u0", &row), 1);
+	assert_int_equal(row.games, 2);
+	assert_int_equal(row.wins, 2);
+	assert_int_equal(store_rating_get(f->st, &p, "u2", &row), 1);
+	assert_int_equal(row.games, 1);
+	/* u0 now under another name: its 8 rows again with the name. */
+	assert_int_equal(end_game(f->st, t + 2000, 3, 1, 4 + 7), -1);
+	assert_int_equal(end_game(f->st, t + 2000, 3, 1, 4 + 8), 0);
+	assert_int_equal(store_rating_get(f->st, &p, "u0", &row), 1);
+	assert_string_equal(row.name, names[0][1]);
+	assert_int_equal(row.games, 3);
+	all_rows_equal_replay(f->st, t);
+	answers_equal_replay(f->st, t + 3000);
 }
 
 /* A database of schema 6, the one before the ratings (0007), with
@@ -410,6 +482,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stored_equals_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_rating_rolls_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_upgrade_builds_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_game_end_in_four_writes, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
