@@ -146,6 +146,14 @@ char *discord_autocomplete_json(const struct discord_req *r, const char *game);
  * is short. */
 char *discord_response_json(int type, const struct msg *const *m, int n, int flags);
 
+/* The id of the message a response's body tells of, read without parsing
+ * the rest of it: a message object's "id" (a follow-up, a channel post), or
+ * for an interaction callback with ?with_response=true its
+ * interaction.response_message_id, else resource.message.id. Copied to id
+ * (DISCORD_SNOWFLAKE_MAX bytes); "" when body (may be NULL) tells none. */
+#define DISCORD_SNOWFLAKE_MAX 21
+void discord_response_message_id(const char *body, char *id);
+
 /* The files that discord_response_json's body for the same messages refers
  * to, written to files[0..k-1] (at most REST_MAX_FILES), k returned: the
  * picture of the last table first, then those of the other messages in

@@ -55,7 +55,7 @@
 #define BATCH_MAX       32    /* interactions committed together at most */
 #define BATCH_MSGS      64    /* replies (~20 KB each) held for a commit at most, about */
 #define GATHER_US       20000 /* time spent gathering readable interactions into a batch */
-#define SNOWFLAKE_MAX   21    /* Discord ids are 64-bit integers: 20 digits at most */
+#define SNOWFLAKE_MAX   DISCORD_SNOWFLAKE_MAX /* 64-bit integers: 20 digits at most */
 
 _Static_assert(MSG_PROMPT_TEXT <= CMD_ARG_MAX - 1, "a prompt's text is one command argument");
 /* ---- the daemon ---- */

@@ -1064,6 +1064,45 @@ static void test_private_choices(void **unused)
 	assert_int_equal(r.message_private, 0);
 }
 
+/* The id of the message an answer tells of, read without a parse: the
+ * top level's "id", not one inside the message or a string; a callback's
+ * response_message_id, else its resource's message id; "" for none. */
+static void test_response_message_id(void **unused)
+{
+	static const struct {
+		const char *body, *id;
+	} cases[] = {
+		{ "{\"type\":0,\"embeds\":[{\"id\":\"999\",\"fields\":[{\"name\":\"a\\\"}\","
+		  "\"value\":\"{\\\"id\\\":\\\"5\\\"}\"}]}],\"components\":[],"
+		  "\"id\":\"1234567890123456789\",\"channel_id\":\"42\"}",
+		  "1234567890123456789" },
+		{ " {\n \"id\" : \"12\" , \"x\": null}", "12" },
+		{ "{\"interaction\":{\"id\":\"77\",\"response_message_id\":\"88\"},"
+		  "\"resource\":{\"type\":4,\"message\":{\"id\":\"99\"}}}",
+		  "88" },
+		{ "{\"interaction\":{\"id\":\"77\"},\"resource\":{\"message\":{\"id\":\"99\"}}}",
+		  "99" },
+		{ "{\"message\":\"Unknown interaction\",\"code\":10062}", "" },
+		{ "{\"note\":\"\\\"id\\\":\\\"5\\\"\",\"n\":[1,2,{\"id\":\"6\"}]}", "" },
+		{ "{\"id\":\"abc\"}", "" },
+		{ "{\"id\":\"123456789012345678901\"}", "" }, /* 21 digits */
+		{ "{\"id\":", "" },
+		{ "{\"a\":\"unended", "" },
+		{ "[{\"id\":\"1\"}]", "" },
+		{ "", "" },
+	};
+	char id[DISCORD_SNOWFLAKE_MAX];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(id, 'x', sizeof(id));
+		discord_response_message_id(cases[i].body, id);
+		assert_string_equal(id, cases[i].id);
+	}
+	discord_response_message_id(NULL, id);
+	assert_string_equal(id, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1083,6 +1122,7 @@ int main(void)
 		cmocka_unit_test(test_autocomplete),
 		cmocka_unit_test(test_names_escaped),
 		cmocka_unit_test(test_disabled_button),
+		cmocka_unit_test(test_response_message_id),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
