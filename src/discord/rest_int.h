@@ -40,7 +40,7 @@
 #define CTYPE_MAX_LEN      128
 #define FIELD_MAX_LEN      32 /* a file part's form field name */
 #define TABLE_FIRST_SLOTS  64
-#define EASY_POOL          64  /* finished easy handles kept for reuse */
+#define EASY_POOL          16  /* finished easy handles kept for reuse (some 20 KB each) */
 #define MAX_CONNECTS       256 /* idle connections kept open to the API */
 #define EPOLL_BATCH        64  /* socket events taken by one epoll_wait */
 
