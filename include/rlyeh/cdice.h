@@ -116,10 +116,20 @@ int cdice_series_first(const struct game_result *previous, int chosen);
 const char *cdice_face_name(enum cdice_face face);
 int cdice_face_parse(const char *name);
 
+/* A solver's choice at g's choice node `step`: one of step->options, or -1
+ * when it has nothing for g (then rng must be untouched). */
+typedef int (*cdice_solver_fn)(const struct cdice *g, const struct game_step *step,
+                               struct rng *rng);
+
+/* Installs the process-wide solver the "solver" policy asks (NULL removes
+ * it); the engine itself knows no solver. Not thread-safe: call before any
+ * thread plays. */
+void cdice_set_solver(cdice_solver_fn fn);
+
 /* Policies (shared/rules/cthulhu-dice.md): "random" and "heuristic";
- * "solver" plays the solved table (solve.h) from the installed provider and
- * falls back to "heuristic" when there is none (more than
- * SOLVE_MAX_CULTISTS cultists, or no provider). */
+ * "solver" plays what the installed solver (cdice_set_solver) chooses and
+ * falls back to "heuristic" where it has nothing (no solver installed, or
+ * no table for the game's size). */
 int cdice_policy_random(const void *state, const struct game_step *step, struct rng *rng);
 int cdice_policy_heuristic(const void *state, const struct game_step *step, struct rng *rng);
 int cdice_policy_solver(const void *state, const struct game_step *step, struct rng *rng);

@@ -177,8 +177,9 @@ int solve_exploit(const struct solve_table *t, struct solve_exploit *out);
  * cultists, no provider, or out of memory). Used by the "solver" policy. */
 typedef const struct solve_table *(*solve_provider_fn)(int n, int per_player);
 
-/* Installs the process-wide provider (NULL removes it). Not thread-safe:
- * call before any thread plays. */
+/* Installs the process-wide provider (NULL removes it) and hands the
+ * "solver" policy (cdice.h) the provided tables' profile through
+ * cdice_set_solver. Not thread-safe: call before any thread plays. */
 void solve_set_provider(solve_provider_fn fn);
 
 /* The table from the installed provider, or NULL. */

@@ -1,7 +1,5 @@
 #include "rlyeh/cdice.h"
 
-#include "rlyeh/solve.h"
-
 #include <assert.h>
 #include <string.h>
 
@@ -395,17 +393,21 @@ int cdice_policy_heuristic(const void *state, const struct game_step *step, stru
 	return best;
 }
 
-/* The solved table's profile (solve.h), drawn from rng; the heuristic
- * where no table is provided (more than SOLVE_MAX_CULTISTS cultists, or no
- * provider installed). */
+static cdice_solver_fn solver_hook;
+
+void cdice_set_solver(cdice_solver_fn fn)
+{
+	solver_hook = fn;
+}
+
+/* The installed solver's choice; the heuristic where there is no solver or
+ * it has no table for g (it then leaves rng untouched). */
 int cdice_policy_solver(const void *state, const struct game_step *step, struct rng *rng)
 {
 	const struct cdice *g = state;
-	const struct solve_table *t = solve_provided(g->n, g->per_player);
+	int value = solver_hook ? solver_hook(g, step, rng) : -1;
 
-	if (!t)
-		return cdice_policy_heuristic(state, step, rng);
-	return step->options[solve_pick(t, g, step, rng)];
+	return value >= 0 ? value : cdice_policy_heuristic(state, step, rng);
 }
 
 /* ---- the fast path ---- */

@@ -48,9 +48,21 @@ struct work {
 static const struct solve_table *provider_table(int n, int per_player);
 static solve_provider_fn provider;
 
+/* The "solver" policy's hook (cdice_set_solver): the provided table's
+ * profile, or -1 when there is no table for g. */
+static int solver_choice(const struct cdice *g, const struct game_step *step, struct rng *rng)
+{
+	const struct solve_table *t = provider_table(g->n, g->per_player);
+
+	if (!t)
+		return -1;
+	return step->options[solve_pick(t, g, step, rng)];
+}
+
 void solve_set_provider(solve_provider_fn fn)
 {
 	provider = fn;
+	cdice_set_solver(fn ? solver_choice : NULL);
 }
 
 const struct solve_table *solve_provided(int n, int per_player)
