@@ -35,10 +35,35 @@
  * times the last; when it fails, the values go back and the step's
  * exponent halves (as a homotopy shortens its step), until the step would
  * be nearer 1 than SOLVE_STEP_MAX, SOLVE_TAU_MIN is reached or
- * SOLVE_BUDGET state backups are spent. The table is the last temperature
- * that converged (solve_stats: tau, stages, failed), its residual at most
- * SOLVE_EPS. The profile is mixed wherever options lie
- * within a few tau of each other. How far it is from an equilibrium is
+ * SOLVE_BUDGET state backups are spent.
+ *
+ * Polish. Where the path ends before its budget (at a fold, where the
+ * iteration stops converging, or at SOLVE_TAU_MIN), the profile at its last
+ * temperature is made exact, as a support-enumeration step in the manner
+ * of Porter, Nudelman and Shoham (2008) seeded by the logit path: at each
+ * decision the options of probability at least SOLVE_SUPPORT are its
+ * support (one option: taken outright). With the supports fixed the path
+ * goes on (the logit choice within each support) down to
+ * SOLVE_POLISH_TAU, where the options a mixed decision keeps are
+ * indifferent to their chooser within about that temperature; the mixed
+ * probabilities are then frozen and the values of that profile solved
+ * exactly (a linear fixed point). Any option worth more than SOLVE_GROW
+ * above its decision's support joins it, and the round is played again
+ * (from SOLVE_POLISH_RESTART, warmer if it must). A round that reaches
+ * SOLVE_POLISH_TAU and finds no better option anywhere is an equilibrium
+ * up to those margins (no seat gains more than SOLVE_GROW by leaving a
+ * support at any one decision, nor more than about SOLVE_CUT times
+ * SOLVE_POLISH_TAU within one, and every game ends), and is kept (solve_stats: polished, mixed,
+ * rounds; tau = SOLVE_POLISH_TAU); when none does within SOLVE_POLISH_ROUNDS rounds and
+ * SOLVE_POLISH_BUDGET state backups, the table stays the logit profile at the path's last
+ * temperature (mixed 0). Measured (rlyeh analyze): 2 and 3 cultists and
+ * Rival Cults 2x2 are polished (exploitability below 1e-12); 4 cultists
+ * is not (its supports keep growing), 5, 6 and 2x3 end on their budget.
+ *
+ * The table is the last temperature that converged (solve_stats: tau,
+ * stages, failed), its residual at most SOLVE_EPS. The logit profile is
+ * mixed wherever options lie within a few tau of each other; the polished
+ * one where its decisions are mixed. How far it is from an equilibrium is
  * measured exactly by solve_exploit: each seat's gain from an exact best
  * response to the others' profile. The values are exact win chances of
  * that (mixed) stationary profile: they sum to 1 with Cthulhu, and every
@@ -50,7 +75,9 @@
  * The same machinery evaluates the uniform "random" policy exactly
  * (SOLVE_RANDOM), which checks it against the reference values.
  *
- * Memory: the table keeps (n + 2) doubles per state (6 cultists: 8.6 MB);
+ * Memory: the table keeps (n + 2) doubles per state (6 cultists: 8.6 MB),
+ * and a polished profile 2n - 1 bytes per state and 56 bytes per mixed
+ * decision (3 cultists: 11 KB);
  * while solving it also holds the transitions (16 int32 per state and
  * victim: 43 MB for 6 cultists), the values of the last temperature that
  * converged (8.6 MB), the sweep order and the acceleration's history
@@ -70,19 +97,25 @@
 #include "rlyeh/cdice.h"
 #include "rlyeh/rng.h"
 
-#define SOLVE_MAX_CULTISTS 6
-#define SOLVE_TAU_START    0.025 /* first logit temperature, in win probability */
-#define SOLVE_TAU_STEP     0.5   /* each temperature is this times the last */
-#define SOLVE_STEP_MAX     0.97  /* no step nearer 1 than this is tried */
-#define SOLVE_TAU_MIN      1e-6  /* the lowest temperature tried */
-#define SOLVE_STAGE_SWEEPS 150   /* sweeps a temperature may take to converge */
-#define SOLVE_BUDGET       2.6e6 /* state backups after which no lower temperature is tried */
-#define SOLVE_STALL        40    /* sweeps without a new lowest residual: not converging */
-#define SOLVE_AA_DEPTH     5     /* differences kept by the Anderson acceleration */
-#define SOLVE_CUT          40    /* exponents below -SOLVE_CUT weigh 0 */
-#define SOLVE_SWEEPS       1000  /* cap on the sweeps of the uniform profile and of solve_exploit */
-#define SOLVE_EPS          1e-12 /* convergence: largest change in a sweep */
-#define SOLVE_TIE          1e-12 /* options closer than this are tied */
+#define SOLVE_MAX_CULTISTS   6
+#define SOLVE_TAU_START      0.025 /* first logit temperature, in win probability */
+#define SOLVE_TAU_STEP       0.5   /* each temperature is this times the last */
+#define SOLVE_STEP_MAX       0.97  /* no step nearer 1 than this is tried */
+#define SOLVE_TAU_MIN        1e-6  /* the lowest temperature tried */
+#define SOLVE_STAGE_SWEEPS   150   /* sweeps a temperature may take to converge */
+#define SOLVE_BUDGET         2.6e6 /* state backups after which no lower temperature is tried */
+#define SOLVE_STALL          40    /* sweeps without a new lowest residual: not converging */
+#define SOLVE_AA_DEPTH       5     /* differences kept by the Anderson acceleration */
+#define SOLVE_CUT            40    /* exponents below -SOLVE_CUT weigh 0 */
+#define SOLVE_SWEEPS         1000  /* sweep cap: uniform profile, polish values, solve_exploit */
+#define SOLVE_EPS            1e-12 /* convergence: largest change in a sweep */
+#define SOLVE_TIE            1e-12 /* options closer than this are tied */
+#define SOLVE_SUPPORT        0.4   /* the polish mixes options this likely at the last tau */
+#define SOLVE_POLISH_TAU     1e-10 /* the polish's lowest temperature */
+#define SOLVE_POLISH_BUDGET  5e5   /* state backups the polish may spend */
+#define SOLVE_POLISH_ROUNDS  8     /* rounds of growing the supports */
+#define SOLVE_GROW           1e-10 /* an option this much better than its support's joins it */
+#define SOLVE_POLISH_RESTART 1e-6  /* a polish round starts at this temperature or warmer */
 
 enum solve_profile {
 	SOLVE_PERFECT, /* the logit equilibrium above */
@@ -97,6 +130,9 @@ struct solve_stats {
 	int failed;        /* sweeps spent on temperatures that did not */
 	double tau;        /* the profile's temperature (0: uniform) */
 	double residual;   /* largest change of a win chance in the last sweep */
+	long mixed;        /* decisions the profile mixes */
+	int rounds;        /* polish rounds */
+	int polished;      /* 1: the polished profile; 0: the logit one at tau */
 	size_t bytes_kept; /* memory the table keeps */
 	size_t bytes_peak; /* memory held while solving */
 };

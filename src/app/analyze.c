@@ -11,10 +11,12 @@ static const char usage[] =
     "Usage: rlyeh analyze [--random]\n"
     "Cthulhu Dice from the solved tables: for 2-6 cultists and Rival Cults 2x2\n"
     "and 2x3, seat 0 casting first, each seat's chance of winning under the\n"
-    "solver's profile (the logit equilibrium traced towards temperature 0, see\n"
-    "docs/cli.md, \"rlyeh analyze\"), Cthulhu's chance and the expected number of\n"
-    "complete turns, all exact (no sampling); then what each solve took (wall\n"
-    "clock and CPU seconds, one thread). A\n"
+    "solver's profile (the logit equilibrium traced towards temperature 0, and\n"
+    "polished into an exact equilibrium where that path allows, see docs/cli.md,\n"
+    "\"rlyeh analyze\"), Cthulhu's chance and the expected number of complete\n"
+    "turns, all exact (no sampling); then what each solve took (wall clock and\n"
+    "CPU seconds, one thread) and how many decisions the polished profile mixes\n"
+    "(-: not polished, the logit profile at tau). A\n"
     "second table gives the profile's exploitability: what each seat (each\n"
     "player in Rival Cults) gains from the start by an exact best response\n"
     "to the others, and the largest gain over every position.\n"
@@ -61,11 +63,12 @@ int analyze_main(int argc, char **argv)
 			return cli_usage_error("analyze", "unknown argument '%s'", argv[i]);
 		}
 	}
-	printf("| table | seat 0 | seat 1 | seat 2 | seat 3 | seat 4 | seat 5 | Cthulhu | turns |"
-	       " states | tau | sweeps | residual | solve s | CPU s | MB kept | MB peak |\n");
+	printf(
+	    "| table | seat 0 | seat 1 | seat 2 | seat 3 | seat 4 | seat 5 | Cthulhu | turns |"
+	    " states | tau | sweeps | residual | solve s | CPU s | MB kept | MB peak | mixed |\n");
 	printf(
 	    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	    " --- | --- | --- |\n");
+	    " --- | --- | --- | --- |\n");
 	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
 		int n = sizes[c][0], pp = sizes[c][1];
 		struct game_setup setup = { .players = pp ? 2 : n, .per_player = pp };
@@ -90,10 +93,13 @@ int analyze_main(int argc, char **argv)
 			printf("| %d cultists |", n);
 		for (int i = 0; i < 6; i++)
 			printf(i < n ? " %.4f |" : " |", i < n ? v[i] : 0.0);
-		printf(" %.4f | %.2f | %ld | %.2g | %d | %.1e | %.2f | %.2f | %.1f | %.1f |\n",
-		       v[n], solve_length(tables[c], &g), st->states, st->tau, st->sweeps,
-		       st->residual, secs[c], cpu[c], (double)st->bytes_kept / 1e6,
-		       (double)st->bytes_peak / 1e6);
+		printf(" %.4f | %.2f | %ld | %.2g | %d | %.1e | %.2f | %.2f | %.1f | %.1f |", v[n],
+		       solve_length(tables[c], &g), st->states, st->tau, st->sweeps, st->residual,
+		       secs[c], cpu[c], (double)st->bytes_kept / 1e6, (double)st->bytes_peak / 1e6);
+		if (st->polished)
+			printf(" %ld |\n", st->mixed);
+		else
+			printf(" - |\n");
 		fflush(stdout);
 	}
 	if (rc == 0) {

@@ -28,9 +28,30 @@ struct solve_table {
 	long below[SOLVE_MAX_CULTISTS + 1][TMAX + 1][TMAX + 2];
 	int uniform; /* the "random" profile instead of the logit one */
 	double tau;  /* the logit profile's temperature */
+	/* The polished profile (NULL before it, and for the uniform one):
+	 * per rank, dec = 2n - 1 decisions (the victim; the Caster's Eye after
+	 * victim slot k at 1 + k; the Victim's Eye, victim slot k, at n + k,
+	 * the rank being then the sanity after the curse), each the option
+	 * taken (victim slot or face) or MIXED; the mixed ones in mix[],
+	 * sorted by key rank * dec + decision. */
+	int dec;
+	uint8_t *pol;
+	struct mixed *mix;
+	long mixes;
+	int frozen; /* mix[].p are the probabilities (else logit over support) */
 	/* width values per state, Caster at seat 0; then the rows of the
 	 * ends of a game (rows_of) */
 	double *w;
+};
+
+#define MIXED 0xff
+
+/* A mixed decision of the polished profile. */
+struct mixed {
+	int64_t key;                      /* rank * dec + decision */
+	uint32_t support;                 /* options that may be taken, a bit each */
+	uint32_t pad;                     /* 0 */
+	double p[SOLVE_MAX_CULTISTS - 1]; /* by option (victim slot or face) */
 };
 
 /* Builder-only data: the transitions. */
@@ -42,6 +63,9 @@ struct work {
 	int32_t *order;   /* the playing states by rising sanity sum */
 	int32_t *pos;     /* [state]: its row while solving (work_permute), or
 	                     NULL when rows are in rank order */
+	int32_t *rank;    /* [row]: the rank of the state in it */
+	int32_t *mid;     /* [row][victim slot][curse face]: rank of the sanity
+	                     after the curse */
 	long playing_count;
 };
 
@@ -185,14 +209,19 @@ static void build_state(struct work *wk, long idx, const uint8_t *s)
 		int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
 		struct cdice a = g;
 
+		int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
+
 		if (!wk->playing[idx] || cdice_victim(&a, k + 1, NULL) != GAME_OK) {
 			for (int i = 0; i < PLAIN * PLAIN; i++)
 				nx[i] = INT32_MIN;
+			for (int i = 0; i < PLAIN; i++)
+				md[i] = 0;
 			continue;
 		}
 		for (int cf = 0; cf < PLAIN; cf++) {
 			struct cdice b = a;
 			cdice_roll(&b, (enum cdice_face)cf, NULL);
+			md[cf] = (int32_t)rank_from(t, &b, 0);
 			for (int rf = 0; rf < PLAIN; rf++) {
 				struct cdice c = b;
 				cdice_roll(&c, (enum cdice_face)rf, NULL);
@@ -303,6 +332,10 @@ struct turn_mix {
 	double victim[SOLVE_MAX_CULTISTS];
 	double caster_eye[SOLVE_MAX_CULTISTS][PLAIN];
 	double victim_eye[SOLVE_MAX_CULTISTS][PLAIN][PLAIN];
+	/* each option's worth to its chooser, the same way */
+	double q_victim[SOLVE_MAX_CULTISTS];
+	double q_caster_eye[SOLVE_MAX_CULTISTS][PLAIN];
+	double q_victim_eye[SOLVE_MAX_CULTISTS][PLAIN][PLAIN];
 };
 
 /* Chooses among count options worth x[k]: solve_choice at the table's
@@ -318,18 +351,83 @@ static inline void choose(const struct solve_table *t, double inv, const double 
 	logit(inv, x, count, p);
 }
 
+static const int faces_ids[PLAIN] = { 0, 1, 2, 3 };
+
+/* The index in t->mix of the mixed decision `key`, or -1 when there is
+ * none. */
+static long mixed_at(const struct solve_table *t, int64_t key)
+{
+	long lo = 0, hi = t->mixes;
+
+	while (lo < hi) {
+		long mid = lo + (hi - lo) / 2;
+		if (t->mix[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->mixes && t->mix[lo].key == key ? lo : -1;
+}
+
+/* The profile at decision d of rank r: probabilities into p of the count
+ * options ids[l] (victim slots or faces) worth x[l] to the chooser. Before
+ * the polish the logit choice at 1 / tau = inv (or the uniform one); then
+ * the option taken, or for a mixed decision its probabilities (frozen) or
+ * the logit choice over its support. */
+static inline void decide(const struct solve_table *t, double inv, long r, int d, const double *x,
+                          const int *ids, int count, double *p)
+{
+	const struct mixed *e;
+	uint8_t code;
+	long at;
+
+	if (!t->pol) {
+		choose(t, inv, x, count, p);
+		return;
+	}
+	code = t->pol[(size_t)r * (size_t)t->dec + (size_t)d];
+	if (code != MIXED) {
+		for (int l = 0; l < count; l++)
+			p[l] = ids[l] == code;
+		return;
+	}
+	at = mixed_at(t, (int64_t)r * t->dec + d);
+	assert(at >= 0);
+	e = &t->mix[at];
+	if (t->frozen) {
+		for (int l = 0; l < count; l++)
+			p[l] = e->p[ids[l]];
+	} else {
+		double top = -HUGE_VAL, z = 0;
+		for (int l = 0; l < count; l++)
+			if (e->support >> ids[l] & 1 && x[l] > top)
+				top = x[l];
+		for (int l = 0; l < count; l++) {
+			double y = (x[l] - top) * inv;
+			p[l] = !(e->support >> ids[l] & 1) || y < -SOLVE_CUT ? 0
+			       : y == 0                                      ? 1
+			                                                     : exp(y);
+			z += p[l];
+		}
+		for (int l = 0; l < count; l++)
+			p[l] /= z;
+	}
+}
+
 /* One backup of state idx under the table's profile: its values (width,
  * the state's own coordinates) into out, the choices into mix (NULL: not
  * wanted). Rows are read from t->w. */
 static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
 {
 	const struct solve_table *t = wk->t;
-	int n = t->n, width = t->width, slots = n - 1, legal = 0, slot_of[SOLVE_MAX_CULTISTS];
+	int n = t->n, width = t->width, slots = n - 1, legal = 0,
+	    slot_of[SOLVE_MAX_CULTISTS] = { 0 };
 	double cv[SOLVE_MAX_CULTISTS][WIDTH_MAX], xv[SOLVE_MAX_CULTISTS] = { 0 },
 	                                          pv[SOLVE_MAX_CULTISTS];
 	double acc[WIDTH_MAX] = { 0 };
 	double inv = t->uniform ? 0 : 1 / t->tau;
 	const double eye = face_p[CDICE_EYE];
+	long r = wk->rank ? wk->rank[idx] : idx;
 
 	for (int k = 0; k < slots; k++) {
 		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
@@ -345,10 +443,13 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 				row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * (size_t)width;
 				x[rf] = own(t, row[rf], k);
 			}
-			choose(t, inv, x, PLAIN, p);
+			decide(t, inv, wk->mid[((size_t)idx * slots + k) * PLAIN + cf], n + k, x,
+			       faces_ids, PLAIN, p);
 			if (m)
-				for (int rf = 0; rf < PLAIN; rf++)
+				for (int rf = 0; rf < PLAIN; rf++) {
 					m->victim_eye[k][cf][rf] = p[rf];
+					m->q_victim_eye[k][cf][rf] = x[rf];
+				}
 			/* each face's chance: rolled, or chosen after an Eye */
 			for (int rf = 0; rf < PLAIN; rf++)
 				p[rf] = face_p[rf] + eye * p[rf];
@@ -357,20 +458,24 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 				            p[3] * row[3][i];
 			xc[cf] = own(t, rv[cf], n - 1);
 		}
-		choose(t, inv, xc, PLAIN, q);
+		decide(t, inv, r, 1 + k, xc, faces_ids, PLAIN, q);
 		if (m)
-			for (int cf = 0; cf < PLAIN; cf++)
+			for (int cf = 0; cf < PLAIN; cf++) {
 				m->caster_eye[k][cf] = q[cf];
+				m->q_caster_eye[k][cf] = xc[cf];
+			}
 		for (int cf = 0; cf < PLAIN; cf++)
 			q[cf] = face_p[cf] + eye * q[cf];
 		for (int i = 0; i < width; i++)
 			cv[legal][i] =
 			    q[0] * rv[0][i] + q[1] * rv[1][i] + q[2] * rv[2][i] + q[3] * rv[3][i];
 		xv[legal] = own(t, cv[legal], n - 1);
+		if (m)
+			m->q_victim[k] = xv[legal];
 		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
-	choose(t, inv, xv, legal, pv);
+	decide(t, inv, r, 0, xv, slot_of, legal, pv);
 	for (int l = 0; l < legal; l++) {
 		for (int i = 0; i < width; i++)
 			acc[i] += pv[l] * cv[l][i];
@@ -586,6 +691,8 @@ static void work_free(struct work *wk)
 	free(wk->playing);
 	free(wk->sum);
 	free(wk->order);
+	free(wk->rank);
+	free(wk->mid);
 }
 
 /* A table for n cultists and variant per_player with its ranks and no
@@ -604,6 +711,7 @@ static struct solve_table *table_new(int n, int per_player)
 	t->per_player = per_player;
 	/* every row one 64-byte cache line, whatever n */
 	t->width = WIDTH_MAX;
+	t->dec = 2 * n - 1;
 	init_ranks(t);
 	t->stats.n = n;
 	t->stats.per_player = per_player;
@@ -623,7 +731,8 @@ static int work_new(struct work *wk, const struct solve_table *t)
 	wk->playing = malloc(states);
 	wk->sum = malloc(states);
 	wk->order = malloc(states * sizeof(int32_t));
-	if (!wk->next || !wk->playing || !wk->sum || !wk->order) {
+	wk->mid = malloc(states * slots * PLAIN * sizeof(int32_t));
+	if (!wk->next || !wk->playing || !wk->sum || !wk->order || !wk->mid) {
 		work_free(wk);
 		return -1;
 	}
@@ -641,13 +750,18 @@ static int work_permute(struct work *wk)
 {
 	const struct solve_table *t = wk->t;
 	size_t states = (size_t)t->stats.states, block = (size_t)(t->n - 1) * PLAIN * PLAIN;
+	size_t mblock = (size_t)(t->n - 1) * PLAIN;
 	int32_t *pos = malloc(states * sizeof(int32_t)),
-	        *nx = malloc(states * block * sizeof(int32_t));
+	        *nx = malloc(states * block * sizeof(int32_t)),
+	        *rank = malloc(states * sizeof(int32_t)),
+	        *md = malloc(states * mblock * sizeof(int32_t));
 	int32_t p = 0;
 
-	if (!pos || !nx) {
+	if (!pos || !nx || !rank || !md) {
 		free(pos);
 		free(nx);
+		free(rank);
+		free(md);
 		return -1;
 	}
 	for (long o = 0; o < wk->playing_count; o++)
@@ -660,11 +774,17 @@ static int work_permute(struct work *wk)
 		int32_t *dst = nx + (size_t)pos[r] * block;
 		for (size_t j = 0; j < block; j++)
 			dst[j] = src[j] >= 0 && (size_t)src[j] < states ? pos[src[j]] : src[j];
+		memcpy(md + (size_t)pos[r] * mblock, wk->mid + r * mblock,
+		       mblock * sizeof(int32_t));
+		rank[pos[r]] = (int32_t)r;
 	}
 	for (long o = 0; o < wk->playing_count; o++)
 		wk->order[o] = (int32_t)o;
 	free(wk->next);
+	free(wk->mid);
 	wk->next = nx;
+	wk->mid = md;
+	wk->rank = rank;
 	wk->pos = pos;
 	return 0;
 }
@@ -674,7 +794,8 @@ static size_t work_bytes(const struct solve_table *t)
 {
 	size_t states = (size_t)t->stats.states, slots = (size_t)t->n - 1;
 
-	return states * (2 + sizeof(int32_t)) + states * slots * PLAIN * PLAIN * sizeof(int32_t);
+	return states * (2 + 2 * sizeof(int32_t)) +
+	       states * slots * (PLAIN * PLAIN + PLAIN) * sizeof(int32_t);
 }
 
 /* `bytes` of memory on a 64-byte boundary (rows on cache lines), for
@@ -688,6 +809,324 @@ static double *rows_alloc(size_t bytes)
 static size_t rows_of(const struct solve_table *t)
 {
 	return (size_t)t->stats.states + (size_t)t->n + 1;
+}
+
+/* Follows the path along falling temperatures from t->tau, whose values
+ * converged (a copy of them, `bytes`, in save): each temperature starts
+ * from the values of the last that converged. When one does not, the
+ * values go back and the next try lies nearer (the step's exponent
+ * halves), as a homotopy shortens its step; until the step would be
+ * nearer 1 than SOLVE_STEP_MAX, tau_min is reached or `budget` state
+ * backups are spent. Leaves the last temperature that converged, its
+ * values in t->w and in save. */
+static int descend(struct solve_table *t, const struct work *wk, struct accel *acc, double *save,
+                   size_t bytes, double tau_min, double budget)
+{
+	double step = SOLVE_TAU_STEP, kept = t->stats.residual;
+	double spent0 = (double)t->stats.sweeps * (double)wk->playing_count;
+
+	while (t->tau > tau_min * (1 + 1e-9) && step < SOLVE_STEP_MAX) {
+		double spent = (double)t->stats.sweeps * (double)wk->playing_count - spent0;
+		int cap = (int)((budget - spent) / (double)wk->playing_count),
+		    last = t->stats.sweeps;
+		double from = t->tau;
+		if (cap < 1) {
+			t->stats.residual = kept;
+			return 0;
+		}
+		t->tau = fmax(from * step, tau_min);
+		if (converge(t, wk, acc, SOLVE_EPS,
+		             cap < SOLVE_STAGE_SWEEPS ? cap : SOLVE_STAGE_SWEEPS)) {
+			t->stats.stages++;
+			memcpy(save, t->w, bytes);
+			kept = t->stats.residual;
+		} else {
+			memcpy(t->w, save, bytes);
+			t->tau = from;
+			step = sqrt(step);
+			t->stats.failed += t->stats.sweeps - last;
+		}
+	}
+	t->stats.residual = kept;
+	return 1;
+}
+
+/* Options (a bit each) of probability at least SOLVE_SUPPORT among p. */
+static uint8_t support_of(const double *p, int count)
+{
+	uint8_t mask = 0;
+
+	for (int l = 0; l < count; l++)
+		if (p[l] >= SOLVE_SUPPORT)
+			mask |= (uint8_t)(1u << l);
+	return mask;
+}
+
+/* Memory of the polished profile. */
+static size_t policy_bytes(const struct solve_table *t)
+{
+	if (!t->pol)
+		return 0;
+	return (size_t)t->stats.states * (size_t)t->dec + (size_t)t->mixes * sizeof(struct mixed);
+}
+
+/* Replaces t's profile by the one of supports sup[] (a mask a decision):
+ * one option taken outright, several mixed (by the logit choice over
+ * them, until polish_freeze). 0, or -1 when memory runs out (t as it
+ * was). */
+static int policy_from(struct solve_table *t, const uint8_t *sup)
+{
+	size_t all = (size_t)t->stats.states * (size_t)t->dec;
+	uint8_t *pol = malloc(all);
+	struct mixed *mix;
+	long mixes = 0;
+
+	for (size_t i = 0; i < all; i++)
+		mixes += sup[i] & (sup[i] - 1) ? 1 : 0;
+	mix = calloc(mixes ? (size_t)mixes : 1, sizeof(struct mixed));
+	if (!pol || !mix) {
+		free(pol);
+		free(mix);
+		return -1;
+	}
+	mixes = 0;
+	for (size_t i = 0; i < all; i++) {
+		if (sup[i] & (sup[i] - 1)) {
+			mix[mixes].key = (int64_t)i;
+			mix[mixes++].support = sup[i];
+			pol[i] = MIXED;
+		} else {
+			pol[i] = sup[i] ? (uint8_t)__builtin_ctz(sup[i]) : 0;
+		}
+	}
+	free(t->pol);
+	free(t->mix);
+	t->pol = pol;
+	t->mix = mix;
+	t->mixes = t->stats.mixed = mixes;
+	t->frozen = 0;
+	return 0;
+}
+
+/* The support of decision i of t's profile. */
+static uint8_t support_at(const struct solve_table *t, size_t i)
+{
+	long at;
+
+	if (t->pol[i] != MIXED)
+		return (uint8_t)(1u << t->pol[i]);
+	at = mixed_at(t, (int64_t)i);
+	return (uint8_t)t->mix[at].support;
+}
+
+/* Grows sup[i] by the best option outside it when that is worth more than
+ * SOLVE_GROW above the best inside (q: the options' worth); 1 when it grew. */
+static int grow(uint8_t *sup, size_t i, const double *q, int count, int legal_mask)
+{
+	double in = -HUGE_VAL, out = -HUGE_VAL;
+	int best = -1, added = 0;
+
+	for (int l = 0; l < count; l++) {
+		if (!(legal_mask >> l & 1))
+			continue;
+		if (sup[i] >> l & 1) {
+			in = fmax(in, q[l]);
+		} else if (q[l] > out) {
+			out = q[l];
+			best = l;
+		}
+	}
+	if (best >= 0 && out > in + SOLVE_GROW) {
+		sup[i] |= (uint8_t)(1u << best);
+		added = 1;
+	}
+	return added;
+}
+
+/* Adds to the supports of t's profile every option better than the
+ * support's best at the current values (t->w); the number added, or -1
+ * when memory runs out. */
+static long polish_grow(struct solve_table *t, const struct work *wk)
+{
+	int n = t->n, slots = n - 1, dec = t->dec;
+	size_t all = (size_t)t->stats.states * (size_t)dec;
+	uint8_t *sup = malloc(all);
+	long added = 0;
+
+	if (!sup)
+		return -1;
+	for (size_t i = 0; i < all; i++)
+		sup[i] = support_at(t, i);
+	for (long o = 0; o < wk->playing_count; o++) {
+		long idx = wk->order[o], r = wk->rank ? wk->rank[idx] : idx;
+		struct turn_mix m;
+		double v[WIDTH_MAX];
+		int legal = 0;
+		backup(wk, idx, v, &m);
+		for (int k = 0; k < slots; k++)
+			if (wk->next[((size_t)idx * slots + k) * PLAIN * PLAIN] != INT32_MIN)
+				legal |= 1 << k;
+		added += grow(sup, (size_t)r * dec, m.q_victim, slots, legal);
+		for (int k = 0; k < slots; k++) {
+			const int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
+			if (!(legal >> k & 1))
+				continue;
+			added += grow(sup, (size_t)r * dec + 1 + (size_t)k, m.q_caster_eye[k],
+			              PLAIN, 0xf);
+			for (int cf = 0; cf < PLAIN; cf++)
+				added += grow(sup, (size_t)md[cf] * dec + (size_t)(n + k),
+				              m.q_victim_eye[k][cf], PLAIN, 0xf);
+		}
+	}
+	if (added && policy_from(t, sup) != 0)
+		added = -1;
+	free(sup);
+	return added;
+}
+
+/* Starts the polish from the logit profile at t->tau: at each decision the
+ * options of probability at least SOLVE_SUPPORT are its support; one
+ * option is taken outright, several are mixed (t->pol, t->mix; a mixed
+ * decision is the logit choice over its support until polish_freeze).
+ * 0, or -1 when memory runs out. */
+static int polish_start(struct solve_table *t, const struct work *wk)
+{
+	int n = t->n, slots = n - 1, dec = t->dec;
+	size_t all = (size_t)t->stats.states * (size_t)dec;
+	uint8_t *sup = calloc(all, 1);
+
+	if (!sup)
+		return -1;
+	for (long o = 0; o < wk->playing_count; o++) {
+		long idx = wk->order[o], r = wk->rank ? wk->rank[idx] : idx;
+		struct turn_mix m;
+		double v[WIDTH_MAX];
+		backup(wk, idx, v, &m);
+		sup[(size_t)r * dec] |= support_of(m.victim, slots);
+		for (int k = 0; k < slots; k++) {
+			const int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
+			if (wk->next[((size_t)idx * slots + k) * PLAIN * PLAIN] == INT32_MIN)
+				continue;
+			sup[(size_t)r * dec + 1 + (size_t)k] |= support_of(m.caster_eye[k], PLAIN);
+			for (int cf = 0; cf < PLAIN; cf++)
+				sup[(size_t)md[cf] * dec + (size_t)(n + k)] |=
+				    support_of(m.victim_eye[k][cf], PLAIN);
+		}
+	}
+	if (policy_from(t, sup) != 0) {
+		free(sup);
+		return -1;
+	}
+	free(sup);
+	return 0;
+}
+
+/* Freezes the mixed decisions' probabilities at what the logit choice over
+ * their support gives at the current values and temperature. */
+static void polish_freeze(struct solve_table *t, const struct work *wk)
+{
+	int n = t->n, slots = n - 1, dec = t->dec;
+
+	for (long o = 0; o < wk->playing_count; o++) {
+		long idx = wk->order[o], r = wk->rank ? wk->rank[idx] : idx;
+		struct turn_mix m;
+		double v[WIDTH_MAX];
+		long at;
+		backup(wk, idx, v, &m);
+		if ((at = mixed_at(t, (int64_t)r * dec)) >= 0)
+			memcpy(t->mix[at].p, m.victim, sizeof(double) * (size_t)slots);
+		for (int k = 0; k < slots; k++) {
+			const int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
+			if (wk->next[((size_t)idx * slots + k) * PLAIN * PLAIN] == INT32_MIN)
+				continue;
+			if ((at = mixed_at(t, (int64_t)r * dec + 1 + k)) >= 0)
+				memcpy(t->mix[at].p, m.caster_eye[k], sizeof(double) * PLAIN);
+			for (int cf = 0; cf < PLAIN; cf++)
+				if ((at = mixed_at(t, (int64_t)md[cf] * dec + n + k)) >= 0)
+					memcpy(t->mix[at].p, m.victim_eye[k][cf],
+					       sizeof(double) * PLAIN);
+		}
+	}
+	t->frozen = 1;
+}
+
+/* The polish of the logit profile at t->tau (values converged, in t->w
+ * and save): supports from it (polish_start), then rounds of: the path
+ * on down to SOLVE_POLISH_TAU with those supports, the mixed decisions
+ * frozen and the profile's values solved exactly, the supports grown by
+ * every better option (polish_grow). It is kept when a round reaches
+ * SOLVE_POLISH_TAU and finds no better option anywhere, within
+ * SOLVE_POLISH_ROUNDS rounds and SOLVE_POLISH_BUDGET state backups;
+ * otherwise t is the logit profile again (t->pol NULL, values and
+ * temperature as they were). Returns 1 when kept, 0 when not, -1 when
+ * memory runs out (t is then the logit profile). */
+static int polish(struct solve_table *t, const struct work *wk, struct accel *acc, double *save,
+                  size_t bytes)
+{
+	double *base = malloc(bytes), from = t->tau;
+	double spent0 = (double)t->stats.sweeps * (double)wk->playing_count;
+	double residual = t->stats.residual;
+	int kept = 0;
+
+	if (!base || polish_start(t, wk) != 0) {
+		free(base);
+		return -1;
+	}
+	memcpy(base, t->w, bytes);
+	for (int round = 0; round < SOLVE_POLISH_ROUNDS; round++) {
+		double left = SOLVE_POLISH_BUDGET -
+		              ((double)t->stats.sweeps * (double)wk->playing_count - spent0);
+		long added;
+		int reached;
+		if (left < (double)wk->playing_count)
+			break;
+		descend(t, wk, acc, save, bytes, SOLVE_POLISH_TAU, left);
+		reached = t->tau <= SOLVE_POLISH_TAU * (1 + 1e-9);
+		polish_freeze(t, wk);
+		if (!converge(t, wk, acc, SOLVE_EPS, SOLVE_SWEEPS))
+			break;
+		t->stats.rounds++;
+		if ((added = polish_grow(t, wk)) < 0) {
+			kept = -1;
+			break;
+		}
+		if (added == 0) {
+			kept = reached;
+			break;
+		}
+		/* on from the values reached, at the lowest temperature (from
+		 * SOLVE_POLISH_RESTART, warming) at which the grown supports
+		 * converge; else again from the logit path's end */
+		memcpy(save, t->w, bytes);
+		for (t->tau = SOLVE_POLISH_RESTART;; t->tau *= 4) {
+			if (t->tau >= from) {
+				memcpy(t->w, base, bytes);
+				memcpy(save, base, bytes);
+				t->tau = from;
+				break;
+			}
+			if (converge(t, wk, acc, SOLVE_EPS, SOLVE_STAGE_SWEEPS)) {
+				memcpy(save, t->w, bytes);
+				break;
+			}
+			memcpy(t->w, save, bytes);
+		}
+	}
+	if (kept != 1) {
+		memcpy(t->w, base, bytes);
+		memcpy(save, base, bytes);
+		t->tau = from;
+		free(t->pol);
+		free(t->mix);
+		t->pol = NULL;
+		t->mix = NULL;
+		t->mixes = t->stats.mixed = 0;
+		t->frozen = 0;
+		t->stats.residual = residual;
+	}
+	t->stats.polished = kept == 1;
+	free(base);
+	return kept;
 }
 
 struct solve_table *solve_build(int n, int per_player, enum solve_profile profile)
@@ -726,7 +1165,6 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 		 * the last that converged. When one does not, the values go
 		 * back and the next try lies nearer (the step's exponent
 		 * halves), as a homotopy shortens its step. */
-		double step = SOLVE_TAU_STEP, kept;
 		struct accel acc;
 		int ok;
 		if (accel_new(&acc, t) != 0) {
@@ -746,32 +1184,23 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 			       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
 			t->tau *= 4;
 		}
-		memcpy(save, t->w, bytes);
-		kept = t->stats.residual;
 		t->stats.stages = ok;
-		while (ok && t->tau > SOLVE_TAU_MIN * (1 + 1e-9) && step < SOLVE_STEP_MAX) {
-			double spent = (double)t->stats.sweeps * (double)wk.playing_count;
-			int cap = (int)((SOLVE_BUDGET - spent) / (double)wk.playing_count),
-			    last = t->stats.sweeps;
-			double from = t->tau;
-			if (cap < 1)
-				break;
-			t->tau = fmax(from * step, SOLVE_TAU_MIN);
-			if (converge(t, &wk, &acc, SOLVE_EPS,
-			             cap < SOLVE_STAGE_SWEEPS ? cap : SOLVE_STAGE_SWEEPS)) {
-				t->stats.stages++;
-				memcpy(save, t->w, bytes);
-				kept = t->stats.residual;
-			} else {
-				memcpy(t->w, save, bytes);
-				t->tau = from;
-				step = sqrt(step);
-				t->stats.failed += t->stats.sweeps - last;
-			}
+		memcpy(save, t->w, bytes);
+		/* the polish, unless the path ran out of its budget */
+		if (ok && descend(t, &wk, &acc, save, bytes, SOLVE_TAU_MIN, SOLVE_BUDGET) &&
+		    polish(t, &wk, &acc, save, bytes) < 0) {
+			accel_free(&acc);
+			free(save);
+			work_free(&wk);
+			solve_free(t);
+			return NULL;
 		}
-		t->stats.residual = kept;
+		t->stats.bytes_kept += policy_bytes(t);
+		t->stats.bytes_peak +=
+		    policy_bytes(t) + 2 * (size_t)t->stats.states * (size_t)t->dec;
 		accel_free(&acc);
 	}
+
 	/* the rows back in rank order */
 	for (long r = 0; r < t->stats.states; r++)
 		memcpy(save + (size_t)r * (size_t)t->width,
@@ -879,22 +1308,26 @@ int solve_exploit(const struct solve_table *t, struct solve_exploit *out)
 	return 0;
 }
 
-/* The serialized table: this header, then states * width doubles. */
+/* The serialized table: this header, then states * width doubles, the
+ * profile's states * dec decisions (bytes), and its mixes mixed decisions
+ * (struct mixed). */
 struct image_head {
-	char magic[8];      /* "rlyehsv3" */
+	char magic[8];      /* "rlyehsv4" */
 	uint32_t byteorder; /* 0x01020304 as written */
 	int32_t n, per_player, width, sweeps;
 	int64_t states;
 	double tau, eps, residual, cut;
 	int32_t stages, uniform;
+	int64_t mixes;
+	int32_t dec, polished; /* 1: the profile's decisions follow */
 };
 
-static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '3' };
+static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '4' };
 
 size_t solve_image_size(const struct solve_table *t)
 {
 	return sizeof(struct image_head) +
-	       (size_t)t->stats.states * (size_t)t->width * sizeof(double);
+	       (size_t)t->stats.states * (size_t)t->width * sizeof(double) + policy_bytes(t);
 }
 
 void solve_image_write(const struct solve_table *t, void *buf)
@@ -915,34 +1348,97 @@ void solve_image_write(const struct solve_table *t, void *buf)
 	h.cut = SOLVE_CUT;
 	h.stages = t->stats.stages;
 	h.uniform = t->uniform;
+	h.mixes = t->mixes;
+	h.dec = t->dec;
+	h.polished = t->pol != NULL;
 	memcpy(buf, &h, sizeof(h));
-	memcpy((char *)buf + sizeof(h), t->w,
-	       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
+	buf = (char *)buf + sizeof(h);
+	memcpy(buf, t->w, (size_t)t->stats.states * (size_t)t->width * sizeof(double));
+	buf = (char *)buf + (size_t)t->stats.states * (size_t)t->width * sizeof(double);
+	if (t->pol) {
+		memcpy(buf, t->pol, (size_t)t->stats.states * (size_t)t->dec);
+		buf = (char *)buf + (size_t)t->stats.states * (size_t)t->dec;
+		memcpy(buf, t->mix, (size_t)t->mixes * sizeof(struct mixed));
+	}
+}
+
+/* 1 when the profile read into t (pol, mix) is one: every decision an
+ * option there is or MIXED, the mixed ones in key order, each with
+ * probabilities on its support summing to 1. */
+static int policy_valid(const struct solve_table *t)
+{
+	size_t all = (size_t)t->stats.states * (size_t)t->dec;
+	long e = 0;
+
+	for (size_t i = 0; i < all; i++) {
+		int d = (int)(i % (size_t)t->dec), count = d == 0 ? t->n - 1 : PLAIN;
+		const struct mixed *m;
+		double sum = 0;
+		if (t->pol[i] != MIXED) {
+			if (t->pol[i] >= count)
+				return 0;
+			continue;
+		}
+		if (e >= t->mixes || t->mix[e].key != (int64_t)i)
+			return 0;
+		m = &t->mix[e++];
+		for (int l = 0; l < SOLVE_MAX_CULTISTS - 1; l++) {
+			if (!(m->p[l] >= 0 && m->p[l] <= 1) ||
+			    (m->p[l] > 0 && (l >= count || !(m->support >> l & 1))))
+				return 0;
+			sum += m->p[l];
+		}
+		if (!(fabs(sum - 1) < 1e-9))
+			return 0;
+	}
+	return e == t->mixes;
 }
 
 struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per_player)
 {
 	struct image_head h;
 	struct solve_table *t;
-	size_t values;
+	size_t values, decisions = 0;
 
 	if (len < sizeof(h))
 		return NULL;
 	memcpy(&h, buf, sizeof(h));
 	if (memcmp(h.magic, image_magic, sizeof(h.magic)) != 0 || h.byteorder != 0x01020304u ||
 	    h.n != n || h.per_player != per_player || h.eps != SOLVE_EPS || h.cut != SOLVE_CUT ||
-	    h.uniform != 0 || !(h.tau >= SOLVE_TAU_MIN * (1 - 1e-9) && h.tau <= 2))
+	    h.uniform != 0 || !(h.tau > 0 && h.tau <= 2))
 		return NULL;
 	if (!(t = table_new(n, per_player)))
 		return NULL;
 	values = (size_t)t->stats.states * (size_t)t->width;
-	if (h.width != t->width || h.states != t->stats.states ||
-	    len != sizeof(h) + values * sizeof(double) ||
-	    !(t->w = rows_alloc(rows_of(t) * (size_t)t->width * sizeof(double)))) {
+	if (h.polished == 1)
+		decisions = (size_t)t->stats.states * (size_t)t->dec;
+	if (h.width != t->width || h.states != t->stats.states || h.dec != t->dec ||
+	    (h.polished != 0 && h.polished != 1) || h.mixes < 0 || h.mixes > (int64_t)decisions ||
+	    len != sizeof(h) + values * sizeof(double) + decisions +
+	               (size_t)h.mixes * sizeof(struct mixed) ||
+	    !(t->w = rows_alloc(rows_of(t) * (size_t)t->width * sizeof(double))) ||
+	    !(t->pol = malloc(decisions ? decisions : 1)) ||
+	    !(t->mix = malloc(h.mixes ? (size_t)h.mixes * sizeof(struct mixed) : 1))) {
 		solve_free(t);
 		return NULL;
 	}
 	memcpy(t->w, (const char *)buf + sizeof(h), values * sizeof(double));
+	memcpy(t->pol, (const char *)buf + sizeof(h) + values * sizeof(double), decisions);
+	memcpy(t->mix, (const char *)buf + sizeof(h) + values * sizeof(double) + decisions,
+	       (size_t)h.mixes * sizeof(struct mixed));
+	t->mixes = (long)h.mixes;
+	t->stats.mixed = t->mixes;
+	t->frozen = 1;
+	t->stats.polished = h.polished;
+	if (!h.polished) {
+		free(t->pol);
+		free(t->mix);
+		t->pol = NULL;
+		t->mix = NULL;
+	} else if (!policy_valid(t)) {
+		solve_free(t);
+		return NULL;
+	}
 	set_ends(t, t->w, t->width, 0);
 	/* chances in [0, 1] summing to 1, then a length that is not negative;
 	 * or, for a turn start that cannot be played, all zero */
@@ -967,7 +1463,8 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 	t->stats.stages = h.stages;
 	t->stats.sweeps = h.sweeps;
 	t->stats.residual = h.residual;
-	t->stats.bytes_kept = sizeof(*t) + rows_of(t) * (size_t)t->width * sizeof(double);
+	t->stats.bytes_kept =
+	    sizeof(*t) + rows_of(t) * (size_t)t->width * sizeof(double) + policy_bytes(t);
 	t->stats.bytes_peak = t->stats.bytes_kept;
 	return t;
 }
@@ -977,6 +1474,8 @@ void solve_free(struct solve_table *t)
 	if (!t)
 		return;
 	free(t->w);
+	free(t->pol);
+	free(t->mix);
 	free(t);
 }
 
@@ -991,6 +1490,30 @@ int solve_fits(const struct solve_table *t, const struct cdice *g)
 }
 
 /* ---- queries ---- */
+
+/* The profile's probabilities at g's choice node among the count options
+ * opt[] (seats for a victim, faces for an Eye) worth x[] to the chooser. */
+static void profile_at(const struct solve_table *t, const struct cdice *g, const int *opt,
+                       const double *x, int count, double *p)
+{
+	int n = t->n, ids[GAME_MAX_OPTIONS], d;
+	int slot = (g->victim - g->caster + n) % n - 1;
+
+	if (t->uniform) {
+		solve_choice(0, x, count, p);
+		return;
+	}
+	if (g->phase == CDICE_VICTIM) {
+		d = 0;
+		for (int l = 0; l < count; l++)
+			ids[l] = (opt[l] - g->caster + n) % n - 1;
+	} else {
+		d = g->phase == CDICE_CURSE_EYE ? 1 + slot : n + slot;
+		for (int l = 0; l < count; l++)
+			ids[l] = opt[l];
+	}
+	decide(t, 1 / t->tau, rank_from(t, g, g->caster), d, x, ids, count, p);
+}
 
 /* Values (width) of any position g, looking ahead to the end of the turn:
  * chance nodes average, Eye choices follow the profile. */
@@ -1036,7 +1559,7 @@ static void node_value(const struct solve_table *t, const struct cdice *g, doubl
 				v[f][n + 1] += 1;
 			x[f] = owner_value(t, v[f], seat);
 		}
-		solve_choice(t->uniform ? 0 : t->tau, x, PLAIN, p);
+		profile_at(t, g, faces_ids, x, PLAIN, p);
 		memset(out, 0, sizeof(double) * (size_t)t->width);
 		for (int f = 0; f < PLAIN; f++)
 			axpy(t->width, p[f], v[f], out);
@@ -1091,7 +1614,7 @@ int solve_options(const struct solve_table *t, const struct cdice *g, const stru
 			for (int i = 0; i <= n; i++)
 				out[k * (CDICE_MAX + 1) + i] = v[k][i];
 	}
-	solve_choice(t->uniform ? 0 : t->tau, x, step->count, p);
+	profile_at(t, g, step->options, x, step->count, p);
 	if (prob)
 		memcpy(prob, p, sizeof(double) * (size_t)step->count);
 	return best;
