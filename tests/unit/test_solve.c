@@ -287,6 +287,11 @@ static void test_image_round_trip(void **unused)
 	solve_image_write(t, buf);
 	back = solve_image_read(buf, len, 3, 0);
 	assert_non_null(back);
+	/* the 3-cultist profile is the polished one, its decisions kept */
+	assert_int_equal(solve_stats(t)->polished, 1);
+	assert_int_equal(solve_stats(back)->polished, 1);
+	assert_true(solve_stats(t)->mixed > 0);
+	assert_int_equal(solve_stats(back)->mixed, solve_stats(t)->mixed);
 	assert_int_equal(cdice_init(&g, &setup), GAME_OK);
 	for (int k = 0; k < 6; k++) {
 		g.sanity[k % 3] = (uint8_t)(k % 4);
