@@ -1187,7 +1187,9 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 		t->stats.stages = ok;
 		memcpy(save, t->w, bytes);
 		/* the polish, unless the path ran out of its budget */
-		if (ok && descend(t, &wk, &acc, save, bytes, SOLVE_TAU_MIN, SOLVE_BUDGET) &&
+		if (ok &&
+		    descend(t, &wk, &acc, save, bytes, SOLVE_TAU_MIN,
+		            SOLVE_BUDGET - (double)t->stats.sweeps * (double)wk.playing_count) &&
 		    polish(t, &wk, &acc, save, bytes) < 0) {
 			accel_free(&acc);
 			free(save);
