@@ -112,7 +112,7 @@
 #define SOLVE_TIE            1e-12 /* options closer than this are tied */
 #define SOLVE_SUPPORT        0.4   /* the polish mixes options this likely at the last tau */
 #define SOLVE_POLISH_TAU     1e-10 /* the polish's lowest temperature */
-#define SOLVE_POLISH_BUDGET  5e5   /* state backups the polish may spend */
+#define SOLVE_POLISH_BUDGET  1.5e5 /* state backups the polish may spend */
 #define SOLVE_POLISH_ROUNDS  8     /* rounds of growing the supports */
 #define SOLVE_GROW           1e-10 /* an option this much better than its support's joins it */
 #define SOLVE_POLISH_RESTART 1e-6  /* a polish round starts at this temperature or warmer */
