@@ -378,6 +378,7 @@ static inline void decide(const struct solve_table *t, double inv, long r, int d
                           const int *ids, int count, double *p)
 {
 	const struct mixed *e;
+	double z = 0;
 	uint8_t code;
 	long at;
 
@@ -386,19 +387,16 @@ static inline void decide(const struct solve_table *t, double inv, long r, int d
 		return;
 	}
 	code = t->pol[(size_t)r * (size_t)t->dec + (size_t)d];
-	if (code != MIXED) {
+	at = code == MIXED ? mixed_at(t, (int64_t)r * t->dec + d) : -1;
+	e = at >= 0 ? &t->mix[at] : NULL;
+	if (!e) {
 		for (int l = 0; l < count; l++)
-			p[l] = ids[l] == code;
-		return;
-	}
-	at = mixed_at(t, (int64_t)r * t->dec + d);
-	assert(at >= 0);
-	e = &t->mix[at];
-	if (t->frozen) {
+			z += p[l] = ids[l] == code;
+	} else if (t->frozen) {
 		for (int l = 0; l < count; l++)
-			p[l] = e->p[ids[l]];
+			z += p[l] = e->p[ids[l]];
 	} else {
-		double top = -HUGE_VAL, z = 0;
+		double top = -HUGE_VAL;
 		for (int l = 0; l < count; l++)
 			if (e->support >> ids[l] & 1 && x[l] > top)
 				top = x[l];
@@ -409,9 +407,17 @@ static inline void decide(const struct solve_table *t, double inv, long r, int d
 			                                                     : exp(y);
 			z += p[l];
 		}
+	}
+	/* a profile read from bytes that names no option here (only a
+	 * damaged file can): the first */
+	if (!(z > 0)) {
+		for (int l = 0; l < count; l++)
+			p[l] = l == 0;
+		return;
+	}
+	if (z != 1)
 		for (int l = 0; l < count; l++)
 			p[l] /= z;
-	}
 }
 
 /* One backup of state idx under the table's profile: its values (width,
