@@ -209,19 +209,14 @@ static void build_state(struct work *wk, long idx, const uint8_t *s)
 		int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
 		struct cdice a = g;
 
-		int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
-
 		if (!wk->playing[idx] || cdice_victim(&a, k + 1, NULL) != GAME_OK) {
 			for (int i = 0; i < PLAIN * PLAIN; i++)
 				nx[i] = INT32_MIN;
-			for (int i = 0; i < PLAIN; i++)
-				md[i] = 0;
 			continue;
 		}
 		for (int cf = 0; cf < PLAIN; cf++) {
 			struct cdice b = a;
 			cdice_roll(&b, (enum cdice_face)cf, NULL);
-			md[cf] = (int32_t)rank_from(t, &b, 0);
 			for (int rf = 0; rf < PLAIN; rf++) {
 				struct cdice c = b;
 				cdice_roll(&c, (enum cdice_face)rf, NULL);
@@ -231,29 +226,73 @@ static void build_state(struct work *wk, long idx, const uint8_t *s)
 	}
 }
 
+/* The lexicographic successor of the sanity vector s (sum *sum): the last
+ * entry that can grow grows, the entries after it restart at 0. 0 after
+ * the last vector. */
+static int successor(const struct solve_table *t, uint8_t *s, int *sum)
+{
+	for (int i = t->n - 1; i >= 0; i--) {
+		if (*sum < TOKENS(t->n)) {
+			s[i]++;
+			(*sum)++;
+			return 1;
+		}
+		*sum -= s[i];
+		s[i] = 0;
+	}
+	return 0;
+}
+
+/* Fills wk->mid (allocated here; once) for the rows as they lie now:
+ * the rank of the sanity after each curse face, for the polished
+ * profile's Victim's Eye. 0, or -1 when memory runs out. */
+static int work_mid(struct work *wk)
+{
+	const struct solve_table *t = wk->t;
+	size_t slots = (size_t)t->n - 1;
+	uint8_t s[CDICE_MAX] = { 0 };
+	long idx = 0;
+	int sum = 0;
+
+	if (wk->mid)
+		return 0;
+	wk->mid = calloc((size_t)t->stats.states * slots * PLAIN, sizeof(int32_t));
+	if (!wk->mid)
+		return -1;
+	do {
+		if (wk->playing[idx]) {
+			size_t row = wk->pos ? (size_t)wk->pos[idx] : (size_t)idx;
+			int32_t *md = wk->mid + row * slots * PLAIN;
+			struct cdice g;
+			position(t, s, &g);
+			for (size_t k = 0; k < slots; k++) {
+				struct cdice a = g;
+				if (cdice_victim(&a, (int)k + 1, NULL) != GAME_OK)
+					continue;
+				for (int cf = 0; cf < PLAIN; cf++) {
+					struct cdice b = a;
+					cdice_roll(&b, (enum cdice_face)cf, NULL);
+					md[k * PLAIN + (size_t)cf] = (int32_t)rank_from(t, &b, 0);
+				}
+			}
+		}
+		idx++;
+	} while (successor(t, s, &sum));
+	return 0;
+}
+
 /* Enumerates every sanity vector in rank order, filling transitions. */
 static void build_all(struct work *wk)
 {
 	const struct solve_table *t = wk->t;
 	uint8_t s[CDICE_MAX] = { 0 };
 	long idx = 0;
-	int n = t->n, sum = 0, i;
+	int n = t->n, sum = 0;
 
 	do {
 		assert(rank_of(t, s) == idx);
 		build_state(wk, idx++, s);
-		/* Lexicographic successor: the last entry that can grow grows,
-		 * the entries after it restart at 0. */
-		for (i = n - 1; i >= 0; i--) {
-			if (sum < TOKENS(n)) {
-				s[i]++;
-				sum++;
-				break;
-			}
-			sum -= s[i];
-			s[i] = 0;
-		}
-	} while (i >= 0);
+	} while (successor(t, s, &sum));
 	assert(idx == t->stats.states);
 	/* Sweep order: positions with fewer tokens in the cultists' hands
 	 * first. They are nearer the end, so a sweep carries the values of
@@ -449,8 +488,8 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 				row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * (size_t)width;
 				x[rf] = own(t, row[rf], k);
 			}
-			decide(t, inv, wk->mid[((size_t)idx * slots + k) * PLAIN + cf], n + k, x,
-			       faces_ids, PLAIN, p);
+			decide(t, inv, t->pol ? wk->mid[((size_t)idx * slots + k) * PLAIN + cf] : 0,
+			       n + k, x, faces_ids, PLAIN, p);
 			if (m)
 				for (int rf = 0; rf < PLAIN; rf++) {
 					m->victim_eye[k][cf][rf] = p[rf];
@@ -737,12 +776,15 @@ static int work_new(struct work *wk, const struct solve_table *t)
 	wk->playing = malloc(states);
 	wk->sum = malloc(states);
 	wk->order = malloc(states * sizeof(int32_t));
-	wk->mid = malloc(states * slots * PLAIN * sizeof(int32_t));
-	if (!wk->next || !wk->playing || !wk->sum || !wk->order || !wk->mid) {
+	if (!wk->next || !wk->playing || !wk->sum || !wk->order) {
 		work_free(wk);
 		return -1;
 	}
 	build_all(wk);
+	if (t->pol && work_mid(wk) != 0) {
+		work_free(wk);
+		return -1;
+	}
 	return 0;
 }
 
@@ -756,18 +798,16 @@ static int work_permute(struct work *wk)
 {
 	const struct solve_table *t = wk->t;
 	size_t states = (size_t)t->stats.states, block = (size_t)(t->n - 1) * PLAIN * PLAIN;
-	size_t mblock = (size_t)(t->n - 1) * PLAIN;
 	int32_t *pos = malloc(states * sizeof(int32_t)),
 	        *nx = malloc(states * block * sizeof(int32_t)),
-	        *rank = malloc(states * sizeof(int32_t)),
-	        *md = malloc(states * mblock * sizeof(int32_t));
+	        *rank = malloc(states * sizeof(int32_t));
 	int32_t p = 0;
 
-	if (!pos || !nx || !rank || !md) {
+	assert(!wk->mid); /* work_mid follows the rows' places */
+	if (!pos || !nx || !rank) {
 		free(pos);
 		free(nx);
 		free(rank);
-		free(md);
 		return -1;
 	}
 	for (long o = 0; o < wk->playing_count; o++)
@@ -780,16 +820,12 @@ static int work_permute(struct work *wk)
 		int32_t *dst = nx + (size_t)pos[r] * block;
 		for (size_t j = 0; j < block; j++)
 			dst[j] = src[j] >= 0 && (size_t)src[j] < states ? pos[src[j]] : src[j];
-		memcpy(md + (size_t)pos[r] * mblock, wk->mid + r * mblock,
-		       mblock * sizeof(int32_t));
 		rank[pos[r]] = (int32_t)r;
 	}
 	for (long o = 0; o < wk->playing_count; o++)
 		wk->order[o] = (int32_t)o;
 	free(wk->next);
-	free(wk->mid);
 	wk->next = nx;
-	wk->mid = md;
 	wk->rank = rank;
 	wk->pos = pos;
 	return 0;
@@ -800,8 +836,8 @@ static size_t work_bytes(const struct solve_table *t)
 {
 	size_t states = (size_t)t->stats.states, slots = (size_t)t->n - 1;
 
-	return states * (2 + 2 * sizeof(int32_t)) +
-	       states * slots * (PLAIN * PLAIN + PLAIN) * sizeof(int32_t);
+	return states * (2 + 3 * sizeof(int32_t)) +
+	       states * slots * PLAIN * PLAIN * sizeof(int32_t);
 }
 
 /* `bytes` of memory on a 64-byte boundary (rows on cache lines), for
@@ -1066,7 +1102,7 @@ static void polish_freeze(struct solve_table *t, const struct work *wk)
  * otherwise t is the logit profile again (t->pol NULL, values and
  * temperature as they were). Returns 1 when kept, 0 when not, -1 when
  * memory runs out (t is then the logit profile). */
-static int polish(struct solve_table *t, const struct work *wk, struct accel *acc, double *save,
+static int polish(struct solve_table *t, struct work *wk, struct accel *acc, double *save,
                   size_t bytes)
 {
 	double *base = malloc(bytes), from = t->tau;
@@ -1074,7 +1110,7 @@ static int polish(struct solve_table *t, const struct work *wk, struct accel *ac
 	double residual = t->stats.residual;
 	int kept = 0;
 
-	if (!base || polish_start(t, wk) != 0) {
+	if (!base || work_mid(wk) != 0 || polish_start(t, wk) != 0) {
 		free(base);
 		return -1;
 	}
@@ -1204,8 +1240,10 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 			return NULL;
 		}
 		t->stats.bytes_kept += policy_bytes(t);
-		t->stats.bytes_peak +=
-		    policy_bytes(t) + 2 * (size_t)t->stats.states * (size_t)t->dec;
+		if (wk.mid) /* the polish ran: its profile, supports, wk.mid */
+			t->stats.bytes_peak +=
+			    policy_bytes(t) + 2 * (size_t)t->stats.states * (size_t)t->dec +
+			    (size_t)t->stats.states * (size_t)(n - 1) * PLAIN * sizeof(int32_t);
 		accel_free(&acc);
 	}
 
