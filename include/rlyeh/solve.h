@@ -77,13 +77,14 @@
  *
  * Memory: the table keeps (n + 2) doubles per state (6 cultists: 8.6 MB),
  * and a polished profile 2n - 1 bytes per state and 56 bytes per mixed
- * decision (3 cultists: 11 KB);
- * while solving it also holds the transitions (16 int32 per state and
- * victim: 43 MB for 6 cultists), the values of the last temperature that
- * converged (8.6 MB), the sweep order and the acceleration's history
- * (3 doubles and 2 * SOLVE_AA_DEPTH floats a value: 69 MB), freed before
- * solve_build returns (130 MB at the peak for 6 cultists; solve_exploit
- * needs about 50 MB). solve_stats reports both. Beyond
+ * decision (3 cultists: 11 KB); while solving it also holds the
+ * transitions (16 int32 per state and victim: 43 MB for 6 cultists), the
+ * values of the last temperature that converged (8.6 MB), the sweep order
+ * and the acceleration's history (3 doubles and 2 * SOLVE_AA_DEPTH floats
+ * a value: 69 MB), and for the polish the values where the path ended, the
+ * supports and the ranks after each curse (4 int32 per state and victim),
+ * freed before solve_build returns (130 MB at the peak for 6 cultists;
+ * solve_exploit needs about 50 MB). solve_stats reports both. Beyond
  * SOLVE_MAX_CULTISTS the table is not built (7 cultists would need ~1.2 M states and ~0.5 GB while
  * solving).
  *
