@@ -1240,9 +1240,9 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 			return NULL;
 		}
 		t->stats.bytes_kept += policy_bytes(t);
-		if (wk.mid) /* the polish ran: its profile, supports, wk.mid */
+		if (wk.mid) /* the polish ran: its values, profile, supports, wk.mid */
 			t->stats.bytes_peak +=
-			    policy_bytes(t) + 2 * (size_t)t->stats.states * (size_t)t->dec +
+			    bytes + policy_bytes(t) + 2 * (size_t)t->stats.states * (size_t)t->dec +
 			    (size_t)t->stats.states * (size_t)(n - 1) * PLAIN * sizeof(int32_t);
 		accel_free(&acc);
 	}
