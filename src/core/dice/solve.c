@@ -860,7 +860,7 @@ static size_t rows_of(const struct solve_table *t)
  * halves), as a homotopy shortens its step; until the step would be
  * nearer 1 than SOLVE_STEP_MAX, tau_min is reached or `budget` state
  * backups are spent. Leaves the last temperature that converged, its
- * values in t->w and in save. */
+ * values in t->w and in save; returns 0 when the budget ran out, else 1. */
 static int descend(struct solve_table *t, const struct work *wk, struct accel *acc, double *save,
                    size_t bytes, double tau_min, double budget)
 {
