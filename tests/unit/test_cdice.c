@@ -864,6 +864,51 @@ static void test_fast_path_counts(void **unused)
 	assert_true(wins[0][1] > 6800 && wins[0][1] < 7500);
 }
 
+/* A solver hook for test_solver_hook: the last option where g's caster is
+ * seat 1, nothing (-1) elsewhere; counts its calls. */
+static int hook_calls;
+
+static int last_option_for_seat1(const struct cdice *g, const struct game_step *step,
+                                 struct rng *rng)
+{
+	(void)rng;
+	hook_calls++;
+	return g->caster == 1 ? step->options[step->count - 1] : -1;
+}
+
+/* The "solver" policy plays what the installed hook chooses, and plays as
+ * "heuristic" where the hook has nothing or none is installed. */
+static void test_solver_hook(void **unused)
+{
+	const struct game_setup setup = { .players = 4 };
+	struct cdice g;
+	struct game_step step;
+	struct rng rng;
+	int heuristic;
+
+	(void)unused;
+	rng_seed_stream(&rng, 3, 0);
+	assert_int_equal(cdice_init(&g, &setup), GAME_OK);
+	g.sanity[1] = 5; /* the heuristic curses the sanest rival: seat 1 */
+	g.pool = (uint8_t)(g.pool - 2);
+	cdice_step(&g, &step);
+	assert_int_equal(step.node, GAME_NODE_CHOICE);
+	heuristic = cdice_policy_heuristic(&g, &step, &rng);
+	assert_int_equal(heuristic, 1);
+	assert_int_equal(cdice_policy_solver(&g, &step, &rng), heuristic); /* no hook */
+	cdice_set_solver(last_option_for_seat1);
+	assert_int_equal(cdice_policy_solver(&g, &step, &rng), heuristic); /* caster 0: -1 */
+	assert_int_equal(hook_calls, 1);
+	g.caster = 1;
+	cdice_step(&g, &step);
+	assert_int_equal(cdice_policy_solver(&g, &step, &rng), 3);
+	assert_int_equal(hook_calls, 2);
+	cdice_set_solver(NULL);
+	assert_int_equal(cdice_policy_solver(&g, &step, &rng),
+	                 cdice_policy_heuristic(&g, &step, &rng));
+	assert_int_equal(hook_calls, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -882,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_invariants_many_games),
 		cmocka_unit_test(test_fast_path_same_games),
 		cmocka_unit_test(test_fast_path_counts),
+		cmocka_unit_test(test_solver_hook),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
