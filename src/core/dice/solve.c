@@ -1141,13 +1141,18 @@ static int polish(struct solve_table *t, struct work *wk, struct accel *acc, dou
 		 * converge; else again from the logit path's end */
 		memcpy(save, t->w, bytes);
 		for (t->tau = SOLVE_POLISH_RESTART;; t->tau *= 4) {
-			if (t->tau >= from) {
+			int cap =
+			    (int)((SOLVE_POLISH_BUDGET -
+			           ((double)t->stats.sweeps * (double)wk->playing_count - spent0)) /
+			          (double)wk->playing_count);
+			if (t->tau >= from || cap < 1) {
 				memcpy(t->w, base, bytes);
 				memcpy(save, base, bytes);
 				t->tau = from;
 				break;
 			}
-			if (converge(t, wk, acc, SOLVE_EPS, SOLVE_STAGE_SWEEPS)) {
+			if (converge(t, wk, acc, SOLVE_EPS,
+			             cap < SOLVE_STAGE_SWEEPS ? cap : SOLVE_STAGE_SWEEPS)) {
 				memcpy(save, t->w, bytes);
 				break;
 			}
