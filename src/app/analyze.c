@@ -4,8 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "rlyeh/cdsolve.h"
 #include "rlyeh/cli.h"
-#include "rlyeh/solve.h"
 
 static const char usage[] =
     "Usage: rlyeh analyze [--random]\n"
@@ -48,14 +48,14 @@ int analyze_main(int argc, char **argv)
 	static const int sizes[][2] = {
 		{ 2, 0 }, { 3, 0 }, { 4, 0 }, { 5, 0 }, { 6, 0 }, { 4, 2 }, { 6, 3 },
 	};
-	enum solve_profile profile = SOLVE_PERFECT;
-	struct solve_table *tables[sizeof(sizes) / sizeof(sizes[0])] = { 0 };
+	enum cdsolve_profile profile = CDSOLVE_PERFECT;
+	struct cdsolve_table *tables[sizeof(sizes) / sizeof(sizes[0])] = { 0 };
 	double secs[sizeof(sizes) / sizeof(sizes[0])], cpu[sizeof(sizes) / sizeof(sizes[0])];
 	int rc = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--random") == 0) {
-			profile = SOLVE_RANDOM;
+			profile = CDSOLVE_RANDOM;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			fputs(usage, stdout);
 			return 0;
@@ -73,10 +73,10 @@ int analyze_main(int argc, char **argv)
 		int n = sizes[c][0], pp = sizes[c][1];
 		struct game_setup setup = { .players = pp ? 2 : n, .per_player = pp };
 		double start = now_seconds(), start_cpu = cpu_seconds(), v[CDICE_MAX + 1];
-		const struct solve_stats *st;
+		const struct cdsolve_stats *st;
 		struct cdice g;
 
-		tables[c] = solve_build(n, pp, profile);
+		tables[c] = cdsolve_build(n, pp, profile);
 		secs[c] = now_seconds() - start;
 		cpu[c] = cpu_seconds() - start_cpu;
 		if (!tables[c]) {
@@ -84,9 +84,9 @@ int analyze_main(int argc, char **argv)
 			rc = 1;
 			break;
 		}
-		st = solve_stats(tables[c]);
+		st = cdsolve_stats(tables[c]);
 		cdice_init(&g, &setup);
-		solve_value(tables[c], &g, v);
+		cdsolve_value(tables[c], &g, v);
 		if (pp)
 			printf("| rival %dx%d |", 2, pp);
 		else
@@ -94,7 +94,7 @@ int analyze_main(int argc, char **argv)
 		for (int i = 0; i < 6; i++)
 			printf(i < n ? " %.4f |" : " |", i < n ? v[i] : 0.0);
 		printf(" %.4f | %.2f | %ld | %.2g | %d | %.1e | %.2f | %.2f | %.1f | %.1f |", v[n],
-		       solve_length(tables[c], &g), st->states, st->tau, st->sweeps, st->residual,
+		       cdsolve_length(tables[c], &g), st->states, st->tau, st->sweeps, st->residual,
 		       secs[c], cpu[c], (double)st->bytes_kept / 1e6, (double)st->bytes_peak / 1e6);
 		if (st->polished)
 			printf(" %ld |\n", st->mixed);
@@ -109,10 +109,10 @@ int analyze_main(int argc, char **argv)
 		printf("| --- | --- | --- | --- | --- | --- |\n");
 	}
 	for (size_t c = 0; rc == 0 && c < sizeof(sizes) / sizeof(sizes[0]); c++) {
-		struct solve_exploit ex;
+		struct cdsolve_exploit ex;
 		double start = now_seconds();
 
-		if (solve_exploit(tables[c], &ex) != 0) {
+		if (cdsolve_exploit(tables[c], &ex) != 0) {
 			fprintf(stderr, "rlyeh analyze: out of memory\n");
 			rc = 1;
 			break;
@@ -128,6 +128,6 @@ int analyze_main(int argc, char **argv)
 		fflush(stdout);
 	}
 	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++)
-		solve_free(tables[c]);
+		cdsolve_free(tables[c]);
 	return rc;
 }

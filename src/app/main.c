@@ -4,13 +4,13 @@
 
 #include "rlyeh/admin.h"
 #include "rlyeh/analyze.h"
+#include "rlyeh/cdsolvecache.h"
 #include "rlyeh/console.h"
 #include "rlyeh/ctpicture.h"
 #include "rlyeh/discord.h"
 #include "rlyeh/export.h"
 #include "rlyeh/replay.h"
 #include "rlyeh/sim.h"
-#include "rlyeh/solvecache.h"
 
 static const char usage[] =
     "Usage: rlyeh COMMAND [OPTIONS]\n"
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 		printf("rlyeh %s\n", RLYEH_VERSION);
 		return 0;
 	}
-	solvecache_install();
+	cdsolvecache_install();
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) == 0) {
 			int rc = commands[i].main(argc - 1, argv + 1);

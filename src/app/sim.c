@@ -9,9 +9,9 @@
 #include <time.h>
 
 #include "rlyeh/cdice.h"
+#include "rlyeh/cdsolve.h"
 #include "rlyeh/cli.h"
 #include "rlyeh/ctgame.h"
-#include "rlyeh/solve.h"
 
 /* Large enough for any game's state; checked against ops->state_size. */
 #define SIM_STATE_MAX 8192
@@ -374,11 +374,11 @@ int sim_main(int argc, char **argv)
 	if (parse_policies(&cfg, policy ? policy : cfg.game->policies[0].name, seats))
 		return 2;
 	for (int s = 0; s < seats; s++) {
-		if (cfg.policy[s]->choose == cdice_policy_solver && seats > SOLVE_MAX_CULTISTS) {
+		if (cfg.policy[s]->choose == cdice_policy_solver && seats > CDSOLVE_MAX_CULTISTS) {
 			fprintf(stderr,
 			        "rlyeh sim: no solved table beyond %d cultists; "
 			        "solver plays as heuristic\n",
-			        SOLVE_MAX_CULTISTS);
+			        CDSOLVE_MAX_CULTISTS);
 			break;
 		}
 	}

@@ -1107,7 +1107,7 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                           "/pagina <n> — een andere pagina van een lange lijst · /status "
 	                           "— de tafel · /rules — "
 	                           "deze pagina's" },
-	/* /hint: the equilibrium's mix (solve.h) */
+	/* /hint: the equilibrium's mix (cdsolve.h) */
 	[S_HINT_MIX] = { " The equilibrium plays {1}.", " Het evenwicht speelt {1}." },
 	[S_HINT_MIX_PURE] = { " The equilibrium always plays {1}.",
 	                      " Het evenwicht speelt altijd {1}." },

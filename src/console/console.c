@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "rlyeh/bot.h"
+#include "rlyeh/cdsolvecache.h"
 #include "rlyeh/cli.h"
 #include "rlyeh/cmd.h"
 #include "rlyeh/export.h"
 #include "rlyeh/i18n.h"
-#include "rlyeh/solvecache.h"
 #include "rlyeh/store.h"
 #include "rlyeh/text.h"
 
@@ -522,8 +522,8 @@ int console_main(int argc, char **argv)
 	c.pictures = pictures;
 	/* Lines keep coming while a solver table is built; tables solved once
 	 * are kept beside the database. */
-	solvecache_background();
-	solvecache_beside(db);
+	cdsolvecache_background();
+	cdsolvecache_beside(db);
 	{
 		char why[2048];
 		if (store_check_start(db, why, sizeof(why))) {

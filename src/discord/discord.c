@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rlyeh/cdsolvecache.h"
 #include "rlyeh/cli.h"
 #include "rlyeh/cmd.h"
 #include "rlyeh/config.h"
@@ -29,7 +30,6 @@
 #include "rlyeh/rest.h"
 #include "rlyeh/rng.h"
 #include "rlyeh/shards.h"
-#include "rlyeh/solvecache.h"
 #include "rlyeh/store.h"
 #include "rlyeh/text.h"
 
@@ -425,8 +425,8 @@ int discord_main(int argc, char **argv)
 	}
 	/* The event loop must not stop while a solver table is built; tables
 	 * solved once are kept beside the database. */
-	solvecache_background();
-	solvecache_beside(a->cfg.database);
+	cdsolvecache_background();
+	cdsolvecache_beside(a->cfg.database);
 	store_describe(a->cfg.database, shown, sizeof(shown));
 	{
 		char why[2048];

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rlyeh/cdsolvecache.h"
 #include "rlyeh/cli.h"
 #include "rlyeh/cmd.h"
 #include "rlyeh/config.h"
@@ -29,7 +30,6 @@
 #include "rlyeh/rest.h"
 #include "rlyeh/rng.h"
 #include "rlyeh/shards.h"
-#include "rlyeh/solvecache.h"
 #include "rlyeh/store.h"
 #include "rlyeh/text.h"
 

@@ -16,14 +16,14 @@
 
 #include "rlyeh/bot.h"
 #include "rlyeh/cdice.h"
+#include "rlyeh/cdsolve.h"
+#include "rlyeh/cdsolvecache.h"
 #include "rlyeh/ctpicture.h"
 #include "rlyeh/esigns.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
 #include "rlyeh/playlog.h"
 #include "rlyeh/records.h"
-#include "rlyeh/solve.h"
-#include "rlyeh/solvecache.h"
 #include "rlyeh/text.h"
 #include "testdb.h"
 
@@ -1089,7 +1089,7 @@ static void test_hint(void **unused)
 	char *before, *after;
 
 	(void)unused;
-	solvecache_install();
+	cdsolvecache_install();
 	playing();
 	before = dump();
 	as("alice", "/hint");
@@ -1105,7 +1105,7 @@ static void test_hint(void **unused)
 	 * when it mixes at this position (3 cultists, the opening cast, the
 	 * same from every seat), else the one it always plays */
 	{
-		const struct solve_table *t = solve_provided(3, 0);
+		const struct cdsolve_table *t = cdsolve_provided(3, 0);
 		struct game_setup setup = { .players = 3 };
 		struct game_step step;
 		double p[GAME_MAX_OPTIONS];
@@ -1114,7 +1114,7 @@ static void test_hint(void **unused)
 		assert_non_null(t);
 		assert_int_equal(cdice_init(&g, &setup), GAME_OK);
 		cdice_step(&g, &step);
-		assert_true(solve_options(t, &g, &step, NULL, p) >= 0);
+		assert_true(cdsolve_options(t, &g, &step, NULL, p) >= 0);
 		for (int k = 0; k < step.count; k++)
 			used += p[k] >= 0.0005;
 		if (used == 1) {
@@ -1136,7 +1136,7 @@ static void test_hint(void **unused)
 	as("bob", "/hint");
 	if (fx->out.m[0].kind == MSG_INFO)
 		assert_non_null(strstr(fx->out.m[0].text, "chance of winning now"));
-	solve_set_provider(NULL);
+	cdsolve_set_provider(NULL);
 	free(before);
 	free(after);
 }
@@ -1185,18 +1185,18 @@ static void test_escaped_name_typed(void **unused)
 static void test_first_hint_at_once(void **unused)
 {
 	(void)unused;
-	solvecache_clear();
-	solvecache_install();
-	solvecache_background();
+	cdsolvecache_clear();
+	cdsolvecache_install();
+	cdsolvecache_background();
 	playing();
 	as("alice", "/hint");
 	assert_int_equal(fx->out.n, 1);
 	assert_int_equal(fx->out.m[0].kind, MSG_INFO);
 	assert_non_null(strstr(fx->out.m[0].text, "best: "));
 	assert_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_HINT_NOT_READY)));
-	assert_int_equal(solvecache_pending(3, 0), 0);
-	solve_set_provider(NULL);
-	solvecache_clear();
+	assert_int_equal(cdsolvecache_pending(3, 0), 0);
+	cdsolve_set_provider(NULL);
+	cdsolvecache_clear();
 }
 
 /* Beyond 6 cultists solver has no table: the table is told at the start
@@ -1235,29 +1235,29 @@ static long file_size(const char *path)
 static void test_solver_tables_kept_on_disk(void **unused)
 {
 	char path[160];
-	const struct solve_table *t;
-	struct solve_table *back;
+	const struct cdsolve_table *t;
+	struct cdsolve_table *back;
 	FILE *f;
 	char *buf;
 	long len;
 
 	(void)unused;
-	solvecache_set_dir(fx->dir);
-	t = solvecache_get(2, 0);
+	cdsolvecache_set_dir(fx->dir);
+	t = cdsolvecache_get(2, 0);
 	assert_non_null(t);
 	snprintf(path, sizeof(path), "%s/solve-2-0.bin", fx->dir);
 	len = file_size(path);
 	assert_true(len > 0);
-	assert_int_equal((size_t)len, solve_image_size(t));
+	assert_int_equal((size_t)len, cdsolve_image_size(t));
 	buf = malloc((size_t)len);
 	f = fopen(path, "rb");
 	assert_non_null(f);
 	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
 	fclose(f);
-	back = solve_image_read(buf, (size_t)len, 2, 0);
+	back = cdsolve_image_read(buf, (size_t)len, 2, 0);
 	assert_non_null(back);
-	assert_int_equal(solve_stats(back)->states, solve_stats(t)->states);
-	solve_free(back);
+	assert_int_equal(cdsolve_stats(back)->states, cdsolve_stats(t)->states);
+	cdsolve_free(back);
 	free(buf);
 
 	snprintf(path, sizeof(path), "%s/solve-4-2.bin", fx->dir);
@@ -1265,10 +1265,10 @@ static void test_solver_tables_kept_on_disk(void **unused)
 	assert_non_null(f);
 	fputs("not a table", f);
 	fclose(f);
-	t = solvecache_get(4, 2);
+	t = cdsolvecache_get(4, 2);
 	assert_non_null(t);
-	assert_int_equal((size_t)file_size(path), solve_image_size(t));
-	solvecache_set_dir(NULL);
+	assert_int_equal((size_t)file_size(path), cdsolve_image_size(t));
+	cdsolvecache_set_dir(NULL);
 }
 
 /* A server solves a large table (5 cultists) off its event loop: until it
@@ -1277,13 +1277,13 @@ static void test_solver_tables_kept_on_disk(void **unused)
  * table is read at once, with nothing under way. */
 static void test_solver_table_in_background(void **unused)
 {
-	const struct solve_table *t;
+	const struct cdsolve_table *t;
 
 	(void)unused;
-	solvecache_clear();
-	solvecache_set_dir(fx->dir);
-	solvecache_install();
-	solvecache_background();
+	cdsolvecache_clear();
+	cdsolvecache_set_dir(fx->dir);
+	cdsolvecache_install();
+	cdsolvecache_background();
 	lobby();
 	for (int i = 0; i < 3; i++)
 		accepted("alice", "/addbot heuristic");
@@ -1291,23 +1291,23 @@ static void test_solver_table_in_background(void **unused)
 	as("alice", "/hint");
 	assert_int_equal(fx->out.n, 1);
 	assert_non_null(strstr(fx->out.m[0].text, i18n_get(I18N_EN, S_HINT_NOT_READY)));
-	assert_int_equal(solvecache_pending(5, 0), 1);
-	t = solvecache_get(5, 0);
+	assert_int_equal(cdsolvecache_pending(5, 0), 1);
+	t = cdsolvecache_get(5, 0);
 	for (int i = 0; i < 6000 && !t; i++) {
 		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
-		t = solvecache_get(5, 0);
+		t = cdsolvecache_get(5, 0);
 	}
 	assert_non_null(t);
-	assert_int_equal(solvecache_pending(5, 0), 0);
-	solvecache_clear();
-	solvecache_background();
-	assert_non_null(solvecache_get(5, 0));
-	assert_int_equal(solvecache_pending(5, 0), 0);
+	assert_int_equal(cdsolvecache_pending(5, 0), 0);
+	cdsolvecache_clear();
+	cdsolvecache_background();
+	assert_non_null(cdsolvecache_get(5, 0));
+	assert_int_equal(cdsolvecache_pending(5, 0), 0);
 	as("alice", "/hint");
 	assert_non_null(strstr(fx->out.m[0].text, "best: "));
-	solve_set_provider(NULL);
-	solvecache_set_dir(NULL);
-	solvecache_clear();
+	cdsolve_set_provider(NULL);
+	cdsolvecache_set_dir(NULL);
+	cdsolvecache_clear();
 }
 
 static void test_storage_failure_changes_nothing(void **unused)

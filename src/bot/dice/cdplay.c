@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "rlyeh/cdice.h"
+#include "rlyeh/cdsolve.h"
+#include "rlyeh/cdsolvecache.h"
 #include "rlyeh/i18n.h"
 #include "rlyeh/play.h"
-#include "rlyeh/solve.h"
-#include "rlyeh/solvecache.h"
 
 enum { ACT_CURSE, ACT_EYE, ACT_RESPOND };
 
@@ -382,13 +382,13 @@ static int policy_note(const void *state, const char *policy)
 {
 	const struct cdice *g = state;
 
-	return strcmp(policy, "solver") == 0 && g->n > SOLVE_MAX_CULTISTS ? S_SOLVER_FALLBACK : 0;
+	return strcmp(policy, "solver") == 0 && g->n > CDSOLVE_MAX_CULTISTS ? S_SOLVER_FALLBACK : 0;
 }
 
 static int hint(const void *state, const struct play_ctx *c, int who, struct text *out)
 {
 	const struct cdice *g = state;
-	const struct solve_table *t;
+	const struct cdsolve_table *t;
 	struct game_step step;
 	double v[GAME_MAX_OPTIONS * (CDICE_MAX + 1)], p[GAME_MAX_OPTIONS];
 	char name[80], label[80], list[768], mix[768], pct[16];
@@ -398,26 +398,26 @@ static int hint(const void *state, const struct play_ctx *c, int who, struct tex
 	cdice_step(g, &step);
 	if (step.node == GAME_NODE_OVER || cdice_owner(g, step.seat) != who)
 		return not_your_move(g, c, out);
-	if (g->n > SOLVE_MAX_CULTISTS) {
+	if (g->n > CDSOLVE_MAX_CULTISTS) {
 		i18n_add(out, c->lang, S_HINT_TOO_MANY, NULL);
 		return -1;
 	}
-	t = solve_provided(g->n, g->per_player);
-	if (!t || !solve_fits(t, g)) {
+	t = cdsolve_provided(g->n, g->per_player);
+	if (!t || !cdsolve_fits(t, g)) {
 		i18n_add(out, c->lang,
-		         solvecache_pending(g->n, g->per_player) ? S_HINT_NOT_READY
-		                                                 : S_HINT_UNAVAILABLE,
+		         cdsolvecache_pending(g->n, g->per_player) ? S_HINT_NOT_READY
+		                                                   : S_HINT_UNAVAILABLE,
 		         NULL);
 		return -1;
 	}
 	seat_name(g, c, step.seat, name, sizeof(name));
 	if (step.node != GAME_NODE_CHOICE) {
-		solve_value(t, g, v);
+		cdsolve_value(t, g, v);
 		percent(pct, sizeof(pct), owner_chance(g, v, who));
 		i18n_add(out, c->lang, S_HINT_NOW, name, pct, NULL);
 		return 0;
 	}
-	best = solve_options(t, g, &step, v, p);
+	best = cdsolve_options(t, g, &step, v, p);
 	text_init(&lt, list, sizeof(list));
 	for (int k = 0; k < step.count; k++) {
 		option_label(g, c, step.kind, step.options[k], label, sizeof(label));

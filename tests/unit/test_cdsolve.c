@@ -1,4 +1,4 @@
-/* Solver (solve.h): hand-checked positions, probabilities, the exact
+/* Solver (cdsolve.h): hand-checked positions, probabilities, the exact
  * evaluation of the "random" policy against the rules file's reference
  * values, a seeded tournament with seats rotated, and the equilibrium:
  * the 2-cultist row against an independent solve, exploitability bounds,
@@ -15,27 +15,27 @@
 #include <cmocka.h>
 
 #include "rlyeh/cdice.h"
-#include "rlyeh/solve.h"
+#include "rlyeh/cdsolve.h"
 
 #define W (CDICE_MAX + 1)
 
 /* Test provider: tables built on first use, one per cultist count and
  * variant; single-threaded. */
-static struct solve_table *cache[SOLVE_MAX_CULTISTS + 1][4];
+static struct cdsolve_table *cache[CDSOLVE_MAX_CULTISTS + 1][4];
 
-static const struct solve_table *provide(int n, int per_player)
+static const struct cdsolve_table *provide(int n, int per_player)
 {
 	if (!cache[n][per_player])
-		cache[n][per_player] = solve_build(n, per_player, SOLVE_PERFECT);
+		cache[n][per_player] = cdsolve_build(n, per_player, CDSOLVE_PERFECT);
 	return cache[n][per_player];
 }
 
 static int teardown(void **unused)
 {
 	(void)unused;
-	for (int n = 0; n <= SOLVE_MAX_CULTISTS; n++)
+	for (int n = 0; n <= CDSOLVE_MAX_CULTISTS; n++)
 		for (int p = 0; p < 4; p++)
-			solve_free(cache[n][p]);
+			cdsolve_free(cache[n][p]);
 	return 0;
 }
 
@@ -63,7 +63,7 @@ static void set2(struct cdice *g, int s0, int s1)
  * (R6), nobody sane: Cthulhu (4/12). Cthulhu: the same (1/12). */
 static void test_hand_mad_caster_response(void **unused)
 {
-	const struct solve_table *t = provide(2, 0);
+	const struct cdsolve_table *t = provide(2, 0);
 	struct cdice g = classic(2, 0);
 	double v[W];
 
@@ -71,7 +71,7 @@ static void test_hand_mad_caster_response(void **unused)
 	set2(&g, 0, 1);
 	g.victim = 1;
 	g.phase = CDICE_RESPONSE;
-	solve_value(t, &g, v);
+	cdsolve_value(t, &g, v);
 	assert_float_equal(v[0], 0, 1e-12);
 	assert_float_equal(v[1], 7.0 / 12, 1e-12);
 	assert_float_equal(v[2], 5.0 / 12, 1e-12);
@@ -82,7 +82,7 @@ static void test_hand_mad_caster_response(void **unused)
  * token and wins. Cthulhu: both mad, Cthulhu wins. The Victim picks Yellow. */
 static void test_hand_response_eye(void **unused)
 {
-	const struct solve_table *t = provide(2, 0);
+	const struct cdsolve_table *t = provide(2, 0);
 	struct cdice g = classic(2, 0);
 	struct game_step step;
 	double v[GAME_MAX_OPTIONS * W];
@@ -93,7 +93,7 @@ static void test_hand_response_eye(void **unused)
 	g.victim = 1;
 	g.phase = CDICE_RESPONSE_EYE;
 	cdice_step(&g, &step);
-	best = solve_options(t, &g, &step, v, NULL);
+	best = cdsolve_options(t, &g, &step, v, NULL);
 	assert_int_equal(step.options[best], CDICE_YELLOW_SIGN);
 	assert_float_equal(v[CDICE_YELLOW_SIGN * W + 1], 1, 1e-12);
 	assert_float_equal(v[CDICE_TENTACLE * W + 0], 1, 1e-12);
@@ -103,16 +103,16 @@ static void test_hand_response_eye(void **unused)
 }
 
 /* Two cultists: the iteration converges, and at every Caster's Eye the
- * option solve_options marks best is at least as good as every other for
+ * option cdsolve_options marks best is at least as good as every other for
  * the Caster. */
 static void test_two_cultists_converged(void **unused)
 {
-	const struct solve_table *t = provide(2, 0);
-	const struct solve_stats *st = solve_stats(t);
+	const struct cdsolve_table *t = provide(2, 0);
+	const struct cdsolve_stats *st = cdsolve_stats(t);
 
 	(void)unused;
-	assert_true(st->residual <= SOLVE_EPS);
-	assert_true(st->sweeps < SOLVE_SWEEPS);
+	assert_true(st->residual <= CDSOLVE_EPS);
+	assert_true(st->sweeps < CDSOLVE_SWEEPS);
 	for (int a = 1; a <= 6; a++) {
 		for (int b = 1; a + b <= 6; b++) {
 			struct cdice g = classic(2, 0);
@@ -123,7 +123,7 @@ static void test_two_cultists_converged(void **unused)
 			g.victim = 1;
 			g.phase = CDICE_CURSE_EYE;
 			cdice_step(&g, &step);
-			best = solve_options(t, &g, &step, o, NULL);
+			best = cdsolve_options(t, &g, &step, o, NULL);
 			for (int k = 0; k < step.count; k++)
 				assert_true(o[k * W + 0] <= o[best * W + 0] + 1e-12);
 		}
@@ -139,7 +139,7 @@ static void test_probabilities_sum_to_one(void **unused)
 	(void)unused;
 	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
 		int n = sizes[c][0], pp = sizes[c][1];
-		const struct solve_table *t = provide(n, pp);
+		const struct cdsolve_table *t = provide(n, pp);
 		long checked = 0;
 		uint8_t s[4] = { 0 };
 		for (int x = 0; x < 13 * 13 * 13 * 13; x++) {
@@ -162,13 +162,13 @@ static void test_probabilities_sum_to_one(void **unused)
 				memcpy(g.sanity, s, (size_t)n);
 				g.pool = (uint8_t)(3 * n - sum);
 				g.caster = (uint8_t)caster;
-				solve_value(t, &g, v);
+				cdsolve_value(t, &g, v);
 				for (int i = 0; i <= n; i++) {
 					assert_true(v[i] >= -1e-12 && v[i] <= 1 + 1e-12);
 					total += v[i];
 				}
 				assert_float_equal(total, 1, 1e-9);
-				assert_true(solve_length(t, &g) >= 1);
+				assert_true(cdsolve_length(t, &g) >= 1);
 				checked++;
 			}
 		}
@@ -181,19 +181,19 @@ static void test_probabilities_sum_to_one(void **unused)
  * length 5.50 turns. */
 static void test_random_policy_reference(void **unused)
 {
-	struct solve_table *t = solve_build(3, 0, SOLVE_RANDOM);
+	struct cdsolve_table *t = cdsolve_build(3, 0, CDSOLVE_RANDOM);
 	struct cdice g = classic(3, 0);
 	double v[W];
 
 	(void)unused;
 	assert_non_null(t);
-	solve_value(t, &g, v);
+	cdsolve_value(t, &g, v);
 	assert_float_equal(v[0], 0.3566, 1e-3);
 	assert_float_equal(v[1], 0.2934, 1e-3);
 	assert_float_equal(v[2], 0.2487, 1e-3);
 	assert_float_equal(v[3], 0.1013, 1e-3);
-	assert_float_equal(solve_length(t, &g), 5.50, 1e-2);
-	solve_free(t);
+	assert_float_equal(cdsolve_length(t, &g), 5.50, 1e-2);
+	cdsolve_free(t);
 }
 
 /* Plays `games` games of n cultists per rotation, `hero` in one seat and
@@ -237,17 +237,17 @@ static void test_tournament_margin(void **unused)
 	double hero, other;
 
 	(void)unused;
-	solve_set_provider(provide);
+	cdsolve_set_provider(provide);
 	hero = tournament(4, "solver", "heuristic", 2000, &other);
 	print_message("solver vs heuristic: %.4f vs %.4f a seat\n", hero, other);
 	assert_true(hero > other + 0.015);
 	hero = tournament(4, "solver", "random", 2000, &other);
 	print_message("solver vs random: %.4f vs %.4f a seat\n", hero, other);
 	assert_true(hero > other + 0.06);
-	solve_set_provider(NULL);
+	cdsolve_set_provider(NULL);
 }
 
-/* Beyond SOLVE_MAX_CULTISTS no table is built and the policy plays the
+/* Beyond CDSOLVE_MAX_CULTISTS no table is built and the policy plays the
  * heuristic's moves. */
 static void test_fallback_beyond_six(void **unused)
 {
@@ -256,23 +256,23 @@ static void test_fallback_beyond_six(void **unused)
 	struct rng rng;
 
 	(void)unused;
-	assert_null(solve_build(7, 0, SOLVE_PERFECT));
-	assert_null(solve_build(6, 2, SOLVE_PERFECT));
-	solve_set_provider(provide);
-	assert_null(solve_provided(7, 0));
+	assert_null(cdsolve_build(7, 0, CDSOLVE_PERFECT));
+	assert_null(cdsolve_build(6, 2, CDSOLVE_PERFECT));
+	cdsolve_set_provider(provide);
+	assert_null(cdsolve_provided(7, 0));
 	g.sanity[3] = 5;
 	cdice_step(&g, &step);
 	rng_seed(&rng, 1);
 	assert_int_equal(cdice_policy_solver(&g, &step, &rng),
 	                 cdice_policy_heuristic(&g, &step, &rng));
-	solve_set_provider(NULL);
+	cdsolve_set_provider(NULL);
 }
 
 /* A table written as bytes reads back as the same table; bytes that are
  * not a table of this size are refused. */
 static void test_image_round_trip(void **unused)
 {
-	struct solve_table *t = solve_build(3, 0, SOLVE_PERFECT), *back;
+	struct cdsolve_table *t = cdsolve_build(3, 0, CDSOLVE_PERFECT), *back;
 	struct cdice g;
 	struct game_setup setup = { .players = 3 };
 	size_t len;
@@ -281,46 +281,46 @@ static void test_image_round_trip(void **unused)
 
 	(void)unused;
 	assert_non_null(t);
-	len = solve_image_size(t);
+	len = cdsolve_image_size(t);
 	buf = malloc(len);
 	assert_non_null(buf);
-	solve_image_write(t, buf);
-	back = solve_image_read(buf, len, 3, 0);
+	cdsolve_image_write(t, buf);
+	back = cdsolve_image_read(buf, len, 3, 0);
 	assert_non_null(back);
 	/* the 3-cultist profile is the polished one, its decisions kept */
-	assert_int_equal(solve_stats(t)->polished, 1);
-	assert_int_equal(solve_stats(back)->polished, 1);
-	assert_true(solve_stats(t)->mixed > 0);
-	assert_int_equal(solve_stats(back)->mixed, solve_stats(t)->mixed);
+	assert_int_equal(cdsolve_stats(t)->polished, 1);
+	assert_int_equal(cdsolve_stats(back)->polished, 1);
+	assert_true(cdsolve_stats(t)->mixed > 0);
+	assert_int_equal(cdsolve_stats(back)->mixed, cdsolve_stats(t)->mixed);
 	assert_int_equal(cdice_init(&g, &setup), GAME_OK);
 	for (int k = 0; k < 6; k++) {
 		g.sanity[k % 3] = (uint8_t)(k % 4);
 		g.pool = (uint8_t)(9 - g.sanity[0] - g.sanity[1] - g.sanity[2]);
-		solve_value(t, &g, a);
-		solve_value(back, &g, b);
+		cdsolve_value(t, &g, a);
+		cdsolve_value(back, &g, b);
 		assert_memory_equal(a, b, 4 * sizeof(double));
 	}
-	solve_free(back);
-	assert_null(solve_image_read(buf, len, 4, 0));     /* another size */
-	assert_null(solve_image_read(buf, len - 1, 3, 0)); /* truncated */
-	assert_null(solve_image_read(buf, 10, 3, 0));
+	cdsolve_free(back);
+	assert_null(cdsolve_image_read(buf, len, 4, 0));     /* another size */
+	assert_null(cdsolve_image_read(buf, len - 1, 3, 0)); /* truncated */
+	assert_null(cdsolve_image_read(buf, 10, 3, 0));
 	buf[0] ^= 1; /* magic */
-	assert_null(solve_image_read(buf, len, 3, 0));
+	assert_null(cdsolve_image_read(buf, len, 3, 0));
 	buf[0] ^= 1;
 	{
 		/* a chance: the start's seat 0, found by its bytes */
 		double nan = NAN, v[CDICE_MAX + 2];
 		size_t at = 0;
 		assert_int_equal(cdice_init(&g, &setup), GAME_OK);
-		solve_value(t, &g, v);
+		cdsolve_value(t, &g, v);
 		while (at + sizeof(v[0]) <= len && memcmp(buf + at, &v[0], sizeof(v[0])) != 0)
 			at++;
 		assert_true(at + sizeof(v[0]) <= len);
 		memcpy(buf + at, &nan, sizeof(nan));
 	}
-	assert_null(solve_image_read(buf, len, 3, 0));
+	assert_null(cdsolve_image_read(buf, len, 3, 0));
 	free(buf);
-	solve_free(t);
+	cdsolve_free(t);
 }
 
 /* ---- the equilibrium ---- */
@@ -347,7 +347,7 @@ static void test_self_play_matches_table(void **unused)
 	const struct game_policy *sol = game_policy_find(&cdice_ops, "solver");
 
 	(void)unused;
-	solve_set_provider(provide);
+	cdsolve_set_provider(provide);
 	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
 		int n = sizes[c][0], pp = sizes[c][1], games = sizes[c][2];
 		const struct game_policy *pol[CDICE_MAX];
@@ -355,7 +355,7 @@ static void test_self_play_matches_table(void **unused)
 		long wins[CDICE_MAX + 1] = { 0 };
 		double v[W], worst = 0;
 
-		solve_value(provide(n, pp), &g0, v);
+		cdsolve_value(provide(n, pp), &g0, v);
 		for (int i = 0; i < n; i++)
 			pol[i] = sol;
 		for (int k = 0; k < games; k++) {
@@ -380,7 +380,7 @@ static void test_self_play_matches_table(void **unused)
 		print_message("%d cultists (%d a player): largest gap %.2f standard errors\n", n,
 		              pp, worst);
 	}
-	solve_set_provider(NULL);
+	cdsolve_set_provider(NULL);
 }
 
 /* The exploitability of every table the unit tests can afford to check
@@ -396,14 +396,14 @@ static void test_exploitability_bound(void **unused)
 	} sizes[] = {
 		{ 2, 0, 1e-9 }, { 3, 0, 1e-9 }, { 4, 0, 2e-3 }, { 5, 0, 6e-3 }, { 4, 2, 1e-9 },
 	};
-	struct solve_table *rnd = solve_build(3, 0, SOLVE_RANDOM);
-	struct solve_exploit ex;
+	struct cdsolve_table *rnd = cdsolve_build(3, 0, CDSOLVE_RANDOM);
+	struct cdsolve_exploit ex;
 
 	(void)unused;
 	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
-		assert_int_equal(solve_exploit(provide(sizes[c].n, sizes[c].pp), &ex), 0);
+		assert_int_equal(cdsolve_exploit(provide(sizes[c].n, sizes[c].pp), &ex), 0);
 		assert_int_equal(ex.groups, sizes[c].pp ? 2 : sizes[c].n);
-		assert_true(ex.residual <= SOLVE_EPS);
+		assert_true(ex.residual <= CDSOLVE_EPS);
 		for (int d = 0; d < ex.groups; d++) {
 			print_message(
 			    "%d cultists (%d a player): group %d gains %.2e, worst %.2e\n",
@@ -414,9 +414,9 @@ static void test_exploitability_bound(void **unused)
 		assert_true(ex.worst <= sizes[c].bound);
 	}
 	assert_non_null(rnd);
-	assert_int_equal(solve_exploit(rnd, &ex), 0);
+	assert_int_equal(cdsolve_exploit(rnd, &ex), 0);
 	assert_true(ex.at_start[0] > 0.05);
-	solve_free(rnd);
+	cdsolve_free(rnd);
 }
 
 /* ---- 2 cultists, solved independently from the rules ---- */
@@ -547,7 +547,7 @@ static double turn2(int s0, int s1, int caster)
  * the rules file alone: every turn start, either Caster, to 1e-6. */
 static void test_two_cultists_independent(void **unused)
 {
-	const struct solve_table *t = provide(2, 0);
+	const struct cdsolve_table *t = provide(2, 0);
 	double change, gap = 0;
 	int sweeps = 0;
 
@@ -568,7 +568,7 @@ static void test_two_cultists_independent(void **unused)
 				struct cdice g = classic(2, c);
 				double v[W];
 				set2(&g, s0, s1);
-				solve_value(t, &g, v);
+				cdsolve_value(t, &g, v);
 				for (int i = 0; i < 3; i++)
 					gap = fmax(gap, fabs(v[i] - V2[s0][s1][c][i]));
 			}
@@ -584,7 +584,7 @@ static void test_two_cultists_independent(void **unused)
  * the profile mixes often; the 3-cultist equilibrium seldom does.) */
 static int record(uint64_t seed, int *values, int cap, int *count)
 {
-	const struct solve_table *t = provide(4, 0);
+	const struct cdsolve_table *t = provide(4, 0);
 	struct cdice g = classic(4, 0);
 	struct rng rng;
 	int mixed = 0;
@@ -602,7 +602,7 @@ static int record(uint64_t seed, int *values, int cap, int *count)
 		} else {
 			double p[GAME_MAX_OPTIONS];
 			int k = 0;
-			solve_options(t, &g, &step, NULL, p);
+			cdsolve_options(t, &g, &step, NULL, p);
 			for (int j = 0; j < step.count; j++)
 				k += p[j] > 0.01 && p[j] < 0.99;
 			mixed += k > 0;
@@ -623,7 +623,7 @@ static void test_replay_mixed(void **unused)
 	uint64_t seed;
 
 	(void)unused;
-	solve_set_provider(provide);
+	cdsolve_set_provider(provide);
 	for (seed = 1; seed < 200 && mixed < 2; seed++)
 		mixed = record(seed, a, 4096, &na);
 	assert_true(mixed >= 2);
@@ -635,7 +635,7 @@ static void test_replay_mixed(void **unused)
 	assert_memory_equal(a, b, sizeof(int) * (size_t)na);
 	record(seed + 1000, b, 4096, &nb);
 	assert_true(na != nb || memcmp(a, b, sizeof(int) * (size_t)na) != 0);
-	solve_set_provider(NULL);
+	cdsolve_set_provider(NULL);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* solve: win chances of Cthulhu Dice positions under a solved strategy
+/* cdsolve: win chances of Cthulhu Dice positions under a solved strategy
  * profile (rules: shared/rules/cthulhu-dice.md).
  *
  * States. Only turn starts are stored: the sanity of every cultist, with
@@ -22,108 +22,108 @@
  * At temperature tau every chooser (victim, Eye face) picks option k with
  * probability proportional to exp((x_k - max x) / tau), x_k being the
  * option's chance for the chooser's owner, and 0 where that exponent is
- * below -SOLVE_CUT (solve_choice); chance nodes average over the d12. The
+ * below -CDSOLVE_CUT (cdsolve_choice); chance nodes average over the d12. The
  * table is the fixed point of that stationary profile, found by
  * Gauss-Seidel sweeps (states by rising sum of sanity) under Anderson
- * acceleration (SOLVE_AA_DEPTH differences; Walker and Ni 2011): first at
- * SOLVE_TAU_START from all-zero values (four times warmer, from zero
+ * acceleration (CDSOLVE_AA_DEPTH differences; Walker and Ni 2011): first at
+ * CDSOLVE_TAU_START from all-zero values (four times warmer, from zero
  * again, should that not settle), then along falling temperatures, each
  * started from the values of the last that converged. A temperature
- * converges when a sweep changes no win chance by more than SOLVE_EPS
- * within SOLVE_STAGE_SWEEPS sweeps; it fails when SOLVE_STALL sweeps pass
- * without a new lowest residual. The next temperature is SOLVE_TAU_STEP
+ * converges when a sweep changes no win chance by more than CDSOLVE_EPS
+ * within CDSOLVE_STAGE_SWEEPS sweeps; it fails when CDSOLVE_STALL sweeps pass
+ * without a new lowest residual. The next temperature is CDSOLVE_TAU_STEP
  * times the last; when it fails, the values go back and the step's
  * exponent halves (as a homotopy shortens its step), until the step would
- * be nearer 1 than SOLVE_STEP_MAX, SOLVE_TAU_MIN is reached or
- * SOLVE_BUDGET state backups are spent.
+ * be nearer 1 than CDSOLVE_STEP_MAX, CDSOLVE_TAU_MIN is reached or
+ * CDSOLVE_BUDGET state backups are spent.
  *
  * Polish. Where the path ends before its budget (at a fold, where the
- * iteration stops converging, or at SOLVE_TAU_MIN), the profile at its last
+ * iteration stops converging, or at CDSOLVE_TAU_MIN), the profile at its last
  * temperature is made exact, as a support-enumeration step in the manner
  * of Porter, Nudelman and Shoham (2008) seeded by the logit path: at each
- * decision the options of probability at least SOLVE_SUPPORT are its
+ * decision the options of probability at least CDSOLVE_SUPPORT are its
  * support (one option: taken outright). With the supports fixed the path
  * goes on (the logit choice within each support) down to
- * SOLVE_POLISH_TAU, where the options a mixed decision keeps are
+ * CDSOLVE_POLISH_TAU, where the options a mixed decision keeps are
  * indifferent to their chooser within about that temperature; the mixed
  * probabilities are then frozen and the values of that profile solved
- * exactly (a linear fixed point). Any option worth more than SOLVE_GROW
+ * exactly (a linear fixed point). Any option worth more than CDSOLVE_GROW
  * above its decision's support joins it, and the round is played again
- * (from SOLVE_POLISH_RESTART, warmer if it must). A round that reaches
- * SOLVE_POLISH_TAU and finds no better option anywhere is an equilibrium
- * up to those margins (no seat gains more than SOLVE_GROW by leaving a
- * support at any one decision, nor more than about SOLVE_CUT times
- * SOLVE_POLISH_TAU within one, and every game ends), and is kept (solve_stats: polished, mixed,
- * rounds; tau = SOLVE_POLISH_TAU); when none does within SOLVE_POLISH_ROUNDS rounds and
- * SOLVE_POLISH_BUDGET state backups, the table stays the logit profile at the path's last
+ * (from CDSOLVE_POLISH_RESTART, warmer if it must). A round that reaches
+ * CDSOLVE_POLISH_TAU and finds no better option anywhere is an equilibrium
+ * up to those margins (no seat gains more than CDSOLVE_GROW by leaving a
+ * support at any one decision, nor more than about CDSOLVE_CUT times
+ * CDSOLVE_POLISH_TAU within one, and every game ends), and is kept (cdsolve_stats: polished, mixed,
+ * rounds; tau = CDSOLVE_POLISH_TAU); when none does within CDSOLVE_POLISH_ROUNDS rounds and
+ * CDSOLVE_POLISH_BUDGET state backups, the table stays the logit profile at the path's last
  * temperature (mixed 0). Measured (rlyeh analyze): 2 and 3 cultists and
  * Rival Cults 2x2 are polished (exploitability below 1e-12); 4 cultists
  * is not (its supports keep growing), 5, 6 and 2x3 end on their budget.
  *
- * The table is the last temperature that converged (solve_stats: tau,
- * stages, failed), its residual at most SOLVE_EPS. The logit profile is
+ * The table is the last temperature that converged (cdsolve_stats: tau,
+ * stages, failed), its residual at most CDSOLVE_EPS. The logit profile is
  * mixed wherever options lie within a few tau of each other; the polished
  * one where its decisions are mixed. How far it is from an equilibrium is
- * measured exactly by solve_exploit: each seat's gain from an exact best
+ * measured exactly by cdsolve_exploit: each seat's gain from an exact best
  * response to the others' profile. The values are exact win chances of
  * that (mixed) stationary profile: they sum to 1 with Cthulhu, and every
  * game ends with probability 1 (two Cthulhu faces a turn, chance 1/144,
  * take a token from every sane cultist). The policy "solver" (cdice.h)
  * plays exactly this profile: at each choice it draws from the options'
- * probabilities (solve_pick) with the game's own random stream.
+ * probabilities (cdsolve_pick) with the game's own random stream.
  *
  * The same machinery evaluates the uniform "random" policy exactly
- * (SOLVE_RANDOM), which checks it against the reference values.
+ * (CDSOLVE_RANDOM), which checks it against the reference values.
  *
  * Memory: the table keeps (n + 2) doubles per state (6 cultists: 8.6 MB),
  * and a polished profile 2n - 1 bytes per state and 56 bytes per mixed
  * decision (3 cultists: 11 KB); while solving it also holds the
  * transitions (16 int32 per state and victim: 43 MB for 6 cultists), the
  * values of the last temperature that converged (8.6 MB), the sweep order
- * and the acceleration's history (3 doubles and 2 * SOLVE_AA_DEPTH floats
+ * and the acceleration's history (3 doubles and 2 * CDSOLVE_AA_DEPTH floats
  * a value: 69 MB), and for the polish the values where the path ended, the
  * supports and the ranks after each curse (4 int32 per state and victim),
- * freed before solve_build returns (130 MB at the peak for 6 cultists;
- * solve_exploit needs about 50 MB). solve_stats reports both. Beyond
- * SOLVE_MAX_CULTISTS the table is not built (7 cultists would need ~1.2 M states and ~0.5 GB while
- * solving).
+ * freed before cdsolve_build returns (130 MB at the peak for 6 cultists;
+ * cdsolve_exploit needs about 50 MB). cdsolve_stats reports both. Beyond
+ * CDSOLVE_MAX_CULTISTS the table is not built (7 cultists would need ~1.2 M states and ~0.5 GB
+ * while solving).
  *
  * Thread safety: a built table is read-only; any number of threads may
- * query it. solve_set_provider must be called before threads play. */
-#ifndef RLYEH_SOLVE_H
-#define RLYEH_SOLVE_H
+ * query it. cdsolve_set_provider must be called before threads play. */
+#ifndef RLYEH_CDSOLVE_H
+#define RLYEH_CDSOLVE_H
 
 #include <stddef.h>
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/rng.h"
 
-#define SOLVE_MAX_CULTISTS   6
-#define SOLVE_TAU_START      0.025 /* first logit temperature, in win probability */
-#define SOLVE_TAU_STEP       0.5   /* each temperature is this times the last */
-#define SOLVE_STEP_MAX       0.97  /* no step nearer 1 than this is tried */
-#define SOLVE_TAU_MIN        1e-6  /* the lowest temperature tried */
-#define SOLVE_STAGE_SWEEPS   150   /* sweeps a temperature may take to converge */
-#define SOLVE_BUDGET         2.6e6 /* state backups after which no lower temperature is tried */
-#define SOLVE_STALL          40    /* sweeps without a new lowest residual: not converging */
-#define SOLVE_AA_DEPTH       5     /* differences kept by the Anderson acceleration */
-#define SOLVE_CUT            40    /* exponents below -SOLVE_CUT weigh 0 */
-#define SOLVE_SWEEPS         1000  /* sweep cap: uniform profile, polish values, solve_exploit */
-#define SOLVE_EPS            1e-12 /* convergence: largest change in a sweep */
-#define SOLVE_TIE            1e-12 /* options closer than this are tied */
-#define SOLVE_SUPPORT        0.4   /* the polish mixes options this likely at the last tau */
-#define SOLVE_POLISH_TAU     1e-10 /* the polish's lowest temperature */
-#define SOLVE_POLISH_BUDGET  1.5e5 /* state backups the polish may spend */
-#define SOLVE_POLISH_ROUNDS  8     /* rounds of growing the supports */
-#define SOLVE_GROW           1e-10 /* an option this much better than its support's joins it */
-#define SOLVE_POLISH_RESTART 1e-6  /* a polish round starts at this temperature or warmer */
+#define CDSOLVE_MAX_CULTISTS   6
+#define CDSOLVE_TAU_START      0.025 /* first logit temperature, in win probability */
+#define CDSOLVE_TAU_STEP       0.5   /* each temperature is this times the last */
+#define CDSOLVE_STEP_MAX       0.97  /* no step nearer 1 than this is tried */
+#define CDSOLVE_TAU_MIN        1e-6  /* the lowest temperature tried */
+#define CDSOLVE_STAGE_SWEEPS   150   /* sweeps a temperature may take to converge */
+#define CDSOLVE_BUDGET         2.6e6 /* state backups after which no lower temperature is tried */
+#define CDSOLVE_STALL          40    /* sweeps without a new lowest residual: not converging */
+#define CDSOLVE_AA_DEPTH       5     /* differences kept by the Anderson acceleration */
+#define CDSOLVE_CUT            40    /* exponents below -CDSOLVE_CUT weigh 0 */
+#define CDSOLVE_SWEEPS         1000 /* sweep cap: uniform profile, polish values, cdsolve_exploit */
+#define CDSOLVE_EPS            1e-12 /* convergence: largest change in a sweep */
+#define CDSOLVE_TIE            1e-12 /* options closer than this are tied */
+#define CDSOLVE_SUPPORT        0.4   /* the polish mixes options this likely at the last tau */
+#define CDSOLVE_POLISH_TAU     1e-10 /* the polish's lowest temperature */
+#define CDSOLVE_POLISH_BUDGET  1.5e5 /* state backups the polish may spend */
+#define CDSOLVE_POLISH_ROUNDS  8     /* rounds of growing the supports */
+#define CDSOLVE_GROW           1e-10 /* an option this much better than its support's joins it */
+#define CDSOLVE_POLISH_RESTART 1e-6  /* a polish round starts at this temperature or warmer */
 
-enum solve_profile {
-	SOLVE_PERFECT, /* the logit equilibrium above */
-	SOLVE_RANDOM,  /* uniform victims and Eye faces (the "random" policy) */
+enum cdsolve_profile {
+	CDSOLVE_PERFECT, /* the logit equilibrium above */
+	CDSOLVE_RANDOM,  /* uniform victims and Eye faces (the "random" policy) */
 };
 
-struct solve_stats {
+struct cdsolve_stats {
 	int n, per_player;
 	long states;       /* stored turn-start states */
 	int sweeps;        /* sweeps run, over every temperature */
@@ -138,67 +138,67 @@ struct solve_stats {
 	size_t bytes_peak; /* memory held while solving */
 };
 
-struct solve_table;
+struct cdsolve_table;
 
-/* Builds the table for `n` cultists (2..SOLVE_MAX_CULTISTS); `per_player`
+/* Builds the table for `n` cultists (2..CDSOLVE_MAX_CULTISTS); `per_player`
  * is 0 for classic play or 2/3 for Rival Cults (then n = 2 * per_player).
  * Returns NULL for other sizes or when memory runs out. Free with
- * solve_free. */
-struct solve_table *solve_build(int n, int per_player, enum solve_profile profile);
+ * cdsolve_free. */
+struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile profile);
 
 /* Frees a table; NULL is a no-op. */
-void solve_free(struct solve_table *t);
+void cdsolve_free(struct cdsolve_table *t);
 
-const struct solve_stats *solve_stats(const struct solve_table *t);
+const struct cdsolve_stats *cdsolve_stats(const struct cdsolve_table *t);
 
-/* A solved table as bytes, to keep on disk: solve_image_size bytes written
- * by solve_image_write into buf (caller's). solve_image_read rebuilds the
+/* A solved table as bytes, to keep on disk: cdsolve_image_size bytes written
+ * by cdsolve_image_write into buf (caller's). cdsolve_image_read rebuilds the
  * table for n cultists and variant per_player from such bytes (caller frees
- * it with solve_free), or returns NULL when they are not a table of this
+ * it with cdsolve_free), or returns NULL when they are not a table of this
  * program's solver for that size (another version, another machine's byte
  * order, truncated, or values that are not chances summing to 1). */
-size_t solve_image_size(const struct solve_table *t);
-void solve_image_write(const struct solve_table *t, void *buf);
-struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per_player);
+size_t cdsolve_image_size(const struct cdsolve_table *t);
+void cdsolve_image_write(const struct cdsolve_table *t, void *buf);
+struct cdsolve_table *cdsolve_image_read(const void *buf, size_t len, int n, int per_player);
 
 /* 1 when `t` was built for g's cultists and variant. */
-int solve_fits(const struct solve_table *t, const struct cdice *g);
+int cdsolve_fits(const struct cdsolve_table *t, const struct cdice *g);
 
 /* Each seat's chance of winning from `g` (any phase; a finished game gives
  * 1 to its winner) into out[0..n-1], Cthulhu's into out[n]. `t` must fit g. */
-void solve_value(const struct solve_table *t, const struct cdice *g, double *out);
+void cdsolve_value(const struct cdsolve_table *t, const struct cdice *g, double *out);
 
 /* Expected complete turns still to play from `g`, which must be at the start
  * of a turn (phase CDICE_VICTIM) or over (0). */
-double solve_length(const struct solve_table *t, const struct cdice *g);
+double cdsolve_length(const struct cdsolve_table *t, const struct cdice *g);
 
 /* At a choice node of g (`step` from cdice_step), the value vector of each
  * option, in step->options order: out[k * (CDICE_MAX + 1) + i] is seat i's
  * chance (i = n for Cthulhu) after option k (out may be NULL), and the
  * profile's probability of each option into prob[k] (may be NULL).
  * Returns the index of the option best for the chooser's owner (ties
- * within SOLVE_TIE: the first), or -1 when `step` is not a choice. */
-int solve_options(const struct solve_table *t, const struct cdice *g, const struct game_step *step,
-                  double *out, double *prob);
+ * within CDSOLVE_TIE: the first), or -1 when `step` is not a choice. */
+int cdsolve_options(const struct cdsolve_table *t, const struct cdice *g,
+                    const struct game_step *step, double *out, double *prob);
 
 /* The profile's choice at g's choice node `step`: an index into
- * step->options drawn with solve_options' probabilities from one value of
+ * step->options drawn with cdsolve_options' probabilities from one value of
  * rng (taken at every choice, pure or mixed, so a game replays from its
  * seed). -1 when `step` is not a choice (rng untouched then). */
-int solve_pick(const struct solve_table *t, const struct cdice *g, const struct game_step *step,
-               struct rng *rng);
+int cdsolve_pick(const struct cdsolve_table *t, const struct cdice *g, const struct game_step *step,
+                 struct rng *rng);
 
 /* The logit choice among count options (count <= GAME_MAX_OPTIONS) worth
  * x[k] to the chooser, at temperature tau (0: uniform): probabilities
  * into p (see "Solution concept" above). */
-void solve_choice(double tau, const double *x, int count, double *p);
+void cdsolve_choice(double tau, const double *x, int count, double *p);
 
 /* How far the table's profile is from an equilibrium: for each group (a
  * seat, or a player in Rival Cults) the best response to the others'
  * profile, solved exactly as a one-agent decision problem (value
- * iteration until no value moves by more than SOLVE_EPS), minus the
+ * iteration until no value moves by more than CDSOLVE_EPS), minus the
  * group's value under the profile. */
-struct solve_exploit {
+struct cdsolve_exploit {
 	int groups;                 /* seats, or 2 players in Rival Cults */
 	double at_start[CDICE_MAX]; /* from the start, seat 0 casting first, by seat or player */
 	double worst;               /* the largest over every turn start and group */
@@ -208,18 +208,18 @@ struct solve_exploit {
 
 /* Fills *out for table t; 0, or -1 when memory runs out (out zeroed).
  * Takes about as long as solving a few temperatures. */
-int solve_exploit(const struct solve_table *t, struct solve_exploit *out);
+int cdsolve_exploit(const struct cdsolve_table *t, struct cdsolve_exploit *out);
 
 /* Finds the table for n cultists and variant; NULL when none (too many
  * cultists, no provider, or out of memory). Used by the "solver" policy. */
-typedef const struct solve_table *(*solve_provider_fn)(int n, int per_player);
+typedef const struct cdsolve_table *(*cdsolve_provider_fn)(int n, int per_player);
 
 /* Installs the process-wide provider (NULL removes it) and hands the
  * "solver" policy (cdice.h) the provided tables' profile through
  * cdice_set_solver. Not thread-safe: call before any thread plays. */
-void solve_set_provider(solve_provider_fn fn);
+void cdsolve_set_provider(cdsolve_provider_fn fn);
 
 /* The table from the installed provider, or NULL. */
-const struct solve_table *solve_provided(int n, int per_player);
+const struct cdsolve_table *cdsolve_provided(int n, int per_player);
 
 #endif

@@ -1,4 +1,4 @@
-#include "rlyeh/solve.h"
+#include "rlyeh/cdsolve.h"
 
 #include <assert.h>
 #include <math.h>
@@ -8,9 +8,9 @@
 
 /* Tokens in play for n cultists: the most any one sanity can reach. */
 #define TOKENS(n) (CDICE_SANITY * (n))
-#define TMAX      (CDICE_SANITY * SOLVE_MAX_CULTISTS)
+#define TMAX      (CDICE_SANITY * CDSOLVE_MAX_CULTISTS)
 /* Values per state: n seats, Cthulhu, expected turns left. */
-#define WIDTH_MAX (SOLVE_MAX_CULTISTS + 2)
+#define WIDTH_MAX (CDSOLVE_MAX_CULTISTS + 2)
 /* Faces a roll resolves to without the Eye. */
 #define PLAIN 4
 
@@ -19,13 +19,13 @@ static const double face_p[CDICE_FACES] = {
 	5.0 / 12, 4.0 / 12, 1.0 / 12, 1.0 / 12, 1.0 / 12,
 };
 
-struct solve_table {
-	struct solve_stats stats;
+struct cdsolve_table {
+	struct cdsolve_stats stats;
 	int n, per_player, width;
 	/* cnt[k][r]: vectors of k sanities summing to at most r, C(r + k, k);
 	 * below[k][r][v]: those whose first entry is below v (ranking). */
-	long cnt[SOLVE_MAX_CULTISTS + 1][TMAX + 1];
-	long below[SOLVE_MAX_CULTISTS + 1][TMAX + 1][TMAX + 2];
+	long cnt[CDSOLVE_MAX_CULTISTS + 1][TMAX + 1];
+	long below[CDSOLVE_MAX_CULTISTS + 1][TMAX + 1][TMAX + 2];
 	int uniform; /* the "random" profile instead of the logit one */
 	double tau;  /* the logit profile's temperature */
 	/* The polished profile (NULL before it, and for the uniform one):
@@ -48,15 +48,15 @@ struct solve_table {
 
 /* A mixed decision of the polished profile. */
 struct mixed {
-	int64_t key;                      /* rank * dec + decision */
-	uint32_t support;                 /* options that may be taken, a bit each */
-	uint32_t pad;                     /* 0 */
-	double p[SOLVE_MAX_CULTISTS - 1]; /* by option (victim slot or face) */
+	int64_t key;                        /* rank * dec + decision */
+	uint32_t support;                   /* options that may be taken, a bit each */
+	uint32_t pad;                       /* 0 */
+	double p[CDSOLVE_MAX_CULTISTS - 1]; /* by option (victim slot or face) */
 };
 
 /* Builder-only data: the transitions. */
 struct work {
-	const struct solve_table *t;
+	const struct cdsolve_table *t;
 	int32_t *next;    /* [state][victim slot][curse face][response face] */
 	uint8_t *playing; /* [state]: at least two cultists sane */
 	uint8_t *sum;     /* [state]: the sanity sum */
@@ -69,41 +69,41 @@ struct work {
 	long playing_count;
 };
 
-static const struct solve_table *provider_table(int n, int per_player);
-static solve_provider_fn provider;
+static const struct cdsolve_table *provider_table(int n, int per_player);
+static cdsolve_provider_fn provider;
 
 /* The "solver" policy's hook (cdice_set_solver): the provided table's
  * profile, or -1 when there is no table for g. */
 static int solver_choice(const struct cdice *g, const struct game_step *step, struct rng *rng)
 {
-	const struct solve_table *t = provider_table(g->n, g->per_player);
+	const struct cdsolve_table *t = provider_table(g->n, g->per_player);
 
 	if (!t)
 		return -1;
-	return step->options[solve_pick(t, g, step, rng)];
+	return step->options[cdsolve_pick(t, g, step, rng)];
 }
 
-void solve_set_provider(solve_provider_fn fn)
+void cdsolve_set_provider(cdsolve_provider_fn fn)
 {
 	provider = fn;
 	cdice_set_solver(fn ? solver_choice : NULL);
 }
 
-const struct solve_table *solve_provided(int n, int per_player)
+const struct cdsolve_table *cdsolve_provided(int n, int per_player)
 {
 	return provider_table(n, per_player);
 }
 
-static const struct solve_table *provider_table(int n, int per_player)
+static const struct cdsolve_table *provider_table(int n, int per_player)
 {
-	if (!provider || n < CDICE_MIN || n > SOLVE_MAX_CULTISTS)
+	if (!provider || n < CDICE_MIN || n > CDSOLVE_MAX_CULTISTS)
 		return NULL;
 	return provider(n, per_player);
 }
 
 /* Rank of the sanity vector s[0..n-1] (sum at most 3n) among all such
  * vectors in lexicographic order. */
-static long rank_of(const struct solve_table *t, const uint8_t *s)
+static long rank_of(const struct cdsolve_table *t, const uint8_t *s)
 {
 	long r = 0;
 	int left = TOKENS(t->n);
@@ -117,9 +117,9 @@ static long rank_of(const struct solve_table *t, const uint8_t *s)
 }
 
 /* Rank of g's sanity seen from `caster`: seat (caster + j) % n goes to j. */
-static long rank_from(const struct solve_table *t, const struct cdice *g, int caster)
+static long rank_from(const struct cdsolve_table *t, const struct cdice *g, int caster)
 {
-	uint8_t s[SOLVE_MAX_CULTISTS] = { 0 };
+	uint8_t s[CDSOLVE_MAX_CULTISTS] = { 0 };
 
 	for (int j = 0; j < t->n; j++)
 		s[j] = g->sanity[(caster + j) % t->n];
@@ -127,7 +127,7 @@ static long rank_from(const struct solve_table *t, const struct cdice *g, int ca
 }
 
 /* Value to the owner of seat q of the value vector v (n seats). */
-static double owner_value(const struct solve_table *t, const double *v, int q)
+static double owner_value(const struct cdsolve_table *t, const double *v, int q)
 {
 	double sum = 0;
 
@@ -140,9 +140,9 @@ static double owner_value(const struct solve_table *t, const double *v, int q)
 
 /* ---- building ---- */
 
-static void init_ranks(struct solve_table *t)
+static void init_ranks(struct cdsolve_table *t)
 {
-	for (int k = 0; k <= SOLVE_MAX_CULTISTS; k++) {
+	for (int k = 0; k <= CDSOLVE_MAX_CULTISTS; k++) {
 		for (int r = 0; r <= TMAX; r++) {
 			/* C(r + k, k) */
 			long c = 1;
@@ -151,7 +151,7 @@ static void init_ranks(struct solve_table *t)
 			t->cnt[k][r] = c;
 		}
 	}
-	for (int k = 0; k <= SOLVE_MAX_CULTISTS; k++) {
+	for (int k = 0; k <= CDSOLVE_MAX_CULTISTS; k++) {
 		for (int r = 0; r <= TMAX; r++) {
 			long acc = 0;
 			for (int v = 0; v <= r + 1 && v <= TMAX + 1; v++) {
@@ -164,7 +164,7 @@ static void init_ranks(struct solve_table *t)
 }
 
 /* The game position at a turn start with sanity s, Caster 0. */
-static void position(const struct solve_table *t, const uint8_t *s, struct cdice *g)
+static void position(const struct cdsolve_table *t, const uint8_t *s, struct cdice *g)
 {
 	struct game_setup setup = { .players = t->per_player ? 2 : t->n,
 		                    .per_player = t->per_player,
@@ -181,7 +181,7 @@ static void position(const struct solve_table *t, const uint8_t *s, struct cdice
 
 /* Code of the position after a complete turn: the next state's row (seen
  * from the next Caster, seat 1), or the row of its end. */
-static int32_t turn_code(const struct solve_table *t, const struct cdice *g)
+static int32_t turn_code(const struct cdsolve_table *t, const struct cdice *g)
 {
 	int n = t->n;
 
@@ -194,7 +194,7 @@ static int32_t turn_code(const struct solve_table *t, const struct cdice *g)
 /* Fills the transitions of state `idx` (sanity s). */
 static void build_state(struct work *wk, long idx, const uint8_t *s)
 {
-	const struct solve_table *t = wk->t;
+	const struct cdsolve_table *t = wk->t;
 	int slots = t->n - 1, sane = 0, sum = 0;
 	struct cdice g;
 
@@ -229,7 +229,7 @@ static void build_state(struct work *wk, long idx, const uint8_t *s)
 /* The lexicographic successor of the sanity vector s (sum *sum): the last
  * entry that can grow grows, the entries after it restart at 0. 0 after
  * the last vector. */
-static int successor(const struct solve_table *t, uint8_t *s, int *sum)
+static int successor(const struct cdsolve_table *t, uint8_t *s, int *sum)
 {
 	for (int i = t->n - 1; i >= 0; i--) {
 		if (*sum < TOKENS(t->n)) {
@@ -248,7 +248,7 @@ static int successor(const struct solve_table *t, uint8_t *s, int *sum)
  * profile's Victim's Eye. 0, or -1 when memory runs out. */
 static int work_mid(struct work *wk)
 {
-	const struct solve_table *t = wk->t;
+	const struct cdsolve_table *t = wk->t;
 	size_t slots = (size_t)t->n - 1;
 	uint8_t s[CDICE_MAX] = { 0 };
 	long idx = 0;
@@ -284,7 +284,7 @@ static int work_mid(struct work *wk)
 /* Enumerates every sanity vector in rank order, filling transitions. */
 static void build_all(struct work *wk)
 {
-	const struct solve_table *t = wk->t;
+	const struct cdsolve_table *t = wk->t;
 	uint8_t s[CDICE_MAX] = { 0 };
 	long idx = 0;
 	int n = t->n, sum = 0;
@@ -306,7 +306,7 @@ static void build_all(struct work *wk)
 
 /* The rows of the ends of a game, after the turn starts in `rows` (width
  * values a row, next-Caster coordinates): seat j wins, then Cthulhu. */
-static void set_ends(const struct solve_table *t, double *rows, int width, int groups)
+static void set_ends(const struct cdsolve_table *t, double *rows, int width, int groups)
 {
 	double *e = rows + (size_t)t->stats.states * (size_t)width;
 
@@ -325,7 +325,7 @@ static void axpy(int width, double a, const double *x, double *y)
 }
 
 /* Value to the owner of next-coordinate seat q of the row v. */
-static double own(const struct solve_table *t, const double *v, int q)
+static double own(const struct cdsolve_table *t, const double *v, int q)
 {
 	double sum = 0;
 
@@ -337,7 +337,7 @@ static double own(const struct solve_table *t, const double *v, int q)
 }
 
 /* The logit weights of count options worth x[k] at 1 / tau = inv (see
- * solve_choice), normalised into p. */
+ * cdsolve_choice), normalised into p. */
 static inline void logit(double inv, const double *x, int count, double *p)
 {
 	double top = x[0], z = 0;
@@ -346,7 +346,7 @@ static inline void logit(double inv, const double *x, int count, double *p)
 		top = x[k] > top ? x[k] : top;
 	for (int k = 0; k < count; k++) {
 		double y = (x[k] - top) * inv;
-		p[k] = y < -SOLVE_CUT ? 0 : y == 0 ? 1 : exp(y);
+		p[k] = y < -CDSOLVE_CUT ? 0 : y == 0 ? 1 : exp(y);
 		z += p[k];
 	}
 	z = 1 / z;
@@ -354,7 +354,7 @@ static inline void logit(double inv, const double *x, int count, double *p)
 		p[k] *= z;
 }
 
-void solve_choice(double tau, const double *x, int count, double *p)
+void cdsolve_choice(double tau, const double *x, int count, double *p)
 {
 	if (tau <= 0) {
 		for (int k = 0; k < count; k++)
@@ -368,18 +368,18 @@ void solve_choice(double tau, const double *x, int count, double *p)
  * (0 for an illegal victim), the Caster's Eye after each victim, the
  * Victim's Eye after each victim and curse face. */
 struct turn_mix {
-	double victim[SOLVE_MAX_CULTISTS];
-	double caster_eye[SOLVE_MAX_CULTISTS][PLAIN];
-	double victim_eye[SOLVE_MAX_CULTISTS][PLAIN][PLAIN];
+	double victim[CDSOLVE_MAX_CULTISTS];
+	double caster_eye[CDSOLVE_MAX_CULTISTS][PLAIN];
+	double victim_eye[CDSOLVE_MAX_CULTISTS][PLAIN][PLAIN];
 	/* each option's worth to its chooser, the same way */
-	double q_victim[SOLVE_MAX_CULTISTS];
-	double q_caster_eye[SOLVE_MAX_CULTISTS][PLAIN];
-	double q_victim_eye[SOLVE_MAX_CULTISTS][PLAIN][PLAIN];
+	double q_victim[CDSOLVE_MAX_CULTISTS];
+	double q_caster_eye[CDSOLVE_MAX_CULTISTS][PLAIN];
+	double q_victim_eye[CDSOLVE_MAX_CULTISTS][PLAIN][PLAIN];
 };
 
-/* Chooses among count options worth x[k]: solve_choice at the table's
+/* Chooses among count options worth x[k]: cdsolve_choice at the table's
  * temperature. */
-static inline void choose(const struct solve_table *t, double inv, const double *x, int count,
+static inline void choose(const struct cdsolve_table *t, double inv, const double *x, int count,
                           double *p)
 {
 	if (t->uniform) {
@@ -394,7 +394,7 @@ static const int faces_ids[PLAIN] = { 0, 1, 2, 3 };
 
 /* The index in t->mix of the mixed decision `key`, or -1 when there is
  * none. */
-static long mixed_at(const struct solve_table *t, int64_t key)
+static long mixed_at(const struct cdsolve_table *t, int64_t key)
 {
 	long lo = 0, hi = t->mixes;
 
@@ -413,7 +413,7 @@ static long mixed_at(const struct solve_table *t, int64_t key)
  * the polish the logit choice at 1 / tau = inv (or the uniform one); then
  * the option taken, or for a mixed decision its probabilities (frozen) or
  * the logit choice over its support. */
-static inline void decide(const struct solve_table *t, double inv, long r, int d, const double *x,
+static inline void decide(const struct cdsolve_table *t, double inv, long r, int d, const double *x,
                           const int *ids, int count, double *p)
 {
 	const struct mixed *e;
@@ -441,9 +441,9 @@ static inline void decide(const struct solve_table *t, double inv, long r, int d
 				top = x[l];
 		for (int l = 0; l < count; l++) {
 			double y = (x[l] - top) * inv;
-			p[l] = !(e->support >> ids[l] & 1) || y < -SOLVE_CUT ? 0
-			       : y == 0                                      ? 1
-			                                                     : exp(y);
+			p[l] = !(e->support >> ids[l] & 1) || y < -CDSOLVE_CUT ? 0
+			       : y == 0                                        ? 1
+			                                                       : exp(y);
 			z += p[l];
 		}
 	}
@@ -464,11 +464,11 @@ static inline void decide(const struct solve_table *t, double inv, long r, int d
  * wanted). Rows are read from t->w. */
 static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
 {
-	const struct solve_table *t = wk->t;
+	const struct cdsolve_table *t = wk->t;
 	int n = t->n, width = t->width, slots = n - 1, legal = 0,
-	    slot_of[SOLVE_MAX_CULTISTS] = { 0 };
-	double cv[SOLVE_MAX_CULTISTS][WIDTH_MAX], xv[SOLVE_MAX_CULTISTS] = { 0 },
-	                                          pv[SOLVE_MAX_CULTISTS];
+	    slot_of[CDSOLVE_MAX_CULTISTS] = { 0 };
+	double cv[CDSOLVE_MAX_CULTISTS][WIDTH_MAX], xv[CDSOLVE_MAX_CULTISTS] = { 0 },
+	                                            pv[CDSOLVE_MAX_CULTISTS];
 	double acc[WIDTH_MAX] = { 0 };
 	double inv = t->uniform ? 0 : 1 / t->tau;
 	const double eye = face_p[CDICE_EYE];
@@ -537,7 +537,7 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 
 /* One Gauss-Seidel sweep (states by rising sum of sanity), each state
  * taking its backup; returns the largest change it made to a win chance. */
-static double sweep(struct solve_table *t, const struct work *wk)
+static double sweep(struct cdsolve_table *t, const struct work *wk)
 {
 	double res = 0, v[WIDTH_MAX];
 
@@ -558,7 +558,7 @@ static double sweep(struct solve_table *t, const struct work *wk)
 /* Plain Gauss-Seidel sweeps (the uniform profile, a linear map that
  * contracts) until the residual is at most eps or `cap` sweeps are spent.
  * Returns 1 when converged. */
-static int converge_plain(struct solve_table *t, const struct work *wk, double eps, int cap)
+static int converge_plain(struct cdsolve_table *t, const struct work *wk, double eps, int cap)
 {
 	for (int s = 0; s < cap; s++) {
 		double res = sweep(t, wk);
@@ -571,7 +571,7 @@ static int converge_plain(struct solve_table *t, const struct work *wk, double e
 }
 
 /* Anderson acceleration (Walker and Ni 2011, "type II", the last
- * SOLVE_AA_DEPTH differences) of the sweeps: x is the table before a sweep,
+ * CDSOLVE_AA_DEPTH differences) of the sweeps: x is the table before a sweep,
  * g after it, f = g - x; the next sweep starts from g - dG gamma, gamma
  * minimising |f - dF gamma| (least squares over every value). The
  * differences are kept as float: they only steer the next start, the
@@ -579,7 +579,7 @@ static int converge_plain(struct solve_table *t, const struct work *wk, double e
 struct accel {
 	size_t len; /* values accelerated: states * width */
 	double *x, *f, *g;
-	float *df[SOLVE_AA_DEPTH], *dg[SOLVE_AA_DEPTH];
+	float *df[CDSOLVE_AA_DEPTH], *dg[CDSOLVE_AA_DEPTH];
 };
 
 static void accel_free(struct accel *a)
@@ -587,14 +587,14 @@ static void accel_free(struct accel *a)
 	free(a->x);
 	free(a->f);
 	free(a->g);
-	for (int i = 0; i < SOLVE_AA_DEPTH; i++) {
+	for (int i = 0; i < CDSOLVE_AA_DEPTH; i++) {
 		free(a->df[i]);
 		free(a->dg[i]);
 	}
 }
 
 /* 0, or -1 when memory runs out (a freed then). */
-static int accel_new(struct accel *a, const struct solve_table *t)
+static int accel_new(struct accel *a, const struct cdsolve_table *t)
 {
 	int ok;
 
@@ -604,7 +604,7 @@ static int accel_new(struct accel *a, const struct solve_table *t)
 	a->f = malloc(a->len * sizeof(double));
 	a->g = malloc(a->len * sizeof(double));
 	ok = a->x && a->f && a->g;
-	for (int i = 0; i < SOLVE_AA_DEPTH; i++) {
+	for (int i = 0; i < CDSOLVE_AA_DEPTH; i++) {
 		a->df[i] = malloc(a->len * sizeof(float));
 		a->dg[i] = malloc(a->len * sizeof(float));
 		ok = ok && a->df[i] && a->dg[i];
@@ -616,15 +616,15 @@ static int accel_new(struct accel *a, const struct solve_table *t)
 	return 0;
 }
 
-static size_t accel_bytes(const struct solve_table *t)
+static size_t accel_bytes(const struct cdsolve_table *t)
 {
 	return (size_t)t->stats.states * (size_t)t->width *
-	       (3 * sizeof(double) + 2 * SOLVE_AA_DEPTH * sizeof(float));
+	       (3 * sizeof(double) + 2 * CDSOLVE_AA_DEPTH * sizeof(float));
 }
 
 /* gamma[0..m-1] solving the m x m normal equations in A (augmented with
  * the right-hand side in column m), Tikhonov-regularised; A is spoilt. */
-static void least_squares(double (*A)[SOLVE_AA_DEPTH + 1], int m, double *gamma)
+static void least_squares(double (*A)[CDSOLVE_AA_DEPTH + 1], int m, double *gamma)
 {
 	double tr = 0;
 
@@ -657,10 +657,10 @@ static void least_squares(double (*A)[SOLVE_AA_DEPTH + 1], int m, double *gamma)
 }
 
 /* Accelerated sweeps at the table's temperature until the residual is at
- * most eps (returns 1), `cap` sweeps are spent, or SOLVE_STALL sweeps
+ * most eps (returns 1), `cap` sweeps are spent, or CDSOLVE_STALL sweeps
  * pass without a new lowest residual (returns 0; the values are then
  * wherever the sweeps left them). */
-static int converge(struct solve_table *t, const struct work *wk, struct accel *a, double eps,
+static int converge(struct cdsolve_table *t, const struct work *wk, struct accel *a, double eps,
                     int cap)
 {
 	size_t len = a->len;
@@ -678,7 +678,7 @@ static int converge(struct solve_table *t, const struct work *wk, struct accel *
 		if (res < best) {
 			best = res;
 			best_at = s;
-		} else if (s - best_at >= SOLVE_STALL) {
+		} else if (s - best_at >= CDSOLVE_STALL) {
 			return 0;
 		}
 		if (res > 4 * prev) { /* the history misleads: start it again */
@@ -692,8 +692,8 @@ static int converge(struct solve_table *t, const struct work *wk, struct accel *
 				df[i] = (float)((t->w[i] - a->x[i]) - a->f[i]);
 				dg[i] = (float)(t->w[i] - a->g[i]);
 			}
-			head = (head + 1) % SOLVE_AA_DEPTH;
-			mk += mk < SOLVE_AA_DEPTH;
+			head = (head + 1) % CDSOLVE_AA_DEPTH;
+			mk += mk < CDSOLVE_AA_DEPTH;
 		}
 		fresh = 0;
 		for (size_t i = 0; i < len; i++) {
@@ -701,10 +701,10 @@ static int converge(struct solve_table *t, const struct work *wk, struct accel *
 			a->f[i] = t->w[i] - a->x[i];
 		}
 		if (mk > 0) {
-			double A[SOLVE_AA_DEPTH][SOLVE_AA_DEPTH + 1], gamma[SOLVE_AA_DEPTH];
-			const float *df[SOLVE_AA_DEPTH], *dg[SOLVE_AA_DEPTH];
+			double A[CDSOLVE_AA_DEPTH][CDSOLVE_AA_DEPTH + 1], gamma[CDSOLVE_AA_DEPTH];
+			const float *df[CDSOLVE_AA_DEPTH], *dg[CDSOLVE_AA_DEPTH];
 			for (int i = 0; i < mk; i++) {
-				int at = (head - mk + i + SOLVE_AA_DEPTH) % SOLVE_AA_DEPTH;
+				int at = (head - mk + i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH;
 				df[i] = a->df[at];
 				dg[i] = a->dg[at];
 			}
@@ -742,12 +742,12 @@ static void work_free(struct work *wk)
 
 /* A table for n cultists and variant per_player with its ranks and no
  * values yet, or NULL for a size there is no table of (or no memory). */
-static struct solve_table *table_new(int n, int per_player)
+static struct cdsolve_table *table_new(int n, int per_player)
 {
-	struct solve_table *t;
+	struct cdsolve_table *t;
 
 	if (per_player ? (per_player < 2 || per_player > 3 || n != 2 * per_player)
-	               : (n < CDICE_MIN || n > SOLVE_MAX_CULTISTS))
+	               : (n < CDICE_MIN || n > CDSOLVE_MAX_CULTISTS))
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -766,7 +766,7 @@ static struct solve_table *table_new(int n, int per_player)
 
 /* The transitions of t's states into wk; 0, or -1 when memory runs out
  * (wk freed then). */
-static int work_new(struct work *wk, const struct solve_table *t)
+static int work_new(struct work *wk, const struct cdsolve_table *t)
 {
 	size_t states = (size_t)t->stats.states, slots = (size_t)t->n - 1;
 
@@ -796,7 +796,7 @@ static int work_new(struct work *wk, const struct solve_table *t)
  * was then). */
 static int work_permute(struct work *wk)
 {
-	const struct solve_table *t = wk->t;
+	const struct cdsolve_table *t = wk->t;
 	size_t states = (size_t)t->stats.states, block = (size_t)(t->n - 1) * PLAIN * PLAIN;
 	int32_t *pos = malloc(states * sizeof(int32_t)),
 	        *nx = malloc(states * block * sizeof(int32_t)),
@@ -832,7 +832,7 @@ static int work_permute(struct work *wk)
 }
 
 /* Memory work_new takes. */
-static size_t work_bytes(const struct solve_table *t)
+static size_t work_bytes(const struct cdsolve_table *t)
 {
 	size_t states = (size_t)t->stats.states, slots = (size_t)t->n - 1;
 
@@ -848,7 +848,7 @@ static double *rows_alloc(size_t bytes)
 }
 
 /* Rows of the values: the turn starts, then the n + 1 ends. */
-static size_t rows_of(const struct solve_table *t)
+static size_t rows_of(const struct cdsolve_table *t)
 {
 	return (size_t)t->stats.states + (size_t)t->n + 1;
 }
@@ -858,16 +858,16 @@ static size_t rows_of(const struct solve_table *t)
  * from the values of the last that converged. When one does not, the
  * values go back and the next try lies nearer (the step's exponent
  * halves), as a homotopy shortens its step; until the step would be
- * nearer 1 than SOLVE_STEP_MAX, tau_min is reached or `budget` state
+ * nearer 1 than CDSOLVE_STEP_MAX, tau_min is reached or `budget` state
  * backups are spent. Leaves the last temperature that converged, its
  * values in t->w and in save; returns 0 when the budget ran out, else 1. */
-static int descend(struct solve_table *t, const struct work *wk, struct accel *acc, double *save,
+static int descend(struct cdsolve_table *t, const struct work *wk, struct accel *acc, double *save,
                    size_t bytes, double tau_min, double budget)
 {
-	double step = SOLVE_TAU_STEP, kept = t->stats.residual;
+	double step = CDSOLVE_TAU_STEP, kept = t->stats.residual;
 	double spent0 = (double)t->stats.sweeps * (double)wk->playing_count;
 
-	while (t->tau > tau_min * (1 + 1e-9) && step < SOLVE_STEP_MAX) {
+	while (t->tau > tau_min * (1 + 1e-9) && step < CDSOLVE_STEP_MAX) {
 		double spent = (double)t->stats.sweeps * (double)wk->playing_count - spent0;
 		int cap = (int)((budget - spent) / (double)wk->playing_count),
 		    last = t->stats.sweeps;
@@ -877,8 +877,8 @@ static int descend(struct solve_table *t, const struct work *wk, struct accel *a
 			return 0;
 		}
 		t->tau = fmax(from * step, tau_min);
-		if (converge(t, wk, acc, SOLVE_EPS,
-		             cap < SOLVE_STAGE_SWEEPS ? cap : SOLVE_STAGE_SWEEPS)) {
+		if (converge(t, wk, acc, CDSOLVE_EPS,
+		             cap < CDSOLVE_STAGE_SWEEPS ? cap : CDSOLVE_STAGE_SWEEPS)) {
 			t->stats.stages++;
 			memcpy(save, t->w, bytes);
 			kept = t->stats.residual;
@@ -893,19 +893,19 @@ static int descend(struct solve_table *t, const struct work *wk, struct accel *a
 	return 1;
 }
 
-/* Options (a bit each) of probability at least SOLVE_SUPPORT among p. */
+/* Options (a bit each) of probability at least CDSOLVE_SUPPORT among p. */
 static uint8_t support_of(const double *p, int count)
 {
 	uint8_t mask = 0;
 
 	for (int l = 0; l < count; l++)
-		if (p[l] >= SOLVE_SUPPORT)
+		if (p[l] >= CDSOLVE_SUPPORT)
 			mask |= (uint8_t)(1u << l);
 	return mask;
 }
 
 /* Memory of the polished profile. */
-static size_t policy_bytes(const struct solve_table *t)
+static size_t policy_bytes(const struct cdsolve_table *t)
 {
 	if (!t->pol)
 		return 0;
@@ -916,7 +916,7 @@ static size_t policy_bytes(const struct solve_table *t)
  * one option taken outright, several mixed (by the logit choice over
  * them, until polish_freeze). 0, or -1 when memory runs out (t as it
  * was). */
-static int policy_from(struct solve_table *t, const uint8_t *sup)
+static int policy_from(struct cdsolve_table *t, const uint8_t *sup)
 {
 	size_t all = (size_t)t->stats.states * (size_t)t->dec;
 	uint8_t *pol = malloc(all);
@@ -951,7 +951,7 @@ static int policy_from(struct solve_table *t, const uint8_t *sup)
 }
 
 /* The support of decision i of t's profile. */
-static uint8_t support_at(const struct solve_table *t, size_t i)
+static uint8_t support_at(const struct cdsolve_table *t, size_t i)
 {
 	long at;
 
@@ -962,7 +962,7 @@ static uint8_t support_at(const struct solve_table *t, size_t i)
 }
 
 /* Grows sup[i] by the best option outside it when that is worth more than
- * SOLVE_GROW above the best inside (q: the options' worth); 1 when it grew. */
+ * CDSOLVE_GROW above the best inside (q: the options' worth); 1 when it grew. */
 static int grow(uint8_t *sup, size_t i, const double *q, int count, int legal_mask)
 {
 	double in = -HUGE_VAL, out = -HUGE_VAL;
@@ -978,7 +978,7 @@ static int grow(uint8_t *sup, size_t i, const double *q, int count, int legal_ma
 			best = l;
 		}
 	}
-	if (best >= 0 && out > in + SOLVE_GROW) {
+	if (best >= 0 && out > in + CDSOLVE_GROW) {
 		sup[i] |= (uint8_t)(1u << best);
 		added = 1;
 	}
@@ -988,7 +988,7 @@ static int grow(uint8_t *sup, size_t i, const double *q, int count, int legal_ma
 /* Adds to the supports of t's profile every option better than the
  * support's best at the current values (t->w); the number added, or -1
  * when memory runs out. */
-static long polish_grow(struct solve_table *t, const struct work *wk)
+static long polish_grow(struct cdsolve_table *t, const struct work *wk)
 {
 	int n = t->n, slots = n - 1, dec = t->dec;
 	size_t all = (size_t)t->stats.states * (size_t)dec;
@@ -1027,11 +1027,11 @@ static long polish_grow(struct solve_table *t, const struct work *wk)
 }
 
 /* Starts the polish from the logit profile at t->tau: at each decision the
- * options of probability at least SOLVE_SUPPORT are its support; one
+ * options of probability at least CDSOLVE_SUPPORT are its support; one
  * option is taken outright, several are mixed (t->pol, t->mix; a mixed
  * decision is the logit choice over its support until polish_freeze).
  * 0, or -1 when memory runs out. */
-static int polish_start(struct solve_table *t, const struct work *wk)
+static int polish_start(struct cdsolve_table *t, const struct work *wk)
 {
 	int n = t->n, slots = n - 1, dec = t->dec;
 	size_t all = (size_t)t->stats.states * (size_t)dec;
@@ -1065,7 +1065,7 @@ static int polish_start(struct solve_table *t, const struct work *wk)
 
 /* Freezes the mixed decisions' probabilities at what the logit choice over
  * their support gives at the current values and temperature. */
-static void polish_freeze(struct solve_table *t, const struct work *wk)
+static void polish_freeze(struct cdsolve_table *t, const struct work *wk)
 {
 	int n = t->n, slots = n - 1, dec = t->dec;
 
@@ -1094,15 +1094,15 @@ static void polish_freeze(struct solve_table *t, const struct work *wk)
 
 /* The polish of the logit profile at t->tau (values converged, in t->w
  * and save): supports from it (polish_start), then rounds of: the path
- * on down to SOLVE_POLISH_TAU with those supports, the mixed decisions
+ * on down to CDSOLVE_POLISH_TAU with those supports, the mixed decisions
  * frozen and the profile's values solved exactly, the supports grown by
  * every better option (polish_grow). It is kept when a round reaches
- * SOLVE_POLISH_TAU and finds no better option anywhere, within
- * SOLVE_POLISH_ROUNDS rounds and SOLVE_POLISH_BUDGET state backups;
+ * CDSOLVE_POLISH_TAU and finds no better option anywhere, within
+ * CDSOLVE_POLISH_ROUNDS rounds and CDSOLVE_POLISH_BUDGET state backups;
  * otherwise t is the logit profile again (t->pol NULL, values and
  * temperature as they were). Returns 1 when kept, 0 when not, -1 when
  * memory runs out (t is then the logit profile). */
-static int polish(struct solve_table *t, struct work *wk, struct accel *acc, double *save,
+static int polish(struct cdsolve_table *t, struct work *wk, struct accel *acc, double *save,
                   size_t bytes)
 {
 	double *base = malloc(bytes), from = t->tau;
@@ -1115,17 +1115,17 @@ static int polish(struct solve_table *t, struct work *wk, struct accel *acc, dou
 		return -1;
 	}
 	memcpy(base, t->w, bytes);
-	for (int round = 0; round < SOLVE_POLISH_ROUNDS; round++) {
-		double left = SOLVE_POLISH_BUDGET -
+	for (int round = 0; round < CDSOLVE_POLISH_ROUNDS; round++) {
+		double left = CDSOLVE_POLISH_BUDGET -
 		              ((double)t->stats.sweeps * (double)wk->playing_count - spent0);
 		long added;
 		int reached;
 		if (left < (double)wk->playing_count)
 			break;
-		descend(t, wk, acc, save, bytes, SOLVE_POLISH_TAU, left);
-		reached = t->tau <= SOLVE_POLISH_TAU * (1 + 1e-9);
+		descend(t, wk, acc, save, bytes, CDSOLVE_POLISH_TAU, left);
+		reached = t->tau <= CDSOLVE_POLISH_TAU * (1 + 1e-9);
 		polish_freeze(t, wk);
-		if (!converge(t, wk, acc, SOLVE_EPS, SOLVE_SWEEPS))
+		if (!converge(t, wk, acc, CDSOLVE_EPS, CDSOLVE_SWEEPS))
 			break;
 		t->stats.rounds++;
 		if ((added = polish_grow(t, wk)) < 0) {
@@ -1137,12 +1137,12 @@ static int polish(struct solve_table *t, struct work *wk, struct accel *acc, dou
 			break;
 		}
 		/* on from the values reached, at the lowest temperature (from
-		 * SOLVE_POLISH_RESTART, warming) at which the grown supports
+		 * CDSOLVE_POLISH_RESTART, warming) at which the grown supports
 		 * converge; else again from the logit path's end */
 		memcpy(save, t->w, bytes);
-		for (t->tau = SOLVE_POLISH_RESTART;; t->tau *= 4) {
+		for (t->tau = CDSOLVE_POLISH_RESTART;; t->tau *= 4) {
 			int cap =
-			    (int)((SOLVE_POLISH_BUDGET -
+			    (int)((CDSOLVE_POLISH_BUDGET -
 			           ((double)t->stats.sweeps * (double)wk->playing_count - spent0)) /
 			          (double)wk->playing_count);
 			if (t->tau >= from || cap < 1) {
@@ -1151,8 +1151,8 @@ static int polish(struct solve_table *t, struct work *wk, struct accel *acc, dou
 				t->tau = from;
 				break;
 			}
-			if (converge(t, wk, acc, SOLVE_EPS,
-			             cap < SOLVE_STAGE_SWEEPS ? cap : SOLVE_STAGE_SWEEPS)) {
+			if (converge(t, wk, acc, CDSOLVE_EPS,
+			             cap < CDSOLVE_STAGE_SWEEPS ? cap : CDSOLVE_STAGE_SWEEPS)) {
 				memcpy(save, t->w, bytes);
 				break;
 			}
@@ -1176,9 +1176,9 @@ static int polish(struct solve_table *t, struct work *wk, struct accel *acc, dou
 	return kept;
 }
 
-struct solve_table *solve_build(int n, int per_player, enum solve_profile profile)
+struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile profile)
 {
-	struct solve_table *t;
+	struct cdsolve_table *t;
 	struct work wk = { 0 };
 	size_t bytes;
 	double *save;
@@ -1192,21 +1192,21 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 	save = malloc(bytes);
 	if (!t->w || !save || work_new(&wk, t) != 0) {
 		free(save);
-		solve_free(t);
+		cdsolve_free(t);
 		return NULL;
 	}
 	if (work_permute(&wk) != 0) {
 		free(save);
 		work_free(&wk);
-		solve_free(t);
+		cdsolve_free(t);
 		return NULL;
 	}
 	set_ends(t, t->w, t->width, 0);
 	t->stats.bytes_kept = sizeof(*t) + bytes;
 	t->stats.bytes_peak = t->stats.bytes_kept + bytes + work_bytes(t);
-	if (profile == SOLVE_RANDOM) {
+	if (profile == CDSOLVE_RANDOM) {
 		t->uniform = 1;
-		converge_plain(t, &wk, SOLVE_EPS, SOLVE_SWEEPS);
+		converge_plain(t, &wk, CDSOLVE_EPS, CDSOLVE_SWEEPS);
 	} else {
 		/* The logit path: each temperature starts from the values of
 		 * the last that converged. When one does not, the values go
@@ -1217,14 +1217,14 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 		if (accel_new(&acc, t) != 0) {
 			free(save);
 			work_free(&wk);
-			solve_free(t);
+			cdsolve_free(t);
 			return NULL;
 		}
 		t->stats.bytes_peak += accel_bytes(t);
-		t->tau = SOLVE_TAU_START;
+		t->tau = CDSOLVE_TAU_START;
 		/* a start too cold for the iteration to settle from zero
 		 * values starts again four times warmer */
-		while (!(ok = converge(t, &wk, &acc, SOLVE_EPS, SOLVE_STAGE_SWEEPS)) &&
+		while (!(ok = converge(t, &wk, &acc, CDSOLVE_EPS, CDSOLVE_STAGE_SWEEPS)) &&
 		       t->tau < 1) {
 			t->stats.failed = t->stats.sweeps;
 			memset(t->w, 0,
@@ -1235,13 +1235,13 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 		memcpy(save, t->w, bytes);
 		/* the polish, unless the path ran out of its budget */
 		if (ok &&
-		    descend(t, &wk, &acc, save, bytes, SOLVE_TAU_MIN,
-		            SOLVE_BUDGET - (double)t->stats.sweeps * (double)wk.playing_count) &&
+		    descend(t, &wk, &acc, save, bytes, CDSOLVE_TAU_MIN,
+		            CDSOLVE_BUDGET - (double)t->stats.sweeps * (double)wk.playing_count) &&
 		    polish(t, &wk, &acc, save, bytes) < 0) {
 			accel_free(&acc);
 			free(save);
 			work_free(&wk);
-			solve_free(t);
+			cdsolve_free(t);
 			return NULL;
 		}
 		t->stats.bytes_kept += policy_bytes(t);
@@ -1264,12 +1264,12 @@ struct solve_table *solve_build(int n, int per_player, enum solve_profile profil
 	return t;
 }
 
-int solve_exploit(const struct solve_table *t, struct solve_exploit *out)
+int cdsolve_exploit(const struct cdsolve_table *t, struct cdsolve_exploit *out)
 {
 	struct work wk = { 0 };
 	int n = t->n, groups = t->per_player ? 2 : n, slots = n - 1;
 	double *br;
-	uint8_t start[SOLVE_MAX_CULTISTS];
+	uint8_t start[CDSOLVE_MAX_CULTISTS];
 	long init;
 
 	memset(out, 0, sizeof(*out));
@@ -1338,7 +1338,7 @@ int solve_exploit(const struct solve_table *t, struct solve_exploit *out)
 		}
 		out->sweeps++;
 		out->residual = res;
-	} while (out->residual > SOLVE_EPS && out->sweeps < SOLVE_SWEEPS);
+	} while (out->residual > CDSOLVE_EPS && out->sweeps < CDSOLVE_SWEEPS);
 	for (int i = 0; i < n; i++)
 		start[i] = CDICE_SANITY;
 	init = rank_of(t, start);
@@ -1375,13 +1375,13 @@ struct image_head {
 
 static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '4' };
 
-size_t solve_image_size(const struct solve_table *t)
+size_t cdsolve_image_size(const struct cdsolve_table *t)
 {
 	return sizeof(struct image_head) +
 	       (size_t)t->stats.states * (size_t)t->width * sizeof(double) + policy_bytes(t);
 }
 
-void solve_image_write(const struct solve_table *t, void *buf)
+void cdsolve_image_write(const struct cdsolve_table *t, void *buf)
 {
 	struct image_head h;
 
@@ -1394,9 +1394,9 @@ void solve_image_write(const struct solve_table *t, void *buf)
 	h.sweeps = t->stats.sweeps;
 	h.states = t->stats.states;
 	h.tau = t->tau;
-	h.eps = SOLVE_EPS;
+	h.eps = CDSOLVE_EPS;
 	h.residual = t->stats.residual;
-	h.cut = SOLVE_CUT;
+	h.cut = CDSOLVE_CUT;
 	h.stages = t->stats.stages;
 	h.uniform = t->uniform;
 	h.mixes = t->mixes;
@@ -1416,7 +1416,7 @@ void solve_image_write(const struct solve_table *t, void *buf)
 /* 1 when the profile read into t (pol, mix) is one: every decision an
  * option there is or MIXED, the mixed ones in key order, each with
  * probabilities on its support summing to 1. */
-static int policy_valid(const struct solve_table *t)
+static int policy_valid(const struct cdsolve_table *t)
 {
 	size_t all = (size_t)t->stats.states * (size_t)t->dec;
 	long e = 0;
@@ -1433,7 +1433,7 @@ static int policy_valid(const struct solve_table *t)
 		if (e >= t->mixes || t->mix[e].key != (int64_t)i)
 			return 0;
 		m = &t->mix[e++];
-		for (int l = 0; l < SOLVE_MAX_CULTISTS - 1; l++) {
+		for (int l = 0; l < CDSOLVE_MAX_CULTISTS - 1; l++) {
 			if (!(m->p[l] >= 0 && m->p[l] <= 1) ||
 			    (m->p[l] > 0 && (l >= count || !(m->support >> l & 1))))
 				return 0;
@@ -1445,18 +1445,18 @@ static int policy_valid(const struct solve_table *t)
 	return e == t->mixes;
 }
 
-struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per_player)
+struct cdsolve_table *cdsolve_image_read(const void *buf, size_t len, int n, int per_player)
 {
 	struct image_head h;
-	struct solve_table *t;
+	struct cdsolve_table *t;
 	size_t values, decisions = 0;
 
 	if (len < sizeof(h))
 		return NULL;
 	memcpy(&h, buf, sizeof(h));
 	if (memcmp(h.magic, image_magic, sizeof(h.magic)) != 0 || h.byteorder != 0x01020304u ||
-	    h.n != n || h.per_player != per_player || h.eps != SOLVE_EPS || h.cut != SOLVE_CUT ||
-	    h.uniform != 0 || !(h.tau > 0 && h.tau <= 2))
+	    h.n != n || h.per_player != per_player || h.eps != CDSOLVE_EPS ||
+	    h.cut != CDSOLVE_CUT || h.uniform != 0 || !(h.tau > 0 && h.tau <= 2))
 		return NULL;
 	if (!(t = table_new(n, per_player)))
 		return NULL;
@@ -1470,7 +1470,7 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 	    !(t->w = rows_alloc(rows_of(t) * (size_t)t->width * sizeof(double))) ||
 	    !(t->pol = malloc(decisions ? decisions : 1)) ||
 	    !(t->mix = malloc(h.mixes ? (size_t)h.mixes * sizeof(struct mixed) : 1))) {
-		solve_free(t);
+		cdsolve_free(t);
 		return NULL;
 	}
 	memcpy(t->w, (const char *)buf + sizeof(h), values * sizeof(double));
@@ -1487,7 +1487,7 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 		t->pol = NULL;
 		t->mix = NULL;
 	} else if (!policy_valid(t)) {
-		solve_free(t);
+		cdsolve_free(t);
 		return NULL;
 	}
 	set_ends(t, t->w, t->width, 0);
@@ -1498,14 +1498,14 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 		for (int k = 0; k <= n; k++) {
 			double v = t->w[i + (size_t)k];
 			if (!(v >= 0 && v <= 1)) {
-				solve_free(t);
+				cdsolve_free(t);
 				return NULL;
 			}
 			sum += v;
 		}
 		if (!(fabs(sum - 1) < 1e-6 || (sum == 0 && t->w[i + (size_t)n + 1] == 0)) ||
 		    !(t->w[i + (size_t)n + 1] >= 0) || !isfinite(t->w[i + (size_t)n + 1])) {
-			solve_free(t);
+			cdsolve_free(t);
 			return NULL;
 		}
 	}
@@ -1520,7 +1520,7 @@ struct solve_table *solve_image_read(const void *buf, size_t len, int n, int per
 	return t;
 }
 
-void solve_free(struct solve_table *t)
+void cdsolve_free(struct cdsolve_table *t)
 {
 	if (!t)
 		return;
@@ -1530,12 +1530,12 @@ void solve_free(struct solve_table *t)
 	free(t);
 }
 
-const struct solve_stats *solve_stats(const struct solve_table *t)
+const struct cdsolve_stats *cdsolve_stats(const struct cdsolve_table *t)
 {
 	return &t->stats;
 }
 
-int solve_fits(const struct solve_table *t, const struct cdice *g)
+int cdsolve_fits(const struct cdsolve_table *t, const struct cdice *g)
 {
 	return t && t->n == g->n && t->per_player == g->per_player;
 }
@@ -1544,14 +1544,14 @@ int solve_fits(const struct solve_table *t, const struct cdice *g)
 
 /* The profile's probabilities at g's choice node among the count options
  * opt[] (seats for a victim, faces for an Eye) worth x[] to the chooser. */
-static void profile_at(const struct solve_table *t, const struct cdice *g, const int *opt,
+static void profile_at(const struct cdsolve_table *t, const struct cdice *g, const int *opt,
                        const double *x, int count, double *p)
 {
 	int n = t->n, ids[GAME_MAX_OPTIONS], d;
 	int slot = (g->victim - g->caster + n) % n - 1;
 
 	if (t->uniform) {
-		solve_choice(0, x, count, p);
+		cdsolve_choice(0, x, count, p);
 		return;
 	}
 	if (g->phase == CDICE_VICTIM) {
@@ -1568,7 +1568,7 @@ static void profile_at(const struct solve_table *t, const struct cdice *g, const
 
 /* Values (width) of any position g, looking ahead to the end of the turn:
  * chance nodes average, Eye choices follow the profile. */
-static void node_value(const struct solve_table *t, const struct cdice *g, double *out)
+static void node_value(const struct cdsolve_table *t, const struct cdice *g, double *out)
 {
 	int n = t->n;
 
@@ -1621,33 +1621,33 @@ static void node_value(const struct solve_table *t, const struct cdice *g, doubl
 	}
 }
 
-void solve_value(const struct solve_table *t, const struct cdice *g, double *out)
+void cdsolve_value(const struct cdsolve_table *t, const struct cdice *g, double *out)
 {
 	double v[WIDTH_MAX];
 
-	assert(solve_fits(t, g));
+	assert(cdsolve_fits(t, g));
 	node_value(t, g, v);
 	memcpy(out, v, sizeof(double) * (size_t)(t->n + 1));
 }
 
-double solve_length(const struct solve_table *t, const struct cdice *g)
+double cdsolve_length(const struct cdsolve_table *t, const struct cdice *g)
 {
 	double v[WIDTH_MAX];
 
-	assert(solve_fits(t, g) && (g->phase == CDICE_VICTIM || g->phase == CDICE_OVER));
+	assert(cdsolve_fits(t, g) && (g->phase == CDICE_VICTIM || g->phase == CDICE_OVER));
 	if (g->phase == CDICE_OVER)
 		return 0;
 	node_value(t, g, v);
 	return v[t->n + 1];
 }
 
-int solve_options(const struct solve_table *t, const struct cdice *g, const struct game_step *step,
-                  double *out, double *prob)
+int cdsolve_options(const struct cdsolve_table *t, const struct cdice *g,
+                    const struct game_step *step, double *out, double *prob)
 {
 	double v[GAME_MAX_OPTIONS][WIDTH_MAX], x[GAME_MAX_OPTIONS] = { 0 }, p[GAME_MAX_OPTIONS];
 	int n = t->n, best = 0;
 
-	assert(solve_fits(t, g));
+	assert(cdsolve_fits(t, g));
 	if (step->node != GAME_NODE_CHOICE)
 		return -1;
 	for (int k = 0; k < step->count; k++) {
@@ -1659,7 +1659,7 @@ int solve_options(const struct solve_table *t, const struct cdice *g, const stru
 		if (c.phase == CDICE_VICTIM || c.phase == CDICE_OVER)
 			v[k][n + 1] += 1;
 		x[k] = owner_value(t, v[k], step->seat);
-		if (x[k] > x[best] + SOLVE_TIE)
+		if (x[k] > x[best] + CDSOLVE_TIE)
 			best = k;
 		if (out)
 			for (int i = 0; i <= n; i++)
@@ -1671,13 +1671,13 @@ int solve_options(const struct solve_table *t, const struct cdice *g, const stru
 	return best;
 }
 
-int solve_pick(const struct solve_table *t, const struct cdice *g, const struct game_step *step,
-               struct rng *rng)
+int cdsolve_pick(const struct cdsolve_table *t, const struct cdice *g, const struct game_step *step,
+                 struct rng *rng)
 {
 	double p[GAME_MAX_OPTIONS], u, acc = 0;
 	int k;
 
-	if (solve_options(t, g, step, NULL, p) < 0)
+	if (cdsolve_options(t, g, step, NULL, p) < 0)
 		return -1;
 	/* one draw a choice, pure or not, 53 bits in [0, 1) */
 	u = (double)(rng_next(rng) >> 11) * 0x1p-53;

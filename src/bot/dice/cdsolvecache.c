@@ -1,4 +1,4 @@
-#include "rlyeh/solvecache.h"
+#include "rlyeh/cdsolvecache.h"
 #include "rlyeh/store.h"
 
 #include <pthread.h>
@@ -14,16 +14,16 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* [n][per_player]; tables live until the process exits. */
-static _Atomic(struct solve_table *) tables[SOLVE_MAX_CULTISTS + 1][4];
-static int background;                          /* under lock */
-static int building[SOLVE_MAX_CULTISTS + 1][4]; /* under lock: a thread builds it */
-static char cache_dir[DIR_MAX];                 /* under lock; "" none */
+static _Atomic(struct cdsolve_table *) tables[CDSOLVE_MAX_CULTISTS + 1][4];
+static int background;                            /* under lock */
+static int building[CDSOLVE_MAX_CULTISTS + 1][4]; /* under lock: a thread builds it */
+static char cache_dir[DIR_MAX];                   /* under lock; "" none */
 
 /* The table kept at path for (n, per_player), or NULL. */
-static struct solve_table *load(const char *path, int n, int per_player)
+static struct cdsolve_table *load(const char *path, int n, int per_player)
 {
 	FILE *f = fopen(path, "rb");
-	struct solve_table *t = NULL;
+	struct cdsolve_table *t = NULL;
 	char *buf = NULL;
 	long len;
 
@@ -32,7 +32,7 @@ static struct solve_table *load(const char *path, int n, int per_player)
 	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && len <= IMAGE_MAX &&
 	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len)) &&
 	    fread(buf, 1, (size_t)len, f) == (size_t)len)
-		t = solve_image_read(buf, (size_t)len, n, per_player);
+		t = cdsolve_image_read(buf, (size_t)len, n, per_player);
 	free(buf);
 	fclose(f);
 	return t;
@@ -40,16 +40,16 @@ static struct solve_table *load(const char *path, int n, int per_player)
 
 /* Writes t to path through a temporary file and a rename, so that a reader
  * never sees half a table; failures leave no file (the cache is optional). */
-static void save(const struct solve_table *t, const char *path)
+static void save(const struct cdsolve_table *t, const char *path)
 {
-	size_t len = solve_image_size(t);
+	size_t len = cdsolve_image_size(t);
 	char *buf = malloc(len), tmp[DIR_MAX + 64];
 	FILE *f;
 	int ok;
 
 	if (!buf)
 		return;
-	solve_image_write(t, buf);
+	cdsolve_image_write(t, buf);
 	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
 	f = fopen(tmp, "wb");
 	ok = f && fwrite(buf, 1, len, f) == len && fflush(f) == 0 && fsync(fileno(f)) == 0;
@@ -61,7 +61,7 @@ static void save(const struct solve_table *t, const char *path)
 }
 
 /* The table kept in dir for (n, per_player), or NULL (dir "": none). */
-static struct solve_table *load_kept(int n, int per_player, const char *dir)
+static struct cdsolve_table *load_kept(int n, int per_player, const char *dir)
 {
 	char path[DIR_MAX + 32];
 
@@ -73,14 +73,14 @@ static struct solve_table *load_kept(int n, int per_player, const char *dir)
 
 /* Loads the table from dir when it is there, else builds it and keeps it
  * there. dir "" keeps nothing on disk. */
-static struct solve_table *load_or_build(int n, int per_player, const char *dir)
+static struct cdsolve_table *load_or_build(int n, int per_player, const char *dir)
 {
 	char path[DIR_MAX + 32];
-	struct solve_table *t = load_kept(n, per_player, dir);
+	struct cdsolve_table *t = load_kept(n, per_player, dir);
 
 	if (t)
 		return t;
-	t = solve_build(n, per_player, SOLVE_PERFECT);
+	t = cdsolve_build(n, per_player, CDSOLVE_PERFECT);
 	if (t && dir[0]) {
 		snprintf(path, sizeof(path), "%s/solve-%d-%d.bin", dir, n, per_player);
 		save(t, path);
@@ -96,13 +96,13 @@ struct build_job {
 static void *build_main(void *arg)
 {
 	struct build_job job = *(struct build_job *)arg;
-	struct solve_table *t;
+	struct cdsolve_table *t;
 
 	free(arg);
 	t = load_or_build(job.n, job.per_player, job.dir);
 	pthread_mutex_lock(&lock);
 	atomic_store_explicit(&tables[job.n][job.per_player], t, memory_order_release);
-	/* after a failure (memory), the next solvecache_get tries again */
+	/* after a failure (memory), the next cdsolvecache_get tries again */
 	building[job.n][job.per_player] = 0;
 	pthread_mutex_unlock(&lock);
 	return NULL;
@@ -138,11 +138,11 @@ static void start_build(int n, int per_player)
 	pthread_attr_destroy(&attr);
 }
 
-const struct solve_table *solvecache_get(int n, int per_player)
+const struct cdsolve_table *cdsolvecache_get(int n, int per_player)
 {
-	struct solve_table *t;
+	struct cdsolve_table *t;
 
-	if (n < CDICE_MIN || n > SOLVE_MAX_CULTISTS || per_player < 0 || per_player > 3)
+	if (n < CDICE_MIN || n > CDSOLVE_MAX_CULTISTS || per_player < 0 || per_player > 3)
 		return NULL;
 	t = atomic_load_explicit(&tables[n][per_player], memory_order_acquire);
 	if (t)
@@ -152,7 +152,7 @@ const struct solve_table *solvecache_get(int n, int per_player)
 	if (!t && !building[n][per_player]) {
 		/* A kept table is read at once (8.6 MB, milliseconds); a small
 		 * one is solved at once; only a large one goes to a thread. */
-		if (background && n > SOLVECACHE_AT_ONCE_MAX &&
+		if (background && n > CDSOLVECACHE_AT_ONCE_MAX &&
 		    !(t = load_kept(n, per_player, cache_dir)))
 			start_build(n, per_player);
 		else if (!t)
@@ -163,11 +163,11 @@ const struct solve_table *solvecache_get(int n, int per_player)
 	return t;
 }
 
-int solvecache_pending(int n, int per_player)
+int cdsolvecache_pending(int n, int per_player)
 {
 	int pending;
 
-	if (n < CDICE_MIN || n > SOLVE_MAX_CULTISTS || per_player < 0 || per_player > 3)
+	if (n < CDICE_MIN || n > CDSOLVE_MAX_CULTISTS || per_player < 0 || per_player > 3)
 		return 0;
 	pthread_mutex_lock(&lock);
 	pending = building[n][per_player];
@@ -175,12 +175,12 @@ int solvecache_pending(int n, int per_player)
 	return pending;
 }
 
-void solvecache_clear(void)
+void cdsolvecache_clear(void)
 {
 	pthread_mutex_lock(&lock);
-	for (int n = 0; n <= SOLVE_MAX_CULTISTS; n++)
+	for (int n = 0; n <= CDSOLVE_MAX_CULTISTS; n++)
 		for (int p = 0; p < 4; p++) {
-			solve_free(atomic_load_explicit(&tables[n][p], memory_order_relaxed));
+			cdsolve_free(atomic_load_explicit(&tables[n][p], memory_order_relaxed));
 			atomic_store_explicit(&tables[n][p], NULL, memory_order_relaxed);
 			building[n][p] = 0;
 		}
@@ -188,7 +188,7 @@ void solvecache_clear(void)
 	pthread_mutex_unlock(&lock);
 }
 
-void solvecache_set_dir(const char *dir)
+void cdsolvecache_set_dir(const char *dir)
 {
 	pthread_mutex_lock(&lock);
 	if (!dir || strlen(dir) >= sizeof(cache_dir))
@@ -198,22 +198,22 @@ void solvecache_set_dir(const char *dir)
 	pthread_mutex_unlock(&lock);
 }
 
-void solvecache_beside(const char *database)
+void cdsolvecache_beside(const char *database)
 {
 	char dir[DIR_MAX];
 
 	if (store_folder(database, dir, sizeof(dir)) == 0)
-		solvecache_set_dir(dir);
+		cdsolvecache_set_dir(dir);
 }
 
-void solvecache_background(void)
+void cdsolvecache_background(void)
 {
 	pthread_mutex_lock(&lock);
 	background = 1;
 	pthread_mutex_unlock(&lock);
 }
 
-void solvecache_install(void)
+void cdsolvecache_install(void)
 {
-	solve_set_provider(solvecache_get);
+	cdsolve_set_provider(cdsolvecache_get);
 }
