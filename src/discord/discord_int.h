@@ -57,6 +57,7 @@
 #define GATHER_US       20000 /* time spent gathering readable interactions into a batch */
 #define SNOWFLAKE_MAX   DISCORD_SNOWFLAKE_MAX /* 64-bit integers: 20 digits at most */
 
+_Static_assert(PENDING_SLOTS <= 65536, "a slot is a uint16_t in pend_free");
 _Static_assert(MSG_PROMPT_TEXT <= CMD_ARG_MAX - 1, "a prompt's text is one command argument");
 /* ---- the daemon ---- */
 
@@ -174,7 +175,14 @@ struct app {
 	int seen_n;
 	struct chan **chans; /* hash buckets */
 	size_t nchans, nbuckets;
+	/* Requests in flight, found by tag: a tag is a sequence number times
+	 * PENDING_SLOTS plus its slot. Slots are reused newest freed first, so
+	 * that the pages touched follow the requests in flight at most rather
+	 * than the whole table (calloc'd: the rest stays unmapped). */
 	struct pending pend[PENDING_SLOTS];
+	uint16_t pend_free[PENDING_SLOTS]; /* freed slots, newest on top */
+	int npend_free;
+	int pend_used; /* slots ever used: pend[pend_used..] are untouched */
 	struct metrics metrics;
 	int64_t arrived_us; /* the interaction being handled */
 	struct held *batch; /* interactions handled, replies held until the commit */

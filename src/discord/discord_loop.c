@@ -224,6 +224,23 @@ static struct rest_file *copy_files(const struct rest_file *files, int n)
 	return out;
 }
 
+/* A new tag and its slot (tag % PENDING_SLOTS): the slot freed last, else
+ * one never used, else (every slot in flight) the slot of the sequence
+ * number, whose request's answer is then ignored. */
+static uint64_t pending_tag(struct app *a)
+{
+	uint64_t seq = ++a->next_tag;
+	size_t slot;
+
+	if (a->npend_free)
+		slot = a->pend_free[--a->npend_free];
+	else if (a->pend_used < PENDING_SLOTS)
+		slot = (size_t)a->pend_used++;
+	else
+		slot = seq % PENDING_SLOTS;
+	return seq * PENDING_SLOTS + slot;
+}
+
 /* Submits a request with files[0..nfiles-1] (none: a JSON body as before)
  * for purpose pu; the body, the files and pu's strings are borrowed. A
  * follow-up made while its interaction's callback is still unanswered is
@@ -270,7 +287,7 @@ static void submit_files(struct app *a, int method, const char *path, const char
 		}
 		return;
 	}
-	rq.tag = ++a->next_tag;
+	rq.tag = pending_tag(a);
 	p = &a->pend[rq.tag % PENDING_SLOTS];
 	discord_loop_release_later(p);
 	free(p->token);
@@ -1021,6 +1038,7 @@ static void on_response(struct app *a, struct rest_response *resp)
 	p->tag = 0;
 	free(p->token);
 	p->token = NULL;
+	a->pend_free[a->npend_free++] = (uint16_t)(resp->tag % PENDING_SLOTS);
 	rest_response_free(resp);
 }
 
