@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "rlyeh/store.h"
+#include "store_int.h"
 #include "store_pg.h"
 #include "store_sqlite.h"
 
@@ -579,4 +580,57 @@ void store_fail_after(struct store *st, int writes)
 		store_pg_fail_after(st->pg, writes);
 	else
 		store_sqlite_fail_after(st->lite, writes);
+}
+
+size_t store_utf8_cut(const char *s, size_t n, size_t max)
+{
+	if (n <= max)
+		return n;
+	n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+int64_t store_rating_bucket(double ordinal)
+{
+	double x = ordinal * STORE_BUCKETS_PER_POINT;
+	int64_t b;
+
+	if (!(x > -1e15)) /* also NaN */
+		return -1000000000000000LL;
+	if (x > 1e15)
+		return 1000000000000000LL;
+	b = (int64_t)x;
+	return (double)b > x ? b - 1 : b;
+}
+
+int store_rating_games(int games)
+{
+	return games < STORE_GAMES_CAP ? games : STORE_GAMES_CAP;
+}
+
+/* 1 when rows a and b (of periods pa and pb) count in the same
+ * rating_counts row. */
+static int same_count(const struct store_period *pa, const struct store_rating *a,
+                      const struct store_period *pb, const struct store_rating *b)
+{
+	return pa->span == pb->span && pa->starts == pb->starts &&
+	       strcmp(pa->game, pb->game) == 0 && strcmp(pa->scope, pb->scope) == 0 &&
+	       store_rating_bucket(a->ordinal) == store_rating_bucket(b->ordinal) &&
+	       store_rating_games(a->games) == store_rating_games(b->games);
+}
+
+int store_ratings_olds(const struct store_rating_write *w, int n)
+{
+	int olds = 0;
+
+	for (int i = 0; i < n; i++) {
+		int first = w[i].had;
+		for (int j = 0; j < i && first; j++)
+			if (w[j].had && same_count(&w[i].p, &w[i].old, &w[j].p, &w[j].old))
+				first = 0;
+		olds += first;
+	}
+	return olds;
 }

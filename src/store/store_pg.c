@@ -25,6 +25,7 @@
 #include "rlyeh/store.h"
 #include "store_pg.h"
 
+#include "store_int.h"
 #include "store_pg_int.h"
 
 #define RATING_COLS  "player, name, name_key, mu, sigma, ordinal, games, wins, cthulhu"
@@ -347,23 +348,11 @@ int64_t store_pg_u64_to_db(uint64_t v)
 	return -(int64_t)(UINT64_MAX - v) - 1;
 }
 
-/* The length of the longest prefix of s[0..n) that fits in max bytes
- * without splitting a UTF-8 sequence. */
-static size_t utf8_cut(const char *s, size_t n, size_t max)
-{
-	if (n <= max)
-		return n;
-	n = max;
-	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
-	return n;
-}
-
 /* Copies n bytes of src into dst of `size` bytes, cut at a UTF-8 boundary
  * when too long; dst is always terminated. */
 static void copy_text(char *dst, size_t size, const char *src, size_t n)
 {
-	n = utf8_cut(src, n, size - 1);
+	n = store_utf8_cut(src, n, size - 1);
 	memcpy(dst, src, n);
 	dst[n] = '\0';
 }
@@ -397,7 +386,7 @@ int store_pg_p_id(struct store_pg *st, struct params *ps, int i, const char *v, 
 int store_pg_p_cut(struct store_pg *st, struct params *ps, int i, const char *v, size_t len,
                    size_t size)
 {
-	size_t n = utf8_cut(v, len, size - 1);
+	size_t n = store_utf8_cut(v, len, size - 1);
 
 	store_pg_p_use(ps, i);
 	if (ps->used + n + 1 > sizeof(ps->pool)) {

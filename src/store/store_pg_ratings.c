@@ -10,11 +10,8 @@
 #include "rlyeh/store.h"
 #include "store_pg.h"
 
+#include "store_int.h"
 #include "store_pg_int.h"
-
-/* rating_counts: ordinals in buckets of 1/4, games from 16 on counted as 16. */
-#define BUCKETS_PER_POINT 4.0
-#define GAMES_CAP         16
 
 int store_pg_ratings_pending(struct store_pg *st)
 {
@@ -157,21 +154,6 @@ static int p_period(struct store_pg *st, struct params *ps, const struct store_p
 	return 0;
 }
 
-/* The rating_counts bucket of an ordinal: floor(4 ordinal), as in the
- * SQLite backend, so that both count the same. */
-static int64_t bucket_of(double ordinal)
-{
-	double x = ordinal * BUCKETS_PER_POINT;
-	int64_t b;
-
-	if (!(x > -1e15)) /* also NaN */
-		return -1000000000000000LL;
-	if (x > 1e15)
-		return 1000000000000000LL;
-	b = (int64_t)x;
-	return (double)b > x ? b - 1 : b;
-}
-
 /* Adds delta (1 or -1) to the count of r's bucket and games in period p. */
 static int count_add(struct store_pg *st, const struct store_period *p,
                      const struct store_rating *r, int delta)
@@ -181,8 +163,8 @@ static int count_add(struct store_pg *st, const struct store_period *p,
 
 	if (p_period(st, &ps, p))
 		return -1;
-	store_pg_p_i64(&ps, 5, bucket_of(r->ordinal));
-	store_pg_p_i64(&ps, 6, r->games < GAMES_CAP ? r->games : GAMES_CAP);
+	store_pg_p_i64(&ps, 5, store_rating_bucket(r->ordinal));
+	store_pg_p_i64(&ps, 6, store_rating_games(r->games));
 	if (delta > 0)
 		store_pg_p_i64(&ps, 7, delta);
 	if (store_pg_run(st, delta > 0 ? ST_RATING_COUNT : ST_RATING_UNCOUNT, &ps, "count rating",
@@ -310,18 +292,6 @@ int store_pg_rating_put(struct store_pg *st, const struct store_period *p,
 	if (!old && rating_upsert(st, p, r))
 		return -1;
 	return count_add(st, p, r, 1);
-}
-
-/* The length of the longest prefix of s[0..n) that fits in max bytes
- * without splitting a UTF-8 sequence (store_pg.c's own, for the names). */
-static size_t utf8_cut(const char *s, size_t n, size_t max)
-{
-	if (n <= max)
-		return n;
-	n = max;
-	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
-	return n;
 }
 
 /* Array parameters of a game's end: cols[c] is column c as an array
@@ -452,8 +422,8 @@ static int arr_count(struct store_pg *st, struct arrays *a, const struct store_p
 {
 	if (arr_key(st, a, 0, p, NULL))
 		return -1;
-	arr_i64(a, 4, bucket_of(r->ordinal));
-	arr_i64(a, 5, r->games < GAMES_CAP ? r->games : GAMES_CAP);
+	arr_i64(a, 4, store_rating_bucket(r->ordinal));
+	arr_i64(a, 5, store_rating_games(r->games));
 	return 0;
 }
 
@@ -494,18 +464,6 @@ int store_pg_ratings_read(struct store_pg *st, struct store_rating_write *w, int
 	return rc;
 }
 
-/* 1 when the counts of a and b (rows of periods pa and pb) are the same
- * rating_counts row. */
-static int same_count(const struct store_period *pa, const struct store_rating *a,
-                      const struct store_period *pb, const struct store_rating *b)
-{
-	return pa->span == pb->span && pa->starts == pb->starts &&
-	       strcmp(pa->game, pb->game) == 0 && strcmp(pa->scope, pb->scope) == 0 &&
-	       bucket_of(a->ordinal) == bucket_of(b->ordinal) &&
-	       (a->games < GAMES_CAP ? a->games : GAMES_CAP) ==
-	           (b->games < GAMES_CAP ? b->games : GAMES_CAP);
-}
-
 /* The rows of a game's end, as store_pg_ratings_write says, but the
  * names changed; a holds no columns on entry and is cleared by the
  * caller. */
@@ -514,10 +472,9 @@ static int ratings_write(struct store_pg *st, const struct store_rating_write *w
 {
 	struct params ps = { 0 };
 	long changed = 0;
-	int olds = 0;
+	int olds = store_ratings_olds(w, n);
 
 	for (int i = 0; i < n; i++) {
-		int first = w[i].had;
 		if (!w[i].had)
 			continue;
 		if (strcmp(w[i].old.player, w[i].r.player) != 0) {
@@ -525,10 +482,6 @@ static int ratings_write(struct store_pg *st, const struct store_rating_write *w
 			                 w[i].old.player);
 			return -1;
 		}
-		for (int j = 0; j < i && first; j++)
-			if (w[j].had && same_count(&w[i].p, &w[i].old, &w[j].p, &w[j].old))
-				first = 0;
-		olds += first;
 		if (arr_count(st, a, &w[i].p, &w[i].old))
 			return -1;
 	}
@@ -549,10 +502,11 @@ static int ratings_write(struct store_pg *st, const struct store_rating_write *w
 		if (arr_key(st, a, 0, &w[i].p, r->player))
 			return -1;
 		arr_add(a, 5, r->name,
-		        utf8_cut(r->name, strnlen(r->name, sizeof(r->name)), sizeof(r->name) - 1));
+		        store_utf8_cut(r->name, strnlen(r->name, sizeof(r->name)),
+		                       sizeof(r->name) - 1));
 		arr_add(a, 6, r->name_key,
-		        utf8_cut(r->name_key, strnlen(r->name_key, sizeof(r->name_key)),
-		                 sizeof(r->name_key) - 1));
+		        store_utf8_cut(r->name_key, strnlen(r->name_key, sizeof(r->name_key)),
+		                       sizeof(r->name_key) - 1));
 		arr_dbl(a, 7, r->mu);
 		arr_dbl(a, 8, r->sigma);
 		arr_dbl(a, 9, r->ordinal);
@@ -624,7 +578,7 @@ int store_pg_ratings_named(struct store_pg *st, const struct store_period *p, in
 int store_pg_rating_rank(struct store_pg *st, const struct store_period *p, int min_games,
                          const struct store_rating *r, int *above)
 {
-	int buckets = min_games <= GAMES_CAP;
+	int buckets = min_games <= STORE_GAMES_CAP;
 	struct params ps = { 0 };
 	int64_t n;
 
@@ -635,9 +589,9 @@ int store_pg_rating_rank(struct store_pg *st, const struct store_period *p, int 
 	store_pg_p_dbl(&ps, 6, r->ordinal);
 	store_pg_p_i64(&ps, 7, r->games);
 	if (buckets) {
-		int64_t b = bucket_of(r->ordinal);
+		int64_t b = store_rating_bucket(r->ordinal);
 		store_pg_p_i64(&ps, 9, b);
-		store_pg_p_dbl(&ps, 10, (double)(b + 1) / BUCKETS_PER_POINT);
+		store_pg_p_dbl(&ps, 10, (double)(b + 1) / STORE_BUCKETS_PER_POINT);
 	}
 	if (store_pg_one_i64(st, buckets ? ST_RATING_RANK_BUCKETS : ST_RATING_RANK, &ps,
 	                     "count ratings", &n))

@@ -37,6 +37,7 @@
 #include "rlyeh/store.h"
 #include "store_sqlite.h"
 
+#include "store_int.h"
 #include "store_sqlite_int.h"
 
 #define RATING_COLS  "player, name, name_key, mu, sigma, ordinal, games, wins, cthulhu"
@@ -283,23 +284,11 @@ int64_t store_sqlite_u64_to_db(uint64_t v)
 	return -(int64_t)(UINT64_MAX - v) - 1;
 }
 
-/* The length of the longest prefix of s[0..n) that fits in max bytes
- * without splitting a UTF-8 sequence. */
-static size_t utf8_cut(const char *s, size_t n, size_t max)
-{
-	if (n <= max)
-		return n;
-	n = max;
-	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
-	return n;
-}
-
 /* Copies n bytes of src into dst of `size` bytes, cut at a UTF-8 boundary
  * when too long; dst is always terminated. */
 static void copy_text(char *dst, size_t size, const char *src, size_t n)
 {
-	n = utf8_cut(src, n, size - 1);
+	n = store_utf8_cut(src, n, size - 1);
 	memcpy(dst, src, n);
 	dst[n] = '\0';
 }
@@ -322,15 +311,11 @@ void store_sqlite_stmt_done(sqlite3_stmt *s)
 	sqlite3_clear_bindings(s);
 }
 
-/* Runs a statement that returns no rows, then resets it. A write fails
- * without running while fault injection says so. 0, or -1 with the error
- * set ("<what>: ..."); the transaction, if any, is left as SQLite left it. */
-int store_sqlite_run(struct store_sqlite *st, enum stmt_id id, const char *what)
+int store_sqlite_step(struct store_sqlite *st, sqlite3_stmt *s, int write, const char *what)
 {
-	sqlite3_stmt *s = st->stmt[id];
 	int rc;
 
-	if (stmt_defs[id].write && st->fail_after == 0) {
+	if (write && st->fail_after == 0) {
 		store_sqlite_set_err(st, "%s: disk full (injected)", what);
 		store_sqlite_stmt_done(s);
 		return -1;
@@ -342,9 +327,14 @@ int store_sqlite_run(struct store_sqlite *st, enum stmt_id id, const char *what)
 		return -1;
 	}
 	store_sqlite_stmt_done(s);
-	if (stmt_defs[id].write && st->fail_after > 0)
+	if (write && st->fail_after > 0)
 		st->fail_after--;
 	return 0;
+}
+
+int store_sqlite_run(struct store_sqlite *st, enum stmt_id id, const char *what)
+{
+	return store_sqlite_step(st, st->stmt[id], stmt_defs[id].write, what);
 }
 
 /* Prepares and runs a statement without parameters. */
@@ -378,7 +368,7 @@ int store_sqlite_bind_id(struct store_sqlite *st, sqlite3_stmt *s, int col, cons
 int store_sqlite_bind_cut(struct store_sqlite *st, sqlite3_stmt *s, int col, const char *v,
                           size_t len, size_t size, const char *what)
 {
-	size_t n = utf8_cut(v, len, size - 1);
+	size_t n = store_utf8_cut(v, len, size - 1);
 
 	if (sqlite3_bind_text(s, col, v, (int)n, SQLITE_STATIC)) {
 		store_sqlite_set_db_err(st, what);

@@ -171,9 +171,13 @@ sqlite3_stmt *store_sqlite_stmt_get(struct store_sqlite *st, enum stmt_id id);
 /* Resets s and clears its bindings, ready for its next use. */
 void store_sqlite_stmt_done(sqlite3_stmt *s);
 
-/* Runs a statement that returns no rows, then resets it. A write fails
- * without running while fault injection says so. 0, or -1 with the error
- * set ("<what>: ..."); the transaction, if any, is left as SQLite left it. */
+/* Steps s, a statement that returns no rows, then resets it. A write
+ * (write set) fails without running while fault injection says so. 0, or
+ * -1 with the error set ("<what>: ..."); the transaction, if any, is left
+ * as SQLite left it. */
+int store_sqlite_step(struct store_sqlite *st, sqlite3_stmt *s, int write, const char *what);
+
+/* store_sqlite_step of the kept statement id. */
 int store_sqlite_run(struct store_sqlite *st, enum stmt_id id, const char *what);
 
 /* Prepares and runs a statement without parameters. */

@@ -16,11 +16,8 @@
 #include "rlyeh/store.h"
 #include "store_sqlite.h"
 
+#include "store_int.h"
 #include "store_sqlite_int.h"
-
-/* rating_counts: ordinals in buckets of 1/4, games from 16 on counted as 16. */
-#define BUCKETS_PER_POINT 4.0
-#define GAMES_CAP         16
 
 int store_sqlite_cache_bulk(struct store_sqlite *st, int on)
 {
@@ -137,35 +134,37 @@ int store_sqlite_results_rated(struct store_sqlite *st, store_result_fn fn, void
 	return r.nmembers > 0 ? fn(ctx, &r) : 0;
 }
 
-/* Binds ?1 .. ?4 of a ratings statement: the period. */
-static int bind_period(struct store_sqlite *st, sqlite3_stmt *s, const struct store_period *p)
+/* Binds the period and player of a ratings key from parameter k on. */
+static int bind_key(struct store_sqlite *st, sqlite3_stmt *s, int k, const struct store_period *p,
+                    const char *player)
 {
 	if (!p->game || !p->scope) {
 		store_sqlite_set_err(st, "ratings: no game kind or scope");
 		return -1;
 	}
-	if (store_sqlite_bind_id(st, s, 1, p->game, STORE_KIND_MAX, "game kind") ||
-	    store_sqlite_bind_id(st, s, 2, p->scope, STORE_ID_MAX, "scope"))
+	if (store_sqlite_bind_id(st, s, k, p->game, STORE_KIND_MAX, "game kind") ||
+	    store_sqlite_bind_id(st, s, k + 1, p->scope, STORE_ID_MAX, "scope"))
 		return -1;
-	sqlite3_bind_int(s, 3, p->span);
-	sqlite3_bind_int64(s, 4, p->starts);
-	return 0;
+	sqlite3_bind_int(s, k + 2, p->span);
+	sqlite3_bind_int64(s, k + 3, p->starts);
+	return player ? store_sqlite_bind_id(st, s, k + 4, player, STORE_ID_MAX, "player id") : 0;
 }
 
-/* The rating_counts bucket of an ordinal: floor(4 ordinal), exact (a
- * product by 4 is), so that bucket(x) <= b exactly when
- * x < (b + 1) / 4. */
-static int64_t bucket_of(double ordinal)
+/* Binds ?1 .. ?4 of a ratings statement: the period. */
+static int bind_period(struct store_sqlite *st, sqlite3_stmt *s, const struct store_period *p)
 {
-	double x = ordinal * BUCKETS_PER_POINT;
-	int64_t b;
+	return bind_key(st, s, 1, p, NULL);
+}
 
-	if (!(x > -1e15)) /* also NaN */
-		return -1000000000000000LL;
-	if (x > 1e15)
-		return 1000000000000000LL;
-	b = (int64_t)x;
-	return (double)b > x ? b - 1 : b;
+/* Binds the rating_counts key of r in period p from parameter k on. */
+static int bind_count(struct store_sqlite *st, sqlite3_stmt *s, int k, const struct store_period *p,
+                      const struct store_rating *r)
+{
+	if (bind_key(st, s, k, p, NULL))
+		return -1;
+	sqlite3_bind_int64(s, k + 4, store_rating_bucket(r->ordinal));
+	sqlite3_bind_int(s, k + 5, store_rating_games(r->games));
+	return 0;
 }
 
 /* Adds delta (1 or -1) to the count of r's bucket and games in period p. */
@@ -177,12 +176,10 @@ static int count_add(struct store_sqlite *st, const struct store_period *p,
 
 	if (!s)
 		return -1;
-	if (bind_period(st, s, p)) {
+	if (bind_count(st, s, 1, p, r)) {
 		store_sqlite_stmt_done(s);
 		return -1;
 	}
-	sqlite3_bind_int64(s, 5, bucket_of(r->ordinal));
-	sqlite3_bind_int(s, 6, r->games < GAMES_CAP ? r->games : GAMES_CAP);
 	if (delta > 0)
 		sqlite3_bind_int(s, 7, delta);
 	if (store_sqlite_run(st, id, "count rating"))
@@ -422,45 +419,6 @@ static sqlite3_stmt *batch_get(struct store_sqlite *st, enum batch_id id, int n)
 	return st->batch[id][n];
 }
 
-/* Steps write statement s to its end as run() does (fault injection
- * included), then resets it. */
-static int batch_run(struct store_sqlite *st, sqlite3_stmt *s, const char *what)
-{
-	int rc;
-
-	if (st->fail_after == 0) {
-		store_sqlite_set_err(st, "%s: disk full (injected)", what);
-		store_sqlite_stmt_done(s);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_DONE) {
-		store_sqlite_set_db_err(st, what);
-		store_sqlite_stmt_done(s);
-		return -1;
-	}
-	store_sqlite_stmt_done(s);
-	if (st->fail_after > 0)
-		st->fail_after--;
-	return 0;
-}
-
-/* Binds the period and player of a ratings key from parameter k on. */
-static int bind_key(struct store_sqlite *st, sqlite3_stmt *s, int k, const struct store_period *p,
-                    const char *player)
-{
-	if (!p->game || !p->scope) {
-		store_sqlite_set_err(st, "ratings: no game kind or scope");
-		return -1;
-	}
-	if (store_sqlite_bind_id(st, s, k, p->game, STORE_KIND_MAX, "game kind") ||
-	    store_sqlite_bind_id(st, s, k + 1, p->scope, STORE_ID_MAX, "scope"))
-		return -1;
-	sqlite3_bind_int(s, k + 2, p->span);
-	sqlite3_bind_int64(s, k + 3, p->starts);
-	return player ? store_sqlite_bind_id(st, s, k + 4, player, STORE_ID_MAX, "player id") : 0;
-}
-
 int store_sqlite_ratings_read(struct store_sqlite *st, struct store_rating_write *w, int n)
 {
 	sqlite3_stmt *s;
@@ -498,33 +456,10 @@ int store_sqlite_ratings_read(struct store_sqlite *st, struct store_rating_write
 	return 0;
 }
 
-/* 1 when the counts of a and b (rows of periods pa and pb) are the same
- * rating_counts row. */
-static int same_count(const struct store_period *pa, const struct store_rating *a,
-                      const struct store_period *pb, const struct store_rating *b)
-{
-	return pa->span == pb->span && pa->starts == pb->starts &&
-	       strcmp(pa->game, pb->game) == 0 && strcmp(pa->scope, pb->scope) == 0 &&
-	       bucket_of(a->ordinal) == bucket_of(b->ordinal) &&
-	       (a->games < GAMES_CAP ? a->games : GAMES_CAP) ==
-	           (b->games < GAMES_CAP ? b->games : GAMES_CAP);
-}
-
-/* Binds the rating_counts key of r in period p from parameter k on. */
-static int bind_count(struct store_sqlite *st, sqlite3_stmt *s, int k, const struct store_period *p,
-                      const struct store_rating *r)
-{
-	if (bind_key(st, s, k, p, NULL))
-		return -1;
-	sqlite3_bind_int64(s, k + 4, bucket_of(r->ordinal));
-	sqlite3_bind_int(s, k + 5, r->games < GAMES_CAP ? r->games : GAMES_CAP);
-	return 0;
-}
-
 int store_sqlite_ratings_write(struct store_sqlite *st, const struct store_rating_write *w, int n)
 {
 	sqlite3_stmt *s;
-	int olds = 0;
+	int olds;
 
 	if (n == 0)
 		return 0;
@@ -538,20 +473,16 @@ int store_sqlite_ratings_write(struct store_sqlite *st, const struct store_ratin
 	if (!(s = batch_get(st, BATCH_UNCOUNT, n)))
 		return -1;
 	for (int i = 0; i < n; i++) {
-		int first = w[i].had;
 		if (!w[i].had)
 			continue; /* its parameters stay NULL */
-		for (int j = 0; j < i && first; j++)
-			if (w[j].had && same_count(&w[i].p, &w[i].old, &w[j].p, &w[j].old))
-				first = 0;
-		olds += first;
 		if (bind_count(st, s, 6 * i + 1, &w[i].p, &w[i].old)) {
 			store_sqlite_stmt_done(s);
 			return -1;
 		}
 	}
+	olds = store_ratings_olds(w, n);
 	if (olds) {
-		if (batch_run(st, s, "count ratings"))
+		if (store_sqlite_step(st, s, 1, "count ratings"))
 			return -1;
 		if (sqlite3_changes(st->db) != olds) {
 			store_sqlite_set_err(st, "count ratings: %d of %d counts found",
@@ -582,7 +513,7 @@ int store_sqlite_ratings_write(struct store_sqlite *st, const struct store_ratin
 		sqlite3_bind_int(s, k + 11, r->wins);
 		sqlite3_bind_int(s, k + 12, r->cthulhu);
 	}
-	if (batch_run(st, s, "put ratings"))
+	if (store_sqlite_step(st, s, 1, "put ratings"))
 		return -1;
 	for (int i = 0; i < n; i++)
 		if (w[i].had &&
@@ -597,7 +528,7 @@ int store_sqlite_ratings_write(struct store_sqlite *st, const struct store_ratin
 			store_sqlite_stmt_done(s);
 			return -1;
 		}
-	return batch_run(st, s, "count ratings");
+	return store_sqlite_step(st, s, 1, "count ratings");
 }
 
 int store_sqlite_ratings_top(struct store_sqlite *st, const struct store_period *p, int min_games,
@@ -643,7 +574,7 @@ int store_sqlite_ratings_named(struct store_sqlite *st, const struct store_perio
 int store_sqlite_rating_rank(struct store_sqlite *st, const struct store_period *p, int min_games,
                              const struct store_rating *r, int *above)
 {
-	int buckets = min_games <= GAMES_CAP;
+	int buckets = min_games <= STORE_GAMES_CAP;
 	sqlite3_stmt *s =
 	    store_sqlite_stmt_get(st, buckets ? ST_RATING_RANK_BUCKETS : ST_RATING_RANK);
 
@@ -658,9 +589,9 @@ int store_sqlite_rating_rank(struct store_sqlite *st, const struct store_period 
 	sqlite3_bind_double(s, 6, r->ordinal);
 	sqlite3_bind_int(s, 7, r->games);
 	if (buckets) {
-		int64_t b = bucket_of(r->ordinal);
+		int64_t b = store_rating_bucket(r->ordinal);
 		sqlite3_bind_int64(s, 9, b);
-		sqlite3_bind_double(s, 10, (double)(b + 1) / BUCKETS_PER_POINT);
+		sqlite3_bind_double(s, 10, (double)(b + 1) / STORE_BUCKETS_PER_POINT);
 	}
 	return count_of(st, s, above);
 }
