@@ -146,9 +146,8 @@ char *discord_autocomplete_json(const struct discord_req *r, const char *game);
  * is short. */
 char *discord_response_json(int type, const struct msg *const *m, int n, int flags);
 
-/* The id of the message a response's body tells of, read without parsing
- * the rest of it: a message object's "id" (a follow-up, a channel post), or
- * for an interaction callback with ?with_response=true its
+/* The id of the message a response's body tells of: a message object's "id" (a follow-up, a channel
+ * post), or for an interaction callback with ?with_response=true its
  * interaction.response_message_id, else resource.message.id. Copied to id
  * (DISCORD_SNOWFLAKE_MAX bytes); "" when body (may be NULL) tells none. */
 #define DISCORD_SNOWFLAKE_MAX 21

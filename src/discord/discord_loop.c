@@ -860,109 +860,19 @@ void discord_loop_reload(struct app *a)
 	sd_notify(0, "READY=1");
 }
 
-/* ---- the id in a response's body, read without parsing the rest ---- */
-
-static const char *json_ws(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	return p;
-}
-
-/* Past the JSON string whose opening quote is at p; NULL when unended. */
-static const char *json_skip_string(const char *p)
-{
-	for (p++; *p && *p != '"'; p++)
-		if (*p == '\\' && !*++p)
-			return NULL;
-	return *p ? p + 1 : NULL;
-}
-
-/* Past the JSON value at p (leading space skipped); NULL when malformed. */
-static const char *json_skip_value(const char *p)
-{
-	int depth = 0;
-
-	p = json_ws(p);
-	if (*p == '"')
-		return json_skip_string(p);
-	if (*p != '{' && *p != '[') {
-		while (*p && *p != ',' && *p != '}' && *p != ']')
-			p++;
-		return p;
-	}
-	while (*p) {
-		if (*p == '"') {
-			if (!(p = json_skip_string(p)))
-				return NULL;
-			continue;
-		}
-		if (*p == '{' || *p == '[')
-			depth++;
-		else if ((*p == '}' || *p == ']') && --depth == 0)
-			return p + 1;
-		p++;
-	}
-	return NULL;
-}
-
-/* The value of member `key` (spelled without escapes) of the JSON object
- * at p, or NULL when p is no object or has no such member. */
-static const char *json_member(const char *p, const char *key)
-{
-	size_t klen = strlen(key);
-
-	if (!p || *(p = json_ws(p)) != '{')
-		return NULL;
-	p = json_ws(p + 1);
-	while (*p == '"') {
-		const char *k = p + 1, *e = json_skip_string(p);
-		if (!e || *(p = json_ws(e)) != ':')
-			return NULL;
-		p = json_ws(p + 1);
-		if ((size_t)(e - 1 - k) == klen && memcmp(k, key, klen) == 0)
-			return p;
-		if (!(p = json_skip_value(p)))
-			return NULL;
-		p = json_ws(p);
-		if (*p != ',')
-			return NULL;
-		p = json_ws(p + 1);
-	}
-	return NULL;
-}
-
-/* Copies the JSON string at p into id when it is a snowflake. */
-static int json_snowflake(const char *p, char *id)
-{
-	size_t n = 0;
-
-	if (!p || *p != '"')
-		return 0;
-	for (p++; *p >= '0' && *p <= '9'; p++) {
-		if (n + 1 >= SNOWFLAKE_MAX)
-			return 0;
-		id[n++] = *p;
-	}
-	if (*p != '"' || n == 0)
-		return 0;
-	id[n] = '\0';
-	return 1;
-}
-
 void discord_response_message_id(const char *body, char *id)
 {
-	const char *in = json_member(body, "interaction");
+	cJSON *root = body ? cJSON_Parse(body) : NULL;
+	const cJSON *in = cJSON_GetObjectItemCaseSensitive(root, "interaction"),
+	            *res = cJSON_GetObjectItemCaseSensitive(root, "resource");
+	const char *s = in ? discord_in_str(in, "response_message_id") : discord_in_str(root, "id");
 
+	if (!s && res)
+		s = discord_in_str(cJSON_GetObjectItemCaseSensitive(res, "message"), "id");
 	id[0] = '\0';
-	if (!body)
-		return;
-	if (in ? json_snowflake(json_member(in, "response_message_id"), id)
-	       : json_snowflake(json_member(body, "id"), id))
-		return;
-	id[0] = '\0';
-	json_snowflake(json_member(json_member(json_member(body, "resource"), "message"), "id"),
-	               id);
+	if (s && discord_out_is_snowflake(s))
+		text_copy(id, SNOWFLAKE_MAX, s);
+	cJSON_Delete(root);
 }
 
 /* The request p making a live message was answered: while that message is

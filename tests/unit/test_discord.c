@@ -1064,8 +1064,8 @@ static void test_private_choices(void **unused)
 	assert_int_equal(r.message_private, 0);
 }
 
-/* The id of the message an answer tells of, read without a parse: the
- * top level's "id", not one inside the message or a string; a callback's
+/* The id of the message an answer tells of: the top level's "id", not
+ * one inside the message or a string; a callback's
  * response_message_id, else its resource's message id; "" for none. */
 static void test_response_message_id(void **unused)
 {
