@@ -280,9 +280,14 @@ struct store_period {
 typedef int (*store_rating_fn)(void *ctx, const struct store_rating *r);
 
 /* With `on`, gives the connection a 256 MiB page cache for a job that
- * writes much (building the ratings); without, the usual 8 MiB. SQLite
+ * writes much (building the ratings); without, the usual 2 MiB. SQLite
  * only: a no-op on PostgreSQL. */
 int store_cache_bulk(struct store *st, int on);
+
+/* Frees the pages the connection keeps cached and is not using (they are
+ * read again when needed): for a daemon gone quiet. Never fails; SQLite
+ * only, a no-op on PostgreSQL. */
+void store_release_memory(struct store *st);
 
 /* 1 while the ratings are still to be built from the finished games
  * (after migration 0007), 0 once built; -1 on error. */

@@ -22,6 +22,7 @@
 #include "rlyeh/console.h"
 #include "rlyeh/gateway.h"
 #include "rlyeh/i18n.h"
+#include "rlyeh/jsonarena.h"
 #include "rlyeh/limits.h"
 #include "rlyeh/log.h"
 #include "rlyeh/metrics.h"
@@ -58,11 +59,17 @@ static void sleep_ms(long ms)
 
 /* Gives the free pages of the heap back to the system every TRIM_MS: a burst
  * of interactions (their replies held until a commit, requests in flight)
- * leaves megabytes free that a long quiet afterwards would keep resident. */
+ * leaves megabytes free that a long quiet afterwards would keep resident.
+ * Once no interaction was answered for QUIET_MS, the store's page cache
+ * (2 MiB) goes too; the next interactions read their pages again. */
 static void trim_due(lws_sorted_usec_list_t *sul)
 {
 	struct app *a = lws_container_of(sul, struct app, trim);
 
+	if (!a->released && lws_now_usecs() - a->handled_us >= QUIET_MS * LWS_US_PER_MS) {
+		store_release_memory(a->st);
+		a->released = 1;
+	}
 	malloc_trim(0);
 	lws_sul_schedule(a->ctx, 0, &a->trim, trim_due, TRIM_MS * LWS_US_PER_MS);
 }
@@ -374,6 +381,7 @@ int discord_main(int argc, char **argv)
 	int opt, status = 0, rcode;
 	uint64_t seed;
 
+	jsonarena_install();
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {

@@ -51,7 +51,8 @@
 #define ADMINISTRATOR   (1ULL << 3)
 #define TOKEN_LIFE_MS   (14LL * 60 * 1000) /* interaction tokens last 15 minutes */
 #define CONTENT_MAX     2000
-#define TRIM_MS         2000  /* between two returns of free heap pages to the system */
+#define TRIM_MS         1000  /* between two returns of free heap pages to the system */
+#define QUIET_MS        500   /* no answer for this long: the store's cache goes too */
 #define BATCH_MAX       32    /* interactions committed together at most */
 #define BATCH_MSGS      64    /* replies (~20 KB each) held for a commit at most, about */
 #define GATHER_US       20000 /* time spent gathering readable interactions into a batch */
@@ -163,6 +164,8 @@ struct app {
 	lws_sorted_usec_list_t watchdog;
 	uint64_t watchdog_us;
 	lws_sorted_usec_list_t trim;
+	int64_t handled_us; /* when the last interaction was answered (lws_now_usecs) */
+	int released;       /* the store's cache was given back since */
 	/* With PostgreSQL: the limits shared with the other processes. */
 	struct limits *limits;
 	lws_sorted_usec_list_t shared;

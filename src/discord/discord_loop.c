@@ -22,6 +22,7 @@
 #include "rlyeh/console.h"
 #include "rlyeh/gateway.h"
 #include "rlyeh/i18n.h"
+#include "rlyeh/jsonarena.h"
 #include "rlyeh/limits.h"
 #include "rlyeh/log.h"
 #include "rlyeh/metrics.h"
@@ -862,7 +863,7 @@ void discord_loop_reload(struct app *a)
 
 void discord_response_message_id(const char *body, char *id)
 {
-	cJSON *root = body ? cJSON_Parse(body) : NULL;
+	cJSON *root = body ? jsonarena_parse(body, strlen(body)) : NULL;
 	const cJSON *in = cJSON_GetObjectItemCaseSensitive(root, "interaction"),
 	            *res = cJSON_GetObjectItemCaseSensitive(root, "resource");
 	const char *s = in ? discord_in_str(in, "response_message_id") : discord_in_str(root, "id");
@@ -872,7 +873,7 @@ void discord_response_message_id(const char *body, char *id)
 	id[0] = '\0';
 	if (s && discord_out_is_snowflake(s))
 		text_copy(id, SNOWFLAKE_MAX, s);
-	cJSON_Delete(root);
+	jsonarena_delete(root);
 }
 
 /* The request p making a live message was answered: while that message is
@@ -938,7 +939,9 @@ static void on_response(struct app *a, struct rest_response *resp)
 			        n);
 	}
 	if (ok && p->kind == TAG_CALLBACK && p->started_us)
-		metrics_latency(&a->metrics, (double)(lws_now_usecs() - p->started_us) / 1e6);
+		a->handled_us = lws_now_usecs();
+	a->released = 0;
+	metrics_latency(&a->metrics, (double)(a->handled_us - p->started_us) / 1e6);
 	if (ok && p->kind == TAG_REGISTER) {
 		store_setting_put(a->st, p->channel, p->token ? p->token : "");
 		log_msg(LOG_INFO, "commands: registered (%s)", p->channel);

@@ -22,6 +22,7 @@
 #include "rlyeh/console.h"
 #include "rlyeh/gateway.h"
 #include "rlyeh/i18n.h"
+#include "rlyeh/jsonarena.h"
 #include "rlyeh/limits.h"
 #include "rlyeh/log.h"
 #include "rlyeh/metrics.h"
@@ -282,14 +283,16 @@ static void compose_content(const struct msg *const *m, int n, const struct msg 
 
 char *discord_response_json(int type, const struct msg *const *m, int n, int flags)
 {
-	cJSON *root = cJSON_CreateObject(),
-	      *data = type ? cJSON_AddObjectToObject(root, "data") : root, *mentions;
+	cJSON *root = jsonarena_object(), *data, *mentions;
 	char content[CONTENT_MAX + 1];
 	const struct msg *table = NULL, *panel = NULL, *pics[REST_MAX_FILES] = { 0 };
 	int npics = pick_pictures(m, n, pics);
 	const char *user;
 	char *json;
 
+	if (!root)
+		return NULL;
+	data = type ? cJSON_AddObjectToObject(root, "data") : root;
 	for (int i = 0; i < n; i++) {
 		if (m[i]->kind == MSG_TABLE)
 			table = m[i];
@@ -331,8 +334,9 @@ char *discord_response_json(int type, const struct msg *const *m, int n, int fla
 			cJSON_AddItemToArray(list, a);
 		}
 	}
+	jsonarena_built();
 	json = cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
+	jsonarena_delete(root);
 	return json;
 }
 

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "rlyeh/jsonarena.h"
 #include "rlyeh/log.h"
 #include "rlyeh/rng.h"
 #include "rlyeh/text.h"
@@ -416,12 +417,12 @@ static void resume(struct gateway *g)
 /* Handles one whole payload. */
 static void on_payload(struct gateway *g, const char *text, size_t len)
 {
-	cJSON *root = cJSON_ParseWithLength(text, len);
+	cJSON *root = jsonarena_parse(text, len);
 	const cJSON *op, *d, *s, *t;
 
 	if (!root || !cJSON_IsObject(root)) {
 		log_msg(LOG_WARN, "%s: a payload that is not a JSON object was ignored", g->name);
-		cJSON_Delete(root);
+		jsonarena_delete(root);
 		return;
 	}
 	op = cJSON_GetObjectItemCaseSensitive(root, "op");
@@ -429,7 +430,7 @@ static void on_payload(struct gateway *g, const char *text, size_t len)
 	s = cJSON_GetObjectItemCaseSensitive(root, "s");
 	t = cJSON_GetObjectItemCaseSensitive(root, "t");
 	if (!cJSON_IsNumber(op)) {
-		cJSON_Delete(root);
+		jsonarena_delete(root);
 		return;
 	}
 	switch (op->valueint) {
@@ -508,7 +509,7 @@ static void on_payload(struct gateway *g, const char *text, size_t len)
 	default:
 		break;
 	}
-	cJSON_Delete(root);
+	jsonarena_delete(root);
 }
 
 void gateway_receive(struct gateway *g, const char *text, size_t len)

@@ -333,6 +333,12 @@ int store_cache_bulk(struct store *st, int on)
 	return st->pg ? store_pg_cache_bulk(st->pg, on) : store_sqlite_cache_bulk(st->lite, on);
 }
 
+void store_release_memory(struct store *st)
+{
+	if (!st->pg)
+		store_sqlite_release_memory(st->lite);
+}
+
 int store_ratings_pending(struct store *st)
 {
 	return st->pg ? store_pg_ratings_pending(st->pg) : store_sqlite_ratings_pending(st->lite);

@@ -92,6 +92,7 @@ int store_sqlite_shard_session_put(struct store_sqlite *st, int count, int shard
 int store_sqlite_shard_session_get(struct store_sqlite *st, int count, int shard,
                                    struct store_shard_session *out);
 int store_sqlite_checkpoint(struct store_sqlite *st);
+void store_sqlite_release_memory(struct store_sqlite *st);
 int64_t store_sqlite_games_made(struct store_sqlite *st);
 int store_sqlite_channel_finished(struct store_sqlite *st, const char *game, const char *server,
                                   const char *channel, int64_t *id);

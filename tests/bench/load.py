@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Load benchmark of `rlyeh run` against the fake Discord (tests/fake/fakediscord.c).
 
-Each run starts a fresh fake and a fresh daemon with an empty database, waits until the
+Each run starts a fresh fake and a fresh daemon with an empty database (in the environment its
+systemd unit gives it: the unit's Environment= lines), waits until the
 daemon's gateway session is up, starts the fake's load generator (POST /_fake/load), samples
 the daemon's memory from /proc while it runs, and prints one JSON line. With --repeat K the
 scenario runs K times and a last line gives the median of each figure.
@@ -63,6 +64,18 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TOKEN = "bench-token.abc123"
 APP = "1000"
 MIB = 1024.0 * 1024.0
+
+
+def unit_environment():
+    """The variables systemd/rlyeh.service.in sets (its Environment= lines), so that the
+    daemon runs as the service does."""
+    env = {}
+    with open(os.path.join(ROOT, "systemd", "rlyeh.service.in")) as f:
+        for line in f:
+            if line.startswith("Environment="):
+                key, _, value = line[len("Environment="):].strip().partition("=")
+                env[key] = value
+    return env
 
 
 def parse_args():
@@ -178,6 +191,7 @@ class Daemon:
         self.db = database or os.path.join(tmp, "rlyeh.db")
         self.err = os.path.join(tmp, name + ".err")
         env = dict(os.environ)
+        env.update(unit_environment())
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.health = s.getsockname()[1]
