@@ -196,6 +196,18 @@ void msg_clear(struct msg_list *l);
 /* Frees the list's memory and pictures; the list is then empty. */
 void msg_free(struct msg_list *l);
 
+/* Moves src's messages, with the pictures they show, onto the end of dst:
+ * at once when dst is empty (the two lists trade places: no message is
+ * copied), else one by one as msg_add_copy does. src is left empty (its
+ * room kept). Returns 0, or -1 when memory is short: dst then has the
+ * messages that fitted, src all of them still. */
+int msg_take(struct msg_list *dst, struct msg_list *src);
+
+/* Gives back the room l keeps beyond its messages (a list held a while:
+ * messages are some 20 KB each). Pointers into l's messages are invalid
+ * afterwards; when memory cannot be moved l stays as it was. */
+void msg_fit(struct msg_list *l);
+
 /* Adds a field (ignored when full). */
 void msg_field(struct msg *m, const char *name, const char *value);
 

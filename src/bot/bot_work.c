@@ -662,6 +662,10 @@ void bot_work_commit(struct work *w, const struct bot_req *req, int lang, struct
 		free(s->held);
 		s->held = NULL;
 	}
+	if (!(w->holding && s && s->pending)) {
+		msg_take(out, &w->out);
+		return;
+	}
 	/* Copies: the pictures go with them, w->out's own are freed with it. */
 	for (int i = 0; i < w->out.n; i++) {
 		const struct msg *m = &w->out.m[i];

@@ -110,6 +110,39 @@ void msg_free(struct msg_list *l)
 	l->cap = 0;
 }
 
+int msg_take(struct msg_list *dst, struct msg_list *src)
+{
+	if (dst->n == 0 && dst->npictures == 0) {
+		struct msg_list t = *dst;
+		*dst = *src;
+		*src = t;
+		return 0;
+	}
+	for (int i = 0; i < src->n; i++)
+		if (!msg_add_copy(dst, &src->m[i]))
+			return -1;
+	msg_clear(src);
+	return 0;
+}
+
+void msg_fit(struct msg_list *l)
+{
+	struct msg *fit;
+
+	if (l->n == l->cap)
+		return;
+	if (l->n == 0) {
+		free(l->m);
+		l->m = NULL;
+		l->cap = 0;
+		return;
+	}
+	if ((fit = realloc(l->m, (size_t)l->n * sizeof(*fit)))) {
+		l->m = fit;
+		l->cap = l->n;
+	}
+}
+
 void msg_field(struct msg *m, const char *name, const char *value)
 {
 	struct msg_field *f;

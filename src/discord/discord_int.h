@@ -53,8 +53,8 @@
 #define CONTENT_MAX     2000
 #define TRIM_MS         1000  /* between two returns of free heap pages to the system */
 #define QUIET_MS        500   /* no answer for this long: the store's cache goes too */
-#define BATCH_MAX       32    /* interactions committed together at most */
-#define BATCH_MSGS      64    /* replies (~20 KB each) held for a commit at most, about */
+#define BATCH_MAX       64    /* interactions committed together at most */
+#define BATCH_MSGS      160   /* replies (~20 KB each) held for a commit at most, about */
 #define GATHER_US       20000 /* time spent gathering readable interactions into a batch */
 #define SNOWFLAKE_MAX   DISCORD_SNOWFLAKE_MAX /* 64-bit integers: 20 digits at most */
 

@@ -756,6 +756,7 @@ static void on_interaction(struct app *a, const cJSON *d)
 		        cmd_word(&r.req.cmd), r.user, r.server, r.channel, (long long)game,
 		        h->out.n && h->out.m[0].kind == MSG_ERROR ? ", refused" : "");
 	}
+	msg_fit(&h->out);
 	a->batch_msgs += h->out.n;
 	if (a->nbatch == BATCH_MAX || a->batch_msgs >= BATCH_MSGS)
 		discord_loop_flush(a);

@@ -259,6 +259,78 @@ static void test_append_arg(void **unused)
 	assert_int_equal(c.nargs, CMD_ARGS_MAX);
 }
 
+/* A list fitted to its messages keeps them (and their pictures) whole, and
+ * grows again as before; an empty one holds nothing. */
+static void test_fit(void **unused)
+{
+	struct msg_list l = { 0 };
+	struct msg *m;
+
+	(void)unused;
+	for (int i = 0; i < 3; i++) {
+		m = msg_add(&l, MSG_CHANNEL, NULL, MSG_EVENT);
+		assert_non_null(m);
+		snprintf(m->text, sizeof(m->text), "line %d", i);
+	}
+	assert_int_equal(msg_picture(&l, &l.m[2], "map.png", tiny_png, sizeof(tiny_png)), 0);
+	assert_int_equal(l.cap, 4);
+	msg_fit(&l);
+	assert_int_equal(l.cap, 3);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.m[0].text, "line 0");
+	assert_string_equal(l.m[2].text, "line 2");
+	assert_memory_equal(l.m[2].picture, tiny_png, sizeof(tiny_png));
+	msg_fit(&l); /* already fitted: nothing changes */
+	assert_int_equal(l.cap, 3);
+	m = msg_add(&l, MSG_CHANNEL, NULL, MSG_TABLE);
+	assert_non_null(m);
+	assert_int_equal(l.n, 4);
+	assert_string_equal(l.m[1].text, "line 1");
+	msg_clear(&l);
+	msg_fit(&l);
+	assert_null(l.m);
+	assert_int_equal(l.cap, 0);
+	assert_non_null(msg_add(&l, MSG_PRIVATE, "bob", MSG_INFO));
+	msg_free(&l);
+}
+
+/* Taking a list's messages moves them (trading places when the taker is
+ * empty, copying when not); the giver ends empty and reusable. */
+static void test_take(void **unused)
+{
+	struct msg_list a = { 0 }, b = { 0 };
+	struct msg *m;
+	const struct msg *moved;
+
+	(void)unused;
+	m = msg_add(&a, MSG_CHANNEL, NULL, MSG_TABLE);
+	snprintf(m->text, sizeof(m->text), "table");
+	assert_int_equal(msg_picture(&a, m, "map.png", tiny_png, sizeof(tiny_png)), 0);
+	moved = a.m;
+	assert_int_equal(msg_take(&b, &a), 0);
+	assert_ptr_equal(b.m, moved); /* no copy */
+	assert_int_equal(b.n, 1);
+	assert_int_equal(a.n, 0);
+	assert_int_equal(a.npictures, 0);
+	assert_memory_equal(b.m[0].picture, tiny_png, sizeof(tiny_png));
+	/* b is not empty now: a's next messages are copied after b's */
+	m = msg_add(&a, MSG_PRIVATE, "bob", MSG_INFO);
+	snprintf(m->text, sizeof(m->text), "yours");
+	assert_int_equal(msg_picture(&a, m, "hand.png", tiny_png, sizeof(tiny_png)), 0);
+	assert_int_equal(msg_take(&b, &a), 0);
+	assert_int_equal(b.n, 2);
+	assert_int_equal(a.n, 0);
+	assert_int_equal(a.npictures, 0); /* a's copy freed; b has its own */
+	assert_string_equal(b.m[0].text, "table");
+	assert_string_equal(b.m[1].text, "yours");
+	assert_string_equal(b.m[1].user, "bob");
+	assert_memory_equal(b.m[1].picture, tiny_png, sizeof(tiny_png));
+	assert_int_equal(b.npictures, 2);
+	assert_non_null(msg_add(&a, MSG_CHANNEL, NULL, MSG_EVENT));
+	msg_free(&a);
+	msg_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +340,8 @@ int main(void)
 		cmocka_unit_test(test_prompts),
 		cmocka_unit_test(test_append_arg),
 		cmocka_unit_test(test_disable),
+		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_take),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
