@@ -34,10 +34,10 @@ extern const char *const store_migration_names[];
 #define EVENTS_MAX      65536   /* events loaded for one game */
 #define LIST_MAX        1048576 /* game ids gathered by one walk */
 #define LANG_SIZE       8       /* char lang[8] in store.h */
-#define CKPT_PAGES      1000    /* WAL pages that wake the background checkpointer */
-#define CKPT_HARD_PAGES 4000    /* WAL pages past which a commit checkpoints itself */
+#define CKPT_PAGES      4000    /* WAL pages that wake the background checkpointer */
+#define CKPT_HARD_PAGES 12000   /* WAL pages past which a commit checkpoints itself */
 #define CKPT_PASSES     64      /* checkpoints in a row chasing the writer, at most */
-#define WAL_SIZE_LIMIT  "16777216" /* bytes of WAL kept on disk after a reset */
+#define WAL_SIZE_LIMIT  "33554432" /* bytes of WAL kept on disk after a reset (CKPT_PAGES fit) */
 /* Page cache in KiB (negative: SQLite's unit). The bot keeps open games in
  * memory; what it reads are the ratings of /leaderboard and /stats and those
  * it updates as a game ends (some 130 pages for four players): 2 MiB keeps
