@@ -27,6 +27,7 @@ struct cdsolve_table {
 	long cnt[CDSOLVE_MAX_CULTISTS + 1][TMAX + 1];
 	long below[CDSOLVE_MAX_CULTISTS + 1][TMAX + 1][TMAX + 2];
 	int uniform; /* the "random" profile instead of the logit one */
+	double damp; /* a sweep moves each state this part of the way */
 	double tau;  /* the logit profile's temperature */
 	/* The polished profile (NULL before it, and for the uniform one):
 	 * per rank, dec = 2n - 1 decisions (the victim; the Caster's Eye after
@@ -281,6 +282,10 @@ static int work_mid(struct work *wk)
 	return 0;
 }
 
+/* A mark in work.sum while build_all orders the states (no sum is this
+ * large). */
+#define PLACED 0xff
+
 /* Enumerates every sanity vector in rank order, filling transitions. */
 static void build_all(struct work *wk)
 {
@@ -296,12 +301,43 @@ static void build_all(struct work *wk)
 	assert(idx == t->stats.states);
 	/* Sweep order: positions with fewer tokens in the cultists' hands
 	 * first. They are nearer the end, so a sweep carries the values of
-	 * the ends further back than in rank order. */
+	 * the ends further back than in rank order. Within a sum, by orbits
+	 * of the rotation: most turns that keep the sum (Tentacle against
+	 * Tentacle, a Yellow Sign undone by an Elder Sign) leave every sanity
+	 * as it was and pass the cup, so the next turn starts at rot(s), the
+	 * vector seen from seat 1; an orbit s, rot(s), rot(rot(s)), ... is
+	 * swept from its end back to s, each state after the one its turn
+	 * mostly leads to (wk->order doubles as the list of states placed). */
 	wk->playing_count = 0;
-	for (int total = 0; total <= TOKENS(n); total++)
-		for (long k = 0; k < idx; k++)
-			if (wk->playing[k] && wk->sum[k] == total)
-				wk->order[wk->playing_count++] = (int32_t)k;
+	for (int total = 0; total <= TOKENS(n); total++) {
+		sum = 0;
+		memset(s, 0, sizeof(s));
+		for (long k = 0; k < idx; k++, successor(t, s, &sum)) {
+			long from = wk->playing_count;
+			uint8_t r[CDICE_MAX];
+			if (!wk->playing[k] || wk->sum[k] != total || wk->sum[k] == PLACED)
+				continue;
+			memcpy(r, s, sizeof(r));
+			for (;;) {
+				long rk = rank_of(t, r);
+				uint8_t first = r[0];
+				if (wk->sum[rk] == PLACED)
+					break;
+				wk->sum[rk] = PLACED;
+				wk->order[wk->playing_count++] = (int32_t)rk;
+				memmove(r, r + 1, (size_t)n - 1);
+				r[n - 1] = first;
+			}
+			for (long a = from, b = wk->playing_count - 1; a < b; a++, b--) {
+				int32_t x = wk->order[a];
+				wk->order[a] = wk->order[b];
+				wk->order[b] = x;
+			}
+		}
+		for (long o = 0; o < wk->playing_count; o++)
+			if (wk->sum[wk->order[o]] == PLACED)
+				wk->sum[wk->order[o]] = (uint8_t)total;
+	}
 }
 
 /* The rows of the ends of a game, after the turn starts in `rows` (width
@@ -549,7 +585,7 @@ static double sweep(struct cdsolve_table *t, const struct work *wk)
 			double d = fabs(v[i] - w[i]);
 			if (d > res && i <= t->n)
 				res = d;
-			w[i] = v[i];
+			w[i] += t->damp * (v[i] - w[i]);
 		}
 	}
 	return res;
@@ -580,6 +616,8 @@ struct accel {
 	size_t len; /* values accelerated: states * width */
 	double *x, *f, *g;
 	float *df[CDSOLVE_AA_DEPTH], *dg[CDSOLVE_AA_DEPTH];
+	/* by slot: the differences' inner products */
+	double gram[CDSOLVE_AA_DEPTH][CDSOLVE_AA_DEPTH];
 };
 
 static void accel_free(struct accel *a)
@@ -686,44 +724,57 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 			fresh = 1;
 		}
 		prev = res;
+		/* the newest differences, the next f and g; the newest row of
+		 * the differences' Gram matrix (the older rows kept) and dF' f */
 		if (!fresh) {
-			float *df = a->df[head], *dg = a->dg[head];
-			for (size_t i = 0; i < len; i++) {
-				df[i] = (float)((t->w[i] - a->x[i]) - a->f[i]);
-				dg[i] = (float)(t->w[i] - a->g[i]);
+			float *ndf = a->df[head], *ndg = a->dg[head];
+			for (size_t q = 0; q < len; q++) {
+				double w = t->w[q], f = w - a->x[q];
+				ndf[q] = (float)(f - a->f[q]);
+				ndg[q] = (float)(w - a->g[q]);
+				a->g[q] = w;
+				a->f[q] = f;
+			}
+			mk += mk < CDSOLVE_AA_DEPTH;
+			for (int i = 0; i < mk; i++) {
+				int at = (head - i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH;
+				const float *df = a->df[at];
+				double d = 0;
+				for (size_t q = 0; q < len; q++)
+					d += (double)ndf[q] * df[q];
+				a->gram[head][at] = a->gram[at][head] = d;
 			}
 			head = (head + 1) % CDSOLVE_AA_DEPTH;
-			mk += mk < CDSOLVE_AA_DEPTH;
+		} else {
+			for (size_t q = 0; q < len; q++) {
+				a->g[q] = t->w[q];
+				a->f[q] = t->w[q] - a->x[q];
+			}
 		}
 		fresh = 0;
-		for (size_t i = 0; i < len; i++) {
-			a->g[i] = t->w[i];
-			a->f[i] = t->w[i] - a->x[i];
-		}
 		if (mk > 0) {
 			double A[CDSOLVE_AA_DEPTH][CDSOLVE_AA_DEPTH + 1], gamma[CDSOLVE_AA_DEPTH];
-			const float *df[CDSOLVE_AA_DEPTH], *dg[CDSOLVE_AA_DEPTH];
+			const float *dg[CDSOLVE_AA_DEPTH];
+			int at[CDSOLVE_AA_DEPTH];
 			for (int i = 0; i < mk; i++) {
-				int at = (head - mk + i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH;
-				df[i] = a->df[at];
-				dg[i] = a->dg[at];
+				at[i] = (head - mk + i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH;
+				dg[i] = a->dg[at[i]];
 			}
 			for (int i = 0; i < mk; i++) {
 				double r = 0;
-				for (int j = 0; j <= i; j++) {
-					double d = 0;
-					for (size_t q = 0; q < len; q++)
-						d += (double)df[i][q] * df[j][q];
-					A[i][j] = A[j][i] = d;
-				}
 				for (size_t q = 0; q < len; q++)
-					r += df[i][q] * a->f[q];
+					r += a->df[at[i]][q] * a->f[q];
+				for (int j = 0; j < mk; j++)
+					A[i][j] = a->gram[at[i]][at[j]];
 				A[i][mk] = r;
 			}
 			least_squares(A, mk, gamma);
-			for (int i = 0; i < mk; i++)
-				for (size_t q = 0; q < len; q++)
-					t->w[q] -= gamma[i] * dg[i][q];
+			for (size_t q = 0; q < len; q++) {
+				double d = 0;
+				for (int i = 0; i < mk; i++)
+					d += gamma[i] * dg[i][q];
+				t->w[q] -= d;
+			}
 		}
 	}
 	return 0;
@@ -757,6 +808,7 @@ static struct cdsolve_table *table_new(int n, int per_player)
 	/* every row one 64-byte cache line, whatever n */
 	t->width = WIDTH_MAX;
 	t->dec = 2 * n - 1;
+	t->damp = 1;
 	init_ranks(t);
 	t->stats.n = n;
 	t->stats.per_player = per_player;
@@ -1213,7 +1265,7 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 		 * back and the next try lies nearer (the step's exponent
 		 * halves), as a homotopy shortens its step. */
 		struct accel acc;
-		int ok;
+		int ok, kept = 0;
 		if (accel_new(&acc, t) != 0) {
 			free(save);
 			work_free(&wk);
@@ -1233,11 +1285,18 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 		}
 		t->stats.stages = ok;
 		memcpy(save, t->w, bytes);
-		/* the polish, unless the path ran out of its budget */
+		/* the polish, unless the path ran out of its budget; when the
+		 * polish fails, the path goes on with damped sweeps */
 		if (ok &&
 		    descend(t, &wk, &acc, save, bytes, CDSOLVE_TAU_MIN,
 		            CDSOLVE_BUDGET - (double)t->stats.sweeps * (double)wk.playing_count) &&
-		    polish(t, &wk, &acc, save, bytes) < 0) {
+		    (kept = polish(t, &wk, &acc, save, bytes)) == 0) {
+			t->damp = CDSOLVE_DAMP;
+			descend(t, &wk, &acc, save, bytes, CDSOLVE_TAU_MIN,
+			        CDSOLVE_BUDGET -
+			            (double)t->stats.sweeps * (double)wk.playing_count);
+		}
+		if (kept < 0) {
 			accel_free(&acc);
 			free(save);
 			work_free(&wk);
