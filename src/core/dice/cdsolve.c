@@ -372,6 +372,38 @@ static double own(const struct cdsolve_table *t, const double *v, int q)
 	return sum;
 }
 
+/* 2^(j/32), j = 0..31. */
+static const double exp2_32[32] = {
+	0x1.0000000000000p+0, 0x1.059b0d3158574p+0, 0x1.0b5586cf9890fp+0, 0x1.11301d0125b51p+0,
+	0x1.172b83c7d517bp+0, 0x1.1d4873168b9aap+0, 0x1.2387a6e756238p+0, 0x1.29e9df51fdee1p+0,
+	0x1.306fe0a31b715p+0, 0x1.371a7373aa9cbp+0, 0x1.3dea64c123422p+0, 0x1.44e086061892dp+0,
+	0x1.4bfdad5362a27p+0, 0x1.5342b569d4f82p+0, 0x1.5ab07dd485429p+0, 0x1.6247eb03a5585p+0,
+	0x1.6a09e667f3bcdp+0, 0x1.71f75e8ec5f74p+0, 0x1.7a11473eb0187p+0, 0x1.82589994cce13p+0,
+	0x1.8ace5422aa0dbp+0, 0x1.93737b0cdc5e5p+0, 0x1.9c49182a3f090p+0, 0x1.a5503b23e255dp+0,
+	0x1.ae89f995ad3adp+0, 0x1.b7f76f2fb5e47p+0, 0x1.c199bdd85529cp+0, 0x1.cb720dcef9069p+0,
+	0x1.d5818dcfba487p+0, 0x1.dfc97337b9b5fp+0, 0x1.ea4afa2a490dap+0, 0x1.f50765b6e4540p+0,
+};
+
+/* exp(y) for y in [-CDSOLVE_CUT, 0] (the logit weights), within about an
+ * ulp, in plain arithmetic so that it inlines: y = (32 m + j) ln 2 / 32 + r
+ * with |r| <= ln 2 / 64, exp(y) = 2^m 2^(j/32) exp(r), exp(r) by its Taylor
+ * polynomial to r^6 (the rest below 1e-17 of it), 2^m built from its bits
+ * (m >= -58: a normal number). */
+static inline double exp_cut(double y)
+{
+	const double shift = 0x1.8p52, ln2_hi = 0x1.62e42feep-1 / 32,
+	             ln2_lo = 0x1.a39ef35793c76p-33 / 32;
+	double kf = (y * (32 / 0x1.62e42fefa39efp-1) + shift) - shift;
+	double r = (y - kf * ln2_hi) - kf * ln2_lo, p, scale;
+	int k = (int)kf, j = k & 31;
+	uint64_t bits = (uint64_t)((k - j) / 32 + 1023) << 52;
+
+	p = 1 + r * (1 + r * (0.5 +
+	                      r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720))))));
+	memcpy(&scale, &bits, sizeof(scale));
+	return scale * (exp2_32[j] * p);
+}
+
 /* The logit weights of count options worth x[k] at 1 / tau = inv (see
  * cdsolve_choice), normalised into p. */
 static inline void logit(double inv, const double *x, int count, double *p)
@@ -382,7 +414,7 @@ static inline void logit(double inv, const double *x, int count, double *p)
 		top = x[k] > top ? x[k] : top;
 	for (int k = 0; k < count; k++) {
 		double y = (x[k] - top) * inv;
-		p[k] = y < -CDSOLVE_CUT ? 0 : y == 0 ? 1 : exp(y);
+		p[k] = y < -CDSOLVE_CUT ? 0 : y == 0 ? 1 : exp_cut(y);
 		z += p[k];
 	}
 	z = 1 / z;
@@ -479,7 +511,7 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 			double y = (x[l] - top) * inv;
 			p[l] = !(e->support >> ids[l] & 1) || y < -CDSOLVE_CUT ? 0
 			       : y == 0                                        ? 1
-			                                                       : exp(y);
+			                                                       : exp_cut(y);
 			z += p[l];
 		}
 	}
@@ -501,8 +533,7 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
 {
 	const struct cdsolve_table *t = wk->t;
-	int n = t->n, width = t->width, slots = n - 1, legal = 0,
-	    slot_of[CDSOLVE_MAX_CULTISTS] = { 0 };
+	int n = t->n, slots = n - 1, legal = 0, slot_of[CDSOLVE_MAX_CULTISTS] = { 0 };
 	double cv[CDSOLVE_MAX_CULTISTS][WIDTH_MAX], xv[CDSOLVE_MAX_CULTISTS] = { 0 },
 	                                            pv[CDSOLVE_MAX_CULTISTS];
 	double acc[WIDTH_MAX] = { 0 };
@@ -521,7 +552,7 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 		for (int cf = 0; cf < PLAIN; cf++) {
 			const double *row[PLAIN];
 			for (int rf = 0; rf < PLAIN; rf++) {
-				row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * (size_t)width;
+				row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * WIDTH_MAX;
 				x[rf] = own(t, row[rf], k);
 			}
 			decide(t, inv, t->pol ? wk->mid[((size_t)idx * slots + k) * PLAIN + cf] : 0,
@@ -534,7 +565,7 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 			/* each face's chance: rolled, or chosen after an Eye */
 			for (int rf = 0; rf < PLAIN; rf++)
 				p[rf] = face_p[rf] + eye * p[rf];
-			for (int i = 0; i < width; i++)
+			for (int i = 0; i < WIDTH_MAX; i++)
 				rv[cf][i] = p[0] * row[0][i] + p[1] * row[1][i] + p[2] * row[2][i] +
 				            p[3] * row[3][i];
 			xc[cf] = own(t, rv[cf], n - 1);
@@ -547,7 +578,7 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 			}
 		for (int cf = 0; cf < PLAIN; cf++)
 			q[cf] = face_p[cf] + eye * q[cf];
-		for (int i = 0; i < width; i++)
+		for (int i = 0; i < WIDTH_MAX; i++)
 			cv[legal][i] =
 			    q[0] * rv[0][i] + q[1] * rv[1][i] + q[2] * rv[2][i] + q[3] * rv[3][i];
 		xv[legal] = own(t, cv[legal], n - 1);
@@ -558,7 +589,7 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	assert(legal > 0);
 	decide(t, inv, r, 0, xv, slot_of, legal, pv);
 	for (int l = 0; l < legal; l++) {
-		for (int i = 0; i < width; i++)
+		for (int i = 0; i < WIDTH_MAX; i++)
 			acc[i] += pv[l] * cv[l][i];
 		if (m)
 			m->victim[slot_of[l]] = pv[l];
@@ -1422,7 +1453,7 @@ int cdsolve_exploit(const struct cdsolve_table *t, struct cdsolve_exploit *out)
  * profile's states * dec decisions (bytes), and its mixes mixed decisions
  * (struct mixed). */
 struct image_head {
-	char magic[8];      /* "rlyehsv4" */
+	char magic[8];      /* "rlyehsv5" */
 	uint32_t byteorder; /* 0x01020304 as written */
 	int32_t n, per_player, width, sweeps;
 	int64_t states;
@@ -1432,7 +1463,7 @@ struct image_head {
 	int32_t dec, polished; /* 1: the profile's decisions follow */
 };
 
-static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '4' };
+static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '5' };
 
 size_t cdsolve_image_size(const struct cdsolve_table *t)
 {
