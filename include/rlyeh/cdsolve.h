@@ -29,8 +29,10 @@
  * mostly leads to, the same sanity seen from the next Caster, is swept
  * first) under Anderson acceleration (CDSOLVE_AA_DEPTH differences,
  * their inner products kept; Walker and Ni 2011): first at
- * CDSOLVE_TAU_START from all-zero values (four times warmer, from zero
- * again, should that not settle), then along falling temperatures, each
+ * CDSOLVE_TAU_START from a guess (each state's chances split as its
+ * sanity, Cthulhu CDSOLVE_GUESS; four times warmer, from the guess again,
+ * should that not settle), its sweeps over-relaxed by CDSOLVE_OVERRELAX,
+ * then along falling temperatures, each
  * started from the values of the last that converged. A temperature
  * converges when a sweep changes no win chance by more than CDSOLVE_EPS
  * within CDSOLVE_STAGE_SWEEPS sweeps; it fails when CDSOLVE_STALL sweeps pass
@@ -113,6 +115,8 @@
 #define CDSOLVE_STALL          40    /* sweeps without a new lowest residual: not converging */
 #define CDSOLVE_AA_DEPTH       5     /* differences kept by the Anderson acceleration */
 #define CDSOLVE_DAMP           0.7   /* damping of the path's sweeps after a failed polish */
+#define CDSOLVE_OVERRELAX      1.1   /* sweeps of the first temperature overshoot so much */
+#define CDSOLVE_GUESS          0.15  /* Cthulhu's chance in the first temperature's start */
 #define CDSOLVE_CUT            40    /* exponents below -CDSOLVE_CUT weigh 0 */
 #define CDSOLVE_SWEEPS         1000 /* sweep cap: uniform profile, polish values, cdsolve_exploit */
 #define CDSOLVE_EPS            1e-12 /* convergence: largest change in a sweep */

@@ -603,20 +603,24 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 }
 
 /* One Gauss-Seidel sweep (states by rising sum of sanity), each state
- * taking its backup; returns the largest change it made to a win chance. */
-static double sweep(struct cdsolve_table *t, const struct work *wk)
+ * taking its backup; returns the largest change it made to a win chance.
+ * What each value of a playing state moved goes into moved (NULL: not
+ * wanted; the other entries untouched). */
+static double sweep(struct cdsolve_table *t, const struct work *wk, double *moved)
 {
 	double res = 0, v[WIDTH_MAX];
 
 	for (long o = 0; o < wk->playing_count; o++) {
 		long idx = wk->order[o];
-		double *w = t->w + (size_t)idx * (size_t)t->width;
+		double *w = t->w + (size_t)idx * WIDTH_MAX;
 		backup(wk, idx, v, NULL);
 		for (int i = 0; i <= t->n + 1; i++) {
-			double d = fabs(v[i] - w[i]);
+			double d = fabs(v[i] - w[i]), was = w[i];
 			if (d > res && i <= t->n)
 				res = d;
 			w[i] += t->damp * (v[i] - w[i]);
+			if (moved)
+				moved[(size_t)idx * WIDTH_MAX + (size_t)i] = w[i] - was;
 		}
 	}
 	return res;
@@ -628,7 +632,7 @@ static double sweep(struct cdsolve_table *t, const struct work *wk)
 static int converge_plain(struct cdsolve_table *t, const struct work *wk, double eps, int cap)
 {
 	for (int s = 0; s < cap; s++) {
-		double res = sweep(t, wk);
+		double res = sweep(t, wk, NULL);
 		t->stats.sweeps++;
 		t->stats.residual = res;
 		if (res <= eps)
@@ -638,17 +642,18 @@ static int converge_plain(struct cdsolve_table *t, const struct work *wk, double
 }
 
 /* Anderson acceleration (Walker and Ni 2011, "type II", the last
- * CDSOLVE_AA_DEPTH differences) of the sweeps: x is the table before a sweep,
- * g after it, f = g - x; the next sweep starts from g - dG gamma, gamma
- * minimising |f - dF gamma| (least squares over every value). The
- * differences are kept as float: they only steer the next start, the
- * sweeps themselves stay in double. */
+ * CDSOLVE_AA_DEPTH differences) of the sweeps: g is the table after a
+ * sweep, f what the sweep moved it by; the next sweep starts from
+ * g - dG gamma, gamma minimising |f - dF gamma| (least squares over every
+ * value). The differences are kept as float: they only steer the next
+ * start, the sweeps themselves stay in double. x and f take turns as the
+ * f of the last sweep and of the one before (0 where no sweep moves). */
 struct accel {
 	size_t len; /* values accelerated: states * width */
 	double *x, *f, *g;
 	float *df[CDSOLVE_AA_DEPTH], *dg[CDSOLVE_AA_DEPTH];
-	/* by slot: the differences' inner products */
-	double gram[CDSOLVE_AA_DEPTH][CDSOLVE_AA_DEPTH];
+	/* by slot: the differences' inner products, and each with f */
+	double gram[CDSOLVE_AA_DEPTH][CDSOLVE_AA_DEPTH], rhs[CDSOLVE_AA_DEPTH];
 };
 
 static void accel_free(struct accel *a)
@@ -669,8 +674,8 @@ static int accel_new(struct accel *a, const struct cdsolve_table *t)
 
 	memset(a, 0, sizeof(*a));
 	a->len = (size_t)t->stats.states * (size_t)t->width;
-	a->x = malloc(a->len * sizeof(double));
-	a->f = malloc(a->len * sizeof(double));
+	a->x = calloc(a->len, sizeof(double));
+	a->f = calloc(a->len, sizeof(double));
 	a->g = malloc(a->len * sizeof(double));
 	ok = a->x && a->f && a->g;
 	for (int i = 0; i < CDSOLVE_AA_DEPTH; i++) {
@@ -737,9 +742,7 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 	double prev = HUGE_VAL, best = HUGE_VAL;
 
 	for (int s = 0; s < cap; s++) {
-		double res;
-		memcpy(a->x, t->w, len * sizeof(double));
-		res = sweep(t, wk);
+		double res = sweep(t, wk, a->x), *f;
 		t->stats.sweeps++;
 		t->stats.residual = res;
 		if (res <= eps)
@@ -755,32 +758,42 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 			fresh = 1;
 		}
 		prev = res;
-		/* the newest differences, the next f and g; the newest row of
-		 * the differences' Gram matrix (the older rows kept) and dF' f */
+		/* f: what the sweep moved (a->x), now a->f; in one pass the
+		 * newest differences, g, the newest row of the differences'
+		 * Gram matrix (the older rows kept) and dF' f */
+		f = a->x;
+		a->x = a->f;
+		a->f = f;
 		if (!fresh) {
 			float *ndf = a->df[head], *ndg = a->dg[head];
+			const float *df[CDSOLVE_AA_DEPTH];
+			double gram[CDSOLVE_AA_DEPTH] = { 0 }, rhs[CDSOLVE_AA_DEPTH] = { 0 };
+			int old = mk < CDSOLVE_AA_DEPTH ? mk : CDSOLVE_AA_DEPTH - 1;
+			for (int i = 0; i < old; i++)
+				df[i] = a->df[(head - 1 - i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH];
 			for (size_t q = 0; q < len; q++) {
-				double w = t->w[q], f = w - a->x[q];
-				ndf[q] = (float)(f - a->f[q]);
+				double w = t->w[q];
+				float d = (float)(f[q] - a->x[q]);
+				ndf[q] = d;
 				ndg[q] = (float)(w - a->g[q]);
 				a->g[q] = w;
-				a->f[q] = f;
+				gram[0] += (double)d * d;
+				rhs[0] += d * f[q];
+				for (int i = 0; i < old; i++) {
+					gram[1 + i] += (double)d * df[i][q];
+					rhs[1 + i] += df[i][q] * f[q];
+				}
 			}
-			mk += mk < CDSOLVE_AA_DEPTH;
-			for (int i = 0; i < mk; i++) {
+			/* gram[i], rhs[i]: the slot i back from the newest */
+			for (int i = 0; i <= old; i++) {
 				int at = (head - i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH;
-				const float *df = a->df[at];
-				double d = 0;
-				for (size_t q = 0; q < len; q++)
-					d += (double)ndf[q] * df[q];
-				a->gram[head][at] = a->gram[at][head] = d;
+				a->gram[head][at] = a->gram[at][head] = gram[i];
+				a->rhs[at] = rhs[i];
 			}
 			head = (head + 1) % CDSOLVE_AA_DEPTH;
+			mk = old + 1;
 		} else {
-			for (size_t q = 0; q < len; q++) {
-				a->g[q] = t->w[q];
-				a->f[q] = t->w[q] - a->x[q];
-			}
+			memcpy(a->g, t->w, len * sizeof(double));
 		}
 		fresh = 0;
 		if (mk > 0) {
@@ -792,12 +805,9 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 				dg[i] = a->dg[at[i]];
 			}
 			for (int i = 0; i < mk; i++) {
-				double r = 0;
-				for (size_t q = 0; q < len; q++)
-					r += a->df[at[i]][q] * a->f[q];
 				for (int j = 0; j < mk; j++)
 					A[i][j] = a->gram[at[i]][at[j]];
-				A[i][mk] = r;
+				A[i][mk] = a->rhs[at[i]];
 			}
 			least_squares(A, mk, gamma);
 			for (size_t q = 0; q < len; q++) {
@@ -934,6 +944,27 @@ static double *rows_alloc(size_t bytes)
 static size_t rows_of(const struct cdsolve_table *t)
 {
 	return (size_t)t->stats.states + (size_t)t->n + 1;
+}
+
+/* The values the first temperature starts from: every playing state's
+ * chances split as its sanity is, Cthulhu taking CDSOLVE_GUESS of them
+ * (nearer the solution than nothing, which saves sweeps), no turns left. */
+static void guess(struct cdsolve_table *t, const struct work *wk)
+{
+	uint8_t s[CDICE_MAX] = { 0 };
+	long idx = 0;
+	int n = t->n, sum = 0;
+
+	do {
+		double *w = t->w + (size_t)wk->pos[idx] * WIDTH_MAX;
+		memset(w, 0, WIDTH_MAX * sizeof(double));
+		if (wk->playing[idx]) {
+			for (int i = 0; i < n; i++)
+				w[i] = (1 - CDSOLVE_GUESS) * s[i] / sum;
+			w[n] = CDSOLVE_GUESS;
+		}
+		idx++;
+	} while (successor(t, s, &sum));
 }
 
 /* Follows the path along falling temperatures from t->tau, whose values
@@ -1305,16 +1336,18 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 		}
 		t->stats.bytes_peak += accel_bytes(t);
 		t->tau = CDSOLVE_TAU_START;
-		/* a start too cold for the iteration to settle from zero
-		 * values starts again four times warmer */
+		/* a start too cold for the iteration to settle from the first
+		 * guess starts again four times warmer */
+		guess(t, &wk);
+		t->damp = CDSOLVE_OVERRELAX;
 		while (!(ok = converge(t, &wk, &acc, CDSOLVE_EPS, CDSOLVE_STAGE_SWEEPS)) &&
 		       t->tau < 1) {
 			t->stats.failed = t->stats.sweeps;
-			memset(t->w, 0,
-			       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
+			guess(t, &wk);
 			t->tau *= 4;
 		}
 		t->stats.stages = ok;
+		t->damp = 1;
 		memcpy(save, t->w, bytes);
 		/* the polish, unless the path ran out of its budget; when the
 		 * polish fails, the path goes on with damped sweeps */
