@@ -527,9 +527,21 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 			p[l] /= z;
 }
 
+/* On x86-64 with GCC or Clang and glibc, backup() is compiled twice, the
+ * second for AVX2 (its rows summed four doubles at a time), and the
+ * loader picks the one the processor runs. Without FMA either clone
+ * rounds every operation alike, so both give the same bits. */
+#if defined(__x86_64__) && defined(__GLIBC__) &&                                                   \
+    ((defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6) || __clang_major__ >= 14)
+#define BACKUP_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define BACKUP_CLONES
+#endif
+
 /* One backup of state idx under the table's profile: its values (width,
  * the state's own coordinates) into out, the choices into mix (NULL: not
  * wanted). Rows are read from t->w. */
+BACKUP_CLONES
 static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
 {
 	const struct cdsolve_table *t = wk->t;
@@ -540,6 +552,7 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	double inv = t->uniform ? 0 : 1 / t->tau;
 	const double eye = face_p[CDICE_EYE];
 	long r = wk->rank ? wk->rank[idx] : idx;
+	int plain = !t->pol && !t->uniform; /* the logit profile: decide() inlined */
 
 	for (int k = 0; k < slots; k++) {
 		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
@@ -555,8 +568,12 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 				row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * WIDTH_MAX;
 				x[rf] = own(t, row[rf], k);
 			}
-			decide(t, inv, t->pol ? wk->mid[((size_t)idx * slots + k) * PLAIN + cf] : 0,
-			       n + k, x, faces_ids, PLAIN, p);
+			if (plain)
+				logit(inv, x, PLAIN, p);
+			else
+				decide(t, inv,
+				       t->pol ? wk->mid[((size_t)idx * slots + k) * PLAIN + cf] : 0,
+				       n + k, x, faces_ids, PLAIN, p);
 			if (m)
 				for (int rf = 0; rf < PLAIN; rf++) {
 					m->victim_eye[k][cf][rf] = p[rf];
@@ -570,7 +587,10 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 				            p[3] * row[3][i];
 			xc[cf] = own(t, rv[cf], n - 1);
 		}
-		decide(t, inv, r, 1 + k, xc, faces_ids, PLAIN, q);
+		if (plain)
+			logit(inv, xc, PLAIN, q);
+		else
+			decide(t, inv, r, 1 + k, xc, faces_ids, PLAIN, q);
 		if (m)
 			for (int cf = 0; cf < PLAIN; cf++) {
 				m->caster_eye[k][cf] = q[cf];
