@@ -32,8 +32,8 @@
  * CDSOLVE_TAU_START from a guess (each state's chances split as its
  * sanity, Cthulhu CDSOLVE_GUESS; four times warmer, from the guess again,
  * should that not settle), its sweeps over-relaxed by CDSOLVE_OVERRELAX,
- * then along falling temperatures, each
- * started from the values of the last that converged. A temperature
+ * then along falling temperatures, each started from the values of the
+ * last that converged. A temperature
  * converges when a sweep changes no win chance by more than CDSOLVE_EPS
  * within CDSOLVE_STAGE_SWEEPS sweeps; it fails when CDSOLVE_STALL sweeps pass
  * without a new lowest residual. The next temperature is CDSOLVE_TAU_STEP
@@ -63,9 +63,9 @@
  * CDSOLVE_POLISH_BUDGET state backups, the path goes on from its last temperature with damped
  * sweeps (each state moves CDSOLVE_DAMP of the way to its backup: the same fixed points, a
  * steadier iteration) as far as it converges within what is left of CDSOLVE_BUDGET, and the
- * table is the logit profile at the last temperature that converged (mixed 0). Measured (rlyeh analyze): 2 and 3 cultists and
- * Rival Cults 2x2 are polished (exploitability below 1e-12); 4 cultists
- * is not (its supports keep growing), 5, 6 and 2x3 end on their budget.
+ * table is the logit profile at the last temperature that converged (mixed 0). Measured (rlyeh
+ * analyze): 2 and 3 cultists and Rival Cults 2x2 are polished (exploitability below 1e-12); 4
+ * cultists is not (its supports keep growing), 5, 6 and 2x3 end on their budget.
  *
  * The table is the last temperature that converged (cdsolve_stats: tau,
  * stages, failed), its residual at most CDSOLVE_EPS. The logit profile is

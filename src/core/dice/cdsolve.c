@@ -315,7 +315,7 @@ static void build_all(struct work *wk)
 		for (long k = 0; k < idx; k++, successor(t, s, &sum)) {
 			long from = wk->playing_count;
 			uint8_t r[CDICE_MAX];
-			if (!wk->playing[k] || wk->sum[k] != total || wk->sum[k] == PLACED)
+			if (!wk->playing[k] || wk->sum[k] != total)
 				continue;
 			memcpy(r, s, sizeof(r));
 			for (;;) {
