@@ -40,7 +40,8 @@
  * times the last; when it fails, the values go back and the step's
  * exponent halves (as a homotopy shortens its step), until the step would
  * be nearer 1 than CDSOLVE_STEP_MAX, CDSOLVE_TAU_MIN is reached or
- * CDSOLVE_BUDGET state backups are spent.
+ * CDSOLVE_BUDGET state backups are spent (no temperature is tried with
+ * fewer than CDSOLVE_STAGE_MIN sweeps of it left: it could not converge).
  *
  * Polish. Where the path ends before its budget (at a fold, where the
  * iteration stops converging, or at CDSOLVE_TAU_MIN), the profile at its last
@@ -112,6 +113,7 @@
 #define CDSOLVE_TAU_MIN        1e-6  /* the lowest temperature tried */
 #define CDSOLVE_STAGE_SWEEPS   150   /* sweeps a temperature may take to converge */
 #define CDSOLVE_BUDGET         2.6e6 /* state backups after which no lower temperature is tried */
+#define CDSOLVE_STAGE_MIN      10    /* no temperature is tried with fewer sweeps left */
 #define CDSOLVE_STALL          40    /* sweeps without a new lowest residual: not converging */
 #define CDSOLVE_AA_DEPTH       5     /* differences kept by the Anderson acceleration */
 #define CDSOLVE_DAMP           0.7   /* damping of the path's sweeps after a failed polish */

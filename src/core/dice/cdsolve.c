@@ -1009,7 +1009,7 @@ static int descend(struct cdsolve_table *t, const struct work *wk, struct accel 
 		int cap = (int)((budget - spent) / (double)wk->playing_count),
 		    last = t->stats.sweeps;
 		double from = t->tau;
-		if (cap < 1) {
+		if (cap < CDSOLVE_STAGE_MIN) {
 			t->stats.residual = kept;
 			return 0;
 		}
