@@ -610,7 +610,10 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
-	decide(t, inv, r, 0, xv, slot_of, legal, pv);
+	if (plain)
+		logit(inv, xv, legal, pv);
+	else
+		decide(t, inv, r, 0, xv, slot_of, legal, pv);
 	for (int l = 0; l < legal; l++) {
 		for (int i = 0; i < WIDTH_MAX; i++)
 			acc[i] += pv[l] * cv[l][i];
