@@ -311,16 +311,25 @@ static void build_all(struct work *wk)
 	 * as it was and pass the cup, so the next turn starts at rot(s), the
 	 * vector seen from seat 1; an orbit s, rot(s), rot(rot(s)), ... is
 	 * swept from its end back to s, each state after the one its turn
-	 * mostly leads to (wk->order doubles as the list of states placed). */
-	wk->playing_count = 0;
-	for (int total = 0; total <= TOKENS(n); total++) {
+	 * mostly leads to. One pass in rank order puts each orbit at the end
+	 * of its sum's part of wk->order (at[sum]), marking its states in
+	 * wk->sum. */
+	{
+		long at[TMAX + 2] = { 0 };
+		for (long k = 0; k < idx; k++)
+			at[wk->sum[k] + 1] += wk->playing[k];
+		for (int total = 1; total <= TOKENS(n) + 1; total++)
+			at[total] += at[total - 1];
+		wk->playing_count = at[TOKENS(n) + 1];
 		sum = 0;
 		memset(s, 0, sizeof(s));
 		for (long k = 0; k < idx; k++, successor(t, s, &sum)) {
-			long from = wk->playing_count;
+			int total = wk->sum[k];
+			long from;
 			uint8_t r[CDICE_MAX];
-			if (!wk->playing[k] || wk->sum[k] != total)
+			if (!wk->playing[k] || total == PLACED)
 				continue;
+			from = at[total];
 			memcpy(r, s, sizeof(r));
 			for (;;) {
 				long rk = rank_of(t, r);
@@ -328,18 +337,19 @@ static void build_all(struct work *wk)
 				if (wk->sum[rk] == PLACED)
 					break;
 				wk->sum[rk] = PLACED;
-				wk->order[wk->playing_count++] = (int32_t)rk;
+				wk->order[at[total]++] = (int32_t)rk;
 				memmove(r, r + 1, (size_t)n - 1);
 				r[n - 1] = first;
 			}
-			for (long a = from, b = wk->playing_count - 1; a < b; a++, b--) {
-				int32_t x = wk->order[a];
-				wk->order[a] = wk->order[b];
-				wk->order[b] = x;
+			for (long lo = from, hi = at[total] - 1; lo < hi; lo++, hi--) {
+				int32_t x = wk->order[lo];
+				wk->order[lo] = wk->order[hi];
+				wk->order[hi] = x;
 			}
 		}
-		for (long o = 0; o < wk->playing_count; o++)
-			if (wk->sum[wk->order[o]] == PLACED)
+		/* each placed state's sum back: its layer in order */
+		for (int total = 0, o = 0; total <= TOKENS(n); total++)
+			for (; o < at[total]; o++)
 				wk->sum[wk->order[o]] = (uint8_t)total;
 	}
 }
