@@ -24,18 +24,24 @@
  * option's chance for the chooser's owner, and 0 where that exponent is
  * below -CDSOLVE_CUT (cdsolve_choice); chance nodes average over the d12. The
  * table is the fixed point of that stationary profile, found by
- * Gauss-Seidel sweeps (states by rising sum of sanity) under Anderson
- * acceleration (CDSOLVE_AA_DEPTH differences; Walker and Ni 2011): first at
- * CDSOLVE_TAU_START from all-zero values (four times warmer, from zero
- * again, should that not settle), then along falling temperatures, each
- * started from the values of the last that converged. A temperature
+ * Gauss-Seidel sweeps (states by rising sum of sanity, within a sum each
+ * orbit of the rotation from its end back, so that the start a turn
+ * mostly leads to, the same sanity seen from the next Caster, is swept
+ * first) under Anderson acceleration (CDSOLVE_AA_DEPTH differences,
+ * their inner products kept; Walker and Ni 2011): first at
+ * CDSOLVE_TAU_START from a guess (each state's chances split as its
+ * sanity, Cthulhu CDSOLVE_GUESS; four times warmer, from the guess again,
+ * should that not settle), its sweeps over-relaxed by CDSOLVE_OVERRELAX,
+ * then along falling temperatures, each started from the values of the
+ * last that converged. A temperature
  * converges when a sweep changes no win chance by more than CDSOLVE_EPS
  * within CDSOLVE_STAGE_SWEEPS sweeps; it fails when CDSOLVE_STALL sweeps pass
  * without a new lowest residual. The next temperature is CDSOLVE_TAU_STEP
  * times the last; when it fails, the values go back and the step's
  * exponent halves (as a homotopy shortens its step), until the step would
  * be nearer 1 than CDSOLVE_STEP_MAX, CDSOLVE_TAU_MIN is reached or
- * CDSOLVE_BUDGET state backups are spent.
+ * CDSOLVE_BUDGET state backups are spent (no temperature is tried with
+ * fewer than CDSOLVE_STAGE_MIN sweeps of it left: it could not converge).
  *
  * Polish. Where the path ends before its budget (at a fold, where the
  * iteration stops converging, or at CDSOLVE_TAU_MIN), the profile at its last
@@ -55,10 +61,12 @@
  * support at any one decision, nor more than about CDSOLVE_CUT times
  * CDSOLVE_POLISH_TAU within one, and every game ends), and is kept (cdsolve_stats: polished, mixed,
  * rounds; tau = CDSOLVE_POLISH_TAU); when none does within CDSOLVE_POLISH_ROUNDS rounds and
- * CDSOLVE_POLISH_BUDGET state backups, the table stays the logit profile at the path's last
- * temperature (mixed 0). Measured (rlyeh analyze): 2 and 3 cultists and
- * Rival Cults 2x2 are polished (exploitability below 1e-12); 4 cultists
- * is not (its supports keep growing), 5, 6 and 2x3 end on their budget.
+ * CDSOLVE_POLISH_BUDGET state backups, the path goes on from its last temperature with damped
+ * sweeps (each state moves CDSOLVE_DAMP of the way to its backup: the same fixed points, a
+ * steadier iteration) as far as it converges within what is left of CDSOLVE_BUDGET, and the
+ * table is the logit profile at the last temperature that converged (mixed 0). Measured (rlyeh
+ * analyze): 2 and 3 cultists and Rival Cults 2x2 are polished (exploitability below 1e-12); 4
+ * cultists is not (its supports keep growing), 5, 6 and 2x3 end on their budget.
  *
  * The table is the last temperature that converged (cdsolve_stats: tau,
  * stages, failed), its residual at most CDSOLVE_EPS. The logit profile is
@@ -105,8 +113,12 @@
 #define CDSOLVE_TAU_MIN        1e-6  /* the lowest temperature tried */
 #define CDSOLVE_STAGE_SWEEPS   150   /* sweeps a temperature may take to converge */
 #define CDSOLVE_BUDGET         2.6e6 /* state backups after which no lower temperature is tried */
+#define CDSOLVE_STAGE_MIN      10    /* no temperature is tried with fewer sweeps left */
 #define CDSOLVE_STALL          40    /* sweeps without a new lowest residual: not converging */
 #define CDSOLVE_AA_DEPTH       5     /* differences kept by the Anderson acceleration */
+#define CDSOLVE_DAMP           0.7   /* damping of the path's sweeps after a failed polish */
+#define CDSOLVE_OVERRELAX      1.1   /* sweeps of the first temperature overshoot so much */
+#define CDSOLVE_GUESS          0.15  /* Cthulhu's chance in the first temperature's start */
 #define CDSOLVE_CUT            40    /* exponents below -CDSOLVE_CUT weigh 0 */
 #define CDSOLVE_SWEEPS         1000 /* sweep cap: uniform profile, polish values, cdsolve_exploit */
 #define CDSOLVE_EPS            1e-12 /* convergence: largest change in a sweep */

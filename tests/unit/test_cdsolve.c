@@ -307,6 +307,10 @@ static void test_image_round_trip(void **unused)
 	buf[0] ^= 1; /* magic */
 	assert_null(cdsolve_image_read(buf, len, 3, 0));
 	buf[0] ^= 1;
+	assert_memory_equal(buf, "rlyehsv5", 8);
+	buf[7] = '4'; /* a table of the previous solver is solved again */
+	assert_null(cdsolve_image_read(buf, len, 3, 0));
+	buf[7] = '5';
 	{
 		/* a chance: the start's seat 0, found by its bytes */
 		double nan = NAN, v[CDICE_MAX + 2];

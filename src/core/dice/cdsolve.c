@@ -27,6 +27,7 @@ struct cdsolve_table {
 	long cnt[CDSOLVE_MAX_CULTISTS + 1][TMAX + 1];
 	long below[CDSOLVE_MAX_CULTISTS + 1][TMAX + 1][TMAX + 2];
 	int uniform; /* the "random" profile instead of the logit one */
+	double damp; /* a sweep moves each state this part of the way */
 	double tau;  /* the logit profile's temperature */
 	/* The polished profile (NULL before it, and for the uniform one):
 	 * per rank, dec = 2n - 1 decisions (the victim; the Caster's Eye after
@@ -119,11 +120,15 @@ static long rank_of(const struct cdsolve_table *t, const uint8_t *s)
 /* Rank of g's sanity seen from `caster`: seat (caster + j) % n goes to j. */
 static long rank_from(const struct cdsolve_table *t, const struct cdice *g, int caster)
 {
-	uint8_t s[CDSOLVE_MAX_CULTISTS] = { 0 };
+	long r = 0;
+	int n = t->n, left = TOKENS(n);
 
-	for (int j = 0; j < t->n; j++)
-		s[j] = g->sanity[(caster + j) % t->n];
-	return rank_of(t, s);
+	for (int j = 0, i = caster; j < n; j++, i = i + 1 == n ? 0 : i + 1) {
+		assert(g->sanity[i] <= left);
+		r += t->below[n - 1 - j][left][g->sanity[i]];
+		left -= g->sanity[i];
+	}
+	return r;
 }
 
 /* Value to the owner of seat q of the value vector v (n seats). */
@@ -281,6 +286,10 @@ static int work_mid(struct work *wk)
 	return 0;
 }
 
+/* A mark in work.sum while build_all orders the states (no sum is this
+ * large). */
+#define PLACED 0xff
+
 /* Enumerates every sanity vector in rank order, filling transitions. */
 static void build_all(struct work *wk)
 {
@@ -296,12 +305,53 @@ static void build_all(struct work *wk)
 	assert(idx == t->stats.states);
 	/* Sweep order: positions with fewer tokens in the cultists' hands
 	 * first. They are nearer the end, so a sweep carries the values of
-	 * the ends further back than in rank order. */
-	wk->playing_count = 0;
-	for (int total = 0; total <= TOKENS(n); total++)
+	 * the ends further back than in rank order. Within a sum, by orbits
+	 * of the rotation: most turns that keep the sum (Tentacle against
+	 * Tentacle, a Yellow Sign undone by an Elder Sign) leave every sanity
+	 * as it was and pass the cup, so the next turn starts at rot(s), the
+	 * vector seen from seat 1; an orbit s, rot(s), rot(rot(s)), ... is
+	 * swept from its end back to s, each state after the one its turn
+	 * mostly leads to. One pass in rank order puts each orbit at the end
+	 * of its sum's part of wk->order (at[sum]), marking its states in
+	 * wk->sum. */
+	{
+		long at[TMAX + 2] = { 0 };
 		for (long k = 0; k < idx; k++)
-			if (wk->playing[k] && wk->sum[k] == total)
-				wk->order[wk->playing_count++] = (int32_t)k;
+			at[wk->sum[k] + 1] += wk->playing[k];
+		for (int total = 1; total <= TOKENS(n) + 1; total++)
+			at[total] += at[total - 1];
+		wk->playing_count = at[TOKENS(n) + 1];
+		sum = 0;
+		memset(s, 0, sizeof(s));
+		for (long k = 0; k < idx; k++, successor(t, s, &sum)) {
+			int total = wk->sum[k];
+			long from;
+			uint8_t r[CDICE_MAX];
+			if (!wk->playing[k] || total == PLACED)
+				continue;
+			from = at[total];
+			memcpy(r, s, sizeof(r));
+			for (;;) {
+				long rk = rank_of(t, r);
+				uint8_t first = r[0];
+				if (wk->sum[rk] == PLACED)
+					break;
+				wk->sum[rk] = PLACED;
+				wk->order[at[total]++] = (int32_t)rk;
+				memmove(r, r + 1, (size_t)n - 1);
+				r[n - 1] = first;
+			}
+			for (long lo = from, hi = at[total] - 1; lo < hi; lo++, hi--) {
+				int32_t x = wk->order[lo];
+				wk->order[lo] = wk->order[hi];
+				wk->order[hi] = x;
+			}
+		}
+		/* each placed state's sum back: its layer in order */
+		for (int total = 0, o = 0; total <= TOKENS(n); total++)
+			for (; o < at[total]; o++)
+				wk->sum[wk->order[o]] = (uint8_t)total;
+	}
 }
 
 /* The rows of the ends of a game, after the turn starts in `rows` (width
@@ -325,15 +375,46 @@ static void axpy(int width, double a, const double *x, double *y)
 }
 
 /* Value to the owner of next-coordinate seat q of the row v. */
-static double own(const struct cdsolve_table *t, const double *v, int q)
+static inline double own(const struct cdsolve_table *t, const double *v, int q)
 {
-	double sum = 0;
+	int j = q % 2;
 
 	if (!t->per_player)
 		return v[q];
-	for (int j = q % 2; j < t->n; j += 2)
-		sum += v[j];
-	return sum;
+	/* the same sum as owner_value's loop, unrolled (2 or 3 cultists) */
+	return t->per_player == 2 ? v[j] + v[j + 2] : v[j] + v[j + 2] + v[j + 4];
+}
+
+/* 2^(j/32), j = 0..31. */
+static const double exp2_32[32] = {
+	0x1.0000000000000p+0, 0x1.059b0d3158574p+0, 0x1.0b5586cf9890fp+0, 0x1.11301d0125b51p+0,
+	0x1.172b83c7d517bp+0, 0x1.1d4873168b9aap+0, 0x1.2387a6e756238p+0, 0x1.29e9df51fdee1p+0,
+	0x1.306fe0a31b715p+0, 0x1.371a7373aa9cbp+0, 0x1.3dea64c123422p+0, 0x1.44e086061892dp+0,
+	0x1.4bfdad5362a27p+0, 0x1.5342b569d4f82p+0, 0x1.5ab07dd485429p+0, 0x1.6247eb03a5585p+0,
+	0x1.6a09e667f3bcdp+0, 0x1.71f75e8ec5f74p+0, 0x1.7a11473eb0187p+0, 0x1.82589994cce13p+0,
+	0x1.8ace5422aa0dbp+0, 0x1.93737b0cdc5e5p+0, 0x1.9c49182a3f090p+0, 0x1.a5503b23e255dp+0,
+	0x1.ae89f995ad3adp+0, 0x1.b7f76f2fb5e47p+0, 0x1.c199bdd85529cp+0, 0x1.cb720dcef9069p+0,
+	0x1.d5818dcfba487p+0, 0x1.dfc97337b9b5fp+0, 0x1.ea4afa2a490dap+0, 0x1.f50765b6e4540p+0,
+};
+
+/* exp(y) for y in [-CDSOLVE_CUT, 0] (the logit weights), within about an
+ * ulp, in plain arithmetic so that it inlines: y = (32 m + j) ln 2 / 32 + r
+ * with |r| <= ln 2 / 64, exp(y) = 2^m 2^(j/32) exp(r), exp(r) by its Taylor
+ * polynomial to r^6 (the rest below 1e-17 of it), 2^m built from its bits
+ * (m >= -58: a normal number). */
+static inline double exp_cut(double y)
+{
+	const double shift = 0x1.8p52, ln2_hi = 0x1.62e42feep-1 / 32,
+	             ln2_lo = 0x1.a39ef35793c76p-33 / 32;
+	double kf = (y * (32 / 0x1.62e42fefa39efp-1) + shift) - shift;
+	double r = (y - kf * ln2_hi) - kf * ln2_lo, p, scale;
+	int k = (int)kf, j = k & 31;
+	uint64_t bits = (uint64_t)((k - j) / 32 + 1023) << 52;
+
+	p = 1 + r * (1 + r * (0.5 +
+	                      r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720))))));
+	memcpy(&scale, &bits, sizeof(scale));
+	return scale * (exp2_32[j] * p);
 }
 
 /* The logit weights of count options worth x[k] at 1 / tau = inv (see
@@ -346,7 +427,7 @@ static inline void logit(double inv, const double *x, int count, double *p)
 		top = x[k] > top ? x[k] : top;
 	for (int k = 0; k < count; k++) {
 		double y = (x[k] - top) * inv;
-		p[k] = y < -CDSOLVE_CUT ? 0 : y == 0 ? 1 : exp(y);
+		p[k] = y < -CDSOLVE_CUT ? 0 : y == 0 ? 1 : exp_cut(y);
 		z += p[k];
 	}
 	z = 1 / z;
@@ -443,7 +524,7 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 			double y = (x[l] - top) * inv;
 			p[l] = !(e->support >> ids[l] & 1) || y < -CDSOLVE_CUT ? 0
 			       : y == 0                                        ? 1
-			                                                       : exp(y);
+			                                                       : exp_cut(y);
 			z += p[l];
 		}
 	}
@@ -459,20 +540,32 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 			p[l] /= z;
 }
 
+/* On x86-64 with GCC or Clang and glibc, backup() is compiled twice, the
+ * second for AVX2 (its rows summed four doubles at a time), and the
+ * loader picks the one the processor runs. Without FMA either clone
+ * rounds every operation alike, so both give the same bits. */
+#if defined(__x86_64__) && defined(__GLIBC__) &&                                                   \
+    ((defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6) || __clang_major__ >= 14)
+#define BACKUP_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define BACKUP_CLONES
+#endif
+
 /* One backup of state idx under the table's profile: its values (width,
  * the state's own coordinates) into out, the choices into mix (NULL: not
  * wanted). Rows are read from t->w. */
+BACKUP_CLONES
 static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
 {
 	const struct cdsolve_table *t = wk->t;
-	int n = t->n, width = t->width, slots = n - 1, legal = 0,
-	    slot_of[CDSOLVE_MAX_CULTISTS] = { 0 };
+	int n = t->n, slots = n - 1, legal = 0, slot_of[CDSOLVE_MAX_CULTISTS] = { 0 };
 	double cv[CDSOLVE_MAX_CULTISTS][WIDTH_MAX], xv[CDSOLVE_MAX_CULTISTS] = { 0 },
 	                                            pv[CDSOLVE_MAX_CULTISTS];
 	double acc[WIDTH_MAX] = { 0 };
 	double inv = t->uniform ? 0 : 1 / t->tau;
 	const double eye = face_p[CDICE_EYE];
 	long r = wk->rank ? wk->rank[idx] : idx;
+	int plain = !t->pol && !t->uniform; /* the logit profile: decide() inlined */
 
 	for (int k = 0; k < slots; k++) {
 		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
@@ -485,11 +578,15 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 		for (int cf = 0; cf < PLAIN; cf++) {
 			const double *row[PLAIN];
 			for (int rf = 0; rf < PLAIN; rf++) {
-				row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * (size_t)width;
+				row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * WIDTH_MAX;
 				x[rf] = own(t, row[rf], k);
 			}
-			decide(t, inv, t->pol ? wk->mid[((size_t)idx * slots + k) * PLAIN + cf] : 0,
-			       n + k, x, faces_ids, PLAIN, p);
+			if (plain)
+				logit(inv, x, PLAIN, p);
+			else
+				decide(t, inv,
+				       t->pol ? wk->mid[((size_t)idx * slots + k) * PLAIN + cf] : 0,
+				       n + k, x, faces_ids, PLAIN, p);
 			if (m)
 				for (int rf = 0; rf < PLAIN; rf++) {
 					m->victim_eye[k][cf][rf] = p[rf];
@@ -498,12 +595,15 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 			/* each face's chance: rolled, or chosen after an Eye */
 			for (int rf = 0; rf < PLAIN; rf++)
 				p[rf] = face_p[rf] + eye * p[rf];
-			for (int i = 0; i < width; i++)
+			for (int i = 0; i < WIDTH_MAX; i++)
 				rv[cf][i] = p[0] * row[0][i] + p[1] * row[1][i] + p[2] * row[2][i] +
 				            p[3] * row[3][i];
 			xc[cf] = own(t, rv[cf], n - 1);
 		}
-		decide(t, inv, r, 1 + k, xc, faces_ids, PLAIN, q);
+		if (plain)
+			logit(inv, xc, PLAIN, q);
+		else
+			decide(t, inv, r, 1 + k, xc, faces_ids, PLAIN, q);
 		if (m)
 			for (int cf = 0; cf < PLAIN; cf++) {
 				m->caster_eye[k][cf] = q[cf];
@@ -511,7 +611,7 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 			}
 		for (int cf = 0; cf < PLAIN; cf++)
 			q[cf] = face_p[cf] + eye * q[cf];
-		for (int i = 0; i < width; i++)
+		for (int i = 0; i < WIDTH_MAX; i++)
 			cv[legal][i] =
 			    q[0] * rv[0][i] + q[1] * rv[1][i] + q[2] * rv[2][i] + q[3] * rv[3][i];
 		xv[legal] = own(t, cv[legal], n - 1);
@@ -520,9 +620,12 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
-	decide(t, inv, r, 0, xv, slot_of, legal, pv);
+	if (plain)
+		logit(inv, xv, legal, pv);
+	else
+		decide(t, inv, r, 0, xv, slot_of, legal, pv);
 	for (int l = 0; l < legal; l++) {
-		for (int i = 0; i < width; i++)
+		for (int i = 0; i < WIDTH_MAX; i++)
 			acc[i] += pv[l] * cv[l][i];
 		if (m)
 			m->victim[slot_of[l]] = pv[l];
@@ -536,20 +639,24 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 }
 
 /* One Gauss-Seidel sweep (states by rising sum of sanity), each state
- * taking its backup; returns the largest change it made to a win chance. */
-static double sweep(struct cdsolve_table *t, const struct work *wk)
+ * taking its backup; returns the largest change it made to a win chance.
+ * What each value of a playing state moved goes into moved (NULL: not
+ * wanted; the other entries untouched). */
+static double sweep(struct cdsolve_table *t, const struct work *wk, double *moved)
 {
 	double res = 0, v[WIDTH_MAX];
 
 	for (long o = 0; o < wk->playing_count; o++) {
 		long idx = wk->order[o];
-		double *w = t->w + (size_t)idx * (size_t)t->width;
+		double *w = t->w + (size_t)idx * WIDTH_MAX;
 		backup(wk, idx, v, NULL);
 		for (int i = 0; i <= t->n + 1; i++) {
-			double d = fabs(v[i] - w[i]);
+			double d = fabs(v[i] - w[i]), was = w[i];
 			if (d > res && i <= t->n)
 				res = d;
-			w[i] = v[i];
+			w[i] += t->damp * (v[i] - w[i]);
+			if (moved)
+				moved[(size_t)idx * WIDTH_MAX + (size_t)i] = w[i] - was;
 		}
 	}
 	return res;
@@ -561,7 +668,7 @@ static double sweep(struct cdsolve_table *t, const struct work *wk)
 static int converge_plain(struct cdsolve_table *t, const struct work *wk, double eps, int cap)
 {
 	for (int s = 0; s < cap; s++) {
-		double res = sweep(t, wk);
+		double res = sweep(t, wk, NULL);
 		t->stats.sweeps++;
 		t->stats.residual = res;
 		if (res <= eps)
@@ -571,15 +678,18 @@ static int converge_plain(struct cdsolve_table *t, const struct work *wk, double
 }
 
 /* Anderson acceleration (Walker and Ni 2011, "type II", the last
- * CDSOLVE_AA_DEPTH differences) of the sweeps: x is the table before a sweep,
- * g after it, f = g - x; the next sweep starts from g - dG gamma, gamma
- * minimising |f - dF gamma| (least squares over every value). The
- * differences are kept as float: they only steer the next start, the
- * sweeps themselves stay in double. */
+ * CDSOLVE_AA_DEPTH differences) of the sweeps: g is the table after a
+ * sweep, f what the sweep moved it by; the next sweep starts from
+ * g - dG gamma, gamma minimising |f - dF gamma| (least squares over every
+ * value). The differences are kept as float: they only steer the next
+ * start, the sweeps themselves stay in double. x and f take turns as the
+ * f of the last sweep and of the one before (0 where no sweep moves). */
 struct accel {
 	size_t len; /* values accelerated: states * width */
 	double *x, *f, *g;
 	float *df[CDSOLVE_AA_DEPTH], *dg[CDSOLVE_AA_DEPTH];
+	/* by slot: the differences' inner products, and each with f */
+	double gram[CDSOLVE_AA_DEPTH][CDSOLVE_AA_DEPTH], rhs[CDSOLVE_AA_DEPTH];
 };
 
 static void accel_free(struct accel *a)
@@ -600,8 +710,8 @@ static int accel_new(struct accel *a, const struct cdsolve_table *t)
 
 	memset(a, 0, sizeof(*a));
 	a->len = (size_t)t->stats.states * (size_t)t->width;
-	a->x = malloc(a->len * sizeof(double));
-	a->f = malloc(a->len * sizeof(double));
+	a->x = calloc(a->len, sizeof(double));
+	a->f = calloc(a->len, sizeof(double));
 	a->g = malloc(a->len * sizeof(double));
 	ok = a->x && a->f && a->g;
 	for (int i = 0; i < CDSOLVE_AA_DEPTH; i++) {
@@ -668,9 +778,7 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 	double prev = HUGE_VAL, best = HUGE_VAL;
 
 	for (int s = 0; s < cap; s++) {
-		double res;
-		memcpy(a->x, t->w, len * sizeof(double));
-		res = sweep(t, wk);
+		double res = sweep(t, wk, a->x), *f;
 		t->stats.sweeps++;
 		t->stats.residual = res;
 		if (res <= eps)
@@ -686,44 +794,64 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 			fresh = 1;
 		}
 		prev = res;
+		/* f: what the sweep moved (a->x), now a->f; in one pass the
+		 * newest differences, g, the newest row of the differences'
+		 * Gram matrix (the older rows kept) and dF' f */
+		f = a->x;
+		a->x = a->f;
+		a->f = f;
 		if (!fresh) {
-			float *df = a->df[head], *dg = a->dg[head];
-			for (size_t i = 0; i < len; i++) {
-				df[i] = (float)((t->w[i] - a->x[i]) - a->f[i]);
-				dg[i] = (float)(t->w[i] - a->g[i]);
+			float *ndf = a->df[head], *ndg = a->dg[head];
+			const float *df[CDSOLVE_AA_DEPTH];
+			double gram[CDSOLVE_AA_DEPTH] = { 0 }, rhs[CDSOLVE_AA_DEPTH] = { 0 };
+			int old = mk < CDSOLVE_AA_DEPTH ? mk : CDSOLVE_AA_DEPTH - 1;
+			for (int i = 0; i < old; i++)
+				df[i] = a->df[(head - 1 - i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH];
+			for (size_t q = 0; q < len; q++) {
+				double w = t->w[q];
+				float d = (float)(f[q] - a->x[q]);
+				ndf[q] = d;
+				ndg[q] = (float)(w - a->g[q]);
+				a->g[q] = w;
+				gram[0] += (double)d * d;
+				rhs[0] += d * f[q];
+				for (int i = 0; i < old; i++) {
+					gram[1 + i] += (double)d * df[i][q];
+					rhs[1 + i] += df[i][q] * f[q];
+				}
+			}
+			/* gram[i], rhs[i]: the slot i back from the newest */
+			for (int i = 0; i <= old; i++) {
+				int at = (head - i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH;
+				a->gram[head][at] = a->gram[at][head] = gram[i];
+				a->rhs[at] = rhs[i];
 			}
 			head = (head + 1) % CDSOLVE_AA_DEPTH;
-			mk += mk < CDSOLVE_AA_DEPTH;
+			mk = old + 1;
+		} else {
+			memcpy(a->g, t->w, len * sizeof(double));
 		}
 		fresh = 0;
-		for (size_t i = 0; i < len; i++) {
-			a->g[i] = t->w[i];
-			a->f[i] = t->w[i] - a->x[i];
-		}
 		if (mk > 0) {
 			double A[CDSOLVE_AA_DEPTH][CDSOLVE_AA_DEPTH + 1], gamma[CDSOLVE_AA_DEPTH];
-			const float *df[CDSOLVE_AA_DEPTH], *dg[CDSOLVE_AA_DEPTH];
+			const float *dg[CDSOLVE_AA_DEPTH];
+			int at[CDSOLVE_AA_DEPTH];
 			for (int i = 0; i < mk; i++) {
-				int at = (head - mk + i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH;
-				df[i] = a->df[at];
-				dg[i] = a->dg[at];
+				at[i] = (head - mk + i + CDSOLVE_AA_DEPTH) % CDSOLVE_AA_DEPTH;
+				dg[i] = a->dg[at[i]];
 			}
 			for (int i = 0; i < mk; i++) {
-				double r = 0;
-				for (int j = 0; j <= i; j++) {
-					double d = 0;
-					for (size_t q = 0; q < len; q++)
-						d += (double)df[i][q] * df[j][q];
-					A[i][j] = A[j][i] = d;
-				}
-				for (size_t q = 0; q < len; q++)
-					r += df[i][q] * a->f[q];
-				A[i][mk] = r;
+				for (int j = 0; j < mk; j++)
+					A[i][j] = a->gram[at[i]][at[j]];
+				A[i][mk] = a->rhs[at[i]];
 			}
 			least_squares(A, mk, gamma);
-			for (int i = 0; i < mk; i++)
-				for (size_t q = 0; q < len; q++)
-					t->w[q] -= gamma[i] * dg[i][q];
+			for (size_t q = 0; q < len; q++) {
+				double d = 0;
+				for (int i = 0; i < mk; i++)
+					d += gamma[i] * dg[i][q];
+				t->w[q] -= d;
+			}
 		}
 	}
 	return 0;
@@ -757,6 +885,7 @@ static struct cdsolve_table *table_new(int n, int per_player)
 	/* every row one 64-byte cache line, whatever n */
 	t->width = WIDTH_MAX;
 	t->dec = 2 * n - 1;
+	t->damp = 1;
 	init_ranks(t);
 	t->stats.n = n;
 	t->stats.per_player = per_player;
@@ -853,6 +982,27 @@ static size_t rows_of(const struct cdsolve_table *t)
 	return (size_t)t->stats.states + (size_t)t->n + 1;
 }
 
+/* The values the first temperature starts from: every playing state's
+ * chances split as its sanity is, Cthulhu taking CDSOLVE_GUESS of them
+ * (nearer the solution than nothing, which saves sweeps), no turns left. */
+static void guess(struct cdsolve_table *t, const struct work *wk)
+{
+	uint8_t s[CDICE_MAX] = { 0 };
+	long idx = 0;
+	int n = t->n, sum = 0;
+
+	do {
+		double *w = t->w + (size_t)wk->pos[idx] * WIDTH_MAX;
+		memset(w, 0, WIDTH_MAX * sizeof(double));
+		if (wk->playing[idx]) {
+			for (int i = 0; i < n; i++)
+				w[i] = (1 - CDSOLVE_GUESS) * s[i] / sum;
+			w[n] = CDSOLVE_GUESS;
+		}
+		idx++;
+	} while (successor(t, s, &sum));
+}
+
 /* Follows the path along falling temperatures from t->tau, whose values
  * converged (a copy of them, `bytes`, in save): each temperature starts
  * from the values of the last that converged. When one does not, the
@@ -872,7 +1022,7 @@ static int descend(struct cdsolve_table *t, const struct work *wk, struct accel 
 		int cap = (int)((budget - spent) / (double)wk->playing_count),
 		    last = t->stats.sweeps;
 		double from = t->tau;
-		if (cap < 1) {
+		if (cap < CDSOLVE_STAGE_MIN) {
 			t->stats.residual = kept;
 			return 0;
 		}
@@ -1213,7 +1363,7 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 		 * back and the next try lies nearer (the step's exponent
 		 * halves), as a homotopy shortens its step. */
 		struct accel acc;
-		int ok;
+		int ok, kept = 0;
 		if (accel_new(&acc, t) != 0) {
 			free(save);
 			work_free(&wk);
@@ -1222,22 +1372,31 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 		}
 		t->stats.bytes_peak += accel_bytes(t);
 		t->tau = CDSOLVE_TAU_START;
-		/* a start too cold for the iteration to settle from zero
-		 * values starts again four times warmer */
+		/* a start too cold for the iteration to settle from the first
+		 * guess starts again four times warmer */
+		guess(t, &wk);
+		t->damp = CDSOLVE_OVERRELAX;
 		while (!(ok = converge(t, &wk, &acc, CDSOLVE_EPS, CDSOLVE_STAGE_SWEEPS)) &&
 		       t->tau < 1) {
 			t->stats.failed = t->stats.sweeps;
-			memset(t->w, 0,
-			       (size_t)t->stats.states * (size_t)t->width * sizeof(double));
+			guess(t, &wk);
 			t->tau *= 4;
 		}
 		t->stats.stages = ok;
+		t->damp = 1;
 		memcpy(save, t->w, bytes);
-		/* the polish, unless the path ran out of its budget */
+		/* the polish, unless the path ran out of its budget; when the
+		 * polish fails, the path goes on with damped sweeps */
 		if (ok &&
 		    descend(t, &wk, &acc, save, bytes, CDSOLVE_TAU_MIN,
 		            CDSOLVE_BUDGET - (double)t->stats.sweeps * (double)wk.playing_count) &&
-		    polish(t, &wk, &acc, save, bytes) < 0) {
+		    (kept = polish(t, &wk, &acc, save, bytes)) == 0) {
+			t->damp = CDSOLVE_DAMP;
+			descend(t, &wk, &acc, save, bytes, CDSOLVE_TAU_MIN,
+			        CDSOLVE_BUDGET -
+			            (double)t->stats.sweeps * (double)wk.playing_count);
+		}
+		if (kept < 0) {
 			accel_free(&acc);
 			free(save);
 			work_free(&wk);
@@ -1363,7 +1522,7 @@ int cdsolve_exploit(const struct cdsolve_table *t, struct cdsolve_exploit *out)
  * profile's states * dec decisions (bytes), and its mixes mixed decisions
  * (struct mixed). */
 struct image_head {
-	char magic[8];      /* "rlyehsv4" */
+	char magic[8];      /* "rlyehsv5" */
 	uint32_t byteorder; /* 0x01020304 as written */
 	int32_t n, per_player, width, sweeps;
 	int64_t states;
@@ -1373,7 +1532,7 @@ struct image_head {
 	int32_t dec, polished; /* 1: the profile's decisions follow */
 };
 
-static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '4' };
+static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '5' };
 
 size_t cdsolve_image_size(const struct cdsolve_table *t)
 {
