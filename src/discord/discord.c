@@ -66,10 +66,8 @@ static void trim_due(lws_sorted_usec_list_t *sul)
 {
 	struct app *a = lws_container_of(sul, struct app, trim);
 
-	if (!a->released && lws_now_usecs() - a->handled_us >= QUIET_MS * LWS_US_PER_MS) {
+	if (lws_now_usecs() - a->handled_us >= QUIET_MS * LWS_US_PER_MS)
 		store_release_memory(a->st);
-		a->released = 1;
-	}
 	malloc_trim(0);
 	lws_sul_schedule(a->ctx, 0, &a->trim, trim_due, TRIM_MS * LWS_US_PER_MS);
 }

@@ -165,7 +165,6 @@ struct app {
 	uint64_t watchdog_us;
 	lws_sorted_usec_list_t trim;
 	int64_t handled_us; /* when the last interaction was answered (lws_now_usecs) */
-	int released;       /* the store's cache was given back since */
 	/* With PostgreSQL: the limits shared with the other processes. */
 	struct limits *limits;
 	lws_sorted_usec_list_t shared;

@@ -939,10 +939,10 @@ static void on_response(struct app *a, struct rest_response *resp)
 			log_msg(LOG_WARN, "http: %d follow-ups dropped with their failed callback",
 			        n);
 	}
-	if (ok && p->kind == TAG_CALLBACK && p->started_us)
+	if (ok && p->kind == TAG_CALLBACK && p->started_us) {
 		a->handled_us = lws_now_usecs();
-	a->released = 0;
-	metrics_latency(&a->metrics, (double)(a->handled_us - p->started_us) / 1e6);
+		metrics_latency(&a->metrics, (double)(a->handled_us - p->started_us) / 1e6);
+	}
 	if (ok && p->kind == TAG_REGISTER) {
 		store_setting_put(a->st, p->channel, p->token ? p->token : "");
 		log_msg(LOG_INFO, "commands: registered (%s)", p->channel);

@@ -1630,6 +1630,23 @@ def test_systemd_health_reload_compress(tmp, fake):
           and 'rlyeh_interactions_total{command="help"} 1' in text
           and "rlyeh_response_seconds_count" in text and "rlyeh_games_in_progress" in text,
           "/metrics in Prometheus text format")
+    # A response time per interaction answered, none for the other requests:
+    # the command registration, and the follow-up that posts the lobby a
+    # click on Join makes (its callback only takes the clicked buttons off).
+    body = interact(fake, table, slash(USERS["carol"], "open", channel="604"))
+    join = [b["custom_id"] for b in table.buttons() if b["custom_id"].endswith(":join")]
+    check(len(join) == 1, "a lobby to join in 604")
+    body = interact(fake, table, click(USERS["bob"], join[0], channel="604"))
+    check(body and body["type"] == 7, "the click on Join answered by type 7")
+
+    def timed_count():
+        _, metrics = http_get("http://127.0.0.1:%d/metrics" % port)
+        m = re.search(r"^rlyeh_response_seconds_count (\d+)$", metrics or "", re.M)
+        return int(m.group(1)) if m else -1
+    wait(lambda: timed_count() >= 3, 5, "three response times")
+    time.sleep(0.3)
+    check(timed_count() == 3, "/metrics times the 3 interactions answered, not the other "
+          "requests: %d" % timed_count())
     status, _ = http_get("http://127.0.0.1:%d/nothing" % port)
     check(status == 404, "unknown health paths are 404")
     with open(conf, "w") as f:
