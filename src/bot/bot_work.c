@@ -669,8 +669,7 @@ void bot_work_commit(struct work *w, const struct bot_req *req, int lang, struct
 	/* Copies: the pictures go with them, w->out's own are freed with it. */
 	for (int i = 0; i < w->out.n; i++) {
 		const struct msg *m = &w->out.m[i];
-		if (w->holding && s && s->pending && m->audience == MSG_CHANNEL &&
-		    m->kind == MSG_EVENT)
+		if (m->audience == MSG_CHANNEL && m->kind == MSG_EVENT)
 			hold(s, out, m->text);
 		else
 			msg_add_copy(out, m);

@@ -91,15 +91,22 @@ void jsonarena_install(void)
 	installed = 1;
 }
 
+/* Starts taking cJSON's allocations into this thread's arena (its block
+ * got first), when the hooks are installed. */
+static void arena_take(struct arena *a)
+{
+	if (installed && !a->base)
+		block_get(a);
+	a->parsing = installed;
+}
+
 cJSON *jsonarena_parse(const char *text, size_t len)
 {
 	struct arena *a = &here;
 	int was = a->parsing;
 	cJSON *root;
 
-	if (installed && !a->base)
-		block_get(a);
-	a->parsing = installed;
+	arena_take(a);
 	root = cJSON_ParseWithLength(text, len);
 	a->parsing = was;
 	if (root)
@@ -114,9 +121,7 @@ cJSON *jsonarena_object(void)
 	struct arena *a = &here;
 	cJSON *root;
 
-	if (installed && !a->base)
-		block_get(a);
-	a->parsing = installed;
+	arena_take(a);
 	if (!(root = cJSON_CreateObject()))
 		a->parsing = 0;
 	else

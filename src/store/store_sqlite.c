@@ -931,6 +931,11 @@ void store_sqlite_fail_after(struct store_sqlite *st, int writes)
 	st->fail_after = writes < 0 ? -1 : writes;
 }
 
+void store_sqlite_release_memory(struct store_sqlite *st)
+{
+	sqlite3_db_release_memory(st->db);
+}
+
 int store_sqlite_checkpoint(struct store_sqlite *st)
 {
 	sqlite3_stmt *s = store_sqlite_stmt_get(st, ST_CHECKPOINT);

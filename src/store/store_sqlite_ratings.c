@@ -30,11 +30,6 @@ int store_sqlite_cache_bulk(struct store_sqlite *st, int on)
 	return 0;
 }
 
-void store_sqlite_release_memory(struct store_sqlite *st)
-{
-	sqlite3_db_release_memory(st->db);
-}
-
 int store_sqlite_ratings_pending(struct store_sqlite *st)
 {
 	sqlite3_stmt *s = store_sqlite_stmt_get(st, ST_RATINGS_PENDING);
