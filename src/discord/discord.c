@@ -57,18 +57,21 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* Gives the free pages of the heap back to the system every TRIM_MS: a burst
- * of interactions (their replies held until a commit, requests in flight)
- * leaves megabytes free that a long quiet afterwards would keep resident.
- * Once no interaction was answered for QUIET_MS, the store's page cache
- * (2 MiB) goes too; the next interactions read their pages again. */
+/* Looks every TRIM_MS whether the daemon is quiet (no interaction answered
+ * for QUIET_MS) and then gives back what a burst of interactions (their
+ * replies held until a commit, requests in flight) left free: the store's
+ * page cache (2 MiB; the next interactions read their pages again) and the
+ * free pages of the heap, which a long quiet would otherwise keep
+ * resident. While interactions come, nothing is given back: pages handed
+ * back would be faulted in again at once (measured: 4 % of the CPU). */
 static void trim_due(lws_sorted_usec_list_t *sul)
 {
 	struct app *a = lws_container_of(sul, struct app, trim);
 
-	if (lws_now_usecs() - a->handled_us >= QUIET_MS * LWS_US_PER_MS)
+	if (lws_now_usecs() - a->handled_us >= QUIET_MS * LWS_US_PER_MS) {
 		store_release_memory(a->st);
-	malloc_trim(0);
+		malloc_trim(0);
+	}
 	lws_sul_schedule(a->ctx, 0, &a->trim, trim_due, TRIM_MS * LWS_US_PER_MS);
 }
 

@@ -51,8 +51,8 @@
 #define ADMINISTRATOR   (1ULL << 3)
 #define TOKEN_LIFE_MS   (14LL * 60 * 1000) /* interaction tokens last 15 minutes */
 #define CONTENT_MAX     2000
-#define TRIM_MS         1000  /* between two returns of free heap pages to the system */
-#define QUIET_MS        500   /* no answer for this long: the store's cache goes too */
+#define TRIM_MS         1000  /* between two looks whether memory can go back */
+#define QUIET_MS        500   /* no answer for this long: free memory goes back */
 #define BATCH_MAX       64    /* interactions committed together at most */
 #define BATCH_MSGS      160   /* replies (~20 KB each) held for a commit at most, about */
 #define GATHER_US       20000 /* time spent gathering readable interactions into a batch */

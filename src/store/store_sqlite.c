@@ -36,6 +36,7 @@
 #include "powervfs.h"
 #include "rlyeh/store.h"
 #include "store_sqlite.h"
+#include "walbuf.h"
 
 #include "store_int.h"
 #include "store_sqlite_int.h"
@@ -688,7 +689,12 @@ int store_sqlite_open_version(const char *path, int version, struct store_sqlite
 		if (powervfs_install(undo, sync_us, st->err, sizeof(st->err)))
 			goto fail;
 	}
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+	if (walbuf_register() != SQLITE_OK) {
+		store_sqlite_set_err(st, "%s: cannot register the WAL writer", path);
+		goto fail;
+	}
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+	                    WALBUF_NAME)) {
 		if (st->db)
 			store_sqlite_set_err(st, "%s: %s", path, sqlite3_errmsg(st->db));
 		else

@@ -53,6 +53,12 @@ target_link_libraries(test_bot_shards PRIVATE rlyeh_bot rlyeh_testdb ${CMOCKA_LI
 add_test(NAME bot_shards COMMAND test_bot_shards)
 rlyeh_pg_test(bot_shards test_bot_shards)
 
+# One write per commit to the write-ahead log (src/store/walbuf.c).
+add_executable(test_walbuf unit/test_walbuf.c)
+target_include_directories(test_walbuf PRIVATE ${CMOCKA_INCLUDE_DIRS} ${PROJECT_SOURCE_DIR}/src/store)
+target_link_libraries(test_walbuf PRIVATE rlyeh_store PkgConfig::SQLITE3 ${CMOCKA_LIBRARIES})
+add_test(NAME walbuf COMMAND test_walbuf)
+
 # Power loss at a random instant under a test VFS (SQLite's own).
 add_executable(test_powerloss unit/test_powerloss.c)
 target_include_directories(test_powerloss PRIVATE ${CMOCKA_INCLUDE_DIRS} ${PROJECT_SOURCE_DIR}/src/store)
