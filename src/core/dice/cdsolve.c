@@ -540,6 +540,94 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 			p[l] /= z;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define SLOT_VECTOR 1
+typedef double v4d __attribute__((vector_size(4 * sizeof(double))));
+typedef int64_t v4i __attribute__((vector_size(4 * sizeof(double))));
+typedef uint64_t v4u __attribute__((vector_size(4 * sizeof(double))));
+
+/* The logit weights of PLAIN options worth x to the chooser, normalised
+ * (logit(), lane by lane: the same bits), then each face's chance, rolled
+ * or chosen after an Eye, into *p. An exponent below -CDSOLVE_CUT is
+ * taken at 0 and its weight masked to 0. */
+__attribute__((always_inline)) static inline void faces4(double inv, const v4d *x, v4d *p)
+{
+	const double shift = 0x1.8p52, ln2_hi = 0x1.62e42feep-1 / 32,
+	             ln2_lo = 0x1.a39ef35793c76p-33 / 32;
+	double top = (*x)[0], z;
+	v4d y, big, kf, r, poly, scale, tab, e;
+	v4i cut, k, j;
+	v4u bits;
+
+	for (int l = 1; l < PLAIN; l++)
+		top = (*x)[l] > top ? (*x)[l] : top;
+	y = (*x - top) * inv;
+	cut = y < -CDSOLVE_CUT;
+	y = (v4d)((v4i)y & ~cut);
+	/* exp_cut, lane by lane */
+	big = y * (32 / 0x1.62e42fefa39efp-1) + shift;
+	kf = big - shift;
+	r = (y - kf * ln2_hi) - kf * ln2_lo;
+	k = (v4i)big - (int64_t)0x4338000000000000;
+	j = k & 31;
+	bits = ((v4u)(k - j) << 47) + ((uint64_t)1023 << 52);
+	scale = (v4d)bits;
+	tab = (v4d){ exp2_32[j[0]], exp2_32[j[1]], exp2_32[j[2]], exp2_32[j[3]] };
+	poly = 1 + r * (1 + r * (0.5 + r * (1.0 / 6 +
+	                                    r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720))))));
+	e = scale * (tab * poly);
+	e = (v4d)((v4i)e & ~cut);
+	z = 1 / (((e[0] + e[1]) + e[2]) + e[3]);
+	*p = (v4d){ face_p[0], face_p[1], face_p[2], face_p[3] } + face_p[CDICE_EYE] * (e * z);
+}
+
+/* One victim slot k of the logit profile at 1 / tau = inv, the rows of its
+ * turns' ends at nx: what backup() computes for it, the same bits, four
+ * faces to a vector. The slot's value vector into cv (WIDTH_MAX). */
+__attribute__((always_inline)) static inline void
+slot_plain(const struct cdsolve_table *t, const int32_t *nx, int k, double inv, double *cv)
+{
+	const int n = t->n;
+	v4d lo[PLAIN], hi[PLAIN], x, p, q, a, b;
+	double rv[WIDTH_MAX];
+
+	for (int cf = 0; cf < PLAIN; cf++) {
+		const double *row[PLAIN];
+		for (int rf = 0; rf < PLAIN; rf++)
+			row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * WIDTH_MAX;
+		x = (v4d){ own(t, row[0], k), own(t, row[1], k), own(t, row[2], k),
+			   own(t, row[3], k) };
+		faces4(inv, &x, &p);
+		memcpy(&a, row[0], sizeof(a));
+		memcpy(&b, row[0] + 4, sizeof(b));
+		lo[cf] = p[0] * a;
+		hi[cf] = p[0] * b;
+		for (int rf = 1; rf < PLAIN; rf++) {
+			memcpy(&a, row[rf], sizeof(a));
+			memcpy(&b, row[rf] + 4, sizeof(b));
+			lo[cf] += p[rf] * a;
+			hi[cf] += p[rf] * b;
+		}
+	}
+	for (int cf = 0; cf < PLAIN; cf++) {
+		memcpy(rv, &lo[cf], sizeof(lo[cf]));
+		memcpy(rv + 4, &hi[cf], sizeof(hi[cf]));
+		x[cf] = own(t, rv, n - 1);
+	}
+	faces4(inv, &x, &q);
+	a = q[0] * lo[0];
+	b = q[0] * hi[0];
+	for (int cf = 1; cf < PLAIN; cf++) {
+		a += q[cf] * lo[cf];
+		b += q[cf] * hi[cf];
+	}
+	memcpy(cv, &a, sizeof(a));
+	memcpy(cv + 4, &b, sizeof(b));
+}
+#else
+#define SLOT_VECTOR 0
+#endif
+
 /* On x86-64 with GCC or Clang and glibc, backup() is compiled twice, the
  * second for AVX2 (its rows summed four doubles at a time), and the
  * loader picks the one the processor runs. Without FMA either clone
@@ -575,6 +663,14 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 			m->victim[k] = 0;
 		if (nx[0] == INT32_MIN)
 			continue;
+#if SLOT_VECTOR
+		if (plain && !m) {
+			slot_plain(t, nx, k, inv, cv[legal]);
+			xv[legal] = own(t, cv[legal], n - 1);
+			slot_of[legal++] = k;
+			continue;
+		}
+#endif
 		for (int cf = 0; cf < PLAIN; cf++) {
 			const double *row[PLAIN];
 			for (int rf = 0; rf < PLAIN; rf++) {
