@@ -540,6 +540,10 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 			p[l] /= z;
 }
 
+/* GCC and Clang: the logit profile's sweeps take the victim slots four
+ * faces to a vector (their vector types: a 256-bit register in backup()'s
+ * AVX2 clone, two 128-bit ones otherwise), with the same operations in
+ * the same order as the scalar code below, so the same bits. */
 #if defined(__GNUC__) || defined(__clang__)
 #define SLOT_VECTOR 1
 typedef double v4d __attribute__((vector_size(4 * sizeof(double))));
@@ -581,48 +585,78 @@ __attribute__((always_inline)) static inline void faces4(double inv, const v4d *
 	*p = (v4d){ face_p[0], face_p[1], face_p[2], face_p[3] } + face_p[CDICE_EYE] * (e * z);
 }
 
-/* One victim slot k of the logit profile at 1 / tau = inv, the rows of its
- * turns' ends at nx: what backup() computes for it, the same bits, four
- * faces to a vector. The slot's value vector into cv (WIDTH_MAX). */
-__attribute__((always_inline)) static inline void
-slot_plain(const struct cdsolve_table *t, const int32_t *nx, int k, double inv, double *cv)
+/* The victim slots of one turn start under the logit profile at
+ * 1 / tau = inv, the rows of its turns' ends at nx (as wk->next): what
+ * backup() computes for them, the same bits, four faces to a vector, each
+ * stage over every legal slot before the next (so that their rows are
+ * fetched together and their weights computed side by side). Each legal
+ * slot's value vector into cv[l] (WIDTH_MAX), its worth to the Caster into
+ * xv[l], the slot into slot_of[l]; returns the number of legal slots. */
+__attribute__((always_inline)) static inline int slots_plain(const struct cdsolve_table *t,
+                                                             const int32_t *nx, double inv,
+                                                             double (*cv)[WIDTH_MAX], double *xv,
+                                                             int *slot_of)
 {
-	const int n = t->n;
-	v4d lo[PLAIN], hi[PLAIN], x, p, q, a, b;
+	const int n = t->n, slots = n - 1;
+	const double *rows[CDSOLVE_MAX_CULTISTS][PLAIN][PLAIN];
+	v4d xs[CDSOLVE_MAX_CULTISTS][PLAIN], ps[CDSOLVE_MAX_CULTISTS][PLAIN];
+	v4d lo[CDSOLVE_MAX_CULTISTS][PLAIN], hi[CDSOLVE_MAX_CULTISTS][PLAIN];
+	v4d q, a, b;
 	double rv[WIDTH_MAX];
+	int legal = 0;
 
-	for (int cf = 0; cf < PLAIN; cf++) {
-		const double *row[PLAIN];
-		for (int rf = 0; rf < PLAIN; rf++)
-			row[rf] = t->w + (size_t)nx[cf * PLAIN + rf] * WIDTH_MAX;
-		x = (v4d){ own(t, row[0], k), own(t, row[1], k), own(t, row[2], k),
-			   own(t, row[3], k) };
-		faces4(inv, &x, &p);
-		memcpy(&a, row[0], sizeof(a));
-		memcpy(&b, row[0] + 4, sizeof(b));
-		lo[cf] = p[0] * a;
-		hi[cf] = p[0] * b;
-		for (int rf = 1; rf < PLAIN; rf++) {
-			memcpy(&a, row[rf], sizeof(a));
-			memcpy(&b, row[rf] + 4, sizeof(b));
-			lo[cf] += p[rf] * a;
-			hi[cf] += p[rf] * b;
+	for (int k = 0; k < slots; k++) {
+		const int32_t *nk = nx + (size_t)k * PLAIN * PLAIN;
+		if (nk[0] == INT32_MIN)
+			continue;
+		for (int cf = 0; cf < PLAIN; cf++) {
+			const double **row = rows[legal][cf];
+			for (int rf = 0; rf < PLAIN; rf++)
+				row[rf] = t->w + (size_t)nk[cf * PLAIN + rf] * WIDTH_MAX;
+			xs[legal][cf] = (v4d){ own(t, row[0], k), own(t, row[1], k),
+				               own(t, row[2], k), own(t, row[3], k) };
+		}
+		slot_of[legal++] = k;
+	}
+	for (int l = 0; l < legal; l++)
+		for (int cf = 0; cf < PLAIN; cf++)
+			faces4(inv, &xs[l][cf], &ps[l][cf]);
+	for (int l = 0; l < legal; l++) {
+		for (int cf = 0; cf < PLAIN; cf++) {
+			const double **row = rows[l][cf];
+			v4d p = ps[l][cf];
+			memcpy(&a, row[0], sizeof(a));
+			memcpy(&b, row[0] + 4, sizeof(b));
+			lo[l][cf] = p[0] * a;
+			hi[l][cf] = p[0] * b;
+			for (int rf = 1; rf < PLAIN; rf++) {
+				memcpy(&a, row[rf], sizeof(a));
+				memcpy(&b, row[rf] + 4, sizeof(b));
+				lo[l][cf] += p[rf] * a;
+				hi[l][cf] += p[rf] * b;
+			}
+		}
+		for (int cf = 0; cf < PLAIN; cf++) {
+			memcpy(rv, &lo[l][cf], sizeof(a));
+			memcpy(rv + 4, &hi[l][cf], sizeof(b));
+			xs[l][0][cf] = own(t, rv, n - 1);
 		}
 	}
-	for (int cf = 0; cf < PLAIN; cf++) {
-		memcpy(rv, &lo[cf], sizeof(lo[cf]));
-		memcpy(rv + 4, &hi[cf], sizeof(hi[cf]));
-		x[cf] = own(t, rv, n - 1);
+	for (int l = 0; l < legal; l++)
+		faces4(inv, &xs[l][0], &ps[l][0]);
+	for (int l = 0; l < legal; l++) {
+		q = ps[l][0];
+		a = q[0] * lo[l][0];
+		b = q[0] * hi[l][0];
+		for (int cf = 1; cf < PLAIN; cf++) {
+			a += q[cf] * lo[l][cf];
+			b += q[cf] * hi[l][cf];
+		}
+		memcpy(cv[l], &a, sizeof(a));
+		memcpy(cv[l] + 4, &b, sizeof(b));
+		xv[l] = own(t, cv[l], n - 1);
 	}
-	faces4(inv, &x, &q);
-	a = q[0] * lo[0];
-	b = q[0] * hi[0];
-	for (int cf = 1; cf < PLAIN; cf++) {
-		a += q[cf] * lo[cf];
-		b += q[cf] * hi[cf];
-	}
-	memcpy(cv, &a, sizeof(a));
-	memcpy(cv + 4, &b, sizeof(b));
+	return legal;
 }
 #else
 #define SLOT_VECTOR 0
@@ -655,7 +689,12 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	long r = wk->rank ? wk->rank[idx] : idx;
 	int plain = !t->pol && !t->uniform; /* the logit profile: decide() inlined */
 
-	for (int k = 0; k < slots; k++) {
+#if SLOT_VECTOR
+	if (plain && !m) /* every victim slot at once */
+		legal = slots_plain(t, wk->next + (size_t)idx * slots * PLAIN * PLAIN, inv, cv, xv,
+		                    slot_of);
+#endif
+	for (int k = legal ? slots : 0; k < slots; k++) {
 		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
 		double rv[PLAIN][WIDTH_MAX], x[PLAIN], xc[PLAIN], p[PLAIN], q[PLAIN];
 
@@ -663,14 +702,6 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 			m->victim[k] = 0;
 		if (nx[0] == INT32_MIN)
 			continue;
-#if SLOT_VECTOR
-		if (plain && !m) {
-			slot_plain(t, nx, k, inv, cv[legal]);
-			xv[legal] = own(t, cv[legal], n - 1);
-			slot_of[legal++] = k;
-			continue;
-		}
-#endif
 		for (int cf = 0; cf < PLAIN; cf++) {
 			const double *row[PLAIN];
 			for (int rf = 0; rf < PLAIN; rf++) {
