@@ -544,27 +544,26 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
  * faces to a vector (their vector types: a 256-bit register in backup()'s
  * AVX2 clone, two 128-bit ones otherwise), with the same operations in
  * the same order as the scalar code below, so the same bits. */
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__clang__) && __clang_major__ >= 10) ||                                               \
+    (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 7)
 #define SLOT_VECTOR 1
 typedef double v4d __attribute__((vector_size(4 * sizeof(double))));
 typedef int64_t v4i __attribute__((vector_size(4 * sizeof(double))));
 typedef uint64_t v4u __attribute__((vector_size(4 * sizeof(double))));
 
-/* The logit weights of PLAIN options worth x to the chooser, normalised
- * (logit(), lane by lane: the same bits), then each face's chance, rolled
- * or chosen after an Eye, into *p. An exponent below -CDSOLVE_CUT is
- * taken at 0 and its weight masked to 0. */
-__attribute__((always_inline)) static inline void faces4(double inv, const v4d *x, v4d *p)
+/* logit()'s weights of four options worth x to the chooser, the best of
+ * them (and of any others) worth top, lane by lane (the same bits) into
+ * *e, unnormalised: an exponent below -CDSOLVE_CUT is taken at 0 and its
+ * weight masked to 0. */
+__attribute__((always_inline)) static inline void weights4(double inv, double top, const v4d *x,
+                                                           v4d *e)
 {
 	const double shift = 0x1.8p52, ln2_hi = 0x1.62e42feep-1 / 32,
 	             ln2_lo = 0x1.a39ef35793c76p-33 / 32;
-	double top = (*x)[0], z;
-	v4d y, big, kf, r, poly, scale, tab, e;
+	v4d y, big, kf, r, poly, scale, tab;
 	v4i cut, k, j;
 	v4u bits;
 
-	for (int l = 1; l < PLAIN; l++)
-		top = (*x)[l] > top ? (*x)[l] : top;
 	y = (*x - top) * inv;
 	cut = y < -CDSOLVE_CUT;
 	y = (v4d)((v4i)y & ~cut);
@@ -579,10 +578,50 @@ __attribute__((always_inline)) static inline void faces4(double inv, const v4d *
 	tab = (v4d){ exp2_32[j[0]], exp2_32[j[1]], exp2_32[j[2]], exp2_32[j[3]] };
 	poly = 1 + r * (1 + r * (0.5 + r * (1.0 / 6 +
 	                                    r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720))))));
-	e = scale * (tab * poly);
-	e = (v4d)((v4i)e & ~cut);
+	*e = scale * (tab * poly);
+	*e = (v4d)((v4i)*e & ~cut);
+}
+
+/* The logit choice among the PLAIN faces worth x to the chooser
+ * (logit(), the same bits), then each face's chance, rolled or chosen
+ * after an Eye, into *p. */
+__attribute__((always_inline)) static inline void faces4(double inv, const v4d *x, v4d *p)
+{
+	double top = (*x)[0], z;
+	v4d e;
+
+	for (int l = 1; l < PLAIN; l++)
+		top = (*x)[l] > top ? (*x)[l] : top;
+	weights4(inv, top, x, &e);
 	z = 1 / (((e[0] + e[1]) + e[2]) + e[3]);
 	*p = (v4d){ face_p[0], face_p[1], face_p[2], face_p[3] } + face_p[CDICE_EYE] * (e * z);
+}
+
+/* logit(inv, x, count, p) for count (1..CDSOLVE_MAX_CULTISTS - 1) victims,
+ * the same bits: the first four side by side, a fifth alone. */
+_Static_assert(CDSOLVE_MAX_CULTISTS - 1 <= 5, "victims_plain takes at most five victims");
+__attribute__((always_inline)) static inline void victims_plain(double inv, const double *x,
+                                                                int count, double *p)
+{
+	double top = x[0], z, e4 = 0;
+	v4d xs, e;
+
+	for (int l = 1; l < count; l++)
+		top = x[l] > top ? x[l] : top;
+	xs = (v4d){ x[0], count > 1 ? x[1] : top, count > 2 ? x[2] : top, count > 3 ? x[3] : top };
+	weights4(inv, top, &xs, &e);
+	for (int l = count; l < 4; l++)
+		e[l] = 0;
+	if (count > 4) {
+		double y = (x[4] - top) * inv;
+		e4 = y < -CDSOLVE_CUT ? 0 : y == 0 ? 1 : exp_cut(y);
+	}
+	z = 1 / ((((e[0] + e[1]) + e[2]) + e[3]) + e4);
+	e *= z;
+	for (int l = 0; l < count && l < 4; l++)
+		p[l] = e[l];
+	if (count > 4)
+		p[4] = e4 * z;
 }
 
 /* The victim slots of one turn start under the logit profile at
@@ -747,7 +786,12 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
-	if (plain)
+#if SLOT_VECTOR
+	if (plain && !m)
+		victims_plain(inv, xv, legal, pv);
+	else
+#endif
+	    if (plain)
 		logit(inv, xv, legal, pv);
 	else
 		decide(t, inv, r, 0, xv, slot_of, legal, pv);
