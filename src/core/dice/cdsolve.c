@@ -541,12 +541,13 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 }
 
 /* GCC and Clang: the logit profile's sweeps take the victim slots four
- * faces to a vector (their vector types: a 256-bit register in backup()'s
- * AVX2 clone, two 128-bit ones otherwise), with the same operations in
- * the same order as the scalar code below, so the same bits. */
+ * faces (and four victims) to a vector (their vector types: a 256-bit
+ * register in backup()'s AVX2 clone, two 128-bit ones otherwise), with the
+ * same operations in the same order as the scalar code in backup(), so
+ * the same bits; elsewhere backup() takes the slots one by one. */
 #if (defined(__clang__) && __clang_major__ >= 10) ||                                               \
     (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 7)
-#define SLOT_VECTOR 1
+_Static_assert(PLAIN == 4 && WIDTH_MAX == 8, "a face to a lane, a row in two vectors");
 typedef double v4d __attribute__((vector_size(4 * sizeof(double))));
 typedef int64_t v4i __attribute__((vector_size(4 * sizeof(double))));
 typedef uint64_t v4u __attribute__((vector_size(4 * sizeof(double))));
@@ -640,7 +641,7 @@ __attribute__((always_inline)) static inline int slots_plain(const struct cdsolv
 	const double *rows[CDSOLVE_MAX_CULTISTS][PLAIN][PLAIN];
 	v4d xs[CDSOLVE_MAX_CULTISTS][PLAIN], ps[CDSOLVE_MAX_CULTISTS][PLAIN];
 	v4d lo[CDSOLVE_MAX_CULTISTS][PLAIN], hi[CDSOLVE_MAX_CULTISTS][PLAIN];
-	v4d q, a, b;
+	v4d xc[CDSOLVE_MAX_CULTISTS], qs[CDSOLVE_MAX_CULTISTS], a, b;
 	double rv[WIDTH_MAX];
 	int legal = 0;
 
@@ -678,13 +679,13 @@ __attribute__((always_inline)) static inline int slots_plain(const struct cdsolv
 		for (int cf = 0; cf < PLAIN; cf++) {
 			memcpy(rv, &lo[l][cf], sizeof(a));
 			memcpy(rv + 4, &hi[l][cf], sizeof(b));
-			xs[l][0][cf] = own(t, rv, n - 1);
+			xc[l][cf] = own(t, rv, n - 1);
 		}
 	}
 	for (int l = 0; l < legal; l++)
-		faces4(inv, &xs[l][0], &ps[l][0]);
+		faces4(inv, &xc[l], &qs[l]);
 	for (int l = 0; l < legal; l++) {
-		q = ps[l][0];
+		v4d q = qs[l];
 		a = q[0] * lo[l][0];
 		b = q[0] * hi[l][0];
 		for (int cf = 1; cf < PLAIN; cf++) {
@@ -698,11 +699,23 @@ __attribute__((always_inline)) static inline int slots_plain(const struct cdsolv
 	return legal;
 }
 #else
-#define SLOT_VECTOR 0
+/* Elsewhere backup() takes the slots one by one (slots_plain: none). */
+static inline int slots_plain(const struct cdsolve_table *t, const int32_t *nx, double inv,
+                              double (*cv)[WIDTH_MAX], double *xv, int *slot_of)
+{
+	(void)t, (void)nx, (void)inv, (void)cv, (void)xv, (void)slot_of;
+	return 0;
+}
+
+static inline void victims_plain(double inv, const double *x, int count, double *p)
+{
+	logit(inv, x, count, p);
+}
 #endif
 
 /* On x86-64 with GCC or Clang and glibc, backup() is compiled twice, the
- * second for AVX2 (its rows summed four doubles at a time), and the
+ * second for AVX2 (four doubles to a register: its rows summed, and in the
+ * sweeps the logit weights of four faces, slots_plain), and the
  * loader picks the one the processor runs. Without FMA either clone
  * rounds every operation alike, so both give the same bits. */
 #if defined(__x86_64__) && defined(__GLIBC__) &&                                                   \
@@ -728,11 +741,9 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	long r = wk->rank ? wk->rank[idx] : idx;
 	int plain = !t->pol && !t->uniform; /* the logit profile: decide() inlined */
 
-#if SLOT_VECTOR
-	if (plain && !m) /* every victim slot at once */
+	if (plain && !m) /* the sweeps: every victim slot at once */
 		legal = slots_plain(t, wk->next + (size_t)idx * slots * PLAIN * PLAIN, inv, cv, xv,
 		                    slot_of);
-#endif
 	for (int k = legal ? slots : 0; k < slots; k++) {
 		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
 		double rv[PLAIN][WIDTH_MAX], x[PLAIN], xc[PLAIN], p[PLAIN], q[PLAIN];
@@ -786,12 +797,9 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
-#if SLOT_VECTOR
 	if (plain && !m)
 		victims_plain(inv, xv, legal, pv);
-	else
-#endif
-	    if (plain)
+	else if (plain)
 		logit(inv, xv, legal, pv);
 	else
 		decide(t, inv, r, 0, xv, slot_of, legal, pv);
