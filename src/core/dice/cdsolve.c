@@ -568,6 +568,13 @@ __attribute__((always_inline)) static inline void weights4(double inv, double to
 	y = (*x - top) * inv;
 	cut = y < -CDSOLVE_CUT;
 	y = (v4d)((v4i)y & ~cut);
+	/* every weight 1 (the best) or 0 (cut), as at low temperatures: no
+	 * exp to take (exp_cut(0) is 1 exactly) */
+	k = cut | (y == 0);
+	if (k[0] & k[1] & k[2] & k[3]) {
+		*e = (v4d)((v4i)(v4d){ 1, 1, 1, 1 } & ~cut);
+		return;
+	}
 	/* exp_cut, lane by lane */
 	big = y * (32 / 0x1.62e42fefa39efp-1) + shift;
 	kf = big - shift;
