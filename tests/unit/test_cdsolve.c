@@ -387,6 +387,72 @@ static void test_self_play_matches_table(void **unused)
 	cdsolve_set_provider(NULL);
 }
 
+/* The lexicographic successor of the sanities s[0..n-1] summing to at most
+ * 3n (*sum their sum); 0 after the last. */
+static int next_sanity(uint8_t *s, int n, int *sum)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		if (*sum < 3 * n) {
+			s[i]++;
+			(*sum)++;
+			return 1;
+		}
+		*sum -= s[i];
+		s[i] = 0;
+	}
+	return 0;
+}
+
+/* The tables that end as the logit profile (4, 5 and 6 cultists, Rival
+ * Cults 2x3: their sweeps take every victim slot side by side) are that
+ * profile's fixed point as the engine plays it: at every turn start (every
+ * `stride`-th), the victim choice's options, valued by expanding the turn
+ * through the engine (cdsolve_options), weighed by the profile's
+ * probabilities, give the table's own row within 1e-9 (the sweeps stop at
+ * a residual of CDSOLVE_EPS). */
+static void test_logit_table_fixed_point(void **unused)
+{
+	static const int sizes[][3] = { { 4, 0, 1 }, { 5, 0, 3 }, { 6, 0, 41 }, { 6, 3, 37 } };
+
+	(void)unused;
+	for (size_t c = 0; c < sizeof(sizes) / sizeof(sizes[0]); c++) {
+		int n = sizes[c][0], pp = sizes[c][1], stride = sizes[c][2], sum = 0;
+		const struct cdsolve_table *t = provide(n, pp);
+		uint8_t s[CDICE_MAX] = { 0 };
+		double worst = 0;
+		long idx = 0, checked = 0;
+
+		assert_int_equal(cdsolve_stats(t)->polished, 0);
+		do {
+			struct cdice g = start_of(n, pp);
+			struct game_step step;
+			double o[GAME_MAX_OPTIONS * W], p[GAME_MAX_OPTIONS], v[W];
+			int sane = 0;
+			for (int i = 0; i < n; i++)
+				sane += s[i] > 0;
+			if (idx++ % stride != 0 || sane < 2)
+				continue;
+			memcpy(g.sanity, s, (size_t)n);
+			g.pool = (uint8_t)(3 * n - sum);
+			cdice_step(&g, &step);
+			assert_int_equal(step.node, GAME_NODE_CHOICE);
+			assert_true(cdsolve_options(t, &g, &step, o, p) >= 0);
+			cdsolve_value(t, &g, v);
+			for (int i = 0; i <= n; i++) {
+				double x = 0;
+				for (int k = 0; k < step.count; k++)
+					x += p[k] * o[k * W + i];
+				worst = fmax(worst, fabs(x - v[i]));
+			}
+			checked++;
+		} while (next_sanity(s, n, &sum));
+		print_message("%d cultists (%d a player): %ld turn starts, largest gap %.1e\n", n,
+		              pp, checked, worst);
+		assert_true(checked > 1000);
+		assert_true(worst <= 1e-9);
+	}
+}
+
 /* The exploitability of every table the unit tests can afford to check
  * (6 cultists and Rival Cults 2x3 take seconds each: `rlyeh analyze`
  * reports them): a best response never gains less than nothing, and
@@ -657,6 +723,7 @@ int main(void)
 		cmocka_unit_test(test_exploitability_bound),
 		cmocka_unit_test(test_replay_mixed),
 		cmocka_unit_test(test_self_play_matches_table),
+		cmocka_unit_test(test_logit_table_fixed_point),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -540,8 +540,189 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 			p[l] /= z;
 }
 
+/* GCC and Clang: the logit profile's sweeps take the victim slots four
+ * faces (and four victims) to a vector (their vector types: a 256-bit
+ * register in backup()'s AVX2 clone, two 128-bit ones otherwise), with the
+ * same operations in the same order as the scalar code in backup(), so
+ * the same bits; elsewhere backup() takes the slots one by one. */
+#if (defined(__clang__) && __clang_major__ >= 10) ||                                               \
+    (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 7)
+_Static_assert(PLAIN == 4 && WIDTH_MAX == 8, "a face to a lane, a row in two vectors");
+typedef double v4d __attribute__((vector_size(4 * sizeof(double))));
+typedef int64_t v4i __attribute__((vector_size(4 * sizeof(double))));
+typedef uint64_t v4u __attribute__((vector_size(4 * sizeof(double))));
+
+/* logit()'s weights of four options worth x to the chooser, the best of
+ * them (and of any others) worth top, lane by lane (the same bits) into
+ * *e, unnormalised: an exponent below -CDSOLVE_CUT is taken at 0 and its
+ * weight masked to 0. */
+__attribute__((always_inline)) static inline void weights4(double inv, double top, const v4d *x,
+                                                           v4d *e)
+{
+	const double shift = 0x1.8p52, ln2_hi = 0x1.62e42feep-1 / 32,
+	             ln2_lo = 0x1.a39ef35793c76p-33 / 32;
+	v4d y, big, kf, r, poly, scale, tab;
+	v4i cut, k, j;
+	v4u bits;
+
+	y = (*x - top) * inv;
+	cut = y < -CDSOLVE_CUT;
+	y = (v4d)((v4i)y & ~cut);
+	/* every weight 1 (the best) or 0 (cut), as at low temperatures: no
+	 * exp to take (exp_cut(0) is 1 exactly) */
+	k = cut | (y == 0);
+	if (k[0] & k[1] & k[2] & k[3]) {
+		*e = (v4d)((v4i)(v4d){ 1, 1, 1, 1 } & ~cut);
+		return;
+	}
+	/* exp_cut, lane by lane */
+	big = y * (32 / 0x1.62e42fefa39efp-1) + shift;
+	kf = big - shift;
+	r = (y - kf * ln2_hi) - kf * ln2_lo;
+	k = (v4i)big - (int64_t)0x4338000000000000;
+	j = k & 31;
+	bits = ((v4u)(k - j) << 47) + ((uint64_t)1023 << 52);
+	scale = (v4d)bits;
+	tab = (v4d){ exp2_32[j[0]], exp2_32[j[1]], exp2_32[j[2]], exp2_32[j[3]] };
+	poly = 1 + r * (1 + r * (0.5 + r * (1.0 / 6 +
+	                                    r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720))))));
+	*e = scale * (tab * poly);
+	*e = (v4d)((v4i)*e & ~cut);
+}
+
+/* The logit choice among the PLAIN faces worth x to the chooser
+ * (logit(), the same bits), then each face's chance, rolled or chosen
+ * after an Eye, into *p. */
+__attribute__((always_inline)) static inline void faces4(double inv, const v4d *x, v4d *p)
+{
+	double top = (*x)[0], z;
+	v4d e;
+
+	for (int l = 1; l < PLAIN; l++)
+		top = (*x)[l] > top ? (*x)[l] : top;
+	weights4(inv, top, x, &e);
+	z = 1 / (((e[0] + e[1]) + e[2]) + e[3]);
+	*p = (v4d){ face_p[0], face_p[1], face_p[2], face_p[3] } + face_p[CDICE_EYE] * (e * z);
+}
+
+/* logit(inv, x, count, p) for count (1..CDSOLVE_MAX_CULTISTS - 1) victims,
+ * the same bits: the first four side by side, a fifth alone. */
+_Static_assert(CDSOLVE_MAX_CULTISTS - 1 <= 5, "victims_plain takes at most five victims");
+__attribute__((always_inline)) static inline void victims_plain(double inv, const double *x,
+                                                                int count, double *p)
+{
+	double top = x[0], z, e4 = 0;
+	v4d xs, e;
+
+	for (int l = 1; l < count; l++)
+		top = x[l] > top ? x[l] : top;
+	xs = (v4d){ x[0], count > 1 ? x[1] : top, count > 2 ? x[2] : top, count > 3 ? x[3] : top };
+	weights4(inv, top, &xs, &e);
+	for (int l = count; l < 4; l++)
+		e[l] = 0;
+	if (count > 4) {
+		double y = (x[4] - top) * inv;
+		e4 = y < -CDSOLVE_CUT ? 0 : y == 0 ? 1 : exp_cut(y);
+	}
+	z = 1 / ((((e[0] + e[1]) + e[2]) + e[3]) + e4);
+	e *= z;
+	for (int l = 0; l < count && l < 4; l++)
+		p[l] = e[l];
+	if (count > 4)
+		p[4] = e4 * z;
+}
+
+/* The victim slots of one turn start under the logit profile at
+ * 1 / tau = inv, the rows of its turns' ends at nx (as wk->next): what
+ * backup() computes for them, the same bits, four faces to a vector, each
+ * stage over every legal slot before the next (so that their rows are
+ * fetched together and their weights computed side by side). Each legal
+ * slot's value vector into cv[l] (WIDTH_MAX), its worth to the Caster into
+ * xv[l], the slot into slot_of[l]; returns the number of legal slots. */
+__attribute__((always_inline)) static inline int slots_plain(const struct cdsolve_table *t,
+                                                             const int32_t *nx, double inv,
+                                                             double (*cv)[WIDTH_MAX], double *xv,
+                                                             int *slot_of)
+{
+	const int n = t->n, slots = n - 1;
+	const double *rows[CDSOLVE_MAX_CULTISTS][PLAIN][PLAIN];
+	v4d xs[CDSOLVE_MAX_CULTISTS][PLAIN], ps[CDSOLVE_MAX_CULTISTS][PLAIN];
+	v4d lo[CDSOLVE_MAX_CULTISTS][PLAIN], hi[CDSOLVE_MAX_CULTISTS][PLAIN];
+	v4d xc[CDSOLVE_MAX_CULTISTS], qs[CDSOLVE_MAX_CULTISTS], a, b;
+	double rv[WIDTH_MAX];
+	int legal = 0;
+
+	for (int k = 0; k < slots; k++) {
+		const int32_t *nk = nx + (size_t)k * PLAIN * PLAIN;
+		if (nk[0] == INT32_MIN)
+			continue;
+		for (int cf = 0; cf < PLAIN; cf++) {
+			const double **row = rows[legal][cf];
+			for (int rf = 0; rf < PLAIN; rf++)
+				row[rf] = t->w + (size_t)nk[cf * PLAIN + rf] * WIDTH_MAX;
+			xs[legal][cf] = (v4d){ own(t, row[0], k), own(t, row[1], k),
+				               own(t, row[2], k), own(t, row[3], k) };
+		}
+		slot_of[legal++] = k;
+	}
+	for (int l = 0; l < legal; l++)
+		for (int cf = 0; cf < PLAIN; cf++)
+			faces4(inv, &xs[l][cf], &ps[l][cf]);
+	for (int l = 0; l < legal; l++) {
+		for (int cf = 0; cf < PLAIN; cf++) {
+			const double **row = rows[l][cf];
+			v4d p = ps[l][cf];
+			memcpy(&a, row[0], sizeof(a));
+			memcpy(&b, row[0] + 4, sizeof(b));
+			lo[l][cf] = p[0] * a;
+			hi[l][cf] = p[0] * b;
+			for (int rf = 1; rf < PLAIN; rf++) {
+				memcpy(&a, row[rf], sizeof(a));
+				memcpy(&b, row[rf] + 4, sizeof(b));
+				lo[l][cf] += p[rf] * a;
+				hi[l][cf] += p[rf] * b;
+			}
+		}
+		for (int cf = 0; cf < PLAIN; cf++) {
+			memcpy(rv, &lo[l][cf], sizeof(a));
+			memcpy(rv + 4, &hi[l][cf], sizeof(b));
+			xc[l][cf] = own(t, rv, n - 1);
+		}
+	}
+	for (int l = 0; l < legal; l++)
+		faces4(inv, &xc[l], &qs[l]);
+	for (int l = 0; l < legal; l++) {
+		v4d q = qs[l];
+		a = q[0] * lo[l][0];
+		b = q[0] * hi[l][0];
+		for (int cf = 1; cf < PLAIN; cf++) {
+			a += q[cf] * lo[l][cf];
+			b += q[cf] * hi[l][cf];
+		}
+		memcpy(cv[l], &a, sizeof(a));
+		memcpy(cv[l] + 4, &b, sizeof(b));
+		xv[l] = own(t, cv[l], n - 1);
+	}
+	return legal;
+}
+#else
+/* Elsewhere backup() takes the slots one by one (slots_plain: none). */
+static inline int slots_plain(const struct cdsolve_table *t, const int32_t *nx, double inv,
+                              double (*cv)[WIDTH_MAX], double *xv, int *slot_of)
+{
+	(void)t, (void)nx, (void)inv, (void)cv, (void)xv, (void)slot_of;
+	return 0;
+}
+
+static inline void victims_plain(double inv, const double *x, int count, double *p)
+{
+	logit(inv, x, count, p);
+}
+#endif
+
 /* On x86-64 with GCC or Clang and glibc, backup() is compiled twice, the
- * second for AVX2 (its rows summed four doubles at a time), and the
+ * second for AVX2 (four doubles to a register: its rows summed, and in the
+ * sweeps the logit weights of four faces, slots_plain), and the
  * loader picks the one the processor runs. Without FMA either clone
  * rounds every operation alike, so both give the same bits. */
 #if defined(__x86_64__) && defined(__GLIBC__) &&                                                   \
@@ -567,7 +748,10 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	long r = wk->rank ? wk->rank[idx] : idx;
 	int plain = !t->pol && !t->uniform; /* the logit profile: decide() inlined */
 
-	for (int k = 0; k < slots; k++) {
+	if (plain && !m) /* the sweeps: every victim slot at once */
+		legal = slots_plain(t, wk->next + (size_t)idx * slots * PLAIN * PLAIN, inv, cv, xv,
+		                    slot_of);
+	for (int k = legal ? slots : 0; k < slots; k++) {
 		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
 		double rv[PLAIN][WIDTH_MAX], x[PLAIN], xc[PLAIN], p[PLAIN], q[PLAIN];
 
@@ -620,7 +804,9 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
-	if (plain)
+	if (plain && !m)
+		victims_plain(inv, xv, legal, pv);
+	else if (plain)
 		logit(inv, xv, legal, pv);
 	else
 		decide(t, inv, r, 0, xv, slot_of, legal, pv);
