@@ -51,11 +51,13 @@
 #define ADMINISTRATOR   (1ULL << 3)
 #define TOKEN_LIFE_MS   (14LL * 60 * 1000) /* interaction tokens last 15 minutes */
 #define CONTENT_MAX     2000
-#define TRIM_MS         1000  /* between two looks whether memory can go back */
-#define QUIET_MS        500   /* no answer for this long: free memory goes back */
-#define BATCH_MAX       64    /* interactions committed together at most */
-#define BATCH_MSGS      160   /* replies (~20 KB each) held for a commit at most, about */
-#define GATHER_US       20000 /* time spent gathering readable interactions into a batch */
+#define TRIM_MS         1000       /* between two looks whether memory can go back */
+#define HEAP_TRIM_MIN   (64 << 20) /* free top of a heap kept while busy */
+#define HEAP_MMAP_MIN   (4 << 20)  /* blocks this big are mapped apart */
+#define QUIET_MS        500        /* no answer for this long: free memory goes back */
+#define BATCH_MAX       64         /* interactions committed together at most */
+#define BATCH_MSGS      160        /* replies (~20 KB each) held for a commit at most, about */
+#define GATHER_US       20000      /* time spent gathering readable interactions into a batch */
 #define SNOWFLAKE_MAX   DISCORD_SNOWFLAKE_MAX /* 64-bit integers: 20 digits at most */
 
 _Static_assert(PENDING_SLOTS <= 65536, "a slot is a uint16_t in pend_free");
