@@ -2,7 +2,6 @@
  * the marks of a decision, the Ritual Site labels and the legend. */
 #include "ctpicture_int.h"
 
-#include <cairo.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -687,7 +686,7 @@ int ctpicture_label(const struct ctgame *g, const struct ctpicture_marks *marks,
 	struct label lb;
 	int r = -1;
 
-	if (tile < CTMAP_SITE_FIRST || tile >= CTMAP_TILES)
+	if (tile < CTMAP_SITE_FIRST || tile >= CTMAP_TILES || ctcairo_load())
 		return -1;
 	ctpic_frame_of(g, marks, &f);
 	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);

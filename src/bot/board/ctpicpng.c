@@ -2,9 +2,7 @@
  * made, shared by every game of the process. */
 #include "ctpicture_int.h"
 
-#include <cairo.h>
 #include <errno.h>
-#include <fontconfig/fontconfig.h>
 #include <png.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -107,6 +105,8 @@ static int render(const struct ctgame *g, const struct ctpicture_marks *mk, unsi
 	struct frame f;
 	int result = -1;
 
+	if (ctcairo_load())
+		return -1;
 	ctpic_frame_of(g, mk, &f);
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, f.pw, f.ph);
 	if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS)
@@ -382,6 +382,8 @@ fail:
 void ctpicture_cleanup(void)
 {
 	ctpicture_cache_clear();
-	cairo_debug_reset_static_data();
-	FcFini();
+	if (ctcairo_loaded()) {
+		cairo_debug_reset_static_data();
+		ctcairo_fn.fc_fini();
+	}
 }

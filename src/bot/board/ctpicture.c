@@ -3,7 +3,6 @@
  * PNG and the text are in ctpicdraw.c, ctpicpng.c and ctpictext.c). */
 #include "ctpicture_int.h"
 
-#include <cairo.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -380,10 +379,14 @@ static void crop(const struct ctgame *g, const struct ctpicture_marks *mk, struc
  * generous guess when cairo fails (the picture then fails to draw). */
 static double legend_height(const struct ctgame *g, const struct ctpicture_marks *mk, double width)
 {
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
-	cairo_t *cr = cairo_create(s);
+	cairo_surface_t *s;
+	cairo_t *cr;
 	double h = 8 * LEG_ROW;
 
+	if (ctcairo_load())
+		return h;
+	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cr = cairo_create(s);
 	if (cairo_status(cr) == CAIRO_STATUS_SUCCESS)
 		h = ctpic_legend(cr, g, mk, 0, 0, width, 0);
 	cairo_destroy(cr);

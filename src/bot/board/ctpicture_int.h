@@ -4,6 +4,7 @@
  *   ctpicdraw.c drawing with cairo: the map, marks, site labels, legend
  *   ctpicpng.c  PNG encoding and the cache of pictures
  *   ctpictext.c the text picture (alt text)
+ *   ctcairo.c   cairo, loaded at the first picture (ctcairo.h)
  * Names: ctpicture_* is public; ctpic_* is shared between these files only,
  * declared below under the file that defines it; the W_ words, the colours
  * (C_) and the sizes are the picture's constants. Everything else is static
@@ -13,12 +14,13 @@
 
 #include "rlyeh/ctpicture.h"
 
-#include <cairo.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "rlyeh/ctgame.h"
 #include "rlyeh/ctmap.h"
+
+#include "ctcairo.h"
 
 #define S    CTPICTURE_SQUARE
 #define R    CTMAP_RADIUS
