@@ -77,8 +77,13 @@ static int wb_write(sqlite3_file *f, const void *data, int n, sqlite3_int64 off)
 	if (p->len > 0 && (off != p->at + p->len || p->len + n > WALBUF_CAP) &&
 	    (rc = flush(p)) != SQLITE_OK)
 		return rc;
-	if (n > WRITE_MAX || room(p, n))
+	if (n > WRITE_MAX || room(p, n)) {
+		/* Written at once, after what is held, which may be its frame's
+		 * header. */
+		if ((rc = flush(p)) != SQLITE_OK)
+			return rc;
 		return p->real->pMethods->xWrite(p->real, data, n, off);
+	}
 	if (p->len == 0)
 		p->at = off;
 	memcpy(p->buf + p->len, data, (size_t)n);
