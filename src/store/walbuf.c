@@ -9,7 +9,6 @@
 
 #define FRAME_HEADER 24 /* bytes of a WAL frame's header */
 #define FIRST_GROW   (64 * 1024)
-#define WRITE_MAX    (120 * 1024) /* SQLite's unix VFS writes under 128 KiB a call */
 
 struct walbuf_file {
 	sqlite3_file base;
@@ -31,15 +30,15 @@ static pthread_once_t wb_once = PTHREAD_ONCE_INIT;
 
 #define REAL(f) (((struct walbuf_file *)(f))->real)
 
-/* Writes what f holds to the file, in calls of at most WRITE_MAX bytes,
+/* Writes what f holds to the file, in calls of at most WALBUF_WRITE_MAX bytes,
  * and holds nothing any more, whatever the outcome. Returns the first
  * failed write's code, or SQLITE_OK. */
 static int flush(struct walbuf_file *p)
 {
 	int rc = SQLITE_OK;
 
-	for (int done = 0; done < p->len && rc == SQLITE_OK; done += WRITE_MAX) {
-		int n = p->len - done < WRITE_MAX ? p->len - done : WRITE_MAX;
+	for (int done = 0; done < p->len && rc == SQLITE_OK; done += WALBUF_WRITE_MAX) {
+		int n = p->len - done < WALBUF_WRITE_MAX ? p->len - done : WALBUF_WRITE_MAX;
 		rc = p->real->pMethods->xWrite(p->real, p->buf + done, n, p->at + done);
 	}
 	p->len = 0;
@@ -77,7 +76,7 @@ static int wb_write(sqlite3_file *f, const void *data, int n, sqlite3_int64 off)
 	if (p->len > 0 && (off != p->at + p->len || p->len + n > WALBUF_CAP) &&
 	    (rc = flush(p)) != SQLITE_OK)
 		return rc;
-	if (n > WRITE_MAX || room(p, n)) {
+	if (n > WALBUF_WRITE_MAX || room(p, n)) {
 		/* Written at once, after what is held, which may be its frame's
 		 * header. */
 		if ((rc = flush(p)) != SQLITE_OK)

@@ -23,6 +23,8 @@
 
 #define WALBUF_NAME "rlyeh-walbuf"
 #define WALBUF_CAP  (256 * 1024) /* bytes of a WAL held at most */
+/* Bytes a write at most: SQLite's unix VFS writes under 128 KiB a call. */
+#define WALBUF_WRITE_MAX (120 * 1024)
 
 /* Registers, once per process and not as the default, the VFS named
  * WALBUF_NAME over the VFS that is the default at the first call (so a

@@ -231,8 +231,8 @@ static void test_commit_without_sync(void **state)
 	assert_int_equal(insert_rows(db, 5, 200, 3000), SQLITE_OK);
 	bytes = seen.wal_bytes - bytes;
 	assert_true(bytes > 2 * WALBUF_CAP);
-	assert_true(seen.wal_writes - before >= bytes / (120 * 1024));
-	assert_true(seen.wal_writes - before <= bytes / (120 * 1024) + 4);
+	assert_true(seen.wal_writes - before >= bytes / WALBUF_WRITE_MAX);
+	assert_true(seen.wal_writes - before <= bytes / WALBUF_WRITE_MAX + 4);
 	assert_int_equal(seen.syncs, syncs);
 	check_rows(205, 3000);
 	sqlite3_close(db);
