@@ -402,17 +402,24 @@ static const double exp2_32[32] = {
  * with |r| <= ln 2 / 64, exp(y) = 2^m 2^(j/32) exp(r), exp(r) by its Taylor
  * polynomial to r^6 (the rest below 1e-17 of it), 2^m built from its bits
  * (m >= -58: a normal number). */
+#define EXP_SHIFT  0x1.8p52                     /* rounds to an integer when added */
+#define EXP_32LN2  (32 / 0x1.62e42fefa39efp-1)  /* 32 / ln 2 */
+#define EXP_LN2_HI (0x1.62e42feep-1 / 32)       /* ln 2 / 32, its high bits */
+#define EXP_LN2_LO (0x1.a39ef35793c76p-33 / 32) /* and the rest */
+/* exp(r) by its Taylor polynomial to r^6; r a double or a vector of them. */
+#define EXP_POLY(r)                                                                                \
+	(1 +                                                                                       \
+	 (r) * (1 + (r) * (0.5 + (r) * (1.0 / 6 + (r) * (1.0 / 24 + (r) * (1.0 / 120 +             \
+	                                                                   (r) * (1.0 / 720)))))))
+
 static inline double exp_cut(double y)
 {
-	const double shift = 0x1.8p52, ln2_hi = 0x1.62e42feep-1 / 32,
-	             ln2_lo = 0x1.a39ef35793c76p-33 / 32;
-	double kf = (y * (32 / 0x1.62e42fefa39efp-1) + shift) - shift;
-	double r = (y - kf * ln2_hi) - kf * ln2_lo, p, scale;
+	double kf = (y * EXP_32LN2 + EXP_SHIFT) - EXP_SHIFT;
+	double r = (y - kf * EXP_LN2_HI) - kf * EXP_LN2_LO, p, scale;
 	int k = (int)kf, j = k & 31;
 	uint64_t bits = (uint64_t)((k - j) / 32 + 1023) << 52;
 
-	p = 1 + r * (1 + r * (0.5 +
-	                      r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720))))));
+	p = EXP_POLY(r);
 	memcpy(&scale, &bits, sizeof(scale));
 	return scale * (exp2_32[j] * p);
 }
@@ -559,8 +566,6 @@ typedef uint64_t v4u __attribute__((vector_size(4 * sizeof(double))));
 __attribute__((always_inline)) static inline void weights4(double inv, double top, const v4d *x,
                                                            v4d *e)
 {
-	const double shift = 0x1.8p52, ln2_hi = 0x1.62e42feep-1 / 32,
-	             ln2_lo = 0x1.a39ef35793c76p-33 / 32;
 	v4d y, big, kf, r, poly, scale, tab;
 	v4i cut, k, j;
 	v4u bits;
@@ -576,16 +581,15 @@ __attribute__((always_inline)) static inline void weights4(double inv, double to
 		return;
 	}
 	/* exp_cut, lane by lane */
-	big = y * (32 / 0x1.62e42fefa39efp-1) + shift;
-	kf = big - shift;
-	r = (y - kf * ln2_hi) - kf * ln2_lo;
+	big = y * EXP_32LN2 + EXP_SHIFT;
+	kf = big - EXP_SHIFT;
+	r = (y - kf * EXP_LN2_HI) - kf * EXP_LN2_LO;
 	k = (v4i)big - (int64_t)0x4338000000000000;
 	j = k & 31;
 	bits = ((v4u)(k - j) << 47) + ((uint64_t)1023 << 52);
 	scale = (v4d)bits;
 	tab = (v4d){ exp2_32[j[0]], exp2_32[j[1]], exp2_32[j[2]], exp2_32[j[3]] };
-	poly = 1 + r * (1 + r * (0.5 + r * (1.0 / 6 +
-	                                    r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720))))));
+	poly = EXP_POLY(r);
 	*e = scale * (tab * poly);
 	*e = (v4d)((v4i)*e & ~cut);
 }
