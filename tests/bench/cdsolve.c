@@ -1,6 +1,7 @@
 /* Solver benchmark of one table (tests/bench/README.md): builds the
- * equilibrium table for one size, prints its CPU seconds, statistics and,
- * with --exploit, its exploitability. Not a test: it prints numbers.
+ * equilibrium table for one size, prints its CPU seconds, statistics, the
+ * chances from the start (seat 0 casting first; Cthulhu last) and, with
+ * --exploit, its exploitability. Not a test: it prints numbers.
  *
  * Usage: bench_cdsolve N [PER_PLAYER] [--exploit] */
 #include <stdio.h>
@@ -42,6 +43,17 @@ int main(int argc, char **argv)
 	       "polished %d mixed %ld rounds %d\n",
 	       n, pp, cpu_now() - c0, st->tau, st->sweeps, st->stages, st->failed, st->residual,
 	       st->polished, st->mixed, st->rounds);
+	{
+		struct game_setup setup = { .players = pp ? 2 : n, .per_player = pp };
+		double v[CDICE_MAX + 1];
+		struct cdice g;
+		cdice_init(&g, &setup);
+		cdsolve_value(t, &g, v);
+		printf("start");
+		for (int i = 0; i <= n; i++)
+			printf(" %.9f", v[i]);
+		printf("\n");
+	}
 	if (exploit) {
 		struct cdsolve_exploit ex;
 		if (cdsolve_exploit(t, &ex) != 0)

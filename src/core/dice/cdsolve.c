@@ -1561,7 +1561,7 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 			return NULL;
 		}
 		t->stats.bytes_peak += accel_bytes(t);
-		t->tau = CDSOLVE_TAU_START;
+		t->tau = per_player == 3 ? CDSOLVE_TAU_COLD : CDSOLVE_TAU_START;
 		/* a start too cold for the iteration to settle from the first
 		 * guess starts again four times warmer */
 		guess(t, &wk);
@@ -1712,7 +1712,7 @@ int cdsolve_exploit(const struct cdsolve_table *t, struct cdsolve_exploit *out)
  * profile's states * dec decisions (bytes), and its mixes mixed decisions
  * (struct mixed). */
 struct image_head {
-	char magic[8];      /* "rlyehsv5" */
+	char magic[8];      /* "rlyehsv6" */
 	uint32_t byteorder; /* 0x01020304 as written */
 	int32_t n, per_player, width, sweeps;
 	int64_t states;
@@ -1722,7 +1722,7 @@ struct image_head {
 	int32_t dec, polished; /* 1: the profile's decisions follow */
 };
 
-static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '5' };
+static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '6' };
 
 size_t cdsolve_image_size(const struct cdsolve_table *t)
 {
