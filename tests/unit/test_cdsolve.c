@@ -308,9 +308,14 @@ static void test_image_round_trip(void **unused)
 	assert_null(cdsolve_image_read(buf, len, 3, 0));
 	buf[0] ^= 1;
 	assert_memory_equal(buf, "rlyehsv6", 8);
-	buf[7] = '4'; /* a table of the previous solver is solved again */
+	buf[7] = '5'; /* a table of the previous solver is solved again */
 	assert_null(cdsolve_image_read(buf, len, 3, 0));
-	buf[7] = '5';
+	buf[7] = '6';
+	{
+		struct cdsolve_table *again = cdsolve_image_read(buf, len, 3, 0);
+		assert_non_null(again);
+		cdsolve_free(again);
+	}
 	{
 		/* a chance: the start's seat 0, found by its bytes */
 		double nan = NAN, v[CDICE_MAX + 2];
