@@ -72,8 +72,9 @@
  * steadier iteration) as far as it converges within what is left of CDSOLVE_BUDGET, and the
  * table is the logit profile at the last temperature that converged (mixed 0). Measured (rlyeh
  * analyze): 2 and 3 cultists and Rival Cults 2x2 are polished (exploitability below 1e-12); 4
- * cultists is not (with its supports fixed the path still stops, near 1.3e-4), 5 and 6 end on
- * their budget, 2x3 on its first temperature (exploitability from the start below 3e-8).
+ * cultists is not (its path meets a fold of the branch at 0.0019, and with its supports fixed
+ * the path still stops, near 1.3e-4), 5 and 6 end on their budget, 2x3 on its first
+ * temperature (exploitability from the start below 3e-8).
  *
  * The table is the last temperature that converged (cdsolve_stats: tau,
  * stages, failed), its residual at most CDSOLVE_EPS. The logit profile is
