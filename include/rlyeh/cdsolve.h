@@ -31,13 +31,18 @@
  * their inner products kept; Walker and Ni 2011): first at
  * CDSOLVE_TAU_START from a guess (each state's chances split as its
  * sanity, Cthulhu CDSOLVE_GUESS; four times warmer, from the guess again,
- * should that not settle), its sweeps over-relaxed by CDSOLVE_OVERRELAX,
- * except Rival Cults 2x3, which starts at CDSOLVE_TAU_COLD: from the guess
- * its iteration settles there at once (31 sweeps, where the path down to
- * it takes about 300), at the values the path itself reaches there (the
- * path traced with a budget of 4e7 backups ends at 6.1e-6, its chances
- * from the start within 1.3e-5 of the cold start's, moving towards them
- * as the temperature falls),
+ * should that not settle), its sweeps over-relaxed by CDSOLVE_OVERRELAX
+ * and converged to CDSOLVE_EPS_COLD. Three tables start colder, where from
+ * the guess the iteration settles at once: 6 cultists at
+ * CDSOLVE_TAU_START6 and Rival Cults 2x3 at CDSOLVE_TAU_COLD, on the branch
+ * the path itself reaches there (6: the path through 0.0125 ends at the
+ * same chances to 1e-9; 2x3: 34 sweeps where the path down takes about
+ * 300, the path traced with a budget of 4e7 backups ending at 6.1e-6 with
+ * chances from the start within 1.3e-5 of the cold start's at 5e-6), and
+ * 5 cultists at CDSOLVE_TAU_START5, on another logit equilibrium than the
+ * branch the path from CDSOLVE_TAU_START is on at 0.00625 (followed in short
+ * steps it stalls near 0.0057): one that is nearer an equilibrium of the
+ * game (exploitability 2.5e-3 against 4.5e-3);
  * then along falling temperatures, each started from the values of the
  * last that converged. A temperature
  * converges when a sweep changes no win chance by more than CDSOLVE_EPS
@@ -73,11 +78,12 @@
  * table is the logit profile at the last temperature that converged (mixed 0). Measured (rlyeh
  * analyze): 2 and 3 cultists and Rival Cults 2x2 are polished (exploitability below 1e-12); 4
  * cultists is not (its path meets a fold of the branch at 0.0019, and with its supports fixed
- * the path still stops, near 1.3e-4), 5 and 6 end on their budget, 2x3 on its first
- * temperature (exploitability from the start below 3e-8).
+ * the path still stops, near 1.3e-4), 5, 6 and 2x3 end on their first temperature
+ * (2x3: exploitability below 1e-8 from the start, 1e-6 at the worst position).
  *
  * The table is the last temperature that converged (cdsolve_stats: tau,
- * stages, failed), its residual at most CDSOLVE_EPS. The logit profile is
+ * stages, failed), its residual at most CDSOLVE_EPS (CDSOLVE_EPS_COLD when
+ * that is the first). The logit profile is
  * mixed wherever options lie within a few tau of each other; the polished
  * one where its decisions are mixed. How far it is from an equilibrium is
  * measured exactly by cdsolve_exploit: each seat's gain from an exact best
@@ -116,7 +122,10 @@
 
 #define CDSOLVE_MAX_CULTISTS   6
 #define CDSOLVE_TAU_START      0.025 /* first logit temperature, in win probability */
-#define CDSOLVE_TAU_COLD       5e-6  /* Rival Cults 2x3 starts there instead */
+#define CDSOLVE_TAU_START5     0.005 /* 5 cultists start there instead */
+#define CDSOLVE_TAU_START6     0.012 /* 6 cultists start there instead */
+#define CDSOLVE_TAU_COLD       3e-6  /* Rival Cults 2x3 starts there instead */
+#define CDSOLVE_EPS_COLD       1e-10 /* convergence of the first temperature */
 #define CDSOLVE_TAU_STEP       0.5   /* each temperature is this times the last */
 #define CDSOLVE_STEP_MAX       0.97  /* no step nearer 1 than this is tried */
 #define CDSOLVE_TAU_MIN        1e-6  /* the lowest temperature tried */

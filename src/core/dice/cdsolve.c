@@ -1516,6 +1516,25 @@ static int polish(struct cdsolve_table *t, struct work *wk, struct accel *acc, d
 	return kept;
 }
 
+/* The first temperature of the logit path for n cultists (per_player a
+ * player in Rival Cults): colder where the 2-s budget would end the path
+ * at its first temperature (6 cultists, Rival Cults 2x3; from the guess
+ * the iteration settles on the same branch the path reaches there), and
+ * at 5 cultists, where the branch the path from CDSOLVE_TAU_START is on
+ * stalls near 0.0057 but the iteration settles at once at
+ * CDSOLVE_TAU_START5 on another logit equilibrium, nearer an equilibrium
+ * of the game (docs/cli.md). */
+static double first_tau(int n, int per_player)
+{
+	if (per_player == 3)
+		return CDSOLVE_TAU_COLD;
+	if (!per_player && n == 5)
+		return CDSOLVE_TAU_START5;
+	if (!per_player && n == 6)
+		return CDSOLVE_TAU_START6;
+	return CDSOLVE_TAU_START;
+}
+
 struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile profile)
 {
 	struct cdsolve_table *t;
@@ -1561,12 +1580,12 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 			return NULL;
 		}
 		t->stats.bytes_peak += accel_bytes(t);
-		t->tau = per_player == 3 ? CDSOLVE_TAU_COLD : CDSOLVE_TAU_START;
+		t->tau = first_tau(n, per_player);
 		/* a start too cold for the iteration to settle from the first
 		 * guess starts again four times warmer */
 		guess(t, &wk);
 		t->damp = CDSOLVE_OVERRELAX;
-		while (!(ok = converge(t, &wk, &acc, CDSOLVE_EPS, CDSOLVE_STAGE_SWEEPS)) &&
+		while (!(ok = converge(t, &wk, &acc, CDSOLVE_EPS_COLD, CDSOLVE_STAGE_SWEEPS)) &&
 		       t->tau < 1) {
 			t->stats.failed = t->stats.sweeps;
 			guess(t, &wk);
@@ -1712,7 +1731,7 @@ int cdsolve_exploit(const struct cdsolve_table *t, struct cdsolve_exploit *out)
  * profile's states * dec decisions (bytes), and its mixes mixed decisions
  * (struct mixed). */
 struct image_head {
-	char magic[8];      /* "rlyehsv6" */
+	char magic[8];      /* "rlyehsv7" */
 	uint32_t byteorder; /* 0x01020304 as written */
 	int32_t n, per_player, width, sweeps;
 	int64_t states;
@@ -1722,7 +1741,7 @@ struct image_head {
 	int32_t dec, polished; /* 1: the profile's decisions follow */
 };
 
-static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '6' };
+static const char image_magic[8] = { 'r', 'l', 'y', 'e', 'h', 's', 'v', '7' };
 
 size_t cdsolve_image_size(const struct cdsolve_table *t)
 {
