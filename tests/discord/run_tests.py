@@ -573,7 +573,8 @@ def test_elder_signs_game(fake, table):
     body = interact(fake, table, slash(USERS["alice"], "addbot", [{"name": "policy", "type": 3, "value": "greedy-2"}], channel=ES_CHANNEL))
     check(body and "greedy-2-bot-1" in table.text(), "a greedy-2 computer sits down")
     body = interact(fake, table, slash(USERS["alice"], "start", [{"name": "first", "type": 6, "value": USERS["alice"]}], channel=ES_CHANNEL))
-    check(table.embed and table.embed.get("title", "").startswith("Elder Signs — round 1"), "the table is an Elder Signs table")
+    check(table.embed and table.embed.get("title", "").startswith("Elder Signs — round 1"),
+          "the table is an Elder Signs table: %s" % (table.embed or {}).get("title"))
     names = [f["name"] for f in (table.embed or {}).get("fields", [])]
     check({"alice", "bob", "greedy-2-bot-1", "Clue dice in hand", "Elder Signs at stake", "Tentacles", "The bag"} <= set(names),
           "the table shows the seats, the hand, the stash, the Tentacles and the bag: %s" % names)
