@@ -1297,17 +1297,15 @@ class CtTable:
               "cthulhu: Discord accepted every request: %s" % [(e["method"], e["path"], e["status"]) for e in sent if e.get("status") not in (200, 204)][:3])
 
 
-CT_FINISHED = [0]  # CTHULHU!!! games test_cthulhu_game played to their end
-
-
 def test_cthulhu_game(fake, tmp):
     """CTHULHU!!! from /open with settings to the end: alice answers every decision by the
     table's buttons and menus, the Move and Custom modals, her private hand and the tile
-    previews; stale and forged clicks are refused; what the daemon sent is checked."""
+    previews; stale and forged clicks are refused; what the daemon sent is checked. Returns
+    the number of games played to their end."""
     import random
     t0 = time.time()
     rng = random.Random(2024)
-    attempts = 5
+    attempts, finished = 5, 0
     for attempt in range(attempts):
         ct = CtTable(fake, tmp, rng)
         final = ct.game()
@@ -1319,7 +1317,7 @@ def test_cthulhu_game(fake, tmp):
             check(state == 3 and not [b for b in components_of(final)[0] if ":rematch" in b["custom_id"]],
                   "cthulhu: a capped game is kept unfinished, without a rematch")
             continue
-        CT_FINISHED[0] += 1
+        finished += 1
         if not ct.done.get("walk tries") and attempt < attempts - 1:
             # the daemon draws each game's seed, and in a rare one alice never walks far
             # enough to walk back: play another
@@ -1345,6 +1343,7 @@ def test_cthulhu_game(fake, tmp):
           "cthulhu: the hand, previews, Back and a walk were used: %s, %d previews" % (st, ct.previews))
     print("cthulhu: %d decisions in %.1f s (%s, %d previews, %d attempt(s))"
           % (st["decisions"], time.time() - t0, st, ct.previews, attempt + 1), flush=True)
+    return finished
 
 
 def faults():
@@ -1760,7 +1759,7 @@ def main():
         timed(test_elder_signs_game, fake, Table(fake, ES_CHANNEL))
         timed(test_rival_cults_game, fake)
         timed(test_markdown_names, fake)
-        timed(test_cthulhu_game, fake, tmp)
+        ct_finished = timed(test_cthulhu_game, fake, tmp)
         timed(test_faults, fake, table, tmp)
         timed(test_locked_database, fake, table, tmp)
         timed(test_stalled_api, fake, table, bot)
@@ -1775,8 +1774,8 @@ def main():
         es = db.execute("SELECT count(*) FROM games WHERE game = 'elder-signs' AND state = 2").fetchone()[0]
         check(es == 1, "the Elder Signs game is stored finished (%d)" % es)
         ct = db.execute("SELECT count(*) FROM games WHERE game = 'cthulhu' AND state = 2").fetchone()[0]
-        check(ct == CT_FINISHED[0], "every CTHULHU!!! game played to its end is stored finished (%d of %d)"
-              % (ct, CT_FINISHED[0]))
+        check(ct == ct_finished, "every CTHULHU!!! game played to its end is stored finished (%d of %d)"
+              % (ct, ct_finished))
         db.close()
         timed(test_sigterm, tmp, fake)
         timed(test_restart_freezes, tmp, fake, table)
