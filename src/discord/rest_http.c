@@ -454,6 +454,20 @@ static curl_mime *form_build(struct job *j, CURL *e)
 	return m;
 }
 
+/* CURLOPT_PREREQFUNCTION: the request of job ud goes out now, on a
+ * connection made or reused. */
+static int on_prereq(void *ud, char *primary_ip, char *local_ip, int primary_port, int local_port)
+{
+	struct job *j = ud;
+
+	(void)primary_ip;
+	(void)local_ip;
+	(void)primary_port;
+	(void)local_port;
+	rest_worker_sent(j->rest, j);
+	return CURL_PREREQFUNC_OK;
+}
+
 /* Readies j for the attempt that e is about to make. */
 static void attempt_begin(struct job *j, CURL *e)
 {
@@ -509,6 +523,8 @@ int rest_http_start(struct rest *r, struct job *j)
 	bad |= curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body) != CURLE_OK;
 	bad |= curl_easy_setopt(e, CURLOPT_WRITEDATA, (void *)j) != CURLE_OK;
 	bad |= curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header) != CURLE_OK;
+	bad |= curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq) != CURLE_OK;
+	bad |= curl_easy_setopt(e, CURLOPT_PREREQDATA, (void *)j) != CURLE_OK;
 	bad |= curl_easy_setopt(e, CURLOPT_HEADERDATA, (void *)j) != CURLE_OK;
 	bad |= curl_easy_setopt(e, CURLOPT_PRIVATE, (void *)j) != CURLE_OK;
 	if (j->method == REST_GET) {

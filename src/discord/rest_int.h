@@ -118,6 +118,8 @@ struct job {
 	int attempts;
 	double not_before; /* backoff */
 	int counted_wait;
+	int unsent;        /* counted by the global window, started, not yet sent */
+	struct rest *rest; /* the client that started it (for on_prereq) */
 
 	CURL *easy;                 /* the attempt in flight (a form's: kept between attempts) */
 	struct curl_slist *headers; /* this attempt's own header list, or NULL */
@@ -158,9 +160,12 @@ struct rest {
 	/* the worker's own */
 	struct jlist waiting, inflight;
 	struct table routes, limits;
-	double *sent; /* times of the last global_per_second counted requests */
+	double *sent; /* times the last global_per_second counted requests were sent */
 	int sent_next;
-	int window; /* the share, as the worker last read it */
+	int unsent;        /* counted requests started and not yet sent */
+	int rescan;        /* one was sent while the window held another back */
+	int window_waiter; /* the window holds a request back until one is sent */
+	int window;        /* the share, as the worker last read it */
 	double global_until;
 	unsigned scan;
 	uint64_t prng;
@@ -283,6 +288,9 @@ int rest_worker_on_socket(CURL *e, curl_socket_t s, int what, void *userp, void 
 
 /* CURLMOPT_TIMERFUNCTION: notes when libcurl wants its timeout action. */
 int rest_worker_on_timer(CURLM *m, long timeout_ms, void *userp);
+/* Notes that j's attempt is being sent now: a counted request takes its
+ * place in the global window at this time (once an attempt). */
+void rest_worker_sent(struct rest *r, struct job *j);
 
 /* The worker thread's body (arg: the struct rest): takes, dispatches and
  * settles the requests until asked to stop, then drops what is left. */

@@ -3,6 +3,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,13 +18,40 @@
 
 #include "rest_int.h"
 
-/* The earliest time the global window lets one more counted request go:
- * a second after the window-th most recent one. */
+/* The earliest time the global window lets one more counted request go.
+ * A request started but not yet sent may go at any moment, so it takes a
+ * place in every window from now on: one more may go a second after the
+ * (window - unsent)-th most recent send, and none while that is 0 or
+ * less (HUGE_VAL). */
 static double global_window_free_at(const struct rest *r)
 {
-	int cap = r->global_per_second;
+	int cap = r->global_per_second, k = r->window - r->unsent;
 
-	return r->sent[(r->sent_next - r->window + cap) % cap] + 1.0;
+	if (k <= 0)
+		return HUGE_VAL;
+	return r->sent[(r->sent_next - k + cap) % cap] + 1.0;
+}
+
+void rest_worker_sent(struct rest *r, struct job *j)
+{
+	if (!j->unsent)
+		return;
+	j->unsent = 0;
+	r->unsent--;
+	r->sent[r->sent_next] = rest_mono_now();
+	r->sent_next = (r->sent_next + 1) % r->global_per_second;
+	if (r->window_waiter)
+		r->rescan = 1;
+}
+
+/* Forgets that j, counted by the global window, is still to be sent (its
+ * attempt ended without sending). */
+static void unsent_drop(struct rest *r, struct job *j)
+{
+	if (!j->unsent)
+		return;
+	j->unsent = 0;
+	r->unsent--;
 }
 
 static void count_wait(struct rest *r, struct job *j)
@@ -50,6 +78,7 @@ static int dispatch(struct rest *r, double now)
 	r->global_until = rest_max_d(r->global_until, r->hold_until);
 	pthread_mutex_unlock(&r->lock);
 	r->scan++;
+	r->window_waiter = 0;
 	for (j = r->waiting.head; j; j = next) {
 		struct limit *l = j->route->limit;
 
@@ -69,8 +98,11 @@ static int dispatch(struct rest *r, double now)
 		if (l->has_remaining && l->remaining <= 0)
 			until = rest_max_d(until, l->reset_at);
 		if (!j->exempt_global) {
+			double free_at = global_window_free_at(r);
 			until = rest_max_d(until, r->global_until);
-			until = rest_max_d(until, global_window_free_at(r));
+			until = rest_max_d(until, free_at);
+			if (free_at == HUGE_VAL)
+				r->window_waiter = 1;
 		}
 		if (until > now) {
 			count_wait(r, j);
@@ -79,7 +111,13 @@ static int dispatch(struct rest *r, double now)
 		}
 		rest_jlist_remove(&r->waiting, j);
 		j->attempts++;
+		j->rest = r;
+		if (!j->exempt_global) {
+			j->unsent = 1;
+			r->unsent++;
+		}
 		if (rest_http_start(r, j) != 0) {
+			unsent_drop(r, j);
 			rest_http_deliver(r, j, 0, "cannot start the request");
 			continue;
 		}
@@ -88,10 +126,6 @@ static int dispatch(struct rest *r, double now)
 		l->inflight++;
 		if (l->has_remaining)
 			l->remaining--;
-		if (!j->exempt_global) {
-			r->sent[r->sent_next] = now;
-			r->sent_next = (r->sent_next + 1) % r->global_per_second;
-		}
 		rest_jlist_append(&r->inflight, j);
 	}
 	if (wake_at <= now)
@@ -163,6 +197,7 @@ static void finish(struct rest *r, struct job *j, CURLcode rc, int stopping)
 	long status = 0;
 
 	rest_jlist_remove(&r->inflight, j);
+	unsent_drop(r, j);
 	j->charge->inflight--;
 	j->charge = NULL;
 	curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &status);
@@ -389,13 +424,15 @@ void *rest_worker(void *arg)
 			timeout = dispatch(r, now);
 		}
 		curl_timers(r);
-		if (collect(r, stopping) > 0)
+		if (collect(r, stopping) > 0 || r->rescan)
 			timeout = 0;
+		r->rescan = 0;
 		wait_events(r, timeout);
 	}
 	while ((j = r->inflight.head)) {
 		rest_jlist_remove(&r->inflight, j);
 		curl_multi_remove_handle(r->multi, j->easy);
+		unsent_drop(r, j);
 		j->charge->inflight--;
 		rest_http_drop(r, j, rest_mono_now());
 	}

@@ -52,7 +52,7 @@
  *                               within one second (sliding, by arrival; saturates at
  *                               GLOBAL_RING) and when, the time now and of the last global 429
  *                               fault answered (ms on the fake's monotonic clock; 0: none).
- *   POST /_fake/global_reset    starts the peak again from 0 (requests keep counting).
+ *   POST /_fake/global_reset    peak counts from the last second on (requests keep counting).
  *   GET  /_fake/message?id=ID   a stored message and its files' bytes described.
  *   POST /_fake/dispatch        {"t", "d"}: a dispatch on the session of d's guild ({"s"}).
  *   POST /_fake/guilds          {"ids": [...]}: guilds the bot is in.
@@ -3177,7 +3177,8 @@ struct req {
 	int ready;
 	int shutdown_after;
 	lws_sorted_usec_list_t delay;
-	cJSON *ping; /* for the log: whom a message request notified */
+	cJSON *ping;     /* for the log: whom a message request notified */
+	int64_t arrived; /* when its headers were read */
 };
 
 struct pss {
@@ -4264,39 +4265,64 @@ static void ctl_load_status(struct req *r)
 /* Control endpoints */
 
 /* The global rate limit as Discord counts it, over every client: arrival
- * times of the counted requests of the last second. */
-#define GLOBAL_RING 4096
+ * times (when a request's headers were read) of the counted requests of the
+ * last two seconds, in order. Requests are handled when their body is
+ * complete, so arrival times can come out of order. */
+#define GLOBAL_MAX 4096
 static struct {
-	int64_t t[GLOBAL_RING];
-	int head, n;
+	int64_t t[GLOBAL_MAX];
+	int n;
 	int peak;
 	int64_t peak_at, fault_429_at;
 	long requests;
 } G;
 
-/* Counts a request to `sub` (the path below /api/v10) when the global limit
- * applies to it. */
-static void global_count(const char *sub)
+/* The most counted requests in one second [t, t + 1 s) that holds `at`,
+ * with t an arrival time. */
+static int global_window(int64_t at)
 {
-	int64_t now = now_us();
+	int most = 0;
+
+	for (int i = 0; i < G.n; i++) {
+		int k = i;
+		if (G.t[i] <= at - LWS_US_PER_SEC || G.t[i] > at)
+			continue;
+		while (k < G.n && G.t[k] < G.t[i] + LWS_US_PER_SEC)
+			k++;
+		if (k - i > most) {
+			most = k - i;
+			G.peak_at = G.t[i];
+		}
+	}
+	return most;
+}
+
+/* Counts a request to `sub` (the path below /api/v10) that arrived at `at`
+ * when the global limit applies to it. */
+static void global_count(const char *sub, int64_t at)
+{
+	int64_t newest, keep_at;
+	int i, drop = 0, most;
 
 	if (!strncmp(sub, "/interactions/", 14) || !strncmp(sub, "/webhooks/", 10))
 		return;
 	G.requests++;
-	while (G.n && G.t[G.head] <= now - LWS_US_PER_SEC) {
-		G.head = (G.head + 1) % GLOBAL_RING;
-		G.n--;
-	}
-	if (G.n == GLOBAL_RING) {
-		G.head = (G.head + 1) % GLOBAL_RING;
-		G.n--;
-	}
-	G.t[(G.head + G.n) % GLOBAL_RING] = now;
+	newest = G.n && G.t[G.n - 1] > at ? G.t[G.n - 1] : at;
+	while (drop < G.n && G.t[drop] <= newest - 2 * LWS_US_PER_SEC)
+		drop++;
+	if (G.n - drop == GLOBAL_MAX)
+		drop++;
+	memmove(G.t, G.t + drop, sizeof G.t[0] * (size_t)(G.n - drop));
+	G.n -= drop;
+	for (i = G.n; i > 0 && G.t[i - 1] > at; i--)
+		G.t[i] = G.t[i - 1];
+	G.t[i] = at;
 	G.n++;
-	if (G.n > G.peak) {
-		G.peak = G.n;
-		G.peak_at = now;
-	}
+	keep_at = G.peak_at;
+	if ((most = global_window(at)) > G.peak)
+		G.peak = most;
+	else
+		G.peak_at = keep_at;
 }
 
 static void ctl_state(struct req *r)
@@ -5342,8 +5368,7 @@ static void handle(struct req *r)
 		else if (r->method == M_GET && !strcmp(c, "load"))
 			ctl_load_status(r);
 		else if (r->method == M_POST && !strcmp(c, "global_reset")) {
-			G.peak = G.n;
-			G.peak_at = now_us();
+			G.peak = global_window(now_us());
 			set_body(r, 200, "{\"ok\":true}");
 		} else if (r->method == M_POST && !strcmp(c, "shutdown")) {
 			set_body(r, 200, "{\"ok\":true}");
@@ -5360,7 +5385,7 @@ static void handle(struct req *r)
 	int delay_ms = 0;
 	struct hfault *h;
 	if (!strncmp(r->path, "/api/v10/", 9))
-		global_count(r->path + 8);
+		global_count(r->path + 8, r->arrived);
 	if (r->too_large) {
 		api_headers(r, "global");
 		refuse(r, 413, "Request entity too large", 40005, "a body over %zu bytes",
@@ -5447,6 +5472,7 @@ static int http_start(struct lws *wsi, struct pss *pss, const char *path)
 		r = pss->req = xcalloc(1, sizeof *r);
 	}
 	r->wsi = wsi;
+	r->arrived = now_us();
 	static const struct {
 		enum lws_token_indexes t;
 		int m;
