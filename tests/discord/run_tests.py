@@ -573,6 +573,10 @@ def test_elder_signs_game(fake, table):
     body = interact(fake, table, slash(USERS["alice"], "addbot", [{"name": "policy", "type": 3, "value": "greedy-2"}], channel=ES_CHANNEL))
     check(body and "greedy-2-bot-1" in table.text(), "a greedy-2 computer sits down")
     body = interact(fake, table, slash(USERS["alice"], "start", [{"name": "first", "type": 6, "value": USERS["alice"]}], channel=ES_CHANNEL))
+    # the table follows the answer to /start; a slow daemon (valgrind) may post it after the
+    # answer's quiet spell
+    wait(lambda: table.refresh() is not None and (table.embed or {}).get("title", "").startswith("Elder Signs — round 1"),
+         10, "the Elder Signs table after /start")
     check(table.embed and table.embed.get("title", "").startswith("Elder Signs — round 1"),
           "the table is an Elder Signs table: %s" % (table.embed or {}).get("title"))
     names = [f["name"] for f in (table.embed or {}).get("fields", [])]
