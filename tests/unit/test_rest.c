@@ -287,9 +287,10 @@ static void *server_main(void *arg)
 	return NULL;
 }
 
-static void server_start(const struct rule *rules, int nrules, int stall_all)
+/* Starts the server on loopback port `port` (0: any free one, in S.port). */
+static void server_start_at(const struct rule *rules, int nrules, int stall_all, int port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	socklen_t len = sizeof a;
 
 	memset(&S, 0, sizeof S);
@@ -307,6 +308,26 @@ static void server_start(const struct rule *rules, int nrules, int stall_all)
 	assert_int_equal(getsockname(S.lfd, (struct sockaddr *)&a, &len), 0);
 	S.port = ntohs(a.sin_port);
 	assert_int_equal(pthread_create(&S.thread, NULL, server_main, NULL), 0);
+}
+
+static void server_start(const struct rule *rules, int nrules, int stall_all)
+{
+	server_start_at(rules, nrules, stall_all, 0);
+}
+
+/* A loopback port nothing listens on (for now). */
+static int free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof a;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	close(fd);
+	return ntohs(a.sin_port);
 }
 
 static void server_stop(void)
@@ -802,6 +823,39 @@ static void test_global_rate(void **state)
 	rest_stats(r, &waits, NULL);
 	assert_true(waits >= 2);
 	free_all(resp, 7);
+	rest_stop(r, 1000);
+	server_stop();
+}
+
+/* Discord counts a request when it arrives: an attempt that could not
+ * connect sent nothing and takes no place in the global window. With one
+ * request a second, a request made while the first waits to retry goes at
+ * once, and the retry a second after it. */
+static void test_global_unsent(void **state)
+{
+	struct rest_response resp[2];
+	struct rest *r;
+	int port = free_port(), a, b;
+	double t0;
+
+	(void)state;
+	r = start_rest(port, 2, 1, 0);
+	t0 = now_s();
+	submit(r, REST_POST, "/channels/30/messages", "{}", 1, 0);
+	sleep_s(0.15); /* refused at once; retried 0.5 to 0.625 s after */
+	server_start_at(NULL, 0, 0, port);
+	submit(r, REST_POST, "/channels/31/messages", "{}", 2, 0);
+	take(r, resp, 2, 5.0);
+
+	a = find_seen("POST", "/channels/30/messages", NULL, 0);
+	b = find_seen("POST", "/channels/31/messages", NULL, 0);
+	assert_true(a >= 0 && b >= 0);
+	assert_int_equal(seen_count(), 2);
+	assert_true(S.seen[b].t - t0 < 0.45);
+	assert_true(S.seen[a].t - S.seen[b].t >= 0.95);
+	assert_int_equal(resp[0].status, 200);
+	assert_int_equal(resp[1].status, 200);
+	free_all(resp, 2);
 	rest_stop(r, 1000);
 	server_stop();
 }
@@ -1805,6 +1859,7 @@ int main(void)
 		cmocka_unit_test(test_remaining_zero_holds_its_bucket),
 		cmocka_unit_test(test_global_rate),
 		cmocka_unit_test(test_global_share),
+		cmocka_unit_test(test_global_unsent),
 		cmocka_unit_test(test_global_hold_and_take),
 		cmocka_unit_test(test_5xx_retried),
 		cmocka_unit_test(test_transport_errors_retried),
