@@ -377,6 +377,7 @@ int rest_submit(struct rest *r, const struct rest_request *req)
 	j = calloc(1, sizeof *j);
 	if (!j)
 		goto fail;
+	j->rest = r;
 	j->method = req->method;
 	j->body_len = req->body_len;
 	j->exempt_global = req->exempt_global != 0;

@@ -119,7 +119,7 @@ struct job {
 	double not_before; /* backoff */
 	int counted_wait;
 	int unsent;        /* counted by the global window, started, not yet sent */
-	struct rest *rest; /* the client that started it (for on_prereq) */
+	struct rest *rest; /* the client it was submitted to (for on_prereq) */
 
 	CURL *easy;                 /* the attempt in flight (a form's: kept between attempts) */
 	struct curl_slist *headers; /* this attempt's own header list, or NULL */

@@ -32,26 +32,25 @@ static double global_window_free_at(const struct rest *r)
 	return r->sent[(r->sent_next - k + cap) % cap] + 1.0;
 }
 
-void rest_worker_sent(struct rest *r, struct job *j)
+/* Forgets that j, counted by the global window, is still to be sent (it
+ * is being sent, or its attempt ended without sending). 1 when it was. */
+static int unsent_drop(struct rest *r, struct job *j)
 {
 	if (!j->unsent)
-		return;
+		return 0;
 	j->unsent = 0;
 	r->unsent--;
+	return 1;
+}
+
+void rest_worker_sent(struct rest *r, struct job *j)
+{
+	if (!unsent_drop(r, j))
+		return;
 	r->sent[r->sent_next] = rest_mono_now();
 	r->sent_next = (r->sent_next + 1) % r->global_per_second;
 	if (r->window_waiter)
 		r->rescan = 1;
-}
-
-/* Forgets that j, counted by the global window, is still to be sent (its
- * attempt ended without sending). */
-static void unsent_drop(struct rest *r, struct job *j)
-{
-	if (!j->unsent)
-		return;
-	j->unsent = 0;
-	r->unsent--;
 }
 
 static void count_wait(struct rest *r, struct job *j)
@@ -111,7 +110,6 @@ static int dispatch(struct rest *r, double now)
 		}
 		rest_jlist_remove(&r->waiting, j);
 		j->attempts++;
-		j->rest = r;
 		if (!j->exempt_global) {
 			j->unsent = 1;
 			r->unsent++;

@@ -50,7 +50,7 @@
  *                               (every /api/v10 request but /interactions/... and
  *                               /webhooks/..., from every client together), the most seen
  *                               within one second (sliding, by arrival; saturates at
- *                               GLOBAL_RING) and when, the time now and of the last global 429
+ *                               GLOBAL_MAX) and when, the time now and of the last global 429
  *                               fault answered (ms on the fake's monotonic clock; 0: none).
  *   POST /_fake/global_reset    peak counts from the last second on (requests keep counting).
  *   GET  /_fake/message?id=ID   a stored message and its files' bytes described.
@@ -4278,8 +4278,8 @@ static struct {
 } G;
 
 /* The most counted requests in one second [t, t + 1 s) that holds `at`,
- * with t an arrival time. */
-static int global_window(int64_t at)
+ * with t an arrival time (into *start; untouched when there are none). */
+static int global_window(int64_t at, int64_t *start)
 {
 	int most = 0;
 
@@ -4291,7 +4291,7 @@ static int global_window(int64_t at)
 			k++;
 		if (k - i > most) {
 			most = k - i;
-			G.peak_at = G.t[i];
+			*start = G.t[i];
 		}
 	}
 	return most;
@@ -4301,7 +4301,7 @@ static int global_window(int64_t at)
  * when the global limit applies to it. */
 static void global_count(const char *sub, int64_t at)
 {
-	int64_t newest, keep_at;
+	int64_t newest, start = at;
 	int i, drop = 0, most;
 
 	if (!strncmp(sub, "/interactions/", 14) || !strncmp(sub, "/webhooks/", 10))
@@ -4318,11 +4318,10 @@ static void global_count(const char *sub, int64_t at)
 		G.t[i] = G.t[i - 1];
 	G.t[i] = at;
 	G.n++;
-	keep_at = G.peak_at;
-	if ((most = global_window(at)) > G.peak)
+	if ((most = global_window(at, &start)) > G.peak) {
 		G.peak = most;
-	else
-		G.peak_at = keep_at;
+		G.peak_at = start;
+	}
 }
 
 static void ctl_state(struct req *r)
@@ -5368,7 +5367,7 @@ static void handle(struct req *r)
 		else if (r->method == M_GET && !strcmp(c, "load"))
 			ctl_load_status(r);
 		else if (r->method == M_POST && !strcmp(c, "global_reset")) {
-			G.peak = global_window(now_us());
+			G.peak = global_window(now_us(), &G.peak_at);
 			set_body(r, 200, "{\"ok\":true}");
 		} else if (r->method == M_POST && !strcmp(c, "shutdown")) {
 			set_body(r, 200, "{\"ok\":true}");
