@@ -126,7 +126,8 @@ def test_four_shards(tmp, fake, db_path):
         mark_f = fake.call("GET", "/_fake/log?since=0")["next"]
         f = dict(fault)
         f["shard"] = DROPPED
-        f["hello_delay_ms"] = 3000  # its new connection waits 3 s for HELLO: it stays away
+        # its new connection waits 3 s for HELLO (stretched as the waits are): it stays away
+        f["hello_delay_ms"] = int(3000 * rt.SLOW)
         rt.check(fake.fault(f).get("applied") == 1, "%s on shard %d only" % (fault, DROPPED))
         rt.wait(lambda: DROPPED not in live(fake), 5, "shard %d gone" % DROPPED)
         # While it is away the other shards' games are played, and moves are made in its guilds
