@@ -106,8 +106,14 @@ def test_four_shards(tmp, fake, db_path):
 
     players = Players(fake, CHANNEL_OF)
     players.open_all()
-    rt.wait(lambda: all(rt.whose_turn(t)[0] for t in players.tables.values() if t.refresh() is not None),
-            20, "a game started in all 40 guilds")
+    if not rt.wait(lambda: all(rt.whose_turn(t)[0] for t in players.tables.values() if t.refresh() is not None),
+                   20, "a game started in all 40 guilds"):
+        for g, t in players.tables.items():
+            msgs = t.refresh()
+            if not rt.whose_turn(t)[0]:
+                rt.check(False, "no move awaited in guild %s: %d messages, the newest %r" % (g, len(msgs), [
+                    ((m.get("content") or "")[:60], (m.get("embeds") or [{}])[0].get("description", "")[:120])
+                    for m in msgs[:3]]))
     handled = {}
     for e in [e for e in fake.all_log() if e["n"] >= mark]:
         if e.get("kind") == "gw_out" and e.get("t") == "INTERACTION_CREATE":
