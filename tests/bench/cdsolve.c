@@ -73,8 +73,10 @@ int main(int argc, char **argv)
 		size_t len = cdsolve_image_size(t);
 		unsigned char *buf = malloc(len);
 		uint64_t h = 0xcbf29ce484222325u;
-		if (!buf)
+		if (!buf) {
+			cdsolve_free(t);
 			return 1;
+		}
 		cdsolve_image_write(t, buf);
 		for (size_t i = 0; i < len; i++)
 			h = (h ^ buf[i]) * 0x100000001b3u;
