@@ -28,15 +28,20 @@
  * orbit of the rotation from its end back, so that the start a turn
  * mostly leads to, the same sanity seen from the next Caster, is swept
  * first) under Anderson acceleration (CDSOLVE_AA_DEPTH differences,
- * their inner products kept; Walker and Ni 2011): first at
+ * their inner products kept; Walker and Ni 2011). One sweep in
+ * CDSOLVE_MARK_EVERY marks each turn start's victims that weigh 0 with room
+ * to spare (below the best by CDSOLVE_CUT temperatures and CDSOLVE_MARGIN
+ * times the last residual) and the sweeps between skip them; only a sweep
+ * of every victim ends a temperature, and one that fails to after skipping
+ * ends the skipping, so the fixed point is the same. The sweeps go first at
  * CDSOLVE_TAU_START from a guess (each state's chances split as its
  * sanity, Cthulhu CDSOLVE_GUESS; four times warmer, from the guess again,
  * should that not settle), its sweeps over-relaxed by CDSOLVE_OVERRELAX
  * and converged to CDSOLVE_EPS_COLD. Three tables start colder, where from
  * the guess the iteration settles at once: 6 cultists at
  * CDSOLVE_TAU_START6 and Rival Cults 2x3 at CDSOLVE_TAU_COLD, on the branch
- * the path itself reaches there (6: the path through 0.0125 ends at the
- * same chances to 1e-9; 2x3: 34 sweeps where the path down takes about
+ * the path itself reaches there (6: the path from 0.025 to 0.014 ends at
+ * the same chances to 1e-9; 2x3: 34 sweeps where the path down takes about
  * 300, the path traced with a budget of 4e7 backups ending at 6.1e-6 with
  * chances from the start within 1.3e-5 of the cold start's at 5e-6), and
  * 5 cultists at CDSOLVE_TAU_START5, on another logit equilibrium than the
@@ -103,12 +108,11 @@
  * transitions (16 int32 per state and victim: 43 MB for 6 cultists), the
  * values of the last temperature that converged (8.6 MB), the sweep order
  * and the acceleration's history (3 doubles and 2 * CDSOLVE_AA_DEPTH floats
- * a value: 69 MB), and for the polish the values where the path ended, the
- * supports and the ranks after each curse (4 int32 per state and victim),
- * freed before cdsolve_build returns (130 MB at the peak for 6 cultists;
- * cdsolve_exploit needs about 50 MB). cdsolve_stats reports both. Beyond
- * CDSOLVE_MAX_CULTISTS the table is not built (7 cultists would need ~1.2 M states and ~0.5 GB
- * while solving).
+ * a value: 69 MB), a byte per state for the victims marked, and for the polish the values where the
+ * path ended, the supports and the ranks after each curse (4 int32 per state and victim), freed
+ * before cdsolve_build returns (130 MB at the peak for 6 cultists; cdsolve_exploit needs about 50
+ * MB). cdsolve_stats reports both. Beyond CDSOLVE_MAX_CULTISTS the table is not built (7 cultists
+ * would need ~1.2 M states and ~0.5 GB while solving).
  *
  * Thread safety: a built table is read-only; any number of threads may
  * query it. cdsolve_set_provider must be called before threads play. */
@@ -123,7 +127,7 @@
 #define CDSOLVE_MAX_CULTISTS   6
 #define CDSOLVE_TAU_START      0.025 /* first logit temperature, in win probability */
 #define CDSOLVE_TAU_START5     0.005 /* 5 cultists start there instead */
-#define CDSOLVE_TAU_START6     0.012 /* 6 cultists start there instead */
+#define CDSOLVE_TAU_START6     0.014 /* 6 cultists start there instead */
 #define CDSOLVE_TAU_COLD       3e-6  /* Rival Cults 2x3 starts there instead */
 #define CDSOLVE_EPS_COLD       1e-10 /* convergence of the first temperature */
 #define CDSOLVE_TAU_STEP       0.5   /* each temperature is this times the last */
@@ -134,6 +138,8 @@
 #define CDSOLVE_STAGE_MIN      10    /* no temperature is tried with fewer sweeps left */
 #define CDSOLVE_STALL          40    /* sweeps without a new lowest residual: not converging */
 #define CDSOLVE_AA_DEPTH       5     /* differences kept by the Anderson acceleration */
+#define CDSOLVE_MARK_EVERY     4     /* one sweep in so many marks the victims cut */
+#define CDSOLVE_MARGIN         0.1   /* a victim is marked cut this many residuals below the cut */
 #define CDSOLVE_DAMP           0.7   /* damping of the path's sweeps after a failed polish */
 #define CDSOLVE_OVERRELAX      1.1   /* sweeps of the first temperature overshoot so much */
 #define CDSOLVE_GUESS          0.15  /* Cthulhu's chance in the first temperature's start */

@@ -28,7 +28,12 @@ struct cdsolve_table {
 	long below[CDSOLVE_MAX_CULTISTS + 1][TMAX + 1][TMAX + 2];
 	int uniform; /* the "random" profile instead of the logit one */
 	double damp; /* a sweep moves each state this part of the way */
-	double tau;  /* the logit profile's temperature */
+	/* the sweeps' use of work.dead (enum skip): whether they skip the
+	 * victim slots a sweep before found cut, or mark them, those worth
+	 * less than the best by more than gap */
+	int skip;
+	double gap;
+	double tau; /* the logit profile's temperature */
 	/* The polished profile (NULL before it, and for the uniform one):
 	 * per rank, dec = 2n - 1 decisions (the victim; the Caster's Eye after
 	 * victim slot k at 1 + k; the Victim's Eye, victim slot k, at n + k,
@@ -46,6 +51,9 @@ struct cdsolve_table {
 };
 
 #define MIXED 0xff
+
+/* What a sweep does with work.dead (cdsolve_table.skip). */
+enum skip { SKIP_NONE, SKIP_MARK, SKIP_USE };
 
 /* A mixed decision of the polished profile. */
 struct mixed {
@@ -67,6 +75,8 @@ struct work {
 	int32_t *rank;    /* [row]: the rank of the state in it */
 	int32_t *mid;     /* [row][victim slot][curse face]: rank of the sanity
 	                     after the curse */
+	uint8_t *dead;    /* [row]: victim slots (a bit each) the last marking
+	                     sweep found cut, or NULL */
 	long playing_count;
 };
 
@@ -640,13 +650,15 @@ __attribute__((always_inline)) static inline void victims_plain(double inv, cons
  * 1 / tau = inv, the rows of its turns' ends at nx (as wk->next): what
  * backup() computes for them, the same bits, four faces to a vector, each
  * stage over every legal slot before the next (so that their rows are
- * fetched together and their weights computed side by side). Each legal
- * slot's value vector into cv[l] (WIDTH_MAX), its worth to the Caster into
- * xv[l], the slot into slot_of[l]; returns the number of legal slots. */
+ * fetched together and their weights computed side by side). Slots with
+ * their bit set in skip are left out as if illegal (their weight taken to
+ * be 0). Each legal slot's value vector into cv[l] (WIDTH_MAX), its worth
+ * to the Caster into xv[l], the slot into slot_of[l]; returns the number
+ * of legal slots. */
 __attribute__((always_inline)) static inline int slots_plain(const struct cdsolve_table *t,
                                                              const int32_t *nx, double inv,
                                                              double (*cv)[WIDTH_MAX], double *xv,
-                                                             int *slot_of)
+                                                             int *slot_of, unsigned skip)
 {
 	const int n = t->n, slots = n - 1;
 	const double *rows[CDSOLVE_MAX_CULTISTS][PLAIN][PLAIN];
@@ -658,7 +670,7 @@ __attribute__((always_inline)) static inline int slots_plain(const struct cdsolv
 
 	for (int k = 0; k < slots; k++) {
 		const int32_t *nk = nx + (size_t)k * PLAIN * PLAIN;
-		if (nk[0] == INT32_MIN)
+		if (nk[0] == INT32_MIN || skip >> k & 1)
 			continue;
 		for (int cf = 0; cf < PLAIN; cf++) {
 			const double **row = rows[legal][cf];
@@ -712,9 +724,9 @@ __attribute__((always_inline)) static inline int slots_plain(const struct cdsolv
 #else
 /* Elsewhere backup() takes the slots one by one (slots_plain: none). */
 static inline int slots_plain(const struct cdsolve_table *t, const int32_t *nx, double inv,
-                              double (*cv)[WIDTH_MAX], double *xv, int *slot_of)
+                              double (*cv)[WIDTH_MAX], double *xv, int *slot_of, unsigned skip)
 {
-	(void)t, (void)nx, (void)inv, (void)cv, (void)xv, (void)slot_of;
+	(void)t, (void)nx, (void)inv, (void)cv, (void)xv, (void)slot_of, (void)skip;
 	return 0;
 }
 
@@ -724,23 +736,31 @@ static inline void victims_plain(double inv, const double *x, int count, double 
 }
 #endif
 
-/* On x86-64 with GCC or Clang and glibc, backup() is compiled twice, the
- * second for AVX2 (four doubles to a register: its rows summed, and in the
- * sweeps the logit weights of four faces, slots_plain), and the
- * loader picks the one the processor runs. Without FMA either clone
- * rounds every operation alike, so both give the same bits. */
+/* On x86-64 with GCC or Clang and glibc, backup() is compiled twice: for
+ * processors with AVX2 and FMA (four doubles to a register: its rows
+ * summed, and in the sweeps the logit weights of four faces, slots_plain;
+ * a product and a sum rounded once where the file's -ffp-contract=fast
+ * lets the compiler fuse them) and for any other; the loader picks the one
+ * the processor runs (an ifunc). The two round differently, so a table
+ * solved on one kind of processor may differ from one solved on the other
+ * in the last bits of its values, each as near the logit profile. */
 #if defined(__x86_64__) && defined(__GLIBC__) &&                                                   \
     ((defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6) || __clang_major__ >= 14)
-#define BACKUP_CLONES __attribute__((target_clones("avx2", "default")))
+#define BACKUP_DISPATCH 1
+#define BACKUP_INLINE   __attribute__((always_inline)) inline
 #else
-#define BACKUP_CLONES
+#define BACKUP_DISPATCH 0
+#define BACKUP_INLINE
 #endif
 
 /* One backup of state idx under the table's profile: its values (width,
  * the state's own coordinates) into out, the choices into mix (NULL: not
- * wanted). Rows are read from t->w. */
-BACKUP_CLONES
-static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
+ * wanted). Rows are read from t->w. In the logit profile's sweeps (mix
+ * NULL), t->skip says whether the victim slots marked in wk->dead[idx] are
+ * left out (SKIP_USE) or the mark is made anew (SKIP_MARK: the slots worth
+ * less to the Caster than the best by more than t->gap). */
+static BACKUP_INLINE void backup_of(const struct work *wk, long idx, double *out,
+                                    struct turn_mix *m)
 {
 	const struct cdsolve_table *t = wk->t;
 	int n = t->n, slots = n - 1, legal = 0, slot_of[CDSOLVE_MAX_CULTISTS] = { 0 };
@@ -751,17 +771,19 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	const double eye = face_p[CDICE_EYE];
 	long r = wk->rank ? wk->rank[idx] : idx;
 	int plain = !t->pol && !t->uniform; /* the logit profile: decide() inlined */
+	/* victim slots whose weight is taken to be 0 */
+	unsigned skip = plain && !m && t->skip == SKIP_USE ? wk->dead[idx] : 0;
 
 	if (plain && !m) /* the sweeps: every victim slot at once */
 		legal = slots_plain(t, wk->next + (size_t)idx * slots * PLAIN * PLAIN, inv, cv, xv,
-		                    slot_of);
+		                    slot_of, skip);
 	for (int k = legal ? slots : 0; k < slots; k++) {
 		const int32_t *nx = wk->next + ((size_t)idx * slots + k) * PLAIN * PLAIN;
 		double rv[PLAIN][WIDTH_MAX], x[PLAIN], xc[PLAIN], p[PLAIN], q[PLAIN];
 
 		if (m)
 			m->victim[k] = 0;
-		if (nx[0] == INT32_MIN)
+		if (nx[0] == INT32_MIN || skip >> k & 1)
 			continue;
 		for (int cf = 0; cf < PLAIN; cf++) {
 			const double *row[PLAIN];
@@ -808,6 +830,16 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
+	if (plain && !m && t->skip == SKIP_MARK) {
+		double top = xv[0];
+		unsigned cut = 0;
+		for (int l = 1; l < legal; l++)
+			top = xv[l] > top ? xv[l] : top;
+		for (int l = 0; l < legal; l++)
+			if (xv[l] < top - t->gap)
+				cut |= 1u << slot_of[l];
+		wk->dead[idx] = (uint8_t)cut;
+	}
 	if (plain && !m)
 		victims_plain(inv, xv, legal, pv);
 	else if (plain)
@@ -827,6 +859,37 @@ static void backup(const struct work *wk, long idx, double *out, struct turn_mix
 	out[n] = acc[n];
 	out[n + 1] = acc[n + 1] + 1; /* the turn just played */
 }
+
+#if BACKUP_DISPATCH
+__attribute__((target("avx2,fma"))) static void backup_avx2(const struct work *wk, long idx,
+                                                            double *out, struct turn_mix *m)
+{
+	backup_of(wk, idx, out, m);
+}
+
+static void backup_base(const struct work *wk, long idx, double *out, struct turn_mix *m)
+{
+	backup_of(wk, idx, out, m);
+}
+
+typedef void backup_fn(const struct work *wk, long idx, double *out, struct turn_mix *m);
+
+/* backup()'s resolver: which copy this processor runs. */
+static backup_fn *backup_pick(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? backup_avx2
+	                                                                       : backup_base;
+}
+
+static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
+    __attribute__((ifunc("backup_pick")));
+#else
+static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
+{
+	backup_of(wk, idx, out, m);
+}
+#endif
 
 /* One Gauss-Seidel sweep (states by rising sum of sanity), each state
  * taking its backup; returns the largest change it made to a win chance.
@@ -956,27 +1019,62 @@ static void least_squares(double (*A)[CDSOLVE_AA_DEPTH + 1], int m, double *gamm
 	}
 }
 
+/* Whether the last marking sweep marked any victim slot (a sweep that
+ * skips them is then a sweep of every slot). */
+static int any_marked(const struct work *wk)
+{
+	for (long o = 0; o < wk->playing_count; o++)
+		if (wk->dead[wk->order[o]])
+			return 1;
+	return 0;
+}
+
 /* Accelerated sweeps at the table's temperature until the residual is at
  * most eps (returns 1), `cap` sweeps are spent, or CDSOLVE_STALL sweeps
  * pass without a new lowest residual (returns 0; the values are then
- * wherever the sweeps left them). */
+ * wherever the sweeps left them).
+ *
+ * With work.dead (the logit profile's sweeps), every CDSOLVE_MARK_EVERY-th
+ * sweep takes every victim slot and marks those worth less to the Caster
+ * than the best by more than CDSOLVE_CUT temperatures (weight 0) and
+ * CDSOLVE_MARGIN times the last residual; the sweeps between skip them,
+ * which at a low temperature saves most of a sweep (a Caster's victims are
+ * seldom near each other). The iteration ends only at a sweep that took
+ * every slot: when a skipping sweep would end it, a marking one follows;
+ * if that one does not end it, skipping stops for the rest of the call,
+ * so that the sweeps are then exactly the plain ones. t->skip is
+ * SKIP_NONE again on return. */
 static int converge(struct cdsolve_table *t, const struct work *wk, struct accel *a, double eps,
                     int cap)
 {
 	size_t len = a->len;
-	int mk = 0, head = 0, fresh = 1, best_at = 0;
+	int mk = 0, head = 0, fresh = 1, best_at = 0, certify = 0, marked = 0;
+	int skipping = wk->dead && !t->pol && !t->uniform;
 	double prev = HUGE_VAL, best = HUGE_VAL;
 
 	for (int s = 0; s < cap; s++) {
-		double res = sweep(t, wk, a->x), *f;
+		double res, *f;
+		t->skip = !skipping                                ? SKIP_NONE
+		          : s % CDSOLVE_MARK_EVERY == 0 || certify ? SKIP_MARK
+		                                                   : SKIP_USE;
+		t->gap = CDSOLVE_CUT * t->tau + CDSOLVE_MARGIN * prev;
+		res = sweep(t, wk, a->x);
 		t->stats.sweeps++;
 		t->stats.residual = res;
-		if (res <= eps)
+		if (t->skip == SKIP_MARK)
+			marked = any_marked(wk);
+		if (res <= eps && (t->skip != SKIP_USE || !marked)) {
+			t->skip = SKIP_NONE;
 			return 1;
+		}
+		if (certify)
+			skipping = 0;
+		certify = res <= eps;
 		if (res < best) {
 			best = res;
 			best_at = s;
 		} else if (s - best_at >= CDSOLVE_STALL) {
+			t->skip = SKIP_NONE;
 			return 0;
 		}
 		if (res > 4 * prev) { /* the history misleads: start it again */
@@ -1044,6 +1142,7 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 			}
 		}
 	}
+	t->skip = SKIP_NONE;
 	return 0;
 }
 
@@ -1056,6 +1155,7 @@ static void work_free(struct work *wk)
 	free(wk->order);
 	free(wk->rank);
 	free(wk->mid);
+	free(wk->dead);
 }
 
 /* A table for n cultists and variant per_player with its ranks and no
@@ -1581,6 +1681,15 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 		}
 		t->stats.bytes_peak += accel_bytes(t);
 		t->tau = first_tau(n, per_player);
+		wk.dead = calloc((size_t)t->stats.states, 1);
+		if (!wk.dead) {
+			accel_free(&acc);
+			free(save);
+			work_free(&wk);
+			cdsolve_free(t);
+			return NULL;
+		}
+		t->stats.bytes_peak += (size_t)t->stats.states;
 		/* a start too cold for the iteration to settle from the first
 		 * guess starts again four times warmer */
 		guess(t, &wk);
