@@ -40,7 +40,7 @@
  * and converged to CDSOLVE_EPS_COLD. Three tables start colder, where from
  * the guess the iteration settles at once: 6 cultists at
  * CDSOLVE_TAU_START6 and Rival Cults 2x3 at CDSOLVE_TAU_COLD, on the branch
- * the path itself reaches there (6: the path from 0.025 to 0.014 ends at
+ * the path itself reaches there (6: the path from 0.025 to 0.015 ends at
  * the same chances to 1e-9; 2x3: 34 sweeps where the path down takes about
  * 300, the path traced with a budget of 4e7 backups ending at 6.1e-6 with
  * chances from the start within 1.3e-5 of the cold start's at 5e-6), and
@@ -127,7 +127,7 @@
 #define CDSOLVE_MAX_CULTISTS   6
 #define CDSOLVE_TAU_START      0.025 /* first logit temperature, in win probability */
 #define CDSOLVE_TAU_START5     0.005 /* 5 cultists start there instead */
-#define CDSOLVE_TAU_START6     0.014 /* 6 cultists start there instead */
+#define CDSOLVE_TAU_START6     0.015 /* 6 cultists start there instead */
 #define CDSOLVE_TAU_COLD       3e-6  /* Rival Cults 2x3 starts there instead */
 #define CDSOLVE_EPS_COLD       1e-10 /* convergence of the first temperature */
 #define CDSOLVE_TAU_STEP       0.5   /* each temperature is this times the last */
