@@ -559,9 +559,12 @@ static inline void decide(const struct cdsolve_table *t, double inv, long r, int
 
 /* GCC and Clang: the logit profile's sweeps take the victim slots four
  * faces (and four victims) to a vector (their vector types: a 256-bit
- * register in backup()'s AVX2 clone, two 128-bit ones otherwise), with the
+ * register in backup()'s AVX2 copy, two 128-bit ones otherwise), with the
  * same operations in the same order as the scalar code in backup(), so
- * the same bits; elsewhere backup() takes the slots one by one. */
+ * the same bits in the default copy ("the same bits" below); the AVX2
+ * copy fuses products with sums where the compiler finds them, in the
+ * vector and the scalar code alike, so there the two agree to about an
+ * ulp of each sum. Elsewhere backup() takes the slots one by one. */
 #if (defined(__clang__) && __clang_major__ >= 10) ||                                               \
     (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 7)
 _Static_assert(PLAIN == 4 && WIDTH_MAX == 8, "a face to a lane, a row in two vectors");
