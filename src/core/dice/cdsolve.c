@@ -63,20 +63,26 @@ struct mixed {
 	double p[CDSOLVE_MAX_CULTISTS - 1]; /* by option (victim slot or face) */
 };
 
+struct work;
+struct turn_mix;
+/* One backup of a state (backup_of). */
+typedef void backup_fn(const struct work *wk, long idx, double *out, struct turn_mix *m);
+
 /* Builder-only data: the transitions. */
 struct work {
 	const struct cdsolve_table *t;
-	int32_t *next;    /* [state][victim slot][curse face][response face] */
-	uint8_t *playing; /* [state]: at least two cultists sane */
-	uint8_t *sum;     /* [state]: the sanity sum */
-	int32_t *order;   /* the playing states by rising sanity sum */
-	int32_t *pos;     /* [state]: its row while solving (work_permute), or
-	                     NULL when rows are in rank order */
-	int32_t *rank;    /* [row]: the rank of the state in it */
-	int32_t *mid;     /* [row][victim slot][curse face]: rank of the sanity
-	                     after the curse */
-	uint8_t *dead;    /* [row]: victim slots (a bit each) the last marking
-	                     sweep found cut, or NULL */
+	backup_fn *backup; /* the copy of backup_of this processor runs */
+	int32_t *next;     /* [state][victim slot][curse face][response face] */
+	uint8_t *playing;  /* [state]: at least two cultists sane */
+	uint8_t *sum;      /* [state]: the sanity sum */
+	int32_t *order;    /* the playing states by rising sanity sum */
+	int32_t *pos;      /* [state]: its row while solving (work_permute), or
+	                      NULL when rows are in rank order */
+	int32_t *rank;     /* [row]: the rank of the state in it */
+	int32_t *mid;      /* [row][victim slot][curse face]: rank of the sanity
+	                      after the curse */
+	uint8_t *dead;     /* [row]: victim slots (a bit each) the last marking
+	                      sweep found cut, or NULL */
 	long playing_count;
 };
 
@@ -743,8 +749,8 @@ static inline void victims_plain(double inv, const double *x, int count, double 
  * processors with AVX2 and FMA (four doubles to a register: its rows
  * summed, and in the sweeps the logit weights of four faces, slots_plain;
  * a product and a sum rounded once where the file's -ffp-contract=fast
- * lets the compiler fuse them) and for any other; the loader picks the one
- * the processor runs (an ifunc). The two round differently, so a table
+ * lets the compiler fuse them) and for any other; work_new picks the one
+ * the processor runs. The two round differently, so a table
  * solved on one kind of processor may differ from one solved on the other
  * in the last bits of its values, each as near the logit profile. */
 #if defined(__x86_64__) && defined(__GLIBC__) &&                                                   \
@@ -869,30 +875,29 @@ __attribute__((target("avx2,fma"))) static void backup_avx2(const struct work *w
 {
 	backup_of(wk, idx, out, m);
 }
+#endif
 
 static void backup_base(const struct work *wk, long idx, double *out, struct turn_mix *m)
 {
 	backup_of(wk, idx, out, m);
 }
 
-typedef void backup_fn(const struct work *wk, long idx, double *out, struct turn_mix *m);
-
-/* backup()'s resolver: which copy this processor runs. */
+/* The copy of backup() this processor runs. */
 static backup_fn *backup_pick(void)
 {
+#if BACKUP_DISPATCH
 	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? backup_avx2
-	                                                                       : backup_base;
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return backup_avx2;
+#endif
+	return backup_base;
 }
 
-static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
-    __attribute__((ifunc("backup_pick")));
-#else
-static void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
+/* backup_of() in the copy work_new picked for this processor. */
+static inline void backup(const struct work *wk, long idx, double *out, struct turn_mix *m)
 {
-	backup_of(wk, idx, out, m);
+	wk->backup(wk, idx, out, m);
 }
-#endif
 
 /* One Gauss-Seidel sweep (states by rising sum of sanity), each state
  * taking its backup; returns the largest change it made to a win chance.
@@ -1194,6 +1199,7 @@ static int work_new(struct work *wk, const struct cdsolve_table *t)
 
 	memset(wk, 0, sizeof(*wk));
 	wk->t = t;
+	wk->backup = backup_pick();
 	wk->next = malloc(states * slots * PLAIN * PLAIN * sizeof(int32_t));
 	wk->playing = malloc(states);
 	wk->sum = malloc(states);
