@@ -41,7 +41,7 @@
  * the guess the iteration settles at once: 6 cultists at
  * CDSOLVE_TAU_START6 and Rival Cults 2x3 at CDSOLVE_TAU_COLD, on the branch
  * the path itself reaches there (6: the path from 0.025 to 0.015 ends at
- * the same chances to 1e-9; 2x3: 35 sweeps where the path down takes about
+ * the same chances to 1e-9; 2x3: 33 sweeps where the path down takes about
  * 300, the path traced with a budget of 4e7 backups ending at 6.1e-6 with
  * chances from the start within 1.3e-5 of the cold start's at 5e-6), and
  * 5 cultists at CDSOLVE_TAU_START5, on another logit equilibrium than the
@@ -88,7 +88,10 @@
  *
  * The table is the last temperature that converged (cdsolve_stats: tau,
  * stages, failed), its residual at most CDSOLVE_EPS (CDSOLVE_EPS_COLD when
- * that is the first). The logit profile is
+ * that is the first; CDSOLVE_EPS_LAST, a hundredth of the target of 1e-6
+ * for exploitability, once so many sweeps are spent that no colder
+ * temperature can follow: 6 cultists and Rival Cults 2x3, whose first
+ * temperature is their last). The logit profile is
  * mixed wherever options lie within a few tau of each other; the polished
  * one where its decisions are mixed. How far it is from an equilibrium is
  * measured exactly by cdsolve_exploit: each seat's gain from an exact best
@@ -130,6 +133,7 @@
 #define CDSOLVE_TAU_START6     0.015 /* 6 cultists start there instead */
 #define CDSOLVE_TAU_COLD       3e-6  /* Rival Cults 2x3 starts there instead */
 #define CDSOLVE_EPS_COLD       1e-10 /* convergence of the first temperature */
+#define CDSOLVE_EPS_LAST       1e-8  /* or this, when no colder one can follow */
 #define CDSOLVE_TAU_STEP       0.5   /* each temperature is this times the last */
 #define CDSOLVE_STEP_MAX       0.97  /* no step nearer 1 than this is tried */
 #define CDSOLVE_TAU_MIN        1e-6  /* the lowest temperature tried */

@@ -1,6 +1,7 @@
 #include "rlyeh/cdsolve.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -679,7 +680,7 @@ __attribute__((always_inline)) static inline int slots_plain(const struct cdsolv
 
 	for (int k = 0; k < slots; k++) {
 		const int32_t *nk = nx + (size_t)k * PLAIN * PLAIN;
-		if (nk[0] == INT32_MIN || skip >> k & 1)
+		if (skip >> k & 1 || nk[0] == INT32_MIN)
 			continue;
 		for (int cf = 0; cf < PLAIN; cf++) {
 			const double **row = rows[legal][cf];
@@ -792,7 +793,7 @@ static BACKUP_INLINE void backup_of(const struct work *wk, long idx, double *out
 
 		if (m)
 			m->victim[k] = 0;
-		if (nx[0] == INT32_MIN || skip >> k & 1)
+		if (skip >> k & 1 || nx[0] == INT32_MIN)
 			continue;
 		for (int cf = 0; cf < PLAIN; cf++) {
 			const double *row[PLAIN];
@@ -903,7 +904,7 @@ static inline void backup(const struct work *wk, long idx, double *out, struct t
  * taking its backup; returns the largest change it made to a win chance.
  * What each value of a playing state moved goes into moved (NULL: not
  * wanted; the other entries untouched). */
-static double sweep(struct cdsolve_table *t, const struct work *wk, double *moved)
+static double sweep(struct cdsolve_table *t, const struct work *wk, float *moved)
 {
 	double res = 0, v[WIDTH_MAX];
 
@@ -917,7 +918,7 @@ static double sweep(struct cdsolve_table *t, const struct work *wk, double *move
 				res = d;
 			w[i] += t->damp * (v[i] - w[i]);
 			if (moved)
-				moved[(size_t)idx * WIDTH_MAX + (size_t)i] = w[i] - was;
+				moved[(size_t)idx * WIDTH_MAX + (size_t)i] = (float)(w[i] - was);
 		}
 	}
 	return res;
@@ -942,12 +943,13 @@ static int converge_plain(struct cdsolve_table *t, const struct work *wk, double
  * CDSOLVE_AA_DEPTH differences) of the sweeps: g is the table after a
  * sweep, f what the sweep moved it by; the next sweep starts from
  * g - dG gamma, gamma minimising |f - dF gamma| (least squares over every
- * value). The differences are kept as float: they only steer the next
- * start, the sweeps themselves stay in double. x and f take turns as the
+ * value). What a sweep moved and the differences are kept as float: they
+ * only steer the next start, the sweeps themselves stay in double. x and f take turns as the
  * f of the last sweep and of the one before (0 where no sweep moves). */
 struct accel {
 	size_t len; /* values accelerated: states * width */
-	double *x, *f, *g;
+	float *x, *f;
+	double *g;
 	float *df[CDSOLVE_AA_DEPTH], *dg[CDSOLVE_AA_DEPTH];
 	/* by slot: the differences' inner products, and each with f */
 	double gram[CDSOLVE_AA_DEPTH][CDSOLVE_AA_DEPTH], rhs[CDSOLVE_AA_DEPTH];
@@ -971,8 +973,8 @@ static int accel_new(struct accel *a, const struct cdsolve_table *t)
 
 	memset(a, 0, sizeof(*a));
 	a->len = (size_t)t->stats.states * (size_t)t->width;
-	a->x = calloc(a->len, sizeof(double));
-	a->f = calloc(a->len, sizeof(double));
+	a->x = calloc(a->len, sizeof(float));
+	a->f = calloc(a->len, sizeof(float));
 	a->g = malloc(a->len * sizeof(double));
 	ok = a->x && a->f && a->g;
 	for (int i = 0; i < CDSOLVE_AA_DEPTH; i++) {
@@ -990,7 +992,7 @@ static int accel_new(struct accel *a, const struct cdsolve_table *t)
 static size_t accel_bytes(const struct cdsolve_table *t)
 {
 	return (size_t)t->stats.states * (size_t)t->width *
-	       (3 * sizeof(double) + 2 * CDSOLVE_AA_DEPTH * sizeof(float));
+	       (sizeof(double) + (2 + 2 * CDSOLVE_AA_DEPTH) * sizeof(float));
 }
 
 /* gamma[0..m-1] solving the m x m normal equations in A (augmented with
@@ -1040,7 +1042,9 @@ static int any_marked(const struct work *wk)
 /* Accelerated sweeps at the table's temperature until the residual is at
  * most eps (returns 1), `cap` sweeps are spent, or CDSOLVE_STALL sweeps
  * pass without a new lowest residual (returns 0; the values are then
- * wherever the sweeps left them).
+ * wherever the sweeps left them). Once the table has spent `last_from`
+ * sweeps, no colder temperature can follow this one, and a residual of
+ * CDSOLVE_EPS_LAST is enough when that is more than eps.
  *
  * With work.dead (the logit profile's sweeps), every CDSOLVE_MARK_EVERY-th
  * sweep takes every victim slot and marks those worth less to the Caster
@@ -1053,15 +1057,17 @@ static int any_marked(const struct work *wk)
  * so that the sweeps are then exactly the plain ones. t->skip is
  * SKIP_NONE again on return. */
 static int converge(struct cdsolve_table *t, const struct work *wk, struct accel *a, double eps,
-                    int cap)
+                    int cap, int last_from)
 {
+	const double loose = fmax(eps, CDSOLVE_EPS_LAST);
 	size_t len = a->len;
 	int mk = 0, head = 0, fresh = 1, best_at = 0, certify = 0, marked = 0;
 	int skipping = wk->dead && !t->pol && !t->uniform;
 	double prev = HUGE_VAL, best = HUGE_VAL;
 
 	for (int s = 0; s < cap; s++) {
-		double res, *f;
+		double res;
+		float *f;
 		t->skip = !skipping                                ? SKIP_NONE
 		          : s % CDSOLVE_MARK_EVERY == 0 || certify ? SKIP_MARK
 		                                                   : SKIP_USE;
@@ -1071,6 +1077,8 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 		t->stats.residual = res;
 		if (t->skip == SKIP_MARK)
 			marked = any_marked(wk);
+		if (t->stats.sweeps >= last_from)
+			eps = loose;
 		if (res <= eps && (t->skip != SKIP_USE || !marked)) {
 			t->skip = SKIP_NONE;
 			return 1;
@@ -1110,10 +1118,10 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 				ndg[q] = (float)(w - a->g[q]);
 				a->g[q] = w;
 				gram[0] += (double)d * d;
-				rhs[0] += d * f[q];
+				rhs[0] += (double)d * f[q];
 				for (int i = 0; i < old; i++) {
 					gram[1 + i] += (double)d * df[i][q];
-					rhs[1 + i] += df[i][q] * f[q];
+					rhs[1 + i] += (double)df[i][q] * f[q];
 				}
 			}
 			/* gram[i], rhs[i]: the slot i back from the newest */
@@ -1327,7 +1335,7 @@ static int descend(struct cdsolve_table *t, const struct work *wk, struct accel 
 		}
 		t->tau = fmax(from * step, tau_min);
 		if (converge(t, wk, acc, CDSOLVE_EPS,
-		             cap < CDSOLVE_STAGE_SWEEPS ? cap : CDSOLVE_STAGE_SWEEPS)) {
+		             cap < CDSOLVE_STAGE_SWEEPS ? cap : CDSOLVE_STAGE_SWEEPS, INT_MAX)) {
 			t->stats.stages++;
 			memcpy(save, t->w, bytes);
 			kept = t->stats.residual;
@@ -1574,7 +1582,7 @@ static int polish(struct cdsolve_table *t, struct work *wk, struct accel *acc, d
 		descend(t, wk, acc, save, bytes, CDSOLVE_POLISH_TAU, left);
 		reached = t->tau <= CDSOLVE_POLISH_TAU * (1 + 1e-9);
 		polish_freeze(t, wk);
-		if (!converge(t, wk, acc, CDSOLVE_EPS, CDSOLVE_SWEEPS))
+		if (!converge(t, wk, acc, CDSOLVE_EPS, CDSOLVE_SWEEPS, INT_MAX))
 			break;
 		t->stats.rounds++;
 		if ((added = polish_grow(t, wk)) < 0) {
@@ -1601,7 +1609,8 @@ static int polish(struct cdsolve_table *t, struct work *wk, struct accel *acc, d
 				break;
 			}
 			if (converge(t, wk, acc, CDSOLVE_EPS,
-			             cap < CDSOLVE_STAGE_SWEEPS ? cap : CDSOLVE_STAGE_SWEEPS)) {
+			             cap < CDSOLVE_STAGE_SWEEPS ? cap : CDSOLVE_STAGE_SWEEPS,
+			             INT_MAX)) {
 				memcpy(save, t->w, bytes);
 				break;
 			}
@@ -1681,7 +1690,7 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 		 * back and the next try lies nearer (the step's exponent
 		 * halves), as a homotopy shortens its step. */
 		struct accel acc;
-		int ok, kept = 0;
+		int ok, kept = 0, last_from;
 		if (accel_new(&acc, t) != 0) {
 			free(save);
 			work_free(&wk);
@@ -1699,11 +1708,17 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 			return NULL;
 		}
 		t->stats.bytes_peak += (size_t)t->stats.states;
+		/* from this many sweeps on, descend() would find fewer than
+		 * CDSOLVE_STAGE_MIN sweeps left in the budget: the first
+		 * temperature is the last */
+		last_from =
+		    (int)(CDSOLVE_BUDGET / (double)wk.playing_count) - CDSOLVE_STAGE_MIN + 1;
 		/* a start too cold for the iteration to settle from the first
 		 * guess starts again four times warmer */
 		guess(t, &wk);
 		t->damp = CDSOLVE_OVERRELAX;
-		while (!(ok = converge(t, &wk, &acc, CDSOLVE_EPS_COLD, CDSOLVE_STAGE_SWEEPS)) &&
+		while (!(ok = converge(t, &wk, &acc, CDSOLVE_EPS_COLD, CDSOLVE_STAGE_SWEEPS,
+		                       last_from)) &&
 		       t->tau < 1) {
 			t->stats.failed = t->stats.sweeps;
 			guess(t, &wk);
