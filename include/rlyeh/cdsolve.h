@@ -31,7 +31,8 @@
  * their inner products kept; Walker and Ni 2011). One sweep in
  * CDSOLVE_MARK_EVERY marks each turn start's victims that weigh 0 with room
  * to spare (below the best by CDSOLVE_CUT temperatures and CDSOLVE_MARGIN
- * times the last residual) and the sweeps between skip them; only a sweep
+ * times the last residual) and the sweeps between skip them, adding to the
+ * marks the victims they find so far below (a full sweep marks anew); only a sweep
  * of every victim ends a temperature, and one that fails to after skipping
  * ends the skipping, so the fixed point is the same. The sweeps go first at
  * CDSOLVE_TAU_START from a guess (each state's chances split as its
@@ -142,7 +143,7 @@
 #define CDSOLVE_STAGE_MIN      10    /* no temperature is tried with fewer sweeps left */
 #define CDSOLVE_STALL          40    /* sweeps without a new lowest residual: not converging */
 #define CDSOLVE_AA_DEPTH       5     /* differences kept by the Anderson acceleration */
-#define CDSOLVE_MARK_EVERY     4     /* one sweep in so many marks the victims cut */
+#define CDSOLVE_MARK_EVERY     8     /* one sweep in so many takes every victim, marking anew */
 #define CDSOLVE_MARGIN         0.1   /* a victim is marked cut this many residuals below the cut */
 #define CDSOLVE_DAMP           0.7   /* damping of the path's sweeps after a failed polish */
 #define CDSOLVE_OVERRELAX      1.1   /* sweeps of the first temperature overshoot so much */

@@ -83,7 +83,8 @@ struct work {
 	int32_t *mid;      /* [row][victim slot][curse face]: rank of the sanity
 	                      after the curse */
 	uint8_t *dead;     /* [row]: victim slots (a bit each) the last marking
-	                      sweep found cut, or NULL */
+	                      sweep found cut and the sweeps since added, or
+	                      NULL */
 	long playing_count;
 };
 
@@ -767,8 +768,9 @@ static inline void victims_plain(double inv, const double *x, int count, double 
  * the state's own coordinates) into out, the choices into mix (NULL: not
  * wanted). Rows are read from t->w. In the logit profile's sweeps (mix
  * NULL), t->skip says whether the victim slots marked in wk->dead[idx] are
- * left out (SKIP_USE) or the mark is made anew (SKIP_MARK: the slots worth
- * less to the Caster than the best by more than t->gap). */
+ * left out and the mark added to (SKIP_USE) or the mark is made anew
+ * (SKIP_MARK): marked are the slots worth less to the Caster than the best
+ * by more than t->gap. */
 static BACKUP_INLINE void backup_of(const struct work *wk, long idx, double *out,
                                     struct turn_mix *m)
 {
@@ -840,7 +842,7 @@ static BACKUP_INLINE void backup_of(const struct work *wk, long idx, double *out
 		slot_of[legal++] = k;
 	}
 	assert(legal > 0);
-	if (plain && !m && t->skip == SKIP_MARK) {
+	if (plain && !m && t->skip != SKIP_NONE) {
 		double top = xv[0];
 		unsigned cut = 0;
 		for (int l = 1; l < legal; l++)
@@ -848,7 +850,7 @@ static BACKUP_INLINE void backup_of(const struct work *wk, long idx, double *out
 		for (int l = 0; l < legal; l++)
 			if (xv[l] < top - t->gap)
 				cut |= 1u << slot_of[l];
-		wk->dead[idx] = (uint8_t)cut;
+		wk->dead[idx] = (uint8_t)(cut | skip);
 	}
 	if (plain && !m)
 		victims_plain(inv, xv, legal, pv);
@@ -1029,8 +1031,8 @@ static void least_squares(double (*A)[CDSOLVE_AA_DEPTH + 1], int m, double *gamm
 	}
 }
 
-/* Whether the last marking sweep marked any victim slot (a sweep that
- * skips them is then a sweep of every slot). */
+/* Whether any victim slot is marked (else a sweep that skips the marked
+ * ones is a sweep of every slot). */
 static int any_marked(const struct work *wk)
 {
 	for (long o = 0; o < wk->playing_count; o++)
@@ -1051,11 +1053,11 @@ static int any_marked(const struct work *wk)
  * than the best by more than CDSOLVE_CUT temperatures (weight 0) and
  * CDSOLVE_MARGIN times the last residual; the sweeps between skip them,
  * which at a low temperature saves most of a sweep (a Caster's victims are
- * seldom near each other). The iteration ends only at a sweep that took
- * every slot: when a skipping sweep would end it, a marking one follows;
- * if that one does not end it, skipping stops for the rest of the call,
- * so that the sweeps are then exactly the plain ones. t->skip is
- * SKIP_NONE again on return. */
+ * seldom near each other), and mark the victims they took that are now so
+ * far below the best (a mark goes only at the next marking sweep). The iteration ends only at a
+ * sweep that took every slot: when a skipping sweep would end it, a marking one follows; if that
+ * one does not end it, skipping stops for the rest of the call, so that the sweeps are then exactly
+ * the plain ones. t->skip is SKIP_NONE again on return. */
 static int converge(struct cdsolve_table *t, const struct work *wk, struct accel *a, double eps,
                     int cap, int last_from)
 {
@@ -1075,7 +1077,7 @@ static int converge(struct cdsolve_table *t, const struct work *wk, struct accel
 		res = sweep(t, wk, a->x);
 		t->stats.sweeps++;
 		t->stats.residual = res;
-		if (t->skip == SKIP_MARK)
+		if (t->skip != SKIP_NONE)
 			marked = any_marked(wk);
 		if (t->stats.sweeps >= last_from)
 			eps = loose;
