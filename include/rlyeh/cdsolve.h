@@ -42,7 +42,7 @@
  * the guess the iteration settles at once: 6 cultists at
  * CDSOLVE_TAU_START6 and Rival Cults 2x3 at CDSOLVE_TAU_COLD, on the branch
  * the path itself reaches there (6: the path from 0.025 to 0.015 ends at
- * the same chances to 1e-9; 2x3: 33 sweeps where the path down takes about
+ * the same chances to 1e-9; 2x3: 32 sweeps where the path down takes about
  * 300, the path traced with a budget of 4e7 backups ending at 6.1e-6 with
  * chances from the start within 1.3e-5 of the cold start's at 5e-6), and
  * 5 cultists at CDSOLVE_TAU_START5, on another logit equilibrium than the
