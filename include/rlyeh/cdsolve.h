@@ -32,8 +32,8 @@
  * CDSOLVE_MARK_EVERY marks each turn start's victims that weigh 0 with room
  * to spare (below the best by CDSOLVE_CUT temperatures and CDSOLVE_MARGIN
  * times the last residual) and the sweeps between skip them, adding to the
- * marks the victims they find so far below (a full sweep marks anew); only a sweep
- * of every victim ends a temperature, and one that fails to after skipping
+ * marks the victims they find so far below (a full sweep marks anew); only
+ * a sweep of every victim ends a temperature, and one that fails to after skipping
  * ends the skipping, so the fixed point is the same. The sweeps go first at
  * CDSOLVE_TAU_START from a guess (each state's chances split as its
  * sanity, Cthulhu CDSOLVE_GUESS; four times warmer, from the guess again,

@@ -946,8 +946,9 @@ static int converge_plain(struct cdsolve_table *t, const struct work *wk, double
  * sweep, f what the sweep moved it by; the next sweep starts from
  * g - dG gamma, gamma minimising |f - dF gamma| (least squares over every
  * value). What a sweep moved and the differences are kept as float: they
- * only steer the next start, the sweeps themselves stay in double. x and f take turns as the
- * f of the last sweep and of the one before (0 where no sweep moves). */
+ * only steer the next start, the sweeps themselves stay in double. x and
+ * f take turns as the f of the last sweep and of the one before (0 where
+ * no sweep moves). */
 struct accel {
 	size_t len; /* values accelerated: states * width */
 	float *x, *f;
@@ -1054,10 +1055,11 @@ static int any_marked(const struct work *wk)
  * CDSOLVE_MARGIN times the last residual; the sweeps between skip them,
  * which at a low temperature saves most of a sweep (a Caster's victims are
  * seldom near each other), and mark the victims they took that are now so
- * far below the best (a mark goes only at the next marking sweep). The iteration ends only at a
- * sweep that took every slot: when a skipping sweep would end it, a marking one follows; if that
- * one does not end it, skipping stops for the rest of the call, so that the sweeps are then exactly
- * the plain ones. t->skip is SKIP_NONE again on return. */
+ * far below the best (a mark goes only at the next marking sweep). The
+ * iteration ends only at a sweep that took every slot: when a skipping
+ * sweep would end it, a marking one follows; if that one does not end it,
+ * skipping stops for the rest of the call, so that the sweeps are then
+ * exactly the plain ones. t->skip is SKIP_NONE again on return. */
 static int converge(struct cdsolve_table *t, const struct work *wk, struct accel *a, double eps,
                     int cap, int last_from)
 {
