@@ -33,8 +33,8 @@
  * to spare (below the best by CDSOLVE_CUT temperatures and CDSOLVE_MARGIN
  * times the last residual) and the sweeps between skip them, adding to the
  * marks the victims they find so far below (a full sweep marks anew); only
- * a sweep of every victim ends a temperature, and one that fails to after skipping
- * ends the skipping, so the fixed point is the same. The sweeps go first at
+ * a sweep of every victim ends a temperature, and one that fails to after
+ * skipping ends the skipping, so the fixed point is the same. The sweeps go first at
  * CDSOLVE_TAU_START from a guess (each state's chances split as its
  * sanity, Cthulhu CDSOLVE_GUESS; four times warmer, from the guess again,
  * should that not settle), its sweeps over-relaxed by CDSOLVE_OVERRELAX
@@ -111,12 +111,14 @@
  * decision (3 cultists: 11 KB); while solving it also holds the
  * transitions (16 int32 per state and victim: 43 MB for 6 cultists), the
  * values of the last temperature that converged (8.6 MB), the sweep order
- * and the acceleration's history (3 doubles and 2 * CDSOLVE_AA_DEPTH floats
- * a value: 69 MB), a byte per state for the victims marked, and for the polish the values where the
- * path ended, the supports and the ranks after each curse (4 int32 per state and victim), freed
- * before cdsolve_build returns (130 MB at the peak for 6 cultists; cdsolve_exploit needs about 50
- * MB). cdsolve_stats reports both. Beyond CDSOLVE_MAX_CULTISTS the table is not built (7 cultists
- * would need ~1.2 M states and ~0.5 GB while solving).
+ * and the acceleration's history (a double and 2 + 2 * CDSOLVE_AA_DEPTH
+ * floats a value: 60 MB), a byte per state for the victims marked, and
+ * for the polish the values where the path ended, the supports and the
+ * ranks after each curse (4 int32 per state and victim), freed before
+ * cdsolve_build returns (123 MB at the peak for 6 cultists; cdsolve_exploit
+ * needs about 50 MB). cdsolve_stats reports both. Beyond
+ * CDSOLVE_MAX_CULTISTS the table is not built (7 cultists would need
+ * ~1.2 M states and ~0.5 GB while solving).
  *
  * Thread safety: a built table is read-only; any number of threads may
  * query it. cdsolve_set_provider must be called before threads play. */

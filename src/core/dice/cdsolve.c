@@ -30,8 +30,8 @@ struct cdsolve_table {
 	int uniform; /* the "random" profile instead of the logit one */
 	double damp; /* a sweep moves each state this part of the way */
 	/* the sweeps' use of work.dead (enum skip): whether they skip the
-	 * victim slots a sweep before found cut, or mark them, those worth
-	 * less than the best by more than gap */
+	 * victim slots marked cut and add to the marks, or mark anew; cut are
+	 * those worth less than the best by more than gap */
 	int skip;
 	double gap;
 	double tau; /* the logit profile's temperature */
