@@ -6,9 +6,10 @@
  * one table serves every Caster; the pool is 3n minus the sanity). A turn
  * (victim, curse, Eye, response, Eye) is expanded on the fly through the
  * engine itself (cdice_roll, cdice_eye), so the solver and the engine
- * cannot disagree on a rule (the solver is part of the engine library and
- * uses exp() from the C library's math.h). Sanity vectors of n cultists summing to at
- * most 3n: 2 cultists 28, 3: 220, 4: 1,820, 5: 15,504, 6: 134,596.
+ * cannot disagree on a rule (the solver is part of the engine library; of
+ * the C library's math.h it uses fabs, fmax and sqrt, and its logit weights
+ * take an exp of its own). Sanity vectors of n cultists summing to at most
+ * 3n: 2 cultists 28, 3: 220, 4: 1,820, 5: 15,504, 6: 134,596.
  *
  * Values. For every state, each seat's probability of winning and
  * Cthulhu's, summing to 1, plus the expected number of complete turns left.
