@@ -1107,10 +1107,14 @@ static const char *const catalog[I18N_COUNT][I18N_LANGS] = {
 	                           "/pagina <n> — een andere pagina van een lange lijst · /status "
 	                           "— de tafel · /rules — "
 	                           "deze pagina's" },
-	/* /hint: the equilibrium's mix (cdsolve.h) */
+	/* /hint: the solver's mix (cdsolve.h); "equilibrium" only where the
+	 * table is one (cdsolve_stats: polished) */
 	[S_HINT_MIX] = { " The equilibrium plays {1}.", " Het evenwicht speelt {1}." },
 	[S_HINT_MIX_PURE] = { " The equilibrium always plays {1}.",
 	                      " Het evenwicht speelt altijd {1}." },
+	[S_HINT_MIX_SOLVER] = { " The solver plays {1}.", " De solver speelt {1}." },
+	[S_HINT_MIX_SOLVER_PURE] = { " The solver always plays {1}.",
+	                             " De solver speelt altijd {1}." },
 };
 
 static const char *const codes[I18N_LANGS] = { "en", "nl" };

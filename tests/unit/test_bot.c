@@ -1141,6 +1141,45 @@ static void test_hint(void **unused)
 	free(after);
 }
 
+static struct cdsolve_table *hint_four;
+
+/* Hands out hint_four for 4 cultists, nothing else. */
+static const struct cdsolve_table *four_provider(int n, int per_player)
+{
+	return n == 4 && !per_player ? hint_four : NULL;
+}
+
+/* /hint where the table is not an exact equilibrium (4 cultists: the logit
+ * profile, docs/cli.md) calls the mix the solver's, never the
+ * equilibrium's; the chances and the best option are there as at 3. */
+static void test_hint_solver(void **unused)
+{
+	const char *text;
+
+	(void)unused;
+	hint_four = cdsolve_build(4, 0, CDSOLVE_PERFECT);
+	assert_non_null(hint_four);
+	assert_int_equal(cdsolve_stats(hint_four)->polished, 0);
+	cdsolve_set_provider(four_provider);
+	lobby();
+	accepted("alice", "/addbot heuristic");
+	accepted("alice", "/addbot heuristic");
+	accepted("alice", "/start alice");
+	as("alice", "/hint");
+	assert_int_equal(fx->out.n, 1);
+	assert_int_equal(fx->out.m[0].kind, MSG_INFO);
+	text = fx->out.m[0].text;
+	print_message("%s\n", text);
+	assert_non_null(strstr(text, "bob "));
+	assert_non_null(strstr(text, "best: "));
+	assert_true(strstr(text, " The solver plays ") ||
+	            strstr(text, " The solver always plays "));
+	assert_null(strstr(text, "equilibrium"));
+	cdsolve_set_provider(NULL);
+	cdsolve_free(hint_four);
+	hint_four = NULL;
+}
+
 /* The game of a channel's table, for /addbot's choices: the default game
  * without a table (or after it closed), else the table's. */
 static void test_channel_game(void **unused)
@@ -2017,6 +2056,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_escaped_name_typed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_first_hint_at_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hint_solver, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_solver_fallback_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_commit_failure_undoes_the_batch, setup,
 		                                teardown),

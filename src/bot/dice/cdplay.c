@@ -393,7 +393,7 @@ static int hint(const void *state, const struct play_ctx *c, int who, struct tex
 	double v[GAME_MAX_OPTIONS * (CDICE_MAX + 1)], p[GAME_MAX_OPTIONS];
 	char name[80], label[80], list[768], mix[768], pct[16];
 	struct text lt, mt;
-	int best, used = 0;
+	int best, used = 0, exact;
 
 	cdice_step(g, &step);
 	if (step.node == GAME_NODE_OVER || cdice_owner(g, step.seat) != who)
@@ -432,7 +432,9 @@ static int hint(const void *state, const struct play_ctx *c, int who, struct tex
 	}
 	i18n_add(out, c->lang, S_HINT_CHOICES, name, list, NULL);
 	/* the options the profile uses, with their probabilities (those it
-	 * plays less than once in 2,000 times are left out) */
+	 * plays less than once in 2,000 times are left out); called the
+	 * equilibrium's only where the table is an exact one */
+	exact = cdsolve_stats(t)->polished;
 	text_init(&mt, mix, sizeof(mix));
 	for (int k = 0; k < step.count; k++) {
 		if (p[k] < 0.0005)
@@ -446,9 +448,10 @@ static int hint(const void *state, const struct play_ctx *c, int who, struct tex
 			if (p[k] >= 0.0005)
 				option_label(g, c, step.kind, step.options[k], label,
 				             sizeof(label));
-		i18n_add(out, c->lang, S_HINT_MIX_PURE, label, NULL);
+		i18n_add(out, c->lang, exact ? S_HINT_MIX_PURE : S_HINT_MIX_SOLVER_PURE, label,
+		         NULL);
 	} else {
-		i18n_add(out, c->lang, S_HINT_MIX, mix, NULL);
+		i18n_add(out, c->lang, exact ? S_HINT_MIX : S_HINT_MIX_SOLVER, mix, NULL);
 	}
 	return 0;
 }
