@@ -82,11 +82,30 @@
  * CDSOLVE_POLISH_BUDGET state backups, the path goes on from its last temperature with damped
  * sweeps (each state moves CDSOLVE_DAMP of the way to its backup: the same fixed points, a
  * steadier iteration) as far as it converges within what is left of CDSOLVE_BUDGET, and the
- * table is the logit profile at the last temperature that converged (mixed 0). Measured (rlyeh
- * analyze): 2 and 3 cultists and Rival Cults 2x2 are polished (exploitability below 1e-12); 4
- * cultists is not (its path meets a fold of the branch at 0.0019, and with its supports fixed
- * the path still stops, near 1.3e-4), 5, 6 and 2x3 end on their first temperature
- * (2x3: exploitability below 1e-8 from the start, 1e-6 at the worst position).
+ * table is the logit profile at the last temperature that converged (mixed 0).
+ *
+ * Tracing (cdsolve_trace; not part of the build). An exact homotopy in
+ * the manner of Govindan and Wilson's global Newton method (2003): every
+ * decision starts at its likeliest option at the logit path's end, which
+ * carries a bonus of lambda times 2 in its chooser's eyes, and the path of
+ * exact equilibria is followed as lambda falls from 1 (where the start is
+ * the only equilibrium) to 0 (the game itself): a decision switches where
+ * another option catches up, and where a switch would not stand the
+ * decisions that must mix are followed by pseudo-arclength continuation
+ * of their indifferences, an option joining a support when it catches up
+ * and leaving it when its probability reaches 0. The supports at lambda 0
+ * (the seeds: the decisions whose support is not the start) are then
+ * polished as above. Measured (tests/bench/cdtrace.c): 3 cultists reach
+ * lambda 0 in 61 events (0.4 s), on the table's equilibrium; 4 cultists
+ * wind on near lambda = 0.0058 after 2,800 events (14 minutes), and 5
+ * cultists take 200 events to lambda = 0.074, where 4 took 25.
+ *
+ * Measured (rlyeh analyze): 2 and 3 cultists and Rival Cults 2x2 are
+ * polished (exploitability below 1e-12); 4 cultists is not (its path meets
+ * a fold of the branch at 0.0019, and with its supports fixed the path
+ * still stops, near 1.3e-4), 5, 6 and 2x3 end on their first temperature
+ * (2x3: exploitability below 1e-8 from the start, 1e-6 at the worst
+ * position).
  *
  * The table is the last temperature that converged (cdsolve_stats: tau,
  * stages, failed), its residual at most CDSOLVE_EPS (CDSOLVE_EPS_COLD when
@@ -127,6 +146,7 @@
 #define RLYEH_CDSOLVE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rlyeh/cdice.h"
 #include "rlyeh/rng.h"
@@ -189,6 +209,29 @@ struct cdsolve_table;
  * Returns NULL for other sizes or when memory runs out. Free with
  * cdsolve_free. */
 struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile profile);
+
+/* A seed of the polish: at decision key (rank * (2n - 1) + decision, as
+ * in the polished profile) the options (a bit each) the equilibrium the
+ * tracing homotopy found takes, where they are not just the likeliest
+ * option of the logit path's end. */
+struct cdsolve_seed {
+	uint32_t key;
+	uint8_t support;
+};
+
+/* Progress of cdsolve_trace: lambda on its way from 1 to 0, events
+ * (switches and supports changed) so far, decisions mixed now. */
+typedef void cdsolve_trace_fn(void *arg, double lambda, long events, long mixed);
+
+/* cdsolve_build with the tracing homotopy (Tracing, above) before the
+ * polish, which then starts from its seeds instead of the logit profile's
+ * supports. Takes as long as the path is: seconds to days. When the path
+ * reaches lambda 0, *seeds (caller frees; sorted by key) and *count are
+ * its seeds, and the table is the polish from them; else *seeds is NULL,
+ * *count 0 and the table what cdsolve_build gives. progress (may be NULL)
+ * is called with arg after each step. NULL when memory runs out. */
+struct cdsolve_table *cdsolve_trace(int n, int per_player, cdsolve_trace_fn *progress, void *arg,
+                                    struct cdsolve_seed **seeds, long *count);
 
 /* Frees a table; NULL is a no-op. */
 void cdsolve_free(struct cdsolve_table *t);

@@ -502,6 +502,41 @@ static void test_exploitability_bound(void **unused)
 	cdsolve_free(rnd);
 }
 
+/* The tracing homotopy at 3 cultists reaches lambda 0; its seeds (sorted,
+ * each a support of legal options) give a polished table that is the
+ * shipped one: the same values at the start, no seat gaining anything. */
+static void test_trace(void **unused)
+{
+	struct cdsolve_seed *seeds;
+	struct cdsolve_table *t;
+	struct cdsolve_exploit ex;
+	struct cdice g = classic(3, 0);
+	double a[CDICE_MAX + 2], b[CDICE_MAX + 2];
+	long count;
+
+	(void)unused;
+	t = cdsolve_trace(3, 0, NULL, NULL, &seeds, &count);
+	assert_non_null(t);
+	assert_non_null(seeds);
+	print_message("3 cultists: %ld seeds\n", count);
+	assert_true(count > 10);
+	for (long i = 0; i < count; i++) {
+		assert_true(seeds[i].support > 0 && seeds[i].support < 16);
+		assert_true(i == 0 || seeds[i - 1].key < seeds[i].key);
+	}
+	assert_int_equal(cdsolve_stats(t)->polished, 1);
+	assert_int_equal(cdsolve_exploit(t, &ex), 0);
+	for (int s = 0; s < ex.groups; s++)
+		assert_true(ex.at_start[s] <= 1e-12);
+	assert_true(ex.worst <= 1e-12);
+	cdsolve_value(t, &g, a);
+	cdsolve_value(provide(3, 0), &g, b);
+	for (int i = 0; i <= 3; i++)
+		assert_true(fabs(a[i] - b[i]) < 1e-12);
+	free(seeds);
+	cdsolve_free(t);
+}
+
 /* ---- 2 cultists, solved independently from the rules ---- */
 
 /* A position: the two sanities and the pool. */
@@ -734,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_image_round_trip),
 		cmocka_unit_test(test_two_cultists_independent),
 		cmocka_unit_test(test_exploitability_bound),
+		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_replay_mixed),
 		cmocka_unit_test(test_self_play_matches_table),
 		cmocka_unit_test(test_logit_table_fixed_point),

@@ -1446,20 +1446,20 @@ static int grow(uint8_t *sup, size_t i, const double *q, int count, int legal_ma
 	return added;
 }
 
-/* Adds to the supports of t's profile every option better than the
- * support's best at the current values (t->w); the number added, or -1
- * when memory runs out. */
-static long polish_grow(struct cdsolve_table *t, const struct work *wk)
+/* A decision met by each_decision: count options worth q[] to the
+ * chooser, the legal ones a bit each in legal. */
+typedef void decision_fn(void *arg, int64_t key, const double *q, int count, int legal);
+
+/* Calls visit with arg for every decision of every playing turn start at
+ * the current values (t->w; wk->mid built): the victim, then for each
+ * legal victim the Caster's Eye and the Victim's Eye after each curse
+ * face. A decision several turns lead to (the Victim's Eye) is met once
+ * from each. */
+static void each_decision(const struct cdsolve_table *t, const struct work *wk, decision_fn *visit,
+                          void *arg)
 {
 	int n = t->n, slots = n - 1, dec = t->dec;
-	size_t all = (size_t)t->stats.states * (size_t)dec;
-	uint8_t *sup = malloc(all);
-	long added = 0;
 
-	if (!sup)
-		return -1;
-	for (size_t i = 0; i < all; i++)
-		sup[i] = support_at(t, i);
 	for (long o = 0; o < wk->playing_count; o++) {
 		long idx = wk->order[o], r = wk->rank ? wk->rank[idx] : idx;
 		struct turn_mix m;
@@ -1469,34 +1469,93 @@ static long polish_grow(struct cdsolve_table *t, const struct work *wk)
 		for (int k = 0; k < slots; k++)
 			if (wk->next[((size_t)idx * slots + k) * PLAIN * PLAIN] != INT32_MIN)
 				legal |= 1 << k;
-		added += grow(sup, (size_t)r * dec, m.q_victim, slots, legal);
+		visit(arg, (int64_t)r * dec, m.q_victim, slots, legal);
 		for (int k = 0; k < slots; k++) {
 			const int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
 			if (!(legal >> k & 1))
 				continue;
-			added += grow(sup, (size_t)r * dec + 1 + (size_t)k, m.q_caster_eye[k],
-			              PLAIN, 0xf);
+			visit(arg, (int64_t)r * dec + 1 + k, m.q_caster_eye[k], PLAIN, 0xf);
 			for (int cf = 0; cf < PLAIN; cf++)
-				added += grow(sup, (size_t)md[cf] * dec + (size_t)(n + k),
-				              m.q_victim_eye[k][cf], PLAIN, 0xf);
+				visit(arg, (int64_t)md[cf] * dec + n + k, m.q_victim_eye[k][cf],
+				      PLAIN, 0xf);
 		}
 	}
-	if (added && policy_from(t, sup) != 0)
-		added = -1;
-	free(sup);
-	return added;
+}
+
+/* polish_grow's visitor: grows the supports sup by a decision's better
+ * option. */
+struct grow_walk {
+	uint8_t *sup;
+	long added;
+};
+
+static void grow_visit(void *arg, int64_t key, const double *q, int count, int legal)
+{
+	struct grow_walk *gw = arg;
+
+	gw->added += grow(gw->sup, (size_t)key, q, count, legal);
+}
+
+/* Adds to the supports of t's profile every option better than the
+ * support's best at the current values (t->w); the number added, or -1
+ * when memory runs out. */
+static long polish_grow(struct cdsolve_table *t, const struct work *wk)
+{
+	size_t all = (size_t)t->stats.states * (size_t)t->dec;
+	struct grow_walk gw = { malloc(all), 0 };
+
+	if (!gw.sup)
+		return -1;
+	for (size_t i = 0; i < all; i++)
+		gw.sup[i] = support_at(t, i);
+	each_decision(t, wk, grow_visit, &gw);
+	if (gw.added && policy_from(t, gw.sup) != 0)
+		gw.added = -1;
+	free(gw.sup);
+	return gw.added;
+}
+
+/* Options (a bit) of the likeliest of count options of probabilities p
+ * (the first of equals). */
+static uint8_t likeliest(const double *p, int count)
+{
+	int best = 0;
+
+	for (int l = 1; l < count; l++)
+		if (p[l] > p[best])
+			best = l;
+	return (uint8_t)(1u << best);
+}
+
+/* The key's seed among count sorted by key, or NULL. */
+static const struct cdsolve_seed *seed_at(const struct cdsolve_seed *seeds, long count, size_t key)
+{
+	long lo = 0, hi = count;
+
+	while (lo < hi) {
+		long mid = lo + (hi - lo) / 2;
+		if (seeds[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < count && seeds[lo].key == key ? &seeds[lo] : NULL;
 }
 
 /* Starts the polish from the logit profile at t->tau: at each decision the
- * options of probability at least CDSOLVE_SUPPORT are its support; one
- * option is taken outright, several are mixed (t->pol, t->mix; a mixed
- * decision is the logit choice over its support until polish_freeze).
- * 0, or -1 when memory runs out. */
-static int polish_start(struct cdsolve_table *t, const struct work *wk)
+ * options of probability at least CDSOLVE_SUPPORT are its support, or,
+ * when pure, its likeliest option (the lowest of those a decision's visits
+ * name) unless count seeds (sorted by key) give its support; one option
+ * is taken outright, several are mixed (t->pol, t->mix; a mixed decision
+ * is the logit choice over its support until polish_freeze). 0, or -1
+ * when memory runs out. */
+static int polish_start(struct cdsolve_table *t, const struct work *wk,
+                        const struct cdsolve_seed *seeds, long count, int pure)
 {
 	int n = t->n, slots = n - 1, dec = t->dec;
 	size_t all = (size_t)t->stats.states * (size_t)dec;
 	uint8_t *sup = calloc(all, 1);
+	uint8_t (*pick)(const double *, int) = pure ? likeliest : support_of;
 
 	if (!sup)
 		return -1;
@@ -1505,16 +1564,20 @@ static int polish_start(struct cdsolve_table *t, const struct work *wk)
 		struct turn_mix m;
 		double v[WIDTH_MAX];
 		backup(wk, idx, v, &m);
-		sup[(size_t)r * dec] |= support_of(m.victim, slots);
+		sup[(size_t)r * dec] |= pick(m.victim, slots);
 		for (int k = 0; k < slots; k++) {
 			const int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
 			if (wk->next[((size_t)idx * slots + k) * PLAIN * PLAIN] == INT32_MIN)
 				continue;
-			sup[(size_t)r * dec + 1 + (size_t)k] |= support_of(m.caster_eye[k], PLAIN);
+			sup[(size_t)r * dec + 1 + (size_t)k] |= pick(m.caster_eye[k], PLAIN);
 			for (int cf = 0; cf < PLAIN; cf++)
 				sup[(size_t)md[cf] * dec + (size_t)(n + k)] |=
-				    support_of(m.victim_eye[k][cf], PLAIN);
+				    pick(m.victim_eye[k][cf], PLAIN);
 		}
+	}
+	for (size_t i = 0; pure && i < all; i++) {
+		const struct cdsolve_seed *seed = seed_at(seeds, count, i);
+		sup[i] = seed ? seed->support : sup[i] & (uint8_t)-sup[i];
 	}
 	if (policy_from(t, sup) != 0) {
 		free(sup);
@@ -1554,7 +1617,9 @@ static void polish_freeze(struct cdsolve_table *t, const struct work *wk)
 }
 
 /* The polish of the logit profile at t->tau (values converged, in t->w
- * and save): supports from it (polish_start), then rounds of: the path
+ * and save): supports from it (polish_start; with count seeds, sorted by
+ * key, each decision's likeliest option or its seed's support), then
+ * rounds of: the path
  * on down to CDSOLVE_POLISH_TAU with those supports, the mixed decisions
  * frozen and the profile's values solved exactly, the supports grown by
  * every better option (polish_grow). It is kept when a round reaches
@@ -1564,14 +1629,14 @@ static void polish_freeze(struct cdsolve_table *t, const struct work *wk)
  * temperature as they were). Returns 1 when kept, 0 when not, -1 when
  * memory runs out (t is then the logit profile). */
 static int polish(struct cdsolve_table *t, struct work *wk, struct accel *acc, double *save,
-                  size_t bytes)
+                  size_t bytes, const struct cdsolve_seed *seeds, long count)
 {
 	double *base = malloc(bytes), from = t->tau;
 	double spent0 = (double)t->stats.sweeps * (double)wk->playing_count;
 	double residual = t->stats.residual;
 	int kept = 0;
 
-	if (!base || work_mid(wk) != 0 || polish_start(t, wk) != 0) {
+	if (!base || work_mid(wk) != 0 || polish_start(t, wk, seeds, count, seeds != NULL) != 0) {
 		free(base);
 		return -1;
 	}
@@ -1638,6 +1703,898 @@ static int polish(struct cdsolve_table *t, struct work *wk, struct accel *acc, d
 	return kept;
 }
 
+/* ---- the tracing homotopy ----
+ *
+ * An exact equilibrium from the logit path's end, by way of supports for
+ * the polish where the logit profile's do not lead it to one
+ * (cdsolve_trace; docs/cli.md, "rlyeh analyze", for how far it gets).
+ * Every decision starts at its likeliest option there (the start), and
+ * that option carries a bonus of lambda * TRACE_BONUS in its chooser's
+ * eyes: at lambda = 1 the start is a strict equilibrium of that game, at
+ * lambda = 0 the game is the real one. The path of equilibria between is
+ * followed exactly from lambda = 1 to 0 (lambda may turn on the way).
+ * While the profile is pure, the worths do not depend on lambda except
+ * through the bonus, so the next lambda at which an option catches up is
+ * computed directly and the decision switches to it when that keeps an
+ * equilibrium; otherwise the decisions that must mix are followed by
+ * pseudo-arclength continuation of their indifferences (Newton on finite
+ * differences), an option joining a support when it catches up and leaving
+ * it when its probability reaches 0, as in Lemke and Howson's method. It
+ * is the homotopy of Govindan and Wilson's global Newton method (2003:
+ * every player's payoff perturbed by lambda times a bonus on one pure
+ * strategy, followed as lambda goes to 0), applied to each decision of the
+ * stationary profile. Ties between options are broken by shifting every
+ * worth by a fixed amount below TRACE_TIE. */
+
+#define TRACE_BONUS 2.0   /* more than any two options' worths differ */
+#define TRACE_TIE   1e-9  /* the largest shift of a worth */
+#define TRACE_EPS   1e-14 /* evaluation: the largest change in a sweep */
+#define TRACE_CAP   20000 /* sweeps an evaluation may take */
+#define TRACE_FD    1e-7  /* finite-difference step of a probability */
+#define TRACE_FD_L  1e-6  /* and of lambda */
+#define TRACE_RES   1e-12 /* the corrector's target residual */
+#define TRACE_KEEP  1e-8  /* gain a switch may leave and still stand */
+#define TRACE_NONE  1e-10 /* a violation below this is none */
+#define TRACE_AT    1e-9  /* a step within this of an event is at it */
+#define TRACE_H0    0.01  /* the first step along the path */
+#define TRACE_HMAX  0.5   /* the longest */
+#define TRACE_TRIES 60    /* step sizes tried before the trace gives up */
+
+/* What cdsolve_trace asks of the build: progress reports, and where the
+ * seeds go. */
+struct trace_req {
+	cdsolve_trace_fn *progress;
+	void *arg;
+	struct cdsolve_seed **seeds;
+	long *count;
+};
+
+/* An option outside its decision's support, and what it gains there. */
+struct trace_opt {
+	int64_t key;
+	int opt;
+	double gain;
+};
+
+/* The homotopy's state. */
+struct trace {
+	struct cdsolve_table *t;
+	struct work *wk;
+	struct accel *acc;
+	size_t bytes;
+	uint8_t *start; /* per decision: the start's option */
+	double lam;
+	int up;                /* while the profile is pure: lambda rises along the path */
+	struct trace_opt *out; /* the last scan's outside options */
+	long outs, out_cap;
+	struct trace_opt best; /* the one of them that gains most */
+	double *worth;         /* [mixed decision][option]: the last scan's worths */
+	long events, switches;
+	cdsolve_trace_fn *progress;
+	void *arg;
+};
+
+/* The fixed shift of option opt's worth at decision key, in
+ * [-TRACE_TIE, TRACE_TIE] (a hash of the two). */
+static double trace_shift(int64_t key, int opt)
+{
+	uint64_t h =
+	    (uint64_t)key * 0x9E3779B97F4A7C15ull ^ (uint64_t)(opt + 1) * 0xC2B2AE3D27D4EB4Full;
+
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ull;
+	h ^= h >> 32;
+	return TRACE_TIE * ((double)(h >> 11) / 9007199254740992.0 * 2 - 1);
+}
+
+/* Worth x of option opt at decision key in the game at tr->lam. */
+static double trace_worth(const struct trace *tr, int64_t key, int opt, double x)
+{
+	return x + trace_shift(key, opt) + (tr->start[key] == opt ? tr->lam * TRACE_BONUS : 0);
+}
+
+/* The values of t's (frozen) profile from the current ones; 0 when they
+ * do not settle. */
+static int trace_eval(struct trace *tr)
+{
+	return converge(tr->t, tr->wk, tr->acc, TRACE_EPS, TRACE_CAP, INT_MAX);
+}
+
+/* trace_scan's visitor (arg: the trace): the decision's worths at
+ * tr->lam, kept when it mixes; its options outside the support. */
+static void trace_visit(void *arg, int64_t key, const double *x, int count, int legal)
+{
+	struct trace *tr = arg;
+	uint32_t sup = support_at(tr->t, (size_t)key);
+	double w[PLAIN], in = -HUGE_VAL;
+	long at;
+
+	for (int l = 0; l < count; l++)
+		w[l] = trace_worth(tr, key, l, x[l]);
+	if (tr->t->pol[key] == MIXED && (at = mixed_at(tr->t, key)) >= 0)
+		memcpy(tr->worth + at * PLAIN, w, sizeof(double) * (size_t)count);
+	for (int l = 0; l < count; l++)
+		if ((legal >> l & 1) && (sup >> l & 1))
+			in = fmax(in, w[l]);
+	for (int l = 0; l < count; l++) {
+		if (!(legal >> l & 1) || (sup >> l & 1))
+			continue;
+		if (w[l] - in > tr->best.gain)
+			tr->best = (struct trace_opt){ key, l, w[l] - in };
+		if (tr->outs < tr->out_cap)
+			tr->out[tr->outs++] = (struct trace_opt){ key, l, w[l] - in };
+	}
+}
+
+/* Walks every decision at the current values: tr->worth of the mixed ones,
+ * tr->out of every option outside a support. Returns the option outside
+ * that gains most (gain -HUGE_VAL when there is none). */
+static struct trace_opt trace_scan(struct trace *tr)
+{
+	tr->outs = 0;
+	tr->best = (struct trace_opt){ -1, -1, -HUGE_VAL };
+	each_decision(tr->t, tr->wk, trace_visit, tr);
+	return tr->best;
+}
+
+/* The highest option of support s. */
+static int trace_last(uint32_t s)
+{
+	return 31 - __builtin_clz(s);
+}
+
+/* The free variables: each mixed decision's options but its highest, as
+ * (index in t->mix, option) into vj, vl when not NULL; their number. */
+static long trace_vars(const struct cdsolve_table *t, long *vj, int *vl)
+{
+	long d = 0;
+
+	for (long j = 0; j < t->mixes; j++) {
+		int last = trace_last(t->mix[j].support);
+		for (int l = 0; l < last; l++)
+			if (t->mix[j].support >> l & 1) {
+				if (vj) {
+					vj[d] = j;
+					vl[d] = l;
+				}
+				d++;
+			}
+	}
+	return d;
+}
+
+/* Sets the d free probabilities to x (each highest option takes the
+ * rest). */
+static void trace_set(struct cdsolve_table *t, const long *vj, const int *vl, long d,
+                      const double *x)
+{
+	for (long c = 0; c < d; c++)
+		t->mix[vj[c]].p[vl[c]] = x[c];
+	for (long j = 0; j < t->mixes; j++) {
+		int last = trace_last(t->mix[j].support);
+		double z = 0;
+		for (int l = 0; l < last; l++)
+			if (t->mix[j].support >> l & 1)
+				z += t->mix[j].p[l];
+		t->mix[j].p[last] = 1 - z;
+	}
+}
+
+/* The indifferences at (x, lambda = x[d]) into g (each free option's worth
+ * minus its decision's highest option's), from the values base; returns
+ * the largest |g|, or HUGE_VAL when the values do not settle. */
+static double trace_g(struct trace *tr, const double *base, const long *vj, const int *vl, long d,
+                      const double *x, double *g)
+{
+	double mx = 0;
+
+	trace_set(tr->t, vj, vl, d, x);
+	tr->lam = x[d];
+	memcpy(tr->t->w, base, tr->bytes);
+	if (!trace_eval(tr))
+		return HUGE_VAL;
+	trace_scan(tr);
+	for (long c = 0; c < d; c++) {
+		long j = vj[c];
+		g[c] = tr->worth[j * PLAIN + vl[c]] -
+		       tr->worth[j * PLAIN + trace_last(tr->t->mix[j].support)];
+		mx = fmax(mx, fabs(g[c]));
+	}
+	return mx;
+}
+
+/* Replaces t's supports by sup[], each mixed decision keeping its
+ * probabilities (one newly mixed: its old option 1, the others 0); 0, or
+ * -1 when memory runs out (t as it was). */
+static int trace_resupport(struct trace *tr, const uint8_t *sup)
+{
+	struct cdsolve_table *t = tr->t;
+	size_t all = (size_t)t->stats.states * (size_t)t->dec;
+	long om = t->mixes, o = 0;
+	uint8_t *opol = malloc(all);
+	struct mixed *omix = malloc(sizeof(struct mixed) * (size_t)(om + 1));
+	double *worth;
+
+	if (!opol || !omix)
+		goto fail;
+	memcpy(opol, t->pol, all);
+	memcpy(omix, t->mix, sizeof(struct mixed) * (size_t)om);
+	if (policy_from(t, sup) != 0)
+		goto fail;
+	t->frozen = 1;
+	for (long j = 0; j < t->mixes; j++) {
+		int64_t key = t->mix[j].key;
+		while (o < om && omix[o].key < key)
+			o++;
+		memset(t->mix[j].p, 0, sizeof(t->mix[j].p));
+		if (o < om && omix[o].key == key)
+			memcpy(t->mix[j].p, omix[o].p, sizeof(t->mix[j].p));
+		else
+			t->mix[j].p[opol[key]] = 1;
+	}
+	free(opol);
+	free(omix);
+	if (!(worth = realloc(tr->worth, sizeof(double) * PLAIN * (size_t)(t->mixes + 1))))
+		return -1;
+	tr->worth = worth;
+	return 0;
+fail:
+	free(opol);
+	free(omix);
+	return -1;
+}
+
+/* sup[] of t's profile, with option opt of decision key added (add) or
+ * taken away; trace_resupport of it. */
+static int trace_change(struct trace *tr, int64_t key, int opt, int add)
+{
+	size_t all = (size_t)tr->t->stats.states * (size_t)tr->t->dec;
+	uint8_t *sup = malloc(all);
+	int rc;
+
+	if (!sup)
+		return -1;
+	for (size_t i = 0; i < all; i++)
+		sup[i] = support_at(tr->t, i);
+	if (add)
+		sup[key] |= (uint8_t)(1u << opt);
+	else
+		sup[key] &= (uint8_t) ~(1u << opt);
+	rc = trace_resupport(tr, sup);
+	free(sup);
+	return rc;
+}
+
+/* A unit null vector of the d x D matrix J (row-major; rank at most d <
+ * D) into out: Gauss-Jordan with full pivoting, the free components taken
+ * from pref (or the one free component 1). 0, or -1 when memory runs
+ * out. */
+static int trace_null(const double *J, long d, long D, const double *pref, double *out)
+{
+	double *M = malloc(sizeof(double) * (size_t)(d * D + 1)), nn = 0, any = 0;
+	long *pc = malloc(sizeof(long) * (size_t)(d + 1)), rank = 0;
+	char *piv = calloc((size_t)D, 1);
+
+	if (!M || !pc || !piv) {
+		free(M);
+		free(pc);
+		free(piv);
+		return -1;
+	}
+	memcpy(M, J, sizeof(double) * (size_t)(d * D));
+	for (long k = 0; k < d; k++) {
+		long bi = -1, bj = -1;
+		double bv = 1e-12, pv;
+		for (long i = k; i < d; i++)
+			for (long j = 0; j < D; j++)
+				if (!piv[j] && fabs(M[i * D + j]) > bv) {
+					bv = fabs(M[i * D + j]);
+					bi = i;
+					bj = j;
+				}
+		if (bi < 0)
+			break;
+		for (long j = 0; bi != k && j < D; j++) {
+			double x = M[k * D + j];
+			M[k * D + j] = M[bi * D + j];
+			M[bi * D + j] = x;
+		}
+		pv = M[k * D + bj];
+		for (long j = 0; j < D; j++)
+			M[k * D + j] /= pv;
+		for (long i = 0; i < d; i++)
+			if (i != k && M[i * D + bj] != 0) {
+				double f = M[i * D + bj];
+				for (long j = 0; j < D; j++)
+					M[i * D + j] -= f * M[k * D + j];
+			}
+		pc[k] = bj;
+		piv[bj] = 1;
+		rank++;
+	}
+	for (long j = 0; j < D; j++) {
+		out[j] = piv[j] ? 0 : D - rank == 1 ? 1 : pref[j];
+		any += fabs(out[j]);
+	}
+	for (long j = 0; any == 0 && j < D; j++)
+		if (!piv[j]) {
+			out[j] = 1;
+			any = 1;
+		}
+	for (long k = 0; k < rank; k++) {
+		double v = 0;
+		for (long j = 0; j < D; j++)
+			if (!piv[j])
+				v -= M[k * D + j] * out[j];
+		out[pc[k]] = v;
+	}
+	for (long j = 0; j < D; j++)
+		nn += out[j] * out[j];
+	for (long j = 0; j < D; j++)
+		out[j] /= sqrt(nn);
+	free(M);
+	free(pc);
+	free(piv);
+	return 0;
+}
+
+/* Solves the dense d x d system A x = b in place (x into b) by Gaussian
+ * elimination with partial pivoting; 0, or -1 when A is singular. */
+static int trace_solve(double *A, double *b, long d)
+{
+	for (long k = 0; k < d; k++) {
+		long p = k;
+		for (long i = k + 1; i < d; i++)
+			if (fabs(A[i * d + k]) > fabs(A[p * d + k]))
+				p = i;
+		if (fabs(A[p * d + k]) < 1e-300)
+			return -1;
+		for (long c = 0; p != k && c < d; c++) {
+			double x = A[k * d + c];
+			A[k * d + c] = A[p * d + c];
+			A[p * d + c] = x;
+		}
+		if (p != k) {
+			double x = b[k];
+			b[k] = b[p];
+			b[p] = x;
+		}
+		for (long i = k + 1; i < d; i++) {
+			double f = A[i * d + k] / A[k * d + k];
+			for (long c = k; c < d; c++)
+				A[i * d + c] -= f * A[k * d + c];
+			b[i] -= f * b[k];
+		}
+	}
+	for (long k = d - 1; k >= 0; k--) {
+		double s = b[k];
+		for (long c = k + 1; c < d; c++)
+			s -= A[k * d + c] * b[c];
+		b[k] = s / A[k * d + k];
+	}
+	return 0;
+}
+
+/* The last tangent, by (decision, option) of each free variable, lambda's
+ * component last. */
+struct trace_dir {
+	double *tan;
+	int64_t *key;
+	int *opt;
+	long d; /* free variables (tan has d + 1 components) */
+};
+
+static void trace_dir_free(struct trace_dir *dir)
+{
+	free(dir->tan);
+	free(dir->key);
+	free(dir->opt);
+	*dir = (struct trace_dir){ 0 };
+}
+
+/* Adds (key, opt) to dir with component c before lambda's; 0 or -1 (out
+ * of memory; dir as it was). */
+static int trace_dir_add(struct trace_dir *dir, int64_t key, int opt, double c)
+{
+	double *tan = realloc(dir->tan, sizeof(double) * (size_t)(dir->d + 2));
+	int64_t *k;
+	int *o;
+
+	if (!tan)
+		return -1;
+	dir->tan = tan;
+	if (!(k = realloc(dir->key, sizeof(int64_t) * (size_t)(dir->d + 1))))
+		return -1;
+	dir->key = k;
+	if (!(o = realloc(dir->opt, sizeof(int) * (size_t)(dir->d + 1))))
+		return -1;
+	dir->opt = o;
+	tan[dir->d + 1] = tan[dir->d];
+	tan[dir->d] = c;
+	k[dir->d] = key;
+	o[dir->d] = opt;
+	dir->d++;
+	return 0;
+}
+
+/* What the path does next: TRACE_GO on along it, TRACE_END at lambda 0,
+ * TRACE_FAIL when a step finds no point of it or memory runs out. */
+enum trace_next { TRACE_GO, TRACE_END, TRACE_FAIL };
+
+/* The pure profile's next event as lambda moves along the path (down,
+ * or up when tr->up): going down, a decision at its start option whose
+ * best other option catches up as the bonus shrinks; going up, a decision
+ * away from its start whose start option catches up as the bonus grows.
+ * The first such lambda is the event. Switches that decision outright
+ * when that keeps an equilibrium (the path goes on the same way), else
+ * mixes it (its new option at probability 0) and records it in *enter.
+ * TRACE_END when going down meets no event above lambda 0. */
+static enum trace_next trace_pure(struct trace *tr, struct trace_opt *enter, double *base)
+{
+	struct cdsolve_table *t = tr->t;
+	struct trace_opt best = { -1, -1, -HUGE_VAL }, after;
+	double next = tr->up ? HUGE_VAL : -HUGE_VAL;
+	uint8_t was;
+
+	memcpy(base, t->w, tr->bytes);
+	trace_scan(tr);
+	for (long i = 0; i < tr->outs; i++) {
+		const struct trace_opt *o = &tr->out[i];
+		int at_start = t->pol[o->key] == tr->start[o->key];
+		if (!tr->up && at_start) {
+			double at = tr->lam + o->gain / TRACE_BONUS;
+			if (at < tr->lam + 1e-12 && at > next) {
+				next = at;
+				best = *o;
+			}
+		} else if (tr->up && !at_start && o->opt == tr->start[o->key]) {
+			double at = tr->lam - o->gain / TRACE_BONUS;
+			if (at > tr->lam - 1e-12 && at < next) {
+				next = at;
+				best = *o;
+			}
+		}
+	}
+	if (tr->up && (best.key < 0 || next > 1))
+		return TRACE_FAIL;
+	if (best.key < 0 || next < 0) {
+		tr->lam = 0;
+		return TRACE_END;
+	}
+	tr->lam = next;
+	tr->events++;
+	was = t->pol[best.key];
+	t->pol[best.key] = (uint8_t)best.opt;
+	after = trace_eval(tr) ? trace_scan(tr) : (struct trace_opt){ -1, -1, HUGE_VAL };
+	if (after.gain <= TRACE_KEEP) {
+		tr->switches++;
+		return TRACE_GO;
+	}
+	t->pol[best.key] = was;
+	memcpy(t->w, base, tr->bytes);
+	if (trace_change(tr, best.key, best.opt, 1) != 0 || !trace_eval(tr))
+		return TRACE_FAIL;
+	*enter = best;
+	return TRACE_GO;
+}
+
+/* Buffers of one mixed step: d free variables, D = d + 1 unknowns. */
+struct trace_step {
+	long d, D, *vj;
+	int *vl;
+	double *x, *y, *yp, *g, *g2, *J, *A, *tg, *rhs, *pref, *p0;
+	struct trace_opt *st0;
+	long st0n;
+};
+
+static void trace_step_free(struct trace_step *s)
+{
+	free(s->vj);
+	free(s->vl);
+	free(s->x);
+	free(s->y);
+	free(s->yp);
+	free(s->g);
+	free(s->g2);
+	free(s->J);
+	free(s->A);
+	free(s->tg);
+	free(s->rhs);
+	free(s->pref);
+	free(s->p0);
+	free(s->st0);
+}
+
+static int trace_step_new(struct trace_step *s, const struct trace *tr)
+{
+	long d = trace_vars(tr->t, NULL, NULL), D = d + 1;
+	size_t v = sizeof(double) * (size_t)(D + 1), m = v * (size_t)(D + 1);
+
+	*s = (struct trace_step){ .d = d, .D = D };
+	s->vj = malloc(sizeof(long) * (size_t)D);
+	s->vl = malloc(sizeof(int) * (size_t)D);
+	s->x = malloc(v);
+	s->y = malloc(v);
+	s->yp = malloc(v);
+	s->g = malloc(v);
+	s->g2 = malloc(v);
+	s->J = malloc(m);
+	s->A = malloc(m);
+	s->tg = malloc(v);
+	s->rhs = malloc(v);
+	s->pref = malloc(v);
+	s->p0 = malloc(sizeof(double) * PLAIN * (size_t)(tr->t->mixes + 1));
+	s->st0 = malloc(sizeof(struct trace_opt) * (size_t)(tr->out_cap + 1));
+	if (!s->vj || !s->vl || !s->x || !s->y || !s->yp || !s->g || !s->g2 || !s->J || !s->A ||
+	    !s->tg || !s->rhs || !s->pref || !s->p0 || !s->st0) {
+		trace_step_free(s);
+		return -1;
+	}
+	trace_vars(tr->t, s->vj, s->vl);
+	return 0;
+}
+
+/* The gain of option opt at decision key outside its support, as the last
+ * scan found it (-HUGE_VAL when it is not there). */
+static double trace_gain_of(const struct trace *tr, int64_t key, int opt)
+{
+	double gain = -HUGE_VAL;
+
+	for (long i = 0; i < tr->outs; i++)
+		if (tr->out[i].key == key && tr->out[i].opt == opt)
+			gain = fmax(gain, tr->out[i].gain);
+	return gain;
+}
+
+/* The path's tangent at s->x into s->tg: the null vector of the
+ * indifferences' Jacobian s->J nearest the last tangent dir (lambda
+ * falling at first), turned so that an option that just joined a support
+ * (*enter) gains probability and one that just left (*leave) falls
+ * behind. dir becomes the new tangent. 0, or -1 when memory runs out. */
+static int trace_tangent(struct trace *tr, struct trace_step *s, const double *base,
+                         struct trace_dir *dir, struct trace_opt *enter, struct trace_opt *leave)
+{
+	struct cdsolve_table *t = tr->t;
+	long d = s->d, D = s->D;
+	double dot = 0;
+
+	for (long c = 0; c < D; c++)
+		s->pref[c] = 0;
+	if (dir->tan) {
+		for (long c = 0; c < d; c++)
+			for (long e = 0; e < dir->d; e++)
+				if (t->mix[s->vj[c]].key == dir->key[e] && s->vl[c] == dir->opt[e])
+					s->pref[c] = dir->tan[e];
+		s->pref[d] = dir->tan[dir->d];
+	} else {
+		s->pref[d] = -1;
+	}
+	if (trace_null(s->J, d, D, s->pref, s->tg) != 0)
+		return -1;
+	for (long c = 0; c < D; c++)
+		dot += s->tg[c] * s->pref[c];
+	if (dot < 0)
+		for (long c = 0; c < D; c++)
+			s->tg[c] = -s->tg[c];
+	if (leave->key >= 0 && d > 0) {
+		double g0, g1;
+		trace_g(tr, base, s->vj, s->vl, d, s->x, s->g2);
+		g0 = trace_gain_of(tr, leave->key, leave->opt);
+		for (long c = 0; c < D; c++)
+			s->y[c] = s->x[c] + 1e-5 * s->tg[c];
+		trace_g(tr, base, s->vj, s->vl, d, s->y, s->g2);
+		g1 = trace_gain_of(tr, leave->key, leave->opt);
+		if (g1 > g0)
+			for (long c = 0; c < D; c++)
+				s->tg[c] = -s->tg[c];
+	}
+	leave->key = -1;
+	if (enter->key >= 0) {
+		long at = mixed_at(t, enter->key);
+		int last = at >= 0 ? trace_last(t->mix[at].support) : -1;
+		double dp = 0;
+		for (long c = 0; c < d; c++)
+			if (t->mix[s->vj[c]].key == enter->key) {
+				if (enter->opt == last)
+					dp -= s->tg[c];
+				else if (s->vl[c] == enter->opt)
+					dp += s->tg[c];
+			}
+		if (dp < 0)
+			for (long c = 0; c < D; c++)
+				s->tg[c] = -s->tg[c];
+		enter->key = -1;
+	}
+	trace_dir_free(dir);
+	dir->tan = malloc(sizeof(double) * (size_t)D);
+	dir->key = malloc(sizeof(int64_t) * (size_t)(d + 1));
+	dir->opt = malloc(sizeof(int) * (size_t)(d + 1));
+	if (!dir->tan || !dir->key || !dir->opt)
+		return -1;
+	memcpy(dir->tan, s->tg, sizeof(double) * (size_t)D);
+	for (long c = 0; c < d; c++) {
+		dir->key[c] = t->mix[s->vj[c]].key;
+		dir->opt[c] = s->vl[c];
+	}
+	dir->d = d;
+	return 0;
+}
+
+/* The smallest probability in a support (*at: its decision * PLAIN +
+ * option), 0 when every one is at least 0. */
+static double trace_lowest(const struct cdsolve_table *t, long *at)
+{
+	double worst = 0;
+
+	for (long j = 0; j < t->mixes; j++)
+		for (int l = 0; l < PLAIN; l++)
+			if ((t->mix[j].support >> l & 1) && t->mix[j].p[l] < worst) {
+				worst = t->mix[j].p[l];
+				*at = j * PLAIN + l;
+			}
+	return worst;
+}
+
+/* One step along the path from the current mixed profile: the tangent,
+ * then a predictor of length *h and Newton's corrector (the chord: J kept)
+ * on the indifferences and the step's arclength, shortened until it lands
+ * before the first event or at it (a probability of a support reaching
+ * 0, an option outside one catching up, lambda reaching 0). Applies the
+ * event: the option leaves (*leave) or joins (*enter) its support. */
+static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_dir *dir,
+                                   double *hstep, struct trace_opt *enter, struct trace_opt *leave)
+{
+	struct cdsolve_table *t = tr->t;
+	struct trace_step s;
+	struct trace_opt ev = { -1, -1, 0 };
+	enum { NONE, LEAVES, JOINS, ENDS } kind = NONE;
+	double h = *hstep, margin, worst;
+	long d, D, wc = -1;
+	int accepted = 0, rising;
+
+	if (trace_step_new(&s, tr) != 0)
+		return TRACE_FAIL;
+	d = s.d;
+	D = s.D;
+	for (long c = 0; c < d; c++)
+		s.x[c] = t->mix[s.vj[c]].p[s.vl[c]];
+	s.x[d] = tr->lam;
+	memcpy(base, t->w, tr->bytes);
+	if (trace_g(tr, base, s.vj, s.vl, d, s.x, s.g) == HUGE_VAL)
+		goto fail;
+	memcpy(base, t->w, tr->bytes);
+	for (long c = 0; c < D; c++) {
+		double keep = s.x[c], step = c == d ? TRACE_FD_L : TRACE_FD;
+		s.x[c] = keep + step;
+		if (trace_g(tr, base, s.vj, s.vl, d, s.x, s.g2) == HUGE_VAL)
+			goto fail;
+		for (long r = 0; r < d; r++)
+			s.J[r * D + c] = (s.g2[r] - s.g[r]) / step;
+		s.x[c] = keep;
+	}
+	if (trace_tangent(tr, &s, base, dir, enter, leave) != 0)
+		goto fail;
+	/* where the step starts: how far inside every bound it is */
+	trace_g(tr, base, s.vj, s.vl, d, s.x, s.g2);
+	margin = -HUGE_VAL;
+	for (long i = 0; i < tr->outs; i++)
+		margin = fmax(margin, tr->out[i].gain);
+	for (long j = 0; j < t->mixes; j++)
+		for (int l = 0; l < PLAIN; l++)
+			if (t->mix[j].support >> l & 1)
+				margin = fmax(margin, -t->mix[j].p[l]);
+	margin = fmin(margin, -1e-12);
+	memcpy(s.st0, tr->out, sizeof(struct trace_opt) * (size_t)tr->outs);
+	s.st0n = tr->outs;
+	for (long j = 0; j < t->mixes; j++)
+		memcpy(s.p0 + j * PLAIN, t->mix[j].p, sizeof(double) * PLAIN);
+	for (int tries = 0; tries < TRACE_TRIES && !accepted; tries++) {
+		double res = HUGE_VAL, over, frac;
+		struct trace_opt best = { -1, -1, -HUGE_VAL };
+		for (long c = 0; c < D; c++)
+			s.yp[c] = s.y[c] = s.x[c] + h * s.tg[c];
+		for (int it = 0;; it++) {
+			res = trace_g(tr, base, s.vj, s.vl, d, s.y, s.g2);
+			if (res < TRACE_RES || it == 8)
+				break;
+			for (long r = 0; r < d; r++) {
+				memcpy(s.A + r * D, s.J + r * D, sizeof(double) * (size_t)D);
+				s.rhs[r] = -s.g2[r];
+			}
+			memcpy(s.A + d * D, s.tg, sizeof(double) * (size_t)D);
+			s.rhs[d] = 0;
+			for (long c = 0; c < D; c++)
+				s.rhs[d] -= s.tg[c] * (s.y[c] - s.yp[c]);
+			if (trace_solve(s.A, s.rhs, D) != 0) {
+				res = HUGE_VAL;
+				break;
+			}
+			for (long c = 0; c < D; c++)
+				s.y[c] += s.rhs[c];
+		}
+		if (!(res < 10 * TRACE_RES)) {
+			if ((h /= 2) < 1e-12)
+				break;
+			continue;
+		}
+		worst = -trace_lowest(t, &wc);
+		for (long i = 0; i < tr->outs; i++)
+			if (tr->out[i].gain > best.gain)
+				best = tr->out[i];
+		over = fmax(fmax(worst, best.gain), -s.y[d]);
+		if (over <= TRACE_NONE) {
+			accepted = 1;
+			break;
+		}
+		if (over > TRACE_AT && tries >= 8) {
+			/* a bound at 0 where the step starts: the event is there */
+			memcpy(s.y, s.x, sizeof(double) * (size_t)D);
+			kind = worst >= best.gain ? LEAVES : JOINS;
+		} else if (over <= TRACE_AT || h < 1e-14) {
+			kind = worst >= best.gain && worst >= -s.y[d] ? LEAVES
+			       : best.gain >= -s.y[d]                 ? JOINS
+			                                              : ENDS;
+		}
+		if (kind != NONE) {
+			if (kind == LEAVES)
+				ev = (struct trace_opt){ t->mix[wc / PLAIN].key, (int)(wc % PLAIN),
+					                 0 };
+			else if (kind == JOINS)
+				ev = best;
+			accepted = 1;
+			break;
+		}
+		/* the first bound to cross, each taken as linear along the step */
+		frac = margin < 0 ? -margin / (over - margin) : 0.5;
+		if (s.st0n == tr->outs) {
+			frac = 1;
+			for (long i = 0; i < s.st0n; i++) {
+				double a = s.st0[i].gain, b = tr->out[i].gain;
+				if (a <= TRACE_NONE && b > TRACE_NONE)
+					frac =
+					    fmin(frac, (TRACE_NONE - a) / (b - a) +
+					                   0.3 * (TRACE_AT - TRACE_NONE) / (b - a));
+			}
+			for (long j = 0; j < t->mixes; j++)
+				for (int l = 0; l < PLAIN; l++) {
+					double a = s.p0[j * PLAIN + l], b = t->mix[j].p[l];
+					if ((t->mix[j].support >> l & 1) && a >= -TRACE_AT &&
+					    b < -TRACE_NONE)
+						frac = fmin(frac, (a + 3 * TRACE_NONE) / (a - b));
+				}
+			if (s.x[d] > 0 && s.y[d] < -TRACE_NONE)
+				frac = fmin(frac, (s.x[d] + 5 * TRACE_NONE) / (s.x[d] - s.y[d]));
+		}
+		h *= fmin(fmax(frac, 1e-3), 0.95);
+	}
+	if (!accepted)
+		goto fail;
+	trace_set(t, s.vj, s.vl, d, s.y);
+	tr->lam = s.y[d];
+	memcpy(t->w, base, tr->bytes);
+	if (!trace_eval(tr))
+		goto fail;
+	if (kind == NONE && h == *hstep)
+		*hstep = fmin(*hstep * 2, TRACE_HMAX);
+	rising = s.tg[d] > 0;
+	trace_step_free(&s);
+	if (kind == ENDS || (kind == NONE && tr->lam <= 0)) {
+		tr->lam = 0;
+		return TRACE_END;
+	}
+	if (kind == NONE)
+		return TRACE_GO;
+	tr->events++;
+	if (kind == LEAVES) {
+		t->mix[mixed_at(t, ev.key)].p[ev.opt] = 0;
+		if (trace_change(tr, ev.key, ev.opt, 0) != 0)
+			return TRACE_FAIL;
+		*leave = ev;
+		/* a pure profile goes on the way the option that left falls
+		 * behind: down if it was the start option (its bonus shrinks),
+		 * up if the decision is back at its start (the bonus grows) */
+		tr->up = ev.opt == tr->start[ev.key]           ? 0
+		         : t->pol[ev.key] == tr->start[ev.key] ? 1
+		                                               : rising;
+	} else {
+		if (trace_change(tr, ev.key, ev.opt, 1) != 0 ||
+		    trace_dir_add(dir, ev.key, ev.opt, 1e-3) != 0)
+			return TRACE_FAIL;
+		*enter = ev;
+	}
+	return trace_eval(tr) ? TRACE_GO : TRACE_FAIL;
+fail:
+	trace_step_free(&s);
+	return TRACE_FAIL;
+}
+
+/* Follows the path from the start (t's pure profile, its values current)
+ * to lambda 0. 1 when it gets there, 0 when a step finds no point of it
+ * or memory runs out (t's profile then where the path stopped). */
+static int trace_run(struct trace *tr)
+{
+	double *base = malloc(tr->bytes), hstep = TRACE_H0;
+	struct trace_dir dir = { 0 };
+	struct trace_opt enter = { -1, -1, 0 }, leave = { -1, -1, 0 };
+	enum trace_next next = base ? TRACE_GO : TRACE_FAIL;
+
+	while (next == TRACE_GO) {
+		if (trace_vars(tr->t, NULL, NULL) == 0) {
+			leave.key = -1;
+			next = trace_pure(tr, &enter, base);
+			if (tr->progress)
+				tr->progress(tr->arg, tr->lam, tr->events, tr->t->mixes);
+			if (next != TRACE_GO || enter.key < 0)
+				continue;
+			trace_dir_free(&dir);
+		}
+		next = trace_mixed(tr, base, &dir, &hstep, &enter, &leave);
+		if (tr->progress)
+			tr->progress(tr->arg, tr->lam, tr->events, tr->t->mixes);
+	}
+	trace_dir_free(&dir);
+	free(base);
+	return next == TRACE_END;
+}
+
+/* The tracing homotopy from the logit profile at t's values (wk.mid
+ * built): the start is each decision's likeliest option there; on return
+ * *seeds (caller frees) holds the decisions whose support at lambda 0
+ * differs from the start, and t is the logit profile again (values and
+ * temperature as they were). 1 when the path reached lambda 0, 0 when it
+ * did not (no seeds), -1 when memory runs out. */
+static int trace(struct cdsolve_table *t, struct work *wk, struct accel *acc, size_t bytes,
+                 const struct trace_req *req)
+{
+	size_t all = (size_t)t->stats.states * (size_t)t->dec;
+	double *logit_w = malloc(bytes);
+	struct trace tr = { .t = t,
+		            .wk = wk,
+		            .acc = acc,
+		            .bytes = bytes,
+		            .lam = 1,
+		            .progress = req->progress,
+		            .arg = req->arg };
+	struct cdsolve_seed *seeds = NULL;
+	long count = 0;
+	int reached = -1;
+
+	tr.out_cap = wk->playing_count * (1 + 2 * (long)(t->n - 1) * PLAIN) * (PLAIN - 1);
+	tr.out = malloc(sizeof(struct trace_opt) * (size_t)tr.out_cap);
+	tr.worth = malloc(sizeof(double) * PLAIN);
+	tr.start = malloc(all);
+	if (!logit_w || !tr.out || !tr.worth || !tr.start || polish_start(t, wk, NULL, 0, 1) != 0)
+		goto done;
+	memcpy(logit_w, t->w, bytes);
+	for (size_t i = 0; i < all; i++)
+		tr.start[i] = t->pol[i];
+	t->frozen = 1;
+	reached = trace_eval(&tr) ? trace_run(&tr) : 0;
+	memcpy(t->w, logit_w, bytes);
+	for (size_t i = 0; reached == 1 && i < all; i++)
+		count += support_at(t, i) != 1u << tr.start[i];
+	if (reached == 1 && !(seeds = malloc(sizeof(*seeds) * (size_t)(count + 1))))
+		reached = -1;
+	count = 0;
+	for (size_t i = 0; reached == 1 && i < all; i++)
+		if (support_at(t, i) != 1u << tr.start[i])
+			seeds[count++] = (struct cdsolve_seed){ (uint32_t)i, support_at(t, i) };
+	*req->seeds = seeds;
+	*req->count = count;
+done:
+	free(t->pol);
+	free(t->mix);
+	t->pol = NULL;
+	t->mix = NULL;
+	t->mixes = t->stats.mixed = 0;
+	t->frozen = 0;
+	free(logit_w);
+	free(tr.out);
+	free(tr.worth);
+	free(tr.start);
+	return reached;
+}
+
 /* The first temperature of the logit path for n cultists (per_player a
  * player in Rival Cults): colder where the 2-s budget would end the path
  * at its first temperature (6 cultists, Rival Cults 2x3; from the guess
@@ -1657,7 +2614,10 @@ static double first_tau(int n, int per_player)
 	return CDSOLVE_TAU_START;
 }
 
-struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile profile)
+/* cdsolve_build, or with req cdsolve_trace: the tracing homotopy between
+ * the logit path and the polish, whose seeds the polish then starts from. */
+static struct cdsolve_table *build(int n, int per_player, enum cdsolve_profile profile,
+                                   const struct trace_req *req)
 {
 	struct cdsolve_table *t;
 	struct work wk = { 0 };
@@ -1731,16 +2691,30 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 		t->stats.stages = ok;
 		t->damp = 1;
 		memcpy(save, t->w, bytes);
-		/* the polish, unless the path ran out of its budget; when the
-		 * polish fails, the path goes on with damped sweeps */
+		/* the polish (from the trace's seeds when there are any),
+		 * unless the path ran out of its budget (the trace runs
+		 * regardless); when the polish fails, the path goes on with
+		 * damped sweeps */
 		if (ok &&
-		    descend(t, &wk, &acc, save, bytes, CDSOLVE_TAU_MIN,
-		            CDSOLVE_BUDGET - (double)t->stats.sweeps * (double)wk.playing_count) &&
-		    (kept = polish(t, &wk, &acc, save, bytes)) == 0) {
-			t->damp = CDSOLVE_DAMP;
-			descend(t, &wk, &acc, save, bytes, CDSOLVE_TAU_MIN,
-			        CDSOLVE_BUDGET -
-			            (double)t->stats.sweeps * (double)wk.playing_count);
+		    (descend(t, &wk, &acc, save, bytes, CDSOLVE_TAU_MIN,
+		             CDSOLVE_BUDGET - (double)t->stats.sweeps * (double)wk.playing_count) ||
+		     req)) {
+			const struct cdsolve_seed *seeds = NULL;
+			long count = 0;
+			if (req)
+				kept = work_mid(&wk) != 0 ? -1 : trace(t, &wk, &acc, bytes, req);
+			if (req && kept >= 0) {
+				seeds = *req->seeds;
+				count = *req->count;
+			}
+			if (kept >= 0)
+				kept = polish(t, &wk, &acc, save, bytes, seeds, count);
+			if (kept == 0) {
+				t->damp = CDSOLVE_DAMP;
+				descend(t, &wk, &acc, save, bytes, CDSOLVE_TAU_MIN,
+				        CDSOLVE_BUDGET -
+				            (double)t->stats.sweeps * (double)wk.playing_count);
+			}
 		}
 		if (kept < 0) {
 			accel_free(&acc);
@@ -1766,6 +2740,28 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 	t->stats.tau = t->uniform ? 0 : t->tau;
 	free(save);
 	work_free(&wk);
+	return t;
+}
+
+struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile profile)
+{
+	return build(n, per_player, profile, NULL);
+}
+
+struct cdsolve_table *cdsolve_trace(int n, int per_player, cdsolve_trace_fn *progress, void *arg,
+                                    struct cdsolve_seed **seeds, long *count)
+{
+	struct trace_req req = { progress, arg, seeds, count };
+	struct cdsolve_table *t;
+
+	*seeds = NULL;
+	*count = 0;
+	t = build(n, per_player, CDSOLVE_PERFECT, &req);
+	if (!t) {
+		free(*seeds);
+		*seeds = NULL;
+		*count = 0;
+	}
 	return t;
 }
 
