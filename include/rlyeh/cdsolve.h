@@ -97,8 +97,9 @@
  * (the seeds: the decisions whose support is not the start) are then
  * polished as above. Measured (tests/bench/cdtrace.c): 3 cultists reach
  * lambda 0 in 61 events (0.4 s), on the table's equilibrium; 4 cultists
- * wind on near lambda = 0.0058 after 2,800 events (14 minutes), and 5
- * cultists take 200 events to lambda = 0.074, where 4 took 25.
+ * reach only lambda = 0.0054 in 5,050 events (31 minutes, winding near
+ * 0.0058 for 13 of them), and 5 cultists take 200 events to lambda =
+ * 0.074, where 4 took 25.
  *
  * Measured (rlyeh analyze): 2 and 3 cultists and Rival Cults 2x2 are
  * polished (exploitability below 1e-12); 4 cultists is not (its path meets
