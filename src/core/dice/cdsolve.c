@@ -1446,9 +1446,11 @@ static int grow(uint8_t *sup, size_t i, const double *q, int count, int legal_ma
 	return added;
 }
 
-/* A decision met by each_decision: count options worth q[] to the
- * chooser, the legal ones a bit each in legal. */
-typedef void decision_fn(void *arg, int64_t key, const double *q, int count, int legal);
+/* A decision met by each_decision: count options, taken with
+ * probabilities p[] by the current profile and worth q[] to the chooser,
+ * the legal ones a bit each in legal. */
+typedef void decision_fn(void *arg, int64_t key, const double *p, const double *q, int count,
+                         int legal);
 
 /* Calls visit with arg for every decision of every playing turn start at
  * the current values (t->w; wk->mid built): the victim, then for each
@@ -1469,15 +1471,16 @@ static void each_decision(const struct cdsolve_table *t, const struct work *wk, 
 		for (int k = 0; k < slots; k++)
 			if (wk->next[((size_t)idx * slots + k) * PLAIN * PLAIN] != INT32_MIN)
 				legal |= 1 << k;
-		visit(arg, (int64_t)r * dec, m.q_victim, slots, legal);
+		visit(arg, (int64_t)r * dec, m.victim, m.q_victim, slots, legal);
 		for (int k = 0; k < slots; k++) {
 			const int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
 			if (!(legal >> k & 1))
 				continue;
-			visit(arg, (int64_t)r * dec + 1 + k, m.q_caster_eye[k], PLAIN, 0xf);
+			visit(arg, (int64_t)r * dec + 1 + k, m.caster_eye[k], m.q_caster_eye[k],
+			      PLAIN, 0xf);
 			for (int cf = 0; cf < PLAIN; cf++)
-				visit(arg, (int64_t)md[cf] * dec + n + k, m.q_victim_eye[k][cf],
-				      PLAIN, 0xf);
+				visit(arg, (int64_t)md[cf] * dec + n + k, m.victim_eye[k][cf],
+				      m.q_victim_eye[k][cf], PLAIN, 0xf);
 		}
 	}
 }
@@ -1489,10 +1492,12 @@ struct grow_walk {
 	long added;
 };
 
-static void grow_visit(void *arg, int64_t key, const double *q, int count, int legal)
+static void grow_visit(void *arg, int64_t key, const double *p, const double *q, int count,
+                       int legal)
 {
 	struct grow_walk *gw = arg;
 
+	(void)p;
 	gw->added += grow(gw->sup, (size_t)key, q, count, legal);
 }
 
@@ -1542,6 +1547,23 @@ static const struct cdsolve_seed *seed_at(const struct cdsolve_seed *seeds, long
 	return lo < count && seeds[lo].key == key ? &seeds[lo] : NULL;
 }
 
+/* polish_start's visitor: a decision's options chosen by pick from their
+ * probabilities, added to its support in sup. */
+struct start_walk {
+	uint8_t *sup;
+	uint8_t (*pick)(const double *p, int count);
+};
+
+static void start_visit(void *arg, int64_t key, const double *p, const double *q, int count,
+                        int legal)
+{
+	struct start_walk *sw = arg;
+
+	(void)q;
+	(void)legal;
+	sw->sup[key] |= sw->pick(p, count);
+}
+
 /* Starts the polish from the logit profile at t->tau: at each decision the
  * options of probability at least CDSOLVE_SUPPORT are its support, or,
  * when pure, its likeliest option (the lowest of those a decision's visits
@@ -1552,67 +1574,43 @@ static const struct cdsolve_seed *seed_at(const struct cdsolve_seed *seeds, long
 static int polish_start(struct cdsolve_table *t, const struct work *wk,
                         const struct cdsolve_seed *seeds, long count, int pure)
 {
-	int n = t->n, slots = n - 1, dec = t->dec;
-	size_t all = (size_t)t->stats.states * (size_t)dec;
-	uint8_t *sup = calloc(all, 1);
-	uint8_t (*pick)(const double *, int) = pure ? likeliest : support_of;
+	size_t all = (size_t)t->stats.states * (size_t)t->dec;
+	struct start_walk sw = { calloc(all, 1), pure ? likeliest : support_of };
 
-	if (!sup)
+	if (!sw.sup)
 		return -1;
-	for (long o = 0; o < wk->playing_count; o++) {
-		long idx = wk->order[o], r = wk->rank ? wk->rank[idx] : idx;
-		struct turn_mix m;
-		double v[WIDTH_MAX];
-		backup(wk, idx, v, &m);
-		sup[(size_t)r * dec] |= pick(m.victim, slots);
-		for (int k = 0; k < slots; k++) {
-			const int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
-			if (wk->next[((size_t)idx * slots + k) * PLAIN * PLAIN] == INT32_MIN)
-				continue;
-			sup[(size_t)r * dec + 1 + (size_t)k] |= pick(m.caster_eye[k], PLAIN);
-			for (int cf = 0; cf < PLAIN; cf++)
-				sup[(size_t)md[cf] * dec + (size_t)(n + k)] |=
-				    pick(m.victim_eye[k][cf], PLAIN);
-		}
-	}
+	each_decision(t, wk, start_visit, &sw);
 	for (size_t i = 0; pure && i < all; i++) {
 		const struct cdsolve_seed *seed = seed_at(seeds, count, i);
-		sup[i] = seed ? seed->support : sup[i] & (uint8_t)-sup[i];
+		sw.sup[i] = seed ? seed->support : sw.sup[i] & (uint8_t)-sw.sup[i];
 	}
-	if (policy_from(t, sup) != 0) {
-		free(sup);
+	if (policy_from(t, sw.sup) != 0) {
+		free(sw.sup);
 		return -1;
 	}
-	free(sup);
+	free(sw.sup);
 	return 0;
+}
+
+/* polish_freeze's visitor (arg: the table): a mixed decision's
+ * probabilities kept. */
+static void freeze_visit(void *arg, int64_t key, const double *p, const double *q, int count,
+                         int legal)
+{
+	struct cdsolve_table *t = arg;
+	long at = mixed_at(t, key);
+
+	(void)q;
+	(void)legal;
+	if (at >= 0)
+		memcpy(t->mix[at].p, p, sizeof(double) * (size_t)count);
 }
 
 /* Freezes the mixed decisions' probabilities at what the logit choice over
  * their support gives at the current values and temperature. */
 static void polish_freeze(struct cdsolve_table *t, const struct work *wk)
 {
-	int n = t->n, slots = n - 1, dec = t->dec;
-
-	for (long o = 0; o < wk->playing_count; o++) {
-		long idx = wk->order[o], r = wk->rank ? wk->rank[idx] : idx;
-		struct turn_mix m;
-		double v[WIDTH_MAX];
-		long at;
-		backup(wk, idx, v, &m);
-		if ((at = mixed_at(t, (int64_t)r * dec)) >= 0)
-			memcpy(t->mix[at].p, m.victim, sizeof(double) * (size_t)slots);
-		for (int k = 0; k < slots; k++) {
-			const int32_t *md = wk->mid + ((size_t)idx * slots + k) * PLAIN;
-			if (wk->next[((size_t)idx * slots + k) * PLAIN * PLAIN] == INT32_MIN)
-				continue;
-			if ((at = mixed_at(t, (int64_t)r * dec + 1 + k)) >= 0)
-				memcpy(t->mix[at].p, m.caster_eye[k], sizeof(double) * PLAIN);
-			for (int cf = 0; cf < PLAIN; cf++)
-				if ((at = mixed_at(t, (int64_t)md[cf] * dec + n + k)) >= 0)
-					memcpy(t->mix[at].p, m.victim_eye[k][cf],
-					       sizeof(double) * PLAIN);
-		}
-	}
+	each_decision(t, wk, freeze_visit, t);
 	t->frozen = 1;
 }
 
@@ -1802,13 +1800,15 @@ static int trace_eval(struct trace *tr)
 
 /* trace_scan's visitor (arg: the trace): the decision's worths at
  * tr->lam, kept when it mixes; its options outside the support. */
-static void trace_visit(void *arg, int64_t key, const double *x, int count, int legal)
+static void trace_visit(void *arg, int64_t key, const double *p, const double *x, int count,
+                        int legal)
 {
 	struct trace *tr = arg;
 	uint32_t sup = support_at(tr->t, (size_t)key);
 	double w[PLAIN], in = -HUGE_VAL;
 	long at;
 
+	(void)p;
 	for (int l = 0; l < count; l++)
 		w[l] = trace_worth(tr, key, l, x[l]);
 	if (tr->t->pol[key] == MIXED && (at = mixed_at(tr->t, key)) >= 0)
@@ -2363,19 +2363,7 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 	if (trace_g(tr, base, s.vj, s.vl, d, s.x, s.g) == HUGE_VAL)
 		goto fail;
 	memcpy(base, t->w, tr->bytes);
-	for (long c = 0; c < D; c++) {
-		double keep = s.x[c], step = c == d ? TRACE_FD_L : TRACE_FD;
-		s.x[c] = keep + step;
-		if (trace_g(tr, base, s.vj, s.vl, d, s.x, s.g2) == HUGE_VAL)
-			goto fail;
-		for (long r = 0; r < d; r++)
-			s.J[r * D + c] = (s.g2[r] - s.g[r]) / step;
-		s.x[c] = keep;
-	}
-	if (trace_tangent(tr, &s, base, dir, enter, leave) != 0)
-		goto fail;
 	/* where the step starts: how far inside every bound it is */
-	trace_g(tr, base, s.vj, s.vl, d, s.x, s.g2);
 	margin = -HUGE_VAL;
 	for (long i = 0; i < tr->outs; i++)
 		margin = fmax(margin, tr->out[i].gain);
@@ -2388,6 +2376,17 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 	s.st0n = tr->outs;
 	for (long j = 0; j < t->mixes; j++)
 		memcpy(s.p0 + j * PLAIN, t->mix[j].p, sizeof(double) * PLAIN);
+	for (long c = 0; c < D; c++) {
+		double keep = s.x[c], step = c == d ? TRACE_FD_L : TRACE_FD;
+		s.x[c] = keep + step;
+		if (trace_g(tr, base, s.vj, s.vl, d, s.x, s.g2) == HUGE_VAL)
+			goto fail;
+		for (long r = 0; r < d; r++)
+			s.J[r * D + c] = (s.g2[r] - s.g[r]) / step;
+		s.x[c] = keep;
+	}
+	if (trace_tangent(tr, &s, base, dir, enter, leave) != 0)
+		goto fail;
 	for (int tries = 0; tries < TRACE_TRIES && !accepted; tries++) {
 		double res = HUGE_VAL, over, frac;
 		struct trace_opt best = { -1, -1, -HUGE_VAL };
@@ -2571,14 +2570,17 @@ static int trace(struct cdsolve_table *t, struct work *wk, struct accel *acc, si
 	t->frozen = 1;
 	reached = trace_eval(&tr) ? trace_run(&tr) : 0;
 	memcpy(t->w, logit_w, bytes);
-	for (size_t i = 0; reached == 1 && i < all; i++)
-		count += support_at(t, i) != 1u << tr.start[i];
-	if (reached == 1 && !(seeds = malloc(sizeof(*seeds) * (size_t)(count + 1))))
-		reached = -1;
-	count = 0;
-	for (size_t i = 0; reached == 1 && i < all; i++)
-		if (support_at(t, i) != 1u << tr.start[i])
-			seeds[count++] = (struct cdsolve_seed){ (uint32_t)i, support_at(t, i) };
+	if (reached == 1) {
+		for (size_t i = 0; i < all; i++)
+			count += support_at(t, i) != 1u << tr.start[i];
+		if (!(seeds = malloc(sizeof(*seeds) * (size_t)(count + 1))))
+			reached = -1;
+		count = 0;
+		for (size_t i = 0; seeds && i < all; i++)
+			if (support_at(t, i) != 1u << tr.start[i])
+				seeds[count++] =
+				    (struct cdsolve_seed){ (uint32_t)i, support_at(t, i) };
+	}
 	*req->seeds = seeds;
 	*req->count = count;
 done:
