@@ -1881,8 +1881,9 @@ static void trace_set(struct cdsolve_table *t, const long *vj, const int *vl, lo
 }
 
 /* The indifferences at (x, lambda = x[d]) into g (each free option's worth
- * minus its decision's highest option's), from the values base; returns
- * the largest |g|, or HUGE_VAL when the values do not settle. */
+ * minus its decision's highest option's), the values solved from base (or
+ * from the current ones when base is NULL); returns the largest |g|, or
+ * HUGE_VAL when the values do not settle. */
 static double trace_g(struct trace *tr, const double *base, const long *vj, const int *vl, long d,
                       const double *x, double *g)
 {
@@ -1890,7 +1891,8 @@ static double trace_g(struct trace *tr, const double *base, const long *vj, cons
 
 	trace_set(tr->t, vj, vl, d, x);
 	tr->lam = x[d];
-	memcpy(tr->t->w, base, tr->bytes);
+	if (base)
+		memcpy(tr->t->w, base, tr->bytes);
 	if (!trace_eval(tr))
 		return HUGE_VAL;
 	trace_scan(tr);
@@ -2350,7 +2352,7 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 	enum { NONE, LEAVES, JOINS, ENDS } kind = NONE;
 	double h = *hstep, margin, worst;
 	long d, D, wc = -1;
-	int accepted = 0, rising;
+	int accepted = 0, rising, at_y = 0; /* at_y: t->w holds the values at s.y */
 
 	if (trace_step_new(&s, tr) != 0)
 		return TRACE_FAIL;
@@ -2393,7 +2395,8 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 		for (long c = 0; c < D; c++)
 			s.yp[c] = s.y[c] = s.x[c] + h * s.tg[c];
 		for (int it = 0;; it++) {
-			res = trace_g(tr, base, s.vj, s.vl, d, s.y, s.g2);
+			/* a corrector's iterate starts from the last one's values */
+			res = trace_g(tr, it ? NULL : base, s.vj, s.vl, d, s.y, s.g2);
 			if (res < TRACE_RES || it == 8)
 				break;
 			for (long r = 0; r < d; r++) {
@@ -2411,6 +2414,7 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 			for (long c = 0; c < D; c++)
 				s.y[c] += s.rhs[c];
 		}
+		at_y = 1;
 		if (!(res < 10 * TRACE_RES)) {
 			if ((h /= 2) < 1e-12)
 				break;
@@ -2428,6 +2432,7 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 		if (over > TRACE_AT && tries >= 8) {
 			/* a bound at 0 where the step starts: the event is there */
 			memcpy(s.y, s.x, sizeof(double) * (size_t)D);
+			at_y = 0;
 			kind = worst >= best.gain ? LEAVES : JOINS;
 		} else if (over <= TRACE_AT || h < 1e-14) {
 			kind = worst >= best.gain && worst >= -s.y[d] ? LEAVES
@@ -2470,7 +2475,8 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 		goto fail;
 	trace_set(t, s.vj, s.vl, d, s.y);
 	tr->lam = s.y[d];
-	memcpy(t->w, base, tr->bytes);
+	if (!at_y)
+		memcpy(t->w, base, tr->bytes);
 	if (!trace_eval(tr))
 		goto fail;
 	if (kind == NONE && h == *hstep)
