@@ -1767,6 +1767,11 @@ struct trace {
 	long outs, out_cap;
 	struct trace_opt best; /* the one of them that gains most */
 	double *worth;         /* [mixed decision][option]: the last scan's worths */
+	double *landed;        /* values where a corrector last landed */
+	double *last;          /* values where the last step started */
+	double last_h;         /* its length; 0 when it changed a support */
+	double *jac;           /* its Jacobian, updated along it (jac_d free variables) */
+	long jac_d, jac_cap;
 	long events, switches;
 	cdsolve_trace_fn *progress;
 	void *arg;
@@ -2337,6 +2342,54 @@ static double trace_lowest(const struct cdsolve_table *t, long *at)
 	return worst;
 }
 
+/* s->J by finite differences at s->x, whose indifferences are s->g and
+ * values base; 0, or -1 when the values do not settle. */
+static int trace_jacobian(struct trace *tr, struct trace_step *s, const double *base)
+{
+	long d = s->d, D = s->D;
+
+	for (long c = 0; c < D; c++) {
+		double keep = s->x[c], step = c == d ? TRACE_FD_L : TRACE_FD;
+		s->x[c] = keep + step;
+		if (trace_g(tr, base, s->vj, s->vl, d, s->x, s->g2) == HUGE_VAL)
+			return -1;
+		for (long r = 0; r < d; r++)
+			s->J[r * D + c] = (s->g2[r] - s->g[r]) / step;
+		s->x[c] = keep;
+	}
+	return 0;
+}
+
+/* Keeps s->J, updated by Broyden's rule for the step from s->x (where the
+ * indifferences are s->g) to s->y (s->g2), for the next step, which has
+ * the same free variables; tr->jac_d -1 when memory runs out. */
+static void trace_keep_jacobian(struct trace *tr, struct trace_step *s)
+{
+	long d = s->d, D = s->D;
+	double dd = 0;
+
+	tr->jac_d = -1;
+	if (d * D > tr->jac_cap) {
+		double *jac = realloc(tr->jac, sizeof(double) * (size_t)(d * D));
+		if (!jac)
+			return;
+		tr->jac = jac;
+		tr->jac_cap = d * D;
+	}
+	for (long c = 0; c < D; c++)
+		dd += (s->y[c] - s->x[c]) * (s->y[c] - s->x[c]);
+	for (long r = 0; r < d && dd > 0; r++) {
+		double jy = 0, u;
+		for (long c = 0; c < D; c++)
+			jy += s->J[r * D + c] * (s->y[c] - s->x[c]);
+		u = (s->g2[r] - s->g[r] - jy) / dd;
+		for (long c = 0; c < D; c++)
+			tr->jac[r * D + c] = s->J[r * D + c] + u * (s->y[c] - s->x[c]);
+	}
+	if (dd > 0)
+		tr->jac_d = d;
+}
+
 /* One step along the path from the current mixed profile: the tangent,
  * then a predictor of length *h and Newton's corrector (the chord: J kept)
  * on the indifferences and the step's arclength, shortened until it lands
@@ -2350,9 +2403,12 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 	struct trace_step s;
 	struct trace_opt ev = { -1, -1, 0 };
 	enum { NONE, LEAVES, JOINS, ENDS } kind = NONE;
+	size_t nv = tr->bytes / sizeof(double);
 	double h = *hstep, margin, worst;
+	double hl = 0; /* tr->landed is where a step of length hl landed */
 	long d, D, wc = -1;
 	int accepted = 0, rising, at_y = 0; /* at_y: t->w holds the values at s.y */
+	int kept;                           /* s.J is the last step's, updated */
 
 	if (trace_step_new(&s, tr) != 0)
 		return TRACE_FAIL;
@@ -2378,15 +2434,18 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 	s.st0n = tr->outs;
 	for (long j = 0; j < t->mixes; j++)
 		memcpy(s.p0 + j * PLAIN, t->mix[j].p, sizeof(double) * PLAIN);
-	for (long c = 0; c < D; c++) {
-		double keep = s.x[c], step = c == d ? TRACE_FD_L : TRACE_FD;
-		s.x[c] = keep + step;
-		if (trace_g(tr, base, s.vj, s.vl, d, s.x, s.g2) == HUGE_VAL)
-			goto fail;
-		for (long r = 0; r < d; r++)
-			s.J[r * D + c] = (s.g2[r] - s.g[r]) / step;
-		s.x[c] = keep;
+	/* after a step that changed no support: its Jacobian, and the values
+	 * guessed on along it */
+	kept = tr->jac_d == d && d > 0 && enter->key < 0 && leave->key < 0;
+	if (kept)
+		memcpy(s.J, tr->jac, sizeof(double) * (size_t)(d * D));
+	if (tr->last_h > 0) {
+		for (size_t i = 0; i < nv; i++)
+			tr->landed[i] = 2 * base[i] - tr->last[i];
+		hl = tr->last_h;
 	}
+	if (!kept && trace_jacobian(tr, &s, base) != 0)
+		goto fail;
 	if (trace_tangent(tr, &s, base, dir, enter, leave) != 0)
 		goto fail;
 	for (int tries = 0; tries < TRACE_TRIES && !accepted; tries++) {
@@ -2395,8 +2454,12 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 		for (long c = 0; c < D; c++)
 			s.yp[c] = s.y[c] = s.x[c] + h * s.tg[c];
 		for (int it = 0;; it++) {
-			/* a corrector's iterate starts from the last one's values */
-			res = trace_g(tr, it ? NULL : base, s.vj, s.vl, d, s.y, s.g2);
+			/* the values start from the last iterate's, or (the
+			 * first) from where the last landing points */
+			if (!it && hl > 0)
+				for (size_t i = 0; i < nv; i++)
+					t->w[i] = base[i] + h / hl * (tr->landed[i] - base[i]);
+			res = trace_g(tr, it || hl > 0 ? NULL : base, s.vj, s.vl, d, s.y, s.g2);
 			if (res < TRACE_RES || it == 8)
 				break;
 			for (long r = 0; r < d; r++) {
@@ -2415,6 +2478,20 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 				s.y[c] += s.rhs[c];
 		}
 		at_y = 1;
+		if (!(res < 10 * TRACE_RES) && kept) {
+			/* the kept Jacobian misled the corrector: a fresh one */
+			kept = 0;
+			memcpy(t->w, base, tr->bytes);
+			if (trace_jacobian(tr, &s, base) != 0 ||
+			    trace_tangent(tr, &s, base, dir, enter, leave) != 0)
+				goto fail;
+			tries--;
+			continue;
+		}
+		if (res < 10 * TRACE_RES) {
+			memcpy(tr->landed, t->w, tr->bytes);
+			hl = h;
+		}
 		if (!(res < 10 * TRACE_RES)) {
 			if ((h /= 2) < 1e-12)
 				break;
@@ -2479,6 +2556,13 @@ static enum trace_next trace_mixed(struct trace *tr, double *base, struct trace_
 		memcpy(t->w, base, tr->bytes);
 	if (!trace_eval(tr))
 		goto fail;
+	tr->last_h = 0;
+	tr->jac_d = -1;
+	if (kind == NONE && at_y) {
+		memcpy(tr->last, base, tr->bytes);
+		tr->last_h = h;
+		trace_keep_jacobian(tr, &s);
+	}
 	if (kind == NONE && h == *hstep)
 		*hstep = fmin(*hstep * 2, TRACE_HMAX);
 	rising = s.tg[d] > 0;
@@ -2568,7 +2652,11 @@ static int trace(struct cdsolve_table *t, struct work *wk, struct accel *acc, si
 	tr.out = malloc(sizeof(struct trace_opt) * (size_t)tr.out_cap);
 	tr.worth = malloc(sizeof(double) * PLAIN);
 	tr.start = malloc(all);
-	if (!logit_w || !tr.out || !tr.worth || !tr.start || polish_start(t, wk, NULL, 0, 1) != 0)
+	tr.landed = malloc(bytes);
+	tr.last = malloc(bytes);
+	tr.jac_d = -1;
+	if (!logit_w || !tr.out || !tr.worth || !tr.start || !tr.landed || !tr.last ||
+	    polish_start(t, wk, NULL, 0, 1) != 0)
 		goto done;
 	memcpy(logit_w, t->w, bytes);
 	for (size_t i = 0; i < all; i++)
@@ -2600,6 +2688,9 @@ done:
 	free(tr.out);
 	free(tr.worth);
 	free(tr.start);
+	free(tr.landed);
+	free(tr.last);
+	free(tr.jac);
 	return reached;
 }
 
