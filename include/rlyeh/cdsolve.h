@@ -221,17 +221,31 @@ struct cdsolve_seed {
 };
 
 /* Progress of cdsolve_trace: lambda on its way from 1 to 0, events
- * (switches and supports changed) so far, decisions mixed now. */
-typedef void cdsolve_trace_fn(void *arg, double lambda, long events, long mixed);
+ * (switches and supports changed) so far, decisions mixed now; state
+ * (len bytes, valid during the call) is where the path is, to resume it
+ * from, or NULL (len 0) between two states (cdsolve_trace_run). */
+typedef void cdsolve_trace_fn(void *arg, double lambda, long events, long mixed, const void *state,
+                              size_t len);
+
+/* How cdsolve_trace reports and where it starts. */
+struct cdsolve_trace_run {
+	cdsolve_trace_fn *progress; /* called with arg after each step; may be NULL */
+	void *arg;
+	long save_every;    /* events between two states handed to progress; 0: none */
+	const void *resume; /* a state progress was handed, to go on from; or NULL */
+	size_t resume_len;
+};
 
 /* cdsolve_build with the tracing homotopy (Tracing, above) before the
  * polish, which then starts from its seeds instead of the logit profile's
- * supports. Takes as long as the path is: seconds to days. When the path
- * reaches lambda 0, *seeds (caller frees; sorted by key) and *count are
- * its seeds, and the table is the polish from them; else *seeds is NULL,
- * *count 0 and the table what cdsolve_build gives. progress (may be NULL)
- * is called with arg after each step. NULL when memory runs out. */
-struct cdsolve_table *cdsolve_trace(int n, int per_player, cdsolve_trace_fn *progress, void *arg,
+ * supports. Takes as long as the path is: seconds to days. run (may be
+ * NULL) reports progress and may resume the path from a state this build
+ * handed out for the same table; a state that is not one starts the path
+ * from its start. When the path reaches lambda 0, *seeds (caller frees;
+ * sorted by key) and *count are its seeds, and the table is the polish
+ * from them; else *seeds is NULL, *count 0 and the table what
+ * cdsolve_build gives. NULL when memory runs out. */
+struct cdsolve_table *cdsolve_trace(int n, int per_player, const struct cdsolve_trace_run *run,
                                     struct cdsolve_seed **seeds, long *count);
 
 /* Frees a table; NULL is a no-op. */

@@ -502,20 +502,62 @@ static void test_exploitability_bound(void **unused)
 	cdsolve_free(rnd);
 }
 
-/* The tracing homotopy at 3 cultists reaches lambda 0; its seeds (sorted,
- * each a support of legal options) give a polished table that is the
- * shipped one: the same values at the start, no seat gaining anything. */
-static void test_trace(void **unused)
+/* What test_trace keeps of a trace's progress: the second state handed
+ * out (a copy), the events at the first report. */
+struct kept_state {
+	unsigned char *state;
+	size_t len;
+	long states, first, at;
+};
+
+static void keep_second_state(void *arg, double lambda, long events, long mixed, const void *state,
+                              size_t len)
+{
+	struct kept_state *k = arg;
+
+	(void)lambda;
+	(void)mixed;
+	if (k->first < 0)
+		k->first = events;
+	if (state && ++k->states == 2) {
+		k->state = malloc(len);
+		assert_non_null(k->state);
+		memcpy(k->state, state, len);
+		k->len = len;
+		k->at = events;
+	}
+}
+
+/* The seeds of a 3-cultist trace run from run into *count. */
+static struct cdsolve_seed *trace3(const struct cdsolve_trace_run *run, long *count)
 {
 	struct cdsolve_seed *seeds;
+	struct cdsolve_table *t = cdsolve_trace(3, 0, run, &seeds, count);
+
+	assert_non_null(t);
+	assert_non_null(seeds);
+	cdsolve_free(t);
+	return seeds;
+}
+
+/* The tracing homotopy at 3 cultists reaches lambda 0; its seeds (sorted,
+ * each a support of legal options) give a polished table that is the
+ * shipped one: the same values at the start, no seat gaining anything.
+ * A trace resumed from a state it handed out ends with the same seeds; a
+ * state cut short is refused and the path starts from its start. */
+static void test_trace(void **unused)
+{
+	struct cdsolve_seed *seeds, *again;
 	struct cdsolve_table *t;
 	struct cdsolve_exploit ex;
 	struct cdice g = classic(3, 0);
 	double a[CDICE_MAX + 2], b[CDICE_MAX + 2];
-	long count;
+	struct kept_state k = { NULL, 0, 0, -1, 0 };
+	struct cdsolve_trace_run run = { keep_second_state, &k, 10, NULL, 0 };
+	long count, count2;
 
 	(void)unused;
-	t = cdsolve_trace(3, 0, NULL, NULL, &seeds, &count);
+	t = cdsolve_trace(3, 0, &run, &seeds, &count);
 	assert_non_null(t);
 	assert_non_null(seeds);
 	print_message("3 cultists: %ld seeds\n", count);
@@ -533,8 +575,35 @@ static void test_trace(void **unused)
 	cdsolve_value(provide(3, 0), &g, b);
 	for (int i = 0; i <= 3; i++)
 		assert_true(fabs(a[i] - b[i]) < 1e-12);
-	free(seeds);
 	cdsolve_free(t);
+
+	/* resumed from the state at 20 events */
+	assert_non_null(k.state);
+	assert_int_equal(k.at, 20);
+	run = (struct cdsolve_trace_run){ keep_second_state, &k, 0, k.state, k.len };
+	k.first = -1;
+	again = trace3(&run, &count2);
+	assert_int_equal(k.first, 21);
+	assert_int_equal(count2, count);
+	for (long i = 0; i < count; i++) {
+		assert_int_equal(again[i].key, seeds[i].key);
+		assert_int_equal(again[i].support, seeds[i].support);
+	}
+	free(again);
+
+	/* a state cut short */
+	run.resume_len = k.len - 1;
+	k.first = -1;
+	again = trace3(&run, &count2);
+	assert_true(k.first < 20);
+	assert_int_equal(count2, count);
+	for (long i = 0; i < count; i++) {
+		assert_int_equal(again[i].key, seeds[i].key);
+		assert_int_equal(again[i].support, seeds[i].support);
+	}
+	free(again);
+	free(k.state);
+	free(seeds);
 }
 
 /* ---- 2 cultists, solved independently from the rules ---- */

@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1741,8 +1742,7 @@ static int polish(struct cdsolve_table *t, struct work *wk, struct accel *acc, d
 /* What cdsolve_trace asks of the build: progress reports, and where the
  * seeds go. */
 struct trace_req {
-	cdsolve_trace_fn *progress;
-	void *arg;
+	struct cdsolve_trace_run run;
 	struct cdsolve_seed **seeds;
 	long *count;
 };
@@ -1775,6 +1775,7 @@ struct trace {
 	long events, switches;
 	cdsolve_trace_fn *progress;
 	void *arg;
+	long save_every, saved; /* events between states, and at the last */
 };
 
 /* The fixed shift of option opt's worth at decision key, in
@@ -2597,31 +2598,204 @@ fail:
 	return TRACE_FAIL;
 }
 
-/* Follows the path from the start (t's pure profile, its values current)
- * to lambda 0. 1 when it gets there, 0 when a step finds no point of it
- * or memory runs out (t's profile then where the path stopped). */
-static int trace_run(struct trace *tr)
+/* Where the path is, between two steps: the trace's own fields and the
+ * step's carried state (tangent, step length, the option that last joined
+ * or left a support). */
+struct trace_at {
+	struct trace_dir dir;
+	double hstep;
+	struct trace_opt enter, leave;
+};
+
+static const char trace_magic[8] = { 'r', 'l', 'y', 'e', 'h', 't', 'r', '1' };
+
+/* The fixed part of a state. */
+struct trace_head {
+	char magic[8];
+	int32_t n, per_player, up, pad;
+	uint64_t all, mixes, dir_d, has_tan;
+	int64_t events, switches, enter_key, leave_key;
+	int32_t enter_opt, leave_opt;
+	double lam, hstep;
+};
+
+static void trace_put(uint8_t **at, const void *src, size_t len)
 {
-	double *base = malloc(tr->bytes), hstep = TRACE_H0;
-	struct trace_dir dir = { 0 };
-	struct trace_opt enter = { -1, -1, 0 }, leave = { -1, -1, 0 };
+	memcpy(*at, src, len);
+	*at += len;
+}
+
+/* The path's state at *at as bytes (caller frees) and their length into
+ * *len: the head, then the tangent, the start, t->pol and t->mix. NULL when
+ * memory runs out. */
+static uint8_t *trace_save(const struct trace *tr, const struct trace_at *at, size_t *len)
+{
+	const struct cdsolve_table *t = tr->t;
+	size_t all = (size_t)t->stats.states * (size_t)t->dec,
+	       d = at->dir.tan ? (size_t)at->dir.d : 0;
+	struct trace_head h = { .n = t->n,
+		                .per_player = t->per_player,
+		                .up = tr->up,
+		                .all = all,
+		                .mixes = (uint64_t)t->mixes,
+		                .dir_d = d,
+		                .has_tan = at->dir.tan != NULL,
+		                .events = tr->events,
+		                .switches = tr->switches,
+		                .enter_key = at->enter.key,
+		                .leave_key = at->leave.key,
+		                .enter_opt = at->enter.opt,
+		                .leave_opt = at->leave.opt,
+		                .lam = tr->lam,
+		                .hstep = at->hstep };
+	uint8_t *buf, *p;
+
+	memcpy(h.magic, trace_magic, sizeof(h.magic));
+	*len = sizeof(h) +
+	       (h.has_tan ? (d + 1) * sizeof(double) + d * (sizeof(int64_t) + sizeof(int)) : 0) +
+	       2 * all + (size_t)t->mixes * sizeof(struct mixed);
+	if (!(buf = p = malloc(*len)))
+		return NULL;
+	trace_put(&p, &h, sizeof(h));
+	if (h.has_tan) {
+		trace_put(&p, at->dir.tan, (d + 1) * sizeof(double));
+		trace_put(&p, at->dir.key, d * sizeof(int64_t));
+		trace_put(&p, at->dir.opt, d * sizeof(int));
+	}
+	trace_put(&p, tr->start, all);
+	trace_put(&p, t->pol, all);
+	trace_put(&p, t->mix, (size_t)t->mixes * sizeof(struct mixed));
+	return buf;
+}
+
+/* Puts the path where state (len bytes, from trace_save) says, on the same
+ * table and start: t's profile and values, tr's lambda and counts, *at.
+ * 1 when done, 0 when the state is not one of this trace (nothing
+ * changed), -1 when memory runs out or the values do not settle (t's
+ * profile then unknown). */
+static int trace_load(struct trace *tr, struct trace_at *at, const uint8_t *state, size_t len)
+{
+	struct cdsolve_table *t = tr->t;
+	size_t all = (size_t)t->stats.states * (size_t)t->dec, d, need;
+	const uint8_t *p = state + sizeof(struct trace_head), *pol, *start, *mix;
+	struct trace_head h;
+	uint8_t *sup;
+	long j = 0;
+
+	if (len < sizeof(h))
+		return 0;
+	memcpy(&h, state, sizeof(h));
+	d = (size_t)h.dir_d;
+	if (memcmp(h.magic, trace_magic, sizeof(h.magic)) != 0 || h.n != t->n ||
+	    h.per_player != t->per_player || h.all != all || h.mixes > all || d > all)
+		return 0;
+	need = sizeof(h) +
+	       (h.has_tan ? (d + 1) * sizeof(double) + d * (sizeof(int64_t) + sizeof(int)) : 0) +
+	       2 * all + (size_t)h.mixes * sizeof(struct mixed);
+	if (len != need)
+		return 0;
+	if (h.has_tan) {
+		at->dir.tan = malloc((d + 1) * sizeof(double));
+		at->dir.key = malloc((d + 1) * sizeof(int64_t));
+		at->dir.opt = malloc((d + 1) * sizeof(int));
+		if (!at->dir.tan || !at->dir.key || !at->dir.opt) {
+			trace_dir_free(&at->dir);
+			return -1;
+		}
+		memcpy(at->dir.tan, p, (d + 1) * sizeof(double));
+		p += (d + 1) * sizeof(double);
+		memcpy(at->dir.key, p, d * sizeof(int64_t));
+		p += d * sizeof(int64_t);
+		memcpy(at->dir.opt, p, d * sizeof(int));
+		p += d * sizeof(int);
+		at->dir.d = (long)d;
+	}
+	start = p;
+	pol = p + all;
+	mix = p + 2 * all; /* struct mixed each, not aligned */
+	if (memcmp(start, tr->start, all) != 0 || !(sup = malloc(all))) {
+		trace_dir_free(&at->dir);
+		return memcmp(start, tr->start, all) != 0 ? 0 : -1;
+	}
+	for (size_t i = 0; i < all && sup; i++) {
+		struct mixed m = { .key = -1 };
+		if (pol[i] < PLAIN) {
+			sup[i] = (uint8_t)(1u << pol[i]);
+			continue;
+		}
+		if (pol[i] == MIXED && (uint64_t)j < h.mixes)
+			memcpy(&m, mix + sizeof(m) * (size_t)j++, sizeof(m));
+		if (pol[i] != MIXED || m.key != (int64_t)i || m.support == 0 ||
+		    m.support >= 1u << PLAIN) {
+			free(sup);
+			sup = NULL;
+		} else {
+			sup[i] = (uint8_t)m.support;
+		}
+	}
+	if (!sup || (uint64_t)j != h.mixes) {
+		free(sup);
+		trace_dir_free(&at->dir);
+		return 0;
+	}
+	if (policy_from(t, sup) != 0 || t->mixes != (long)h.mixes) {
+		free(sup);
+		trace_dir_free(&at->dir);
+		return -1;
+	}
+	free(sup);
+	for (j = 0; j < t->mixes; j++)
+		memcpy(t->mix[j].p,
+		       mix + sizeof(struct mixed) * (size_t)j + offsetof(struct mixed, p),
+		       sizeof(t->mix[j].p));
+	t->frozen = 1;
+	tr->lam = h.lam;
+	tr->up = h.up;
+	tr->events = tr->saved = h.events;
+	tr->switches = h.switches;
+	at->hstep = h.hstep;
+	at->enter = (struct trace_opt){ h.enter_key, h.enter_opt, 0 };
+	at->leave = (struct trace_opt){ h.leave_key, h.leave_opt, 0 };
+	return trace_eval(tr) ? 1 : -1;
+}
+
+/* Reports progress, with the path's state once every tr->save_every
+ * events (none when memory runs out for it). */
+static void trace_report(struct trace *tr, const struct trace_at *at)
+{
+	uint8_t *state = NULL;
+	size_t len = 0;
+
+	if (!tr->progress)
+		return;
+	if (tr->save_every > 0 && tr->events / tr->save_every != tr->saved / tr->save_every &&
+	    (state = trace_save(tr, at, &len)) != NULL)
+		tr->saved = tr->events;
+	tr->progress(tr->arg, tr->lam, tr->events, tr->t->mixes, state, len);
+	free(state);
+}
+
+/* Follows the path from *at (t's profile, its values current) to lambda
+ * 0. 1 when it gets there, 0 when a step finds no point of it or memory
+ * runs out (t's profile then where the path stopped). */
+static int trace_run(struct trace *tr, struct trace_at *at)
+{
+	double *base = malloc(tr->bytes);
 	enum trace_next next = base ? TRACE_GO : TRACE_FAIL;
 
 	while (next == TRACE_GO) {
 		if (trace_vars(tr->t, NULL, NULL) == 0) {
-			leave.key = -1;
-			next = trace_pure(tr, &enter, base);
-			if (tr->progress)
-				tr->progress(tr->arg, tr->lam, tr->events, tr->t->mixes);
-			if (next != TRACE_GO || enter.key < 0)
+			at->leave.key = -1;
+			next = trace_pure(tr, &at->enter, base);
+			trace_report(tr, at);
+			if (next != TRACE_GO || at->enter.key < 0)
 				continue;
-			trace_dir_free(&dir);
+			trace_dir_free(&at->dir);
 		}
-		next = trace_mixed(tr, base, &dir, &hstep, &enter, &leave);
-		if (tr->progress)
-			tr->progress(tr->arg, tr->lam, tr->events, tr->t->mixes);
+		next = trace_mixed(tr, base, &at->dir, &at->hstep, &at->enter, &at->leave);
+		trace_report(tr, at);
 	}
-	trace_dir_free(&dir);
+	trace_dir_free(&at->dir);
 	free(base);
 	return next == TRACE_END;
 }
@@ -2642,8 +2816,10 @@ static int trace(struct cdsolve_table *t, struct work *wk, struct accel *acc, si
 		            .acc = acc,
 		            .bytes = bytes,
 		            .lam = 1,
-		            .progress = req->progress,
-		            .arg = req->arg };
+		            .progress = req->run.progress,
+		            .arg = req->run.arg,
+		            .save_every = req->run.save_every };
+	struct trace_at at = { .hstep = TRACE_H0, .enter = { -1, -1, 0 }, .leave = { -1, -1, 0 } };
 	struct cdsolve_seed *seeds = NULL;
 	long count = 0;
 	int reached = -1;
@@ -2662,7 +2838,12 @@ static int trace(struct cdsolve_table *t, struct work *wk, struct accel *acc, si
 	for (size_t i = 0; i < all; i++)
 		tr.start[i] = t->pol[i];
 	t->frozen = 1;
-	reached = trace_eval(&tr) ? trace_run(&tr) : 0;
+	reached = trace_eval(&tr) ? 1 : 0;
+	if (reached && req->run.resume &&
+	    (reached = trace_load(&tr, &at, req->run.resume, req->run.resume_len)) == 0)
+		reached = 1; /* not this trace's state: from the start */
+	reached = reached == 1 ? trace_run(&tr, &at) : 0;
+	trace_dir_free(&at.dir);
 	memcpy(t->w, logit_w, bytes);
 	if (reached == 1) {
 		for (size_t i = 0; i < all; i++)
@@ -2847,12 +3028,14 @@ struct cdsolve_table *cdsolve_build(int n, int per_player, enum cdsolve_profile 
 	return build(n, per_player, profile, NULL);
 }
 
-struct cdsolve_table *cdsolve_trace(int n, int per_player, cdsolve_trace_fn *progress, void *arg,
+struct cdsolve_table *cdsolve_trace(int n, int per_player, const struct cdsolve_trace_run *run,
                                     struct cdsolve_seed **seeds, long *count)
 {
-	struct trace_req req = { progress, arg, seeds, count };
+	struct trace_req req = { .seeds = seeds, .count = count };
 	struct cdsolve_table *t;
 
+	if (run)
+		req.run = *run;
 	*seeds = NULL;
 	*count = 0;
 	t = build(n, per_player, CDSOLVE_PERFECT, &req);
