@@ -2687,7 +2687,11 @@ static int trace_load(struct trace *tr, struct trace_at *at, const uint8_t *stat
 	memcpy(&h, state, sizeof(h));
 	d = (size_t)h.dir_d;
 	if (memcmp(h.magic, trace_magic, sizeof(h.magic)) != 0 || h.n != t->n ||
-	    h.per_player != t->per_player || h.all != all || h.mixes > all || d > all)
+	    h.per_player != t->per_player || h.all != all || h.mixes > all || d > all ||
+	    !(h.lam >= 0 && h.lam <= 1) || !(h.hstep > 0 && h.hstep <= TRACE_HMAX) ||
+	    (h.up != 0 && h.up != 1) || h.events < 0 || h.switches < 0 || h.enter_key < -1 ||
+	    h.enter_key >= (int64_t)all || h.leave_key < -1 || h.leave_key >= (int64_t)all ||
+	    h.enter_opt < -1 || h.enter_opt >= PLAIN || h.leave_opt < -1 || h.leave_opt >= PLAIN)
 		return 0;
 	need = sizeof(h) +
 	       (h.has_tan ? (d + 1) * sizeof(double) + d * (sizeof(int64_t) + sizeof(int)) : 0) +
