@@ -2598,9 +2598,9 @@ fail:
 	return TRACE_FAIL;
 }
 
-/* Where the path is, between two steps: the trace's own fields and the
- * step's carried state (tangent, step length, the option that last joined
- * or left a support). */
+/* What a step hands the next besides the trace's own fields: the tangent,
+ * the step length to try, the option that last joined or left a support
+ * (key -1: none). */
 struct trace_at {
 	struct trace_dir dir;
 	double hstep;
