@@ -787,6 +787,15 @@ static BACKUP_INLINE void backup_of(const struct work *wk, long idx, double *out
 	/* victim slots whose weight is taken to be 0 */
 	unsigned skip = plain && !m && t->skip == SKIP_USE ? wk->dead[idx] : 0;
 
+	/* a sweep under a profile whose victim here is one slot: that slot's
+	 * values alone (the others' weights are 0: the same sums) */
+	if (t->pol && !m) {
+		uint8_t code = t->pol[(size_t)r * (size_t)t->dec];
+		if (code < slots &&
+		    wk->next[((size_t)idx * slots + code) * PLAIN * PLAIN] != INT32_MIN)
+			skip = ((1u << slots) - 1) & ~(1u << code);
+	}
+
 	if (plain && !m) /* the sweeps: every victim slot at once */
 		legal = slots_plain(t, wk->next + (size_t)idx * slots * PLAIN * PLAIN, inv, cv, xv,
 		                    slot_of, skip);
