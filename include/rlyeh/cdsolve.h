@@ -97,9 +97,10 @@
  * (the seeds: the decisions whose support is not the start) are then
  * polished as above. Measured (tests/bench/cdtrace.c): 3 cultists reach
  * lambda 0 in 61 events (0.4 s), on the table's equilibrium; 4 cultists
- * reach only lambda = 0.0054 in 5,050 events (31 minutes, winding near
- * 0.0058 for 13 of them), and 5 cultists take 200 events to lambda =
- * 0.074, where 4 took 25.
+ * follow a path many hours long, which winds near lambda = 0.0058,
+ * 0.0054 and 0.0052 (8,675 events, 38 CPU minutes, took it to 0.005241),
+ * and 5 cultists take 1,500 events to lambda = 0.038. cdsolve_trace_run
+ * lets such a run be stopped and resumed from its state.
  *
  * Measured (rlyeh analyze): 2 and 3 cultists and Rival Cults 2x2 are
  * polished (exploitability below 1e-12); 4 cultists is not (its path meets
