@@ -98,8 +98,8 @@
  * polished as above. Measured (tests/bench/cdtrace.c): 3 cultists reach
  * lambda 0 in 61 events (0.4 s), on the table's equilibrium; 4 cultists
  * follow a path many hours long, which winds near lambda = 0.0058,
- * 0.0054 and 0.0052 (8,675 events, 38 CPU minutes, took it to 0.005241),
- * and 5 cultists take 1,500 events to lambda = 0.038. cdsolve_trace_run
+ * 0.0054 and 0.0052 (13,775 events, 50 CPU minutes, took it to 0.00427),
+ * and 5 cultists take 2,900 events to lambda = 0.029. cdsolve_trace_run
  * lets such a run be stopped and resumed from its state.
  *
  * Measured (rlyeh analyze): 2 and 3 cultists and Rival Cults 2x2 are
