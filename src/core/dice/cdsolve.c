@@ -2687,7 +2687,7 @@ static int trace_load(struct trace *tr, struct trace_at *at, const uint8_t *stat
 	struct cdsolve_table *t = tr->t;
 	size_t all = (size_t)t->stats.states * (size_t)t->dec, d, need;
 	const uint8_t *p = state + sizeof(struct trace_head), *pol, *start, *mix;
-	double *worth;
+	int rc;
 	struct trace_head h;
 	uint8_t *sup;
 	long j = 0;
@@ -2752,19 +2752,16 @@ static int trace_load(struct trace *tr, struct trace_at *at, const uint8_t *stat
 		trace_dir_free(&at->dir);
 		return 0;
 	}
-	if (policy_from(t, sup) != 0 || t->mixes != (long)h.mixes ||
-	    !(worth = realloc(tr->worth, sizeof(double) * PLAIN * (size_t)(t->mixes + 1)))) {
-		free(sup);
+	rc = trace_resupport(tr, sup);
+	free(sup);
+	if (rc != 0 || t->mixes != (long)h.mixes) {
 		trace_dir_free(&at->dir);
 		return -1;
 	}
-	tr->worth = worth;
-	free(sup);
 	for (j = 0; j < t->mixes; j++)
 		memcpy(t->mix[j].p,
 		       mix + sizeof(struct mixed) * (size_t)j + offsetof(struct mixed, p),
 		       sizeof(t->mix[j].p));
-	t->frozen = 1;
 	tr->lam = h.lam;
 	tr->up = h.up;
 	tr->events = tr->saved = h.events;
